@@ -1,0 +1,17 @@
+//! `dossier-core`: Dossier's deterministic policy.
+//!
+//! What this crate is for: the decisions that must be reproducible and swappable —
+//! priority scoring and ordering (SPEC §11.1) today; suggestion ranking, merge conflict
+//! detection, distillation validation and codecall's learning policy as their issues land.
+//! It is plain Rust, tested natively, and compiled to a `wasm32-wasip2` component that
+//! implements the `dossier:policy` WIT package (`wit/` at the repository root). The host
+//! embeds that component and calls it through wasmtime.
+//!
+//! What it is not for: any I/O. No files, clock, environment, network or randomness:
+//! everything a policy needs (documents, `now`, weights) is an argument. The host grants
+//! the component no capabilities, so a policy that tried would trap.
+
+pub mod priority;
+
+#[cfg(target_arch = "wasm32")]
+mod component;

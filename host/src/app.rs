@@ -1,0 +1,47 @@
+//! The per-process context every operation runs in: the store, its configuration, and the
+//! policy components (created on first use, so commands that need no policy never build
+//! a wasm engine).
+//!
+//! Not for: behaviour. Operations live in their own modules and take an `&App`.
+
+use std::cell::OnceCell;
+
+use crate::config::Config;
+use crate::error::Result;
+use crate::policy::{CompileCache, Policies};
+use crate::store::Store;
+
+pub struct App {
+    pub store: Store,
+    pub config: Config,
+    policies: OnceCell<Policies>,
+}
+
+impl App {
+    /// Locate the store and read its config (a missing config is the default).
+    pub fn open() -> Result<App> {
+        let store = Store::locate()?;
+        let config = Config::load(&store.config_path())?;
+        Ok(App::with(store, config))
+    }
+
+    pub fn with(store: Store, config: Config) -> App {
+        App {
+            store,
+            config,
+            policies: OnceCell::new(),
+        }
+    }
+
+    /// The policy components named by the config. The compile cache lives in the store
+    /// when the store exists; otherwise components are compiled in memory only.
+    pub fn policies(&self) -> Result<&Policies> {
+        if let Some(p) = self.policies.get() {
+            return Ok(p);
+        }
+        let cache = CompileCache::new(self.store.exists().then(|| self.store.policy_cache_dir()));
+        let overrides = self.config.policy_overrides(self.store.root());
+        let policies = Policies::new(cache, &overrides, self.config.limits())?;
+        Ok(self.policies.get_or_init(|| policies))
+    }
+}

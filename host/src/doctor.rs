@@ -1,0 +1,278 @@
+//! `dossier doctor` (SPEC §7.2, §13.2): read-only checks of the store, its config, the
+//! policy components, the context files and each Dossier's frontmatter. Each problem has
+//! a code, the file, and a suggested fix (a command when one exists).
+//!
+//! Not for: repairing anything. Doctor never writes.
+//! Baseline today: later issues add sections, provenance, audit-log and harness checks.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::app::App;
+use crate::config::Config;
+use crate::context;
+use crate::error::Result;
+use crate::policy::{CacheOutcome, Interface};
+use crate::store::{self, Store};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Ok,
+    Warning,
+    Error,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Check {
+    /// What was checked, e.g. `store`, `config`, `policy.priority`.
+    pub check: String,
+    pub severity: Severity,
+    /// Stable problem code (`ok` when fine).
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl Check {
+    fn ok(check: impl Into<String>, message: impl Into<String>) -> Check {
+        Check {
+            check: check.into(),
+            severity: Severity::Ok,
+            code: "ok".into(),
+            message: message.into(),
+            file: None,
+            fix: None,
+        }
+    }
+    fn problem(
+        severity: Severity,
+        check: impl Into<String>,
+        code: &str,
+        message: impl Into<String>,
+    ) -> Check {
+        Check {
+            check: check.into(),
+            severity,
+            code: code.into(),
+            message: message.into(),
+            file: None,
+            fix: None,
+        }
+    }
+    fn file(mut self, f: PathBuf) -> Check {
+        self.file = Some(f);
+        self
+    }
+    fn fix(mut self, f: impl Into<String>) -> Check {
+        self.fix = Some(f.into());
+        self
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub store: PathBuf,
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    pub fn errors(&self) -> usize {
+        self.checks
+            .iter()
+            .filter(|c| c.severity == Severity::Error)
+            .count()
+    }
+    pub fn warnings(&self) -> usize {
+        self.checks
+            .iter()
+            .filter(|c| c.severity == Severity::Warning)
+            .count()
+    }
+}
+
+pub fn run() -> Result<Report> {
+    let store = Store::locate()?;
+    let mut checks = Vec::new();
+    if !store.exists() {
+        checks.push(
+            Check::problem(
+                Severity::Error,
+                "store",
+                "store_missing",
+                format!("no store at {}", store.root().display()),
+            )
+            .fix("dossier init"),
+        );
+        return Ok(Report {
+            store: store.root().to_path_buf(),
+            checks,
+        });
+    }
+    checks.push(Check::ok(
+        "store",
+        format!("{} exists", store.root().display()),
+    ));
+
+    let config_path = store.config_path();
+    let config = if config_path.is_file() {
+        match Config::load(&config_path) {
+            Ok(c) => {
+                checks.push(Check::ok("config", "config.yaml parses"));
+                c
+            }
+            Err(e) => {
+                checks.push(
+                    Check::problem(Severity::Error, "config", "invalid_config", e.message)
+                        .file(config_path.clone())
+                        .fix(format!(
+                            "fix {} by hand; doctor checked the defaults instead",
+                            config_path.display()
+                        )),
+                );
+                Config::default()
+            }
+        }
+    } else {
+        checks.push(
+            Check::problem(
+                Severity::Warning,
+                "config",
+                "config_missing",
+                "config.yaml is missing; defaults are in use",
+            )
+            .file(config_path)
+            .fix("dossier init"),
+        );
+        Config::default()
+    };
+
+    let app = App::with(store, config);
+    match app.policies() {
+        Ok(policies) => {
+            for interface in Interface::ALL {
+                let name = format!("policy.{}", interface.name());
+                match policies.check(interface) {
+                    Ok(r) => {
+                        let cache = match r.cache {
+                            CacheOutcome::Hit => "compiled artifact cached",
+                            CacheOutcome::Compiled { stored: true }
+                            | CacheOutcome::Rebuilt { stored: true, .. } => {
+                                "compiled now and cached"
+                            }
+                            _ => "compiled now; cache not writable",
+                        };
+                        checks.push(Check::ok(
+                            name,
+                            format!("loads from {} ({cache})", r.source),
+                        ));
+                    }
+                    Err(e) => checks.push(
+                        Check::problem(Severity::Error, name, "policy_unavailable", e.to_string())
+                            .file(app.store.config_path())
+                            .fix(format!(
+                                "fix or remove `policy.{}` in config.yaml",
+                                interface.name()
+                            )),
+                    ),
+                }
+            }
+        }
+        Err(e) => checks.push(Check::problem(
+            Severity::Error,
+            "policy",
+            "policy_unavailable",
+            e.message,
+        )),
+    }
+
+    let guide = app.store.guide_path();
+    match std::fs::read_to_string(&guide) {
+        Ok(text) if text == context::GUIDE => {
+            checks.push(Check::ok("context.guide", "Distillation Guide installed"))
+        }
+        Ok(_) => checks.push(
+            Check::problem(
+                Severity::Warning,
+                "context.guide",
+                "guide_modified",
+                "guide.md differs from the shipped Distillation Guide",
+            )
+            .file(guide)
+            .fix("move it aside and run `dossier init` to install the shipped guide"),
+        ),
+        Err(_) => checks.push(
+            Check::problem(
+                Severity::Warning,
+                "context.guide",
+                "guide_missing",
+                "the Distillation Guide is not installed",
+            )
+            .file(guide)
+            .fix("dossier init"),
+        ),
+    }
+
+    for file in app.store.dossier_files()? {
+        if let Err(e) = store::read_frontmatter(&file).and_then(|fm| fm.times(&file).map(|_| ())) {
+            checks.push(
+                Check::problem(
+                    Severity::Error,
+                    "dossier.frontmatter",
+                    "invalid_frontmatter",
+                    e.message,
+                )
+                .file(file.clone())
+                .fix(format!("edit the frontmatter of {}", file.display())),
+            );
+        }
+    }
+
+    let library = app.store.library_path();
+    let policy_ok = !checks
+        .iter()
+        .any(|c| c.check.starts_with("policy") && c.severity == Severity::Error);
+    match std::fs::read_to_string(&library) {
+        Err(_) => checks.push(
+            Check::problem(
+                Severity::Warning,
+                "context.library",
+                "library_missing",
+                "context/library.md is missing",
+            )
+            .file(library)
+            .fix("dossier context refresh"),
+        ),
+        Ok(text) if policy_ok => match context::current_library(&app) {
+            Ok(current) if current == text => {
+                checks.push(Check::ok("context.library", "library.md is current"))
+            }
+            Ok(_) => checks.push(
+                Check::problem(
+                    Severity::Warning,
+                    "context.library",
+                    "library_stale",
+                    "context/library.md is out of date",
+                )
+                .file(library)
+                .fix("dossier context refresh"),
+            ),
+            Err(e) => checks.push(Check::problem(
+                Severity::Error,
+                "context.library",
+                e.code.as_str(),
+                e.message,
+            )),
+        },
+        Ok(_) => {}
+    }
+
+    Ok(Report {
+        store: app.store.root().to_path_buf(),
+        checks,
+    })
+}

@@ -1,0 +1,135 @@
+//! The error vocabulary shared by the CLI, and later the MCP tools and hooks: the SPEC's
+//! error codes (§8.2) plus a few documented host codes, a message that says what happened
+//! and what to do next, optional structured details, and a stable process exit code.
+//!
+//! Not for: deciding whether something is an error — callers do that.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Error codes. The first ten are the SPEC's (§8.2); the rest are host codes documented in
+/// `docs/cli.md`. Serialized in snake_case, identical in CLI `--json` and MCP envelopes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    NotFound,
+    AmbiguousTarget,
+    ConflictDetected,
+    InvalidFrontmatter,
+    ArtifactTooLarge,
+    BinaryArtifactUnsupported,
+    TranscriptUnavailable,
+    OverTokenTarget,
+    ConcurrentEdit,
+    HarnessCapabilityUnavailable,
+    /// `config.yaml` does not parse or names something invalid.
+    InvalidConfig,
+    /// A policy component failed to load or run (names the component and cause).
+    PolicyUnavailable,
+    /// The store does not exist or is not usable.
+    StoreUnavailable,
+    /// The command exists in the SPEC's command tree but not in this build.
+    NotYetAvailable,
+    /// An argument is malformed.
+    InvalidInput,
+    /// A file-system operation failed.
+    Io,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::NotFound => "not_found",
+            Code::AmbiguousTarget => "ambiguous_target",
+            Code::ConflictDetected => "conflict_detected",
+            Code::InvalidFrontmatter => "invalid_frontmatter",
+            Code::ArtifactTooLarge => "artifact_too_large",
+            Code::BinaryArtifactUnsupported => "binary_artifact_unsupported",
+            Code::TranscriptUnavailable => "transcript_unavailable",
+            Code::OverTokenTarget => "over_token_target",
+            Code::ConcurrentEdit => "concurrent_edit",
+            Code::HarnessCapabilityUnavailable => "harness_capability_unavailable",
+            Code::InvalidConfig => "invalid_config",
+            Code::PolicyUnavailable => "policy_unavailable",
+            Code::StoreUnavailable => "store_unavailable",
+            Code::NotYetAvailable => "not_yet_available",
+            Code::InvalidInput => "invalid_input",
+            Code::Io => "io_error",
+        }
+    }
+
+    /// The process exit code for this error (documented in `docs/cli.md`).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Code::NotFound => 3,
+            Code::AmbiguousTarget | Code::ConflictDetected | Code::ConcurrentEdit => 4,
+            Code::InvalidFrontmatter
+            | Code::ArtifactTooLarge
+            | Code::BinaryArtifactUnsupported
+            | Code::InvalidConfig
+            | Code::InvalidInput => 5,
+            Code::PolicyUnavailable => 6,
+            Code::StoreUnavailable => 7,
+            Code::TranscriptUnavailable
+            | Code::OverTokenTarget
+            | Code::HarnessCapabilityUnavailable => 8,
+            Code::NotYetAvailable => 69,
+            Code::Io => 74,
+        }
+    }
+}
+
+/// An error as the user and the agent see it.
+#[derive(Clone, Debug, Serialize)]
+pub struct DossierError {
+    pub code: Code,
+    pub message: String,
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub details: Value,
+    #[serde(skip)]
+    pub next_actions: Vec<String>,
+}
+
+impl DossierError {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        DossierError {
+            code,
+            message: message.into(),
+            details: Value::Null,
+            next_actions: Vec::new(),
+        }
+    }
+
+    pub fn with_details(mut self, details: Value) -> Self {
+        self.details = details;
+        self
+    }
+
+    pub fn with_next(mut self, action: impl Into<String>) -> Self {
+        self.next_actions.push(action.into());
+        self
+    }
+
+    pub fn io(what: &str, path: &std::path::Path, err: std::io::Error) -> Self {
+        DossierError::new(
+            Code::Io,
+            format!("could not {what} {}: {err}", path.display()),
+        )
+    }
+}
+
+impl std::fmt::Display for DossierError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for DossierError {}
+
+impl From<crate::policy::PolicyError> for DossierError {
+    fn from(e: crate::policy::PolicyError) -> Self {
+        DossierError::new(Code::PolicyUnavailable, e.to_string()).with_next("dossier doctor")
+    }
+}
+
+pub type Result<T, E = DossierError> = std::result::Result<T, E>;

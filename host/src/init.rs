@@ -1,0 +1,95 @@
+//! `dossier init`, store part (SPEC §7.2, §13.1): create the store layout, write the
+//! default config once, install the Distillation Guide, generate the context library, and
+//! warm the policy compile cache. Idempotent: a second run changes nothing, and never
+//! touches a file the user edited.
+//!
+//! Not for: Claude Code registration (MCP server, hooks), which a later module adds; until
+//! then init says plainly that it is not registered.
+
+use std::fs;
+
+use serde::Serialize;
+
+use crate::app::App;
+use crate::config::{Config, DEFAULT_CONFIG};
+use crate::context::{self, GUIDE};
+use crate::error::{DossierError, Result};
+use crate::files::{self, FileOutcome};
+use crate::policy::{CacheOutcome, Interface};
+
+#[derive(Debug, Serialize)]
+pub struct InitReport {
+    pub store: String,
+    /// (path, outcome) for each file and directory init manages.
+    pub files: Vec<(String, String)>,
+    /// (interface, component, cache outcome).
+    pub policies: Vec<(String, String, String)>,
+    pub warnings: Vec<String>,
+}
+
+pub fn run() -> Result<InitReport> {
+    let store = crate::store::Store::locate()?;
+    let mut report = InitReport {
+        store: store.root().display().to_string(),
+        files: Vec::new(),
+        policies: Vec::new(),
+        warnings: Vec::new(),
+    };
+    for dir in [
+        store.root().to_path_buf(),
+        store.context_dir(),
+        store.sessions_dir(),
+    ] {
+        let existed = dir.is_dir();
+        fs::create_dir_all(&dir).map_err(|e| DossierError::io("create", &dir, e))?;
+        let outcome = if existed { "exists" } else { "created" };
+        report
+            .files
+            .push((format!("{}/", dir.display()), outcome.to_string()));
+    }
+
+    let config_path = store.config_path();
+    let outcome = files::write_once(&config_path, DEFAULT_CONFIG)?;
+    report.files.push((
+        config_path.display().to_string(),
+        outcome.as_str().to_string(),
+    ));
+    // A config the user broke is reported, never replaced.
+    let config = Config::load(&config_path)?;
+
+    let guide = store.guide_path();
+    let outcome = files::write_once(&guide, GUIDE)?;
+    if outcome == FileOutcome::KeptUserEdits {
+        report.warnings.push(format!(
+            "{} differs from the guide shipped with this version; kept yours (move it aside and re-run init to get the shipped one)",
+            guide.display()
+        ));
+    }
+    report
+        .files
+        .push((guide.display().to_string(), outcome.as_str().to_string()));
+
+    let app = App::with(store, config);
+    let library = app.store.library_path();
+    let outcome = files::write_if_changed(&library, &context::current_library(&app)?)?;
+    report
+        .files
+        .push((library.display().to_string(), outcome.as_str().to_string()));
+
+    let policies = app.policies()?;
+    for interface in Interface::ALL {
+        let r = policies.check(interface)?;
+        let cache = match &r.cache {
+            CacheOutcome::Hit => "cache warm".to_string(),
+            CacheOutcome::Compiled { stored: true } => "compiled and cached".to_string(),
+            CacheOutcome::Compiled { stored: false } => "compiled (cache not writable)".to_string(),
+            CacheOutcome::Rebuilt { reason, .. } => format!("cache rebuilt: {reason}"),
+            CacheOutcome::Uncached => "compiled (no cache)".to_string(),
+        };
+        report
+            .policies
+            .push((interface.name().to_string(), r.source.to_string(), cache));
+    }
+    report.warnings.extend(context::capability_warnings());
+    Ok(report)
+}

@@ -1,0 +1,16 @@
+//! The `dossier` host: every side effect of the product (files, CLI, and later MCP over
+//! stdio and Claude Code hooks) and the embedding of the policy component.
+//!
+//! Code map and invariants: `docs/ARCHITECTURE.md`.
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod context;
+pub mod doctor;
+pub mod error;
+pub mod files;
+pub mod init;
+pub mod listing;
+pub mod policy;
+pub mod store;

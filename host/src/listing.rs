@@ -1,0 +1,115 @@
+//! The open-work list: every Dossier's frontmatter, filtered by status and ordered by the
+//! priority policy, with derived fields (staleness, priority score). Shared by `dossier
+//! ls`, the context library, and later the MCP `dossier_list` tool.
+//!
+//! Not for: ordering decisions (the `priority` policy component makes them) or rendering.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::app::App;
+use crate::error::Result;
+use crate::policy::PriorityInput;
+use crate::store::{self, Frontmatter, Level, Status};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// One Dossier in the list (SPEC §8.3 item shape).
+#[derive(Clone, Debug, Serialize)]
+pub struct ListItem {
+    pub id: String,
+    pub name: String,
+    pub slug: String,
+    pub status: Status,
+    pub lead: Option<String>,
+    pub next_action: String,
+    pub open_questions: Vec<String>,
+    pub importance: Level,
+    pub urgency: Level,
+    pub due_date: Option<String>,
+    pub last_touched_at: String,
+    pub staleness_days: i64,
+    pub priority_score: u8,
+    pub path: PathBuf,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Listing {
+    pub dossiers: Vec<ListItem>,
+    /// Dossiers that could not be read (invalid frontmatter, ...), one message each.
+    pub warnings: Vec<String>,
+}
+
+/// List the Dossiers whose status is in `statuses`, in priority order, as of `now`
+/// (milliseconds since the epoch).
+pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
+    let mut listing = Listing::default();
+    let mut rows: Vec<(Frontmatter, PathBuf)> = Vec::new();
+    let mut inputs: Vec<PriorityInput> = Vec::new();
+    for file in app.store.dossier_files()? {
+        let fm = match store::read_frontmatter(&file) {
+            Ok(fm) => fm,
+            Err(e) => {
+                listing.warnings.push(e.message);
+                continue;
+            }
+        };
+        if !statuses.contains(&fm.status) {
+            continue;
+        }
+        let times = match fm.times(&file) {
+            Ok(t) => t,
+            Err(e) => {
+                listing.warnings.push(e.message);
+                continue;
+            }
+        };
+        inputs.push(PriorityInput {
+            importance: fm.importance.into(),
+            urgency: fm.urgency.into(),
+            due_date: times.due_date,
+            last_touched_at: times.last_touched_at,
+            updated_at: times.updated_at,
+        });
+        rows.push((fm, file));
+    }
+    if rows.is_empty() {
+        return Ok(listing);
+    }
+    let ranked =
+        app.policies()?
+            .priority_sort(&inputs, now, app.config.priority.weights.to_weights())?;
+    let mut rows: Vec<Option<(Frontmatter, PathBuf)>> = rows.into_iter().map(Some).collect();
+    for r in ranked {
+        let i = r.index as usize;
+        let (fm, file) = rows[i]
+            .take()
+            .expect("the policy host checked the permutation");
+        let staleness_days = ((now - inputs[i].last_touched_at) / DAY_MS).max(0);
+        listing.dossiers.push(ListItem {
+            id: fm.id,
+            name: fm.name,
+            slug: fm.slug,
+            status: fm.status,
+            lead: fm.lead,
+            next_action: fm.next_action,
+            open_questions: fm.open_questions,
+            importance: fm.importance,
+            urgency: fm.urgency,
+            due_date: fm.due_date,
+            last_touched_at: fm.last_touched_at,
+            staleness_days,
+            priority_score: r.score,
+            path: file.parent().map(PathBuf::from).unwrap_or_default(),
+            warnings: Vec::new(),
+        });
+    }
+    Ok(listing)
+}
+
+/// Now, in milliseconds since the epoch. The only clock read on the listing path.
+pub fn now_millis() -> i64 {
+    (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
+}

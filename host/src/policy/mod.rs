@@ -1,0 +1,587 @@
+//! Loading and calling policy components (the `dossier:policy@1.0.0` WIT package).
+//!
+//! What this is for: the host side of the one contract between policy and host. It picks
+//! the component for each interface (the embedded default, or a file named in
+//! `config.yaml`), checks that the component exports that interface at a compatible
+//! version, compiles it at most once per machine (see [`cache`]), and runs every call in a
+//! fresh store with no capabilities, a fuel budget and a memory cap. Outputs are checked
+//! before use (a sort must return a permutation of its input).
+//!
+//! What it is not for: deciding anything. Priority, ranking, merge, distillation and
+//! learning decisions live in `dossier-core` (or an alternate component); this module
+//! only moves data across the boundary and reports failures precisely.
+//!
+//! Invariant: a component that fails to load or run is an error naming the component and
+//! the cause. There is no silent fallback to the default component.
+
+pub mod cache;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use wasmtime::component::{Component, InstancePre, Linker};
+use wasmtime::{Engine, ResourceLimiter, Store, Trap};
+
+pub use cache::{CacheOutcome, CompileCache};
+
+wasmtime::component::bindgen!({
+    path: "../wit",
+    world: "policy",
+});
+
+pub use dossier::policy::types::{Level, PolicyError as ComponentRefusal};
+pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
+
+/// The default policy component, built from `core/` by `build.rs`.
+pub static EMBEDDED_COMPONENT: &[u8] = include_bytes!(env!("DOSSIER_POLICY_WASM"));
+
+/// The WIT package version this host speaks. Components must export the same major version.
+pub const PACKAGE_VERSION: &str = "1.0.0";
+const PACKAGE_MAJOR: u64 = 1;
+
+/// One policy interface of the WIT package.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Interface {
+    Priority,
+    Ranking,
+    Merge,
+    Distill,
+    Learning,
+}
+
+impl Interface {
+    pub const ALL: [Interface; 5] = [
+        Interface::Priority,
+        Interface::Ranking,
+        Interface::Merge,
+        Interface::Distill,
+        Interface::Learning,
+    ];
+
+    /// The interface name as in WIT and in `config.yaml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Interface::Priority => "priority",
+            Interface::Ranking => "ranking",
+            Interface::Merge => "merge",
+            Interface::Distill => "distill",
+            Interface::Learning => "learning",
+        }
+    }
+
+    /// The world an alternate component implementing only this interface targets.
+    pub fn world(self) -> String {
+        format!("dossier:policy/{}-policy@{PACKAGE_VERSION}", self.name())
+    }
+
+    /// The component export name this host looks up.
+    pub fn export_name(self) -> String {
+        format!("dossier:policy/{}@{PACKAGE_VERSION}", self.name())
+    }
+}
+
+impl fmt::Display for Interface {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where an interface's component comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    Embedded,
+    File(PathBuf),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Embedded => write!(
+                f,
+                "embedded default policy (dossier {})",
+                env!("CARGO_PKG_VERSION")
+            ),
+            Source::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// Per-call resource limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wasm fuel per call (roughly one unit per instruction).
+    pub fuel: u64,
+    /// Cap on a call's linear memory, in bytes.
+    pub memory_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            fuel: 2_000_000_000,
+            memory_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Why a policy could not be loaded or did not produce a decision. Every variant names the
+/// component; `Display` says what happened and what to do next.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum PolicyError {
+    #[error(
+        "policy component for `{interface}` not found: {path} does not exist; fix `policy.{interface}` in config.yaml or remove it to use the embedded default"
+    )]
+    MissingFile { interface: Interface, path: PathBuf },
+    #[error("policy component for `{interface}` could not be read: {path}: {reason}")]
+    Unreadable {
+        interface: Interface,
+        path: PathBuf,
+        reason: String,
+    },
+    #[error(
+        "{component} is not a valid WebAssembly component ({reason}); build it for wasm32-wasip2 as a component (see docs/policy-components.md)"
+    )]
+    NotAComponent {
+        interface: Interface,
+        component: Source,
+        reason: String,
+    },
+    #[error("{component} does not implement `{interface}`: it has no export `{expected}` (exports: {found}); build it for the world `{world}`", world = interface.world())]
+    WrongWorld {
+        interface: Interface,
+        component: Source,
+        expected: String,
+        found: String,
+    },
+    #[error(
+        "{component} exports `{interface}` at incompatible version {found}; this dossier speaks dossier:policy@{required}, rebuild the component against wit/ from this release"
+    )]
+    IncompatibleVersion {
+        interface: Interface,
+        component: Source,
+        found: String,
+        required: String,
+    },
+    #[error("{component} trapped in `{interface}.{function}`: {reason}")]
+    Trapped {
+        interface: Interface,
+        component: Source,
+        function: &'static str,
+        reason: String,
+    },
+    #[error(
+        "{component} ran out of fuel in `{interface}.{function}` (budget {fuel} units); the component loops or is too slow for its input; raise `policy.limits.fuel` in config.yaml only if the input is genuinely large"
+    )]
+    OutOfFuel {
+        interface: Interface,
+        component: Source,
+        function: &'static str,
+        fuel: u64,
+    },
+    #[error(
+        "{component} exceeded its memory limit in `{interface}.{function}` (tried to grow to {requested} bytes, limit {limit}); raise `policy.limits.memory_mib` in config.yaml only if the input is genuinely large"
+    )]
+    OutOfMemory {
+        interface: Interface,
+        component: Source,
+        function: &'static str,
+        requested: usize,
+        limit: usize,
+    },
+    #[error("{component} refused `{interface}.{function}`: {reason}")]
+    Refused {
+        interface: Interface,
+        component: Source,
+        function: &'static str,
+        reason: String,
+    },
+    #[error("{component} returned an invalid result from `{interface}.{function}`: {reason}")]
+    InvalidOutput {
+        interface: Interface,
+        component: Source,
+        function: &'static str,
+        reason: String,
+    },
+    #[error("policy engine error: {0}")]
+    Engine(String),
+}
+
+/// Store data for one call: the memory limiter, which remembers a denied growth so the
+/// resulting trap is reported as memory exhaustion rather than a generic trap.
+struct CallState {
+    max_memory: usize,
+    denied_growth: Option<usize>,
+}
+
+impl ResourceLimiter for CallState {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.max_memory {
+            self.denied_growth = Some(desired);
+            return Err(wasmtime::format_err!(
+                "memory limit of {} bytes exceeded",
+                self.max_memory
+            ));
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= 1_000_000)
+    }
+}
+
+/// A compiled component ready to instantiate.
+struct Loaded {
+    pre: InstancePre<CallState>,
+    cache: CacheOutcome,
+}
+
+/// What `check` reports about one interface (for `doctor`).
+#[derive(Clone, Debug)]
+pub struct LoadReport {
+    pub interface: Interface,
+    pub source: Source,
+    pub cache: CacheOutcome,
+}
+
+/// The policy components of one process: which source serves each interface, the engine,
+/// and every component loaded so far (each at most once).
+pub struct Policies {
+    engine: Engine,
+    cache: CompileCache,
+    sources: HashMap<Interface, Source>,
+    limits: Limits,
+    loaded: Mutex<HashMap<Source, Arc<Loaded>>>,
+}
+
+impl Policies {
+    /// `overrides` names alternate components per interface; the rest use the embedded one.
+    pub fn new(
+        cache: CompileCache,
+        overrides: &HashMap<Interface, PathBuf>,
+        limits: Limits,
+    ) -> Result<Self, PolicyError> {
+        let mut config = wasmtime::Config::new();
+        config.consume_fuel(true);
+        config.max_wasm_stack(1 << 20);
+        let engine = Engine::new(&config).map_err(|e| PolicyError::Engine(e.to_string()))?;
+        let sources = Interface::ALL
+            .iter()
+            .map(|&i| {
+                (
+                    i,
+                    overrides
+                        .get(&i)
+                        .map_or(Source::Embedded, |p| Source::File(p.clone())),
+                )
+            })
+            .collect();
+        Ok(Policies {
+            engine,
+            cache,
+            sources,
+            limits,
+            loaded: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn source(&self, interface: Interface) -> &Source {
+        &self.sources[&interface]
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Load the component serving `interface` and check it exports that interface.
+    pub fn check(&self, interface: Interface) -> Result<LoadReport, PolicyError> {
+        let loaded = self.load(interface)?;
+        Ok(LoadReport {
+            interface,
+            source: self.source(interface).clone(),
+            cache: loaded.cache.clone(),
+        })
+    }
+
+    fn load(&self, interface: Interface) -> Result<Arc<Loaded>, PolicyError> {
+        let source = self.source(interface).clone();
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = match loaded.get(&source) {
+            Some(l) => l.clone(),
+            None => {
+                let l = Arc::new(self.compile(interface, &source)?);
+                loaded.insert(source.clone(), l.clone());
+                l
+            }
+        };
+        drop(loaded);
+        check_exports(&self.engine, entry.pre.component(), interface, &source)?;
+        Ok(entry)
+    }
+
+    fn compile(&self, interface: Interface, source: &Source) -> Result<Loaded, PolicyError> {
+        let owned;
+        let bytes: &[u8] = match source {
+            Source::Embedded => EMBEDDED_COMPONENT,
+            Source::File(path) => {
+                owned = std::fs::read(path).map_err(|e| match e.kind() {
+                    std::io::ErrorKind::NotFound => PolicyError::MissingFile {
+                        interface,
+                        path: path.clone(),
+                    },
+                    _ => PolicyError::Unreadable {
+                        interface,
+                        path: path.clone(),
+                        reason: e.to_string(),
+                    },
+                })?;
+                &owned
+            }
+        };
+        let not_a_component = |reason: String| PolicyError::NotAComponent {
+            interface,
+            component: source.clone(),
+            reason,
+        };
+        if !wasmparser_is_component(bytes) {
+            return Err(not_a_component(
+                "not a component binary (core module or other file)".into(),
+            ));
+        }
+        let (component, cache) = self
+            .cache
+            .load(&self.engine, bytes)
+            .map_err(|e| not_a_component(e.to_string()))?;
+        let mut linker = Linker::<CallState>::new(&self.engine);
+        // Grant nothing: every import (wasi:cli, wasi:io, ...) traps if called.
+        linker
+            .define_unknown_imports_as_traps(&component)
+            .map_err(|e| PolicyError::Engine(e.to_string()))?;
+        let pre = linker
+            .instantiate_pre(&component)
+            .map_err(|e| not_a_component(e.to_string()))?;
+        Ok(Loaded { pre, cache })
+    }
+
+    /// Run `f` against a fresh instance of the component serving `interface`.
+    fn call<R>(
+        &self,
+        interface: Interface,
+        function: &'static str,
+        f: impl FnOnce(
+            &mut Store<CallState>,
+            &wasmtime::component::Instance,
+            &InstancePre<CallState>,
+        ) -> wasmtime::Result<R>,
+    ) -> Result<R, PolicyError> {
+        let loaded = self.load(interface)?;
+        let source = self.source(interface).clone();
+        let mut store = Store::new(
+            &self.engine,
+            CallState {
+                max_memory: self.limits.memory_bytes,
+                denied_growth: None,
+            },
+        );
+        store.limiter(|s| s as &mut dyn ResourceLimiter);
+        store
+            .set_fuel(self.limits.fuel)
+            .map_err(|e| PolicyError::Engine(e.to_string()))?;
+        let result = loaded
+            .pre
+            .instantiate(&mut store)
+            .and_then(|instance| f(&mut store, &instance, &loaded.pre));
+        result.map_err(|e| {
+            if let Some(requested) = store.data().denied_growth {
+                return PolicyError::OutOfMemory {
+                    interface,
+                    component: source,
+                    function,
+                    requested,
+                    limit: self.limits.memory_bytes,
+                };
+            }
+            match e.downcast_ref::<Trap>() {
+                Some(Trap::OutOfFuel) => PolicyError::OutOfFuel {
+                    interface,
+                    component: source,
+                    function,
+                    fuel: self.limits.fuel,
+                },
+                Some(trap) => PolicyError::Trapped {
+                    interface,
+                    component: source,
+                    function,
+                    reason: trap.to_string(),
+                },
+                None => PolicyError::Trapped {
+                    interface,
+                    component: source,
+                    function,
+                    reason: root_cause(&e),
+                },
+            }
+        })
+    }
+
+    fn refused(
+        &self,
+        interface: Interface,
+        function: &'static str,
+        refusal: ComponentRefusal,
+    ) -> PolicyError {
+        let reason = match refusal {
+            ComponentRefusal::NotImplemented(m) => format!("not implemented: {m}"),
+            ComponentRefusal::InvalidInput(m) => format!("invalid input: {m}"),
+        };
+        PolicyError::Refused {
+            interface,
+            component: self.source(interface).clone(),
+            function,
+            reason,
+        }
+    }
+
+    /// Score one Dossier (`priority.score`).
+    pub fn priority_score(
+        &self,
+        item: PriorityInput,
+        now: i64,
+        weights: Weights,
+    ) -> Result<u8, PolicyError> {
+        let out = self.call(Interface::Priority, "score", |store, instance, pre| {
+            let guest = exports::dossier::policy::priority::GuestIndices::new(pre)?
+                .load(&mut *store, instance)?;
+            guest.call_score(&mut *store, item, now, weights)
+        })?;
+        let score = out.map_err(|r| self.refused(Interface::Priority, "score", r))?;
+        if !(1..=4).contains(&score) {
+            return Err(self.invalid(
+                Interface::Priority,
+                "score",
+                format!("score {score} is outside 1..=4"),
+            ));
+        }
+        Ok(score)
+    }
+
+    /// Score and order Dossiers (`priority.sort`). The result is checked to be a
+    /// permutation of the input indices with scores in 1..=4.
+    pub fn priority_sort(
+        &self,
+        items: &[PriorityInput],
+        now: i64,
+        weights: Weights,
+    ) -> Result<Vec<Ranked>, PolicyError> {
+        let out = self.call(Interface::Priority, "sort", |store, instance, pre| {
+            let guest = exports::dossier::policy::priority::GuestIndices::new(pre)?
+                .load(&mut *store, instance)?;
+            guest.call_sort(&mut *store, items, now, weights)
+        })?;
+        let ranked = out.map_err(|r| self.refused(Interface::Priority, "sort", r))?;
+        if ranked.len() != items.len() {
+            return Err(self.invalid(
+                Interface::Priority,
+                "sort",
+                format!("{} entries for {} items", ranked.len(), items.len()),
+            ));
+        }
+        let mut seen = vec![false; items.len()];
+        for r in &ranked {
+            let slot = seen.get_mut(r.index as usize);
+            match slot {
+                Some(s) if !*s => *s = true,
+                _ => {
+                    return Err(self.invalid(
+                        Interface::Priority,
+                        "sort",
+                        format!("index {} repeated or out of range", r.index),
+                    ));
+                }
+            }
+            if !(1..=4).contains(&r.score) {
+                return Err(self.invalid(
+                    Interface::Priority,
+                    "sort",
+                    format!("score {} is outside 1..=4", r.score),
+                ));
+            }
+        }
+        Ok(ranked)
+    }
+
+    fn invalid(&self, interface: Interface, function: &'static str, reason: String) -> PolicyError {
+        PolicyError::InvalidOutput {
+            interface,
+            component: self.source(interface).clone(),
+            function,
+            reason,
+        }
+    }
+}
+
+/// Component binaries carry layer 1 in their header; core modules carry layer 0.
+fn wasmparser_is_component(bytes: &[u8]) -> bool {
+    bytes.len() >= 8 && bytes[0..4] == *b"\0asm" && bytes[6..8] == [0x01, 0x00]
+}
+
+fn root_cause(e: &wasmtime::Error) -> String {
+    e.chain()
+        .last()
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| e.to_string())
+}
+
+/// Check that `component` exports `interface` at a version this host speaks, and say
+/// precisely what is wrong when it does not.
+fn check_exports(
+    engine: &Engine,
+    component: &Component,
+    interface: Interface,
+    source: &Source,
+) -> Result<(), PolicyError> {
+    let ty = component.component_type();
+    let names: Vec<String> = ty.exports(engine).map(|(n, _)| n.to_string()).collect();
+    let prefix = format!("dossier:policy/{}@", interface.name());
+    match names.iter().find(|n| n.starts_with(&prefix)) {
+        Some(name) => {
+            let found = &name[prefix.len()..];
+            let major = found.split('.').next().and_then(|m| m.parse::<u64>().ok());
+            if major != Some(PACKAGE_MAJOR) {
+                return Err(PolicyError::IncompatibleVersion {
+                    interface,
+                    component: source.clone(),
+                    found: found.to_string(),
+                    required: PACKAGE_VERSION.to_string(),
+                });
+            }
+            Ok(())
+        }
+        None => Err(PolicyError::WrongWorld {
+            interface,
+            component: source.clone(),
+            expected: interface.export_name(),
+            found: if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            },
+        }),
+    }
+}
