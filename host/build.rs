@@ -11,19 +11,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
-    let manifest_dir =
-        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
-    let root = manifest_dir
-        .parent()
-        .expect("host/ has a parent")
-        .to_path_buf();
+    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let root = manifest_dir.parent().expect("host/ has a parent").to_path_buf();
     let core_manifest = root.join("core").join("Cargo.toml");
-    for watched in [
-        root.join("core/src"),
-        core_manifest.clone(),
-        root.join("wit"),
-        root.join("Cargo.toml"),
-    ] {
+    for watched in [root.join("core/src"), core_manifest.clone(), root.join("wit"), root.join("Cargo.toml")] {
         println!("cargo:rerun-if-changed={}", watched.display());
     }
 
@@ -32,21 +23,12 @@ fn main() {
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
 
     let mut cmd = Command::new(cargo);
-    cmd.args([
-        "build",
-        "--package",
-        "dossier-core",
-        "--lib",
-        "--target",
-        "wasm32-wasip2",
-        "--profile",
-        "wasm-policy",
-    ])
-    .arg("--manifest-path")
-    .arg(&core_manifest)
-    .arg("--target-dir")
-    .arg(&target_dir)
-    .current_dir(&root);
+    cmd.args(["build", "--package", "dossier-core", "--lib", "--target", "wasm32-wasip2", "--profile", "wasm-policy"])
+        .arg("--manifest-path")
+        .arg(&core_manifest)
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .current_dir(&root);
     for (key, _) in env::vars_os() {
         let key = key.to_string_lossy();
         let outer_only = key == "RUSTFLAGS"
@@ -63,31 +45,18 @@ fn main() {
         }
     }
 
-    let output = cmd
-        .output()
-        .expect("failed to run cargo to build the policy component");
+    let output = cmd.output().expect("failed to run cargo to build the policy component");
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let hint = if stderr.contains("wasm32-wasip2")
-            && stderr.contains("target may not be installed")
-        {
+        let hint = if stderr.contains("wasm32-wasip2") && stderr.contains("target may not be installed") {
             "\nhint: run `rustup target add wasm32-wasip2` (the README's commands do this first)"
         } else {
             ""
         };
-        panic!(
-            "building the default policy component (dossier-core for wasm32-wasip2) failed:\n{stderr}{hint}"
-        );
+        panic!("building the default policy component (dossier-core for wasm32-wasip2) failed:\n{stderr}{hint}");
     }
 
-    let wasm = target_dir
-        .join("wasm32-wasip2")
-        .join("wasm-policy")
-        .join("dossier_core.wasm");
-    assert!(
-        wasm.is_file(),
-        "policy component not found at {}",
-        wasm.display()
-    );
+    let wasm = target_dir.join("wasm32-wasip2").join("wasm-policy").join("dossier_core.wasm");
+    assert!(wasm.is_file(), "policy component not found at {}", wasm.display());
     println!("cargo:rustc-env=DOSSIER_POLICY_WASM={}", wasm.display());
 }

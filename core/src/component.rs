@@ -33,11 +33,7 @@ fn input(i: &priority::PriorityInput) -> p::PriorityInput {
 }
 
 fn weights(w: priority::Weights) -> p::Weights {
-    p::Weights {
-        importance: w.importance,
-        urgency: w.urgency,
-        due_window_days: w.due_window_days,
-    }
+    p::Weights { importance: w.importance, urgency: w.urgency, due_window_days: w.due_window_days }
 }
 
 fn not_implemented(what: &str) -> PolicyError {
@@ -48,11 +44,7 @@ fn not_implemented(what: &str) -> PolicyError {
 }
 
 impl priority::Guest for Policy {
-    fn score(
-        item: priority::PriorityInput,
-        now: i64,
-        w: priority::Weights,
-    ) -> Result<u8, PolicyError> {
+    fn score(item: priority::PriorityInput, now: i64, w: priority::Weights) -> Result<u8, PolicyError> {
         Ok(p::score(&input(&item), now, &weights(w)))
     }
 
@@ -67,10 +59,7 @@ impl priority::Guest for Policy {
         let items: Vec<p::PriorityInput> = items.iter().map(input).collect();
         Ok(p::sort(&items, now, &weights(w))
             .into_iter()
-            .map(|r| priority::Ranked {
-                index: r.index,
-                score: r.score,
-            })
+            .map(|r| priority::Ranked { index: r.index, score: r.score })
             .collect())
     }
 }
@@ -105,16 +94,11 @@ impl distill::Guest for Policy {
 }
 
 impl learning::Guest for Policy {
-    fn score_opportunity(
-        _input: learning::OpportunityInput,
-    ) -> Result<learning::Opportunity, PolicyError> {
+    fn score_opportunity(_input: learning::OpportunityInput) -> Result<learning::Opportunity, PolicyError> {
         Err(not_implemented("learning.score-opportunity"))
     }
 
-    fn plan(
-        _concepts: Vec<learning::Concept>,
-        _budget_minutes: u32,
-    ) -> Result<learning::LearningPlan, PolicyError> {
+    fn plan(_concepts: Vec<learning::Concept>, _budget_minutes: u32) -> Result<learning::LearningPlan, PolicyError> {
         Err(not_implemented("learning.plan"))
     }
 

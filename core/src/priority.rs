@@ -45,11 +45,7 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights {
-            importance: 2,
-            urgency: 1,
-            due_window_days: None,
-        }
+        Weights { importance: 2, urgency: 1, due_window_days: None }
     }
 }
 
@@ -63,46 +59,26 @@ pub struct Ranked {
 /// The urgency priority actually uses, after the due-date window.
 fn effective_urgency(item: &PriorityInput, now: Timestamp, weights: &Weights) -> Level {
     match (item.urgency, item.due_date, weights.due_window_days) {
-        (Level::Low, Some(due), Some(days))
-            if due <= now.saturating_add(i64::from(days) * DAY_MS) =>
-        {
-            Level::High
-        }
+        (Level::Low, Some(due), Some(days)) if due <= now.saturating_add(i64::from(days) * DAY_MS) => Level::High,
         (urgency, _, _) => urgency,
     }
 }
 
 fn cost(importance: Level, urgency: Level, weights: &Weights) -> u64 {
-    let i = if importance == Level::Low {
-        u64::from(weights.importance)
-    } else {
-        0
-    };
-    let u = if urgency == Level::Low {
-        u64::from(weights.urgency)
-    } else {
-        0
-    };
+    let i = if importance == Level::Low { u64::from(weights.importance) } else { 0 };
+    let u = if urgency == Level::Low { u64::from(weights.urgency) } else { 0 };
     i + u
 }
 
 /// The Eisenhower score, 1..=4, of one Dossier.
 pub fn score(item: &PriorityInput, now: Timestamp, weights: &Weights) -> u8 {
-    let own = cost(
-        item.importance,
-        effective_urgency(item, now, weights),
-        weights,
-    );
-    let mut cheaper: Vec<u64> = [
-        (Level::High, Level::High),
-        (Level::High, Level::Low),
-        (Level::Low, Level::High),
-        (Level::Low, Level::Low),
-    ]
-    .iter()
-    .map(|&(i, u)| cost(i, u, weights))
-    .filter(|&c| c < own)
-    .collect();
+    let own = cost(item.importance, effective_urgency(item, now, weights), weights);
+    let mut cheaper: Vec<u64> =
+        [(Level::High, Level::High), (Level::High, Level::Low), (Level::Low, Level::High), (Level::Low, Level::Low)]
+            .iter()
+            .map(|&(i, u)| cost(i, u, weights))
+            .filter(|&c| c < own)
+            .collect();
     cheaper.sort_unstable();
     cheaper.dedup();
     // At most three distinct cheaper costs exist, so this is 1..=4.
@@ -116,10 +92,7 @@ pub fn sort(items: &[PriorityInput], now: Timestamp, weights: &Weights) -> Vec<R
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            let r = Ranked {
-                index: i as u32,
-                score: score(item, now, weights),
-            };
+            let r = Ranked { index: i as u32, score: score(item, now, weights) };
             (r, item.last_touched_at, item.updated_at)
         })
         .collect();
@@ -133,13 +106,7 @@ mod tests {
     use Level::{High as H, Low as L};
 
     fn item(importance: Level, urgency: Level, touched: i64, updated: i64) -> PriorityInput {
-        PriorityInput {
-            importance,
-            urgency,
-            due_date: None,
-            last_touched_at: touched,
-            updated_at: updated,
-        }
+        PriorityInput { importance, urgency, due_date: None, last_touched_at: touched, updated_at: updated }
     }
 
     #[test]
@@ -153,11 +120,7 @@ mod tests {
 
     #[test]
     fn urgency_heavier_than_importance_swaps_plan_and_delegate() {
-        let w = Weights {
-            importance: 1,
-            urgency: 2,
-            due_window_days: None,
-        };
+        let w = Weights { importance: 1, urgency: 2, due_window_days: None };
         assert_eq!(score(&item(H, H, 0, 0), 0, &w), 1);
         assert_eq!(score(&item(L, H, 0, 0), 0, &w), 2);
         assert_eq!(score(&item(H, L, 0, 0), 0, &w), 3);
@@ -166,11 +129,7 @@ mod tests {
 
     #[test]
     fn equal_weights_tie_the_middle_quadrants() {
-        let w = Weights {
-            importance: 1,
-            urgency: 1,
-            due_window_days: None,
-        };
+        let w = Weights { importance: 1, urgency: 1, due_window_days: None };
         assert_eq!(score(&item(H, L, 0, 0), 0, &w), 2);
         assert_eq!(score(&item(L, H, 0, 0), 0, &w), 2);
         assert_eq!(score(&item(L, L, 0, 0), 0, &w), 3);
@@ -178,11 +137,7 @@ mod tests {
 
     #[test]
     fn zero_weights_make_everything_equal() {
-        let w = Weights {
-            importance: 0,
-            urgency: 0,
-            due_window_days: None,
-        };
+        let w = Weights { importance: 0, urgency: 0, due_window_days: None };
         for (i, u) in [(H, H), (H, L), (L, H), (L, L)] {
             assert_eq!(score(&item(i, u, 0, 0), 0, &w), 1);
         }
@@ -190,29 +145,18 @@ mod tests {
 
     #[test]
     fn due_window_makes_a_near_due_date_urgent() {
-        let w = Weights {
-            due_window_days: Some(3),
-            ..Weights::default()
-        };
+        let w = Weights { due_window_days: Some(3), ..Weights::default() };
         let now = 100 * DAY_MS;
         let mut it = item(H, L, 0, 0);
         it.due_date = Some(now + 3 * DAY_MS);
-        assert_eq!(
-            score(&it, now, &w),
-            1,
-            "due inside the window counts as urgent"
-        );
+        assert_eq!(score(&it, now, &w), 1, "due inside the window counts as urgent");
         it.due_date = Some(now - DAY_MS);
         assert_eq!(score(&it, now, &w), 1, "overdue counts as urgent");
         it.due_date = Some(now + 3 * DAY_MS + 1);
         assert_eq!(score(&it, now, &w), 2, "just outside the window does not");
         let no_window = Weights::default();
         it.due_date = Some(now);
-        assert_eq!(
-            score(&it, now, &no_window),
-            2,
-            "without a window due dates are ignored"
-        );
+        assert_eq!(score(&it, now, &no_window), 2, "without a window due dates are ignored");
     }
 
     #[test]
@@ -224,20 +168,14 @@ mod tests {
             item(H, H, 99, 99), // 3: score 1
             item(H, L, 10, 3),  // 4: score 2, touched early, updated earlier than 2
         ];
-        let order: Vec<u32> = sort(&items, 0, &Weights::default())
-            .iter()
-            .map(|r| r.index)
-            .collect();
+        let order: Vec<u32> = sort(&items, 0, &Weights::default()).iter().map(|r| r.index).collect();
         assert_eq!(order, vec![3, 4, 2, 1, 0]);
     }
 
     #[test]
     fn sort_is_stable_for_full_ties() {
         let items = [item(H, H, 5, 5), item(H, H, 5, 5), item(H, H, 5, 5)];
-        let order: Vec<u32> = sort(&items, 0, &Weights::default())
-            .iter()
-            .map(|r| r.index)
-            .collect();
+        let order: Vec<u32> = sort(&items, 0, &Weights::default()).iter().map(|r| r.index).collect();
         assert_eq!(order, vec![0, 1, 2]);
     }
 
@@ -250,32 +188,20 @@ mod tests {
         }
 
         fn input() -> impl Strategy<Value = PriorityInput> {
-            (
-                level(),
-                level(),
-                proptest::option::of(-1_000i64..1_000),
-                -1_000i64..1_000,
-                -1_000i64..1_000,
+            (level(), level(), proptest::option::of(-1_000i64..1_000), -1_000i64..1_000, -1_000i64..1_000).prop_map(
+                |(importance, urgency, due_date, last_touched_at, updated_at)| PriorityInput {
+                    importance,
+                    urgency,
+                    due_date,
+                    last_touched_at,
+                    updated_at,
+                },
             )
-                .prop_map(
-                    |(importance, urgency, due_date, last_touched_at, updated_at)| PriorityInput {
-                        importance,
-                        urgency,
-                        due_date,
-                        last_touched_at,
-                        updated_at,
-                    },
-                )
         }
 
         fn weights() -> impl Strategy<Value = Weights> {
-            (0u32..5, 0u32..5, proptest::option::of(0u32..3)).prop_map(
-                |(importance, urgency, due_window_days)| Weights {
-                    importance,
-                    urgency,
-                    due_window_days,
-                },
-            )
+            (0u32..5, 0u32..5, proptest::option::of(0u32..3))
+                .prop_map(|(importance, urgency, due_window_days)| Weights { importance, urgency, due_window_days })
         }
 
         proptest! {

@@ -26,11 +26,7 @@ impl App {
     }
 
     pub fn with(store: Store, config: Config) -> App {
-        App {
-            store,
-            config,
-            policies: OnceCell::new(),
-        }
+        App { store, config, policies: OnceCell::new() }
     }
 
     /// The policy components named by the config. The compile cache lives in the store

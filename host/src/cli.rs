@@ -110,11 +110,7 @@ pub enum Command {
     /// Set the next action.
     Next { target: String, action: String },
     /// Edit open questions.
-    Questions {
-        target: String,
-        op: QuestionsOp,
-        questions: Vec<String>,
-    },
+    Questions { target: String, op: QuestionsOp, questions: Vec<String> },
     /// Set importance, urgency and due date.
     Priority {
         target: String,
@@ -170,13 +166,7 @@ struct Output {
 
 impl Output {
     fn new(data: Value, human: String) -> Output {
-        Output {
-            data,
-            human,
-            warnings: Vec::new(),
-            next_actions: Vec::new(),
-            exit: 0,
-        }
+        Output { data, human, warnings: Vec::new(), next_actions: Vec::new(), exit: 0 }
     }
 }
 
@@ -192,10 +182,7 @@ pub fn run() -> ExitCode {
                     "warnings": out.warnings,
                     "next_actions": out.next_actions,
                 });
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&envelope).expect("JSON values serialize")
-                );
+                println!("{}", serde_json::to_string_pretty(&envelope).expect("JSON values serialize"));
             } else {
                 print!("{}", out.human);
                 for w in &out.warnings {
@@ -212,10 +199,7 @@ pub fn run() -> ExitCode {
                     "warnings": [],
                     "next_actions": e.next_actions,
                 });
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&envelope).expect("JSON values serialize")
-                );
+                println!("{}", serde_json::to_string_pretty(&envelope).expect("JSON values serialize"));
             } else {
                 eprintln!("error[{}]: {}", e.code.as_str(), e.message);
                 for n in &e.next_actions {
@@ -230,9 +214,7 @@ pub fn run() -> ExitCode {
 fn not_yet(command: &str, owner: &str) -> Result<Output> {
     Err(DossierError::new(
         Code::NotYetAvailable,
-        format!(
-            "`dossier {command}` is not yet available in this build ({owner}); nothing was changed"
-        ),
+        format!("`dossier {command}` is not yet available in this build ({owner}); nothing was changed"),
     ))
 }
 
@@ -241,9 +223,7 @@ fn dispatch(command: Command) -> Result<Output> {
         Command::Init { yes: _ } => cmd_init(),
         Command::Ls { status } => cmd_ls(&status),
         Command::Path { target } => cmd_path(target.as_deref()),
-        Command::Context {
-            command: ContextCommand::Refresh,
-        } => cmd_context_refresh(),
+        Command::Context { command: ContextCommand::Refresh } => cmd_context_refresh(),
         Command::Doctor => cmd_doctor(),
         Command::Show { .. } => not_yet("show", "arrives with the file store"),
         Command::Promote { .. } => not_yet("promote", "arrives with the file store"),
@@ -274,12 +254,11 @@ fn cmd_init() -> Result<Output> {
     for (iface, source, cache) in &report.policies {
         human.push_str(&format!("  {iface:<9} {source} ({cache})\n"));
     }
-    human.push_str("\nClaude Code integration:\n  - not registered by this build (MCP server and hooks are not yet available)\n");
-    let warnings = report.warnings.clone();
-    let mut out = Output::new(
-        serde_json::to_value(&report).expect("report serializes"),
-        human,
+    human.push_str(
+        "\nClaude Code integration:\n  - not registered by this build (MCP server and hooks are not yet available)\n",
     );
+    let warnings = report.warnings.clone();
+    let mut out = Output::new(serde_json::to_value(&report).expect("report serializes"), human);
     out.warnings = warnings;
     Ok(out)
 }
@@ -289,13 +268,7 @@ fn statuses(filter: &[StatusFilter]) -> Vec<Status> {
         return Status::OPEN.to_vec();
     }
     if filter.contains(&StatusFilter::All) {
-        return vec![
-            Status::Active,
-            Status::Waiting,
-            Status::Blocked,
-            Status::Resolved,
-            Status::Archived,
-        ];
+        return vec![Status::Active, Status::Waiting, Status::Blocked, Status::Resolved, Status::Archived];
     }
     filter
         .iter()
@@ -333,10 +306,7 @@ fn render_table(listing: &Listing) -> String {
     if listing.dossiers.is_empty() {
         return "No dossiers match. Create one with `dossier promote --name <name>`.\n".to_string();
     }
-    let mut s = format!(
-        "{:<3} {:<8} {:>5}  {:<28} {}\n",
-        "PRI", "STATUS", "STALE", "DOSSIER", "NEXT ACTION"
-    );
+    let mut s = format!("{:<3} {:<8} {:>5}  {:<28} {}\n", "PRI", "STATUS", "STALE", "DOSSIER", "NEXT ACTION");
     for d in &listing.dossiers {
         s.push_str(&format!(
             "{:<3} {:<8} {:>4}d  {:<28} {}\n",
@@ -359,19 +329,13 @@ fn cmd_path(target: Option<&str>) -> Result<Output> {
             find_dossier_dir(&app, t)?
         }
     };
-    Ok(Output::new(
-        json!({ "path": path }),
-        format!("{}\n", path.display()),
-    ))
+    Ok(Output::new(json!({ "path": path }), format!("{}\n", path.display())))
 }
 
 /// A Dossier's directory by slug or id. Read-only lookup; no path is built from `target`.
 fn find_dossier_dir(app: &App, target: &str) -> Result<PathBuf> {
     for file in app.store.dossier_files()? {
-        let dir = file
-            .parent()
-            .expect("dossier.md has a parent")
-            .to_path_buf();
+        let dir = file.parent().expect("dossier.md has a parent").to_path_buf();
         if dir.file_name().is_some_and(|n| n == target) {
             return Ok(dir);
         }
@@ -381,11 +345,8 @@ fn find_dossier_dir(app: &App, target: &str) -> Result<PathBuf> {
             return Ok(dir);
         }
     }
-    Err(DossierError::new(
-        Code::NotFound,
-        format!("no Dossier with slug or id `{target}`"),
-    )
-    .with_next("dossier ls --status all"))
+    Err(DossierError::new(Code::NotFound, format!("no Dossier with slug or id `{target}`"))
+        .with_next("dossier ls --status all"))
 }
 
 fn cmd_context_refresh() -> Result<Output> {
@@ -418,16 +379,9 @@ fn cmd_doctor() -> Result<Output> {
             human.push_str(&format!("      fix:  {fix}\n"));
         }
     }
-    human.push_str(&format!(
-        "{} error(s), {} warning(s)\n",
-        report.errors(),
-        report.warnings()
-    ));
+    human.push_str(&format!("{} error(s), {} warning(s)\n", report.errors(), report.warnings()));
     let exit = if report.errors() > 0 { 1 } else { 0 };
-    let mut out = Output::new(
-        serde_json::to_value(&report).expect("report serializes"),
-        human,
-    );
+    let mut out = Output::new(serde_json::to_value(&report).expect("report serializes"), human);
     out.exit = exit;
     Ok(out)
 }

@@ -69,21 +69,13 @@ fn default_urgency() -> u32 {
 
 impl Default for WeightsConfig {
     fn default() -> Self {
-        WeightsConfig {
-            importance: default_importance(),
-            urgency: default_urgency(),
-            due_window_days: None,
-        }
+        WeightsConfig { importance: default_importance(), urgency: default_urgency(), due_window_days: None }
     }
 }
 
 impl WeightsConfig {
     pub fn to_weights(&self) -> Weights {
-        Weights {
-            importance: self.importance,
-            urgency: self.urgency,
-            due_window_days: self.due_window_days,
-        }
+        Weights { importance: self.importance, urgency: self.urgency, due_window_days: self.due_window_days }
     }
 }
 
@@ -117,10 +109,7 @@ fn default_memory_mib() -> u64 {
 
 impl Default for LimitsConfig {
     fn default() -> Self {
-        LimitsConfig {
-            fuel: default_fuel(),
-            memory_mib: default_memory_mib(),
-        }
+        LimitsConfig { fuel: default_fuel(), memory_mib: default_memory_mib() }
     }
 }
 
@@ -139,22 +128,14 @@ impl Config {
     /// Parse `text` (the contents of `path`, used in messages).
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
         let config: Config = serde_saphyr::from_str(text).map_err(|e| {
-            DossierError::new(
-                Code::InvalidConfig,
-                format!("{} does not parse: {e}", path.display()),
+            DossierError::new(Code::InvalidConfig, format!("{} does not parse: {e}", path.display())).with_next(
+                format!("fix {} (or move it aside and run `dossier init` for a fresh default)", path.display()),
             )
-            .with_next(format!(
-                "fix {} (or move it aside and run `dossier init` for a fresh default)",
-                path.display()
-            ))
         })?;
         if config.policy.limits.fuel == 0 || config.policy.limits.memory_mib == 0 {
             return Err(DossierError::new(
                 Code::InvalidConfig,
-                format!(
-                    "{}: policy.limits.fuel and policy.limits.memory_mib must be positive",
-                    path.display()
-                ),
+                format!("{}: policy.limits.fuel and policy.limits.memory_mib must be positive", path.display()),
             ));
         }
         Ok(config)
@@ -188,8 +169,7 @@ impl Config {
     pub fn limits(&self) -> Limits {
         Limits {
             fuel: self.policy.limits.fuel,
-            memory_bytes: usize::try_from(self.policy.limits.memory_mib.saturating_mul(1 << 20))
-                .unwrap_or(usize::MAX),
+            memory_bytes: usize::try_from(self.policy.limits.memory_mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
         }
     }
 }
@@ -200,11 +180,7 @@ fn resolve(base: &Path, path: &Path) -> PathBuf {
     {
         return home.join(rest);
     }
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        base.join(path)
-    }
+    if path.is_absolute() { path.to_path_buf() } else { base.join(path) }
 }
 
 #[cfg(test)]
@@ -230,11 +206,7 @@ mod tests {
 
     #[test]
     fn relative_policy_paths_resolve_against_the_store() {
-        let c = Config::parse(
-            "policy:\n  priority: policies/p.wasm\n",
-            Path::new("config.yaml"),
-        )
-        .unwrap();
+        let c = Config::parse("policy:\n  priority: policies/p.wasm\n", Path::new("config.yaml")).unwrap();
         assert_eq!(
             c.policy_overrides(Path::new("/store"))[&Interface::Priority],
             PathBuf::from("/store/policies/p.wasm")

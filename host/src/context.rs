@@ -38,11 +38,7 @@ pub fn render_library(app: &App, listing: &Listing) -> String {
     if listing.dossiers.is_empty() {
         s.push_str("No open dossiers.\n\n");
     } else {
-        let _ = writeln!(
-            s,
-            "{} open dossier(s), highest priority first:\n",
-            listing.dossiers.len()
-        );
+        let _ = writeln!(s, "{} open dossier(s), highest priority first:\n", listing.dossiers.len());
         for (n, d) in listing.dossiers.iter().enumerate() {
             let _ = writeln!(
                 s,
@@ -55,11 +51,7 @@ pub fn render_library(app: &App, listing: &Listing) -> String {
                 d.staleness_days,
                 d.next_action
             );
-            let _ = writeln!(
-                s,
-                "   Distilled State: {}",
-                d.path.join("dossier.md").display()
-            );
+            let _ = writeln!(s, "   Distilled State: {}", d.path.join("dossier.md").display());
         }
         s.push('\n');
     }
@@ -67,13 +59,11 @@ pub fn render_library(app: &App, listing: &Listing) -> String {
         let _ = writeln!(s, "Unreadable: {w}\n");
     }
     s.push_str("## Loading a Dossier\n\n");
-    s.push_str("Read the Dossier's `dossier.md` (path above): its Distilled State is the curated current state, with\n");
-    s.push_str("provenance pointing into its `artifacts/`. Do not load artifacts unless a claim needs checking.\n\n");
-    let _ = writeln!(
-        s,
-        "Distillation Guide: {}",
-        app.store.guide_path().display()
+    s.push_str(
+        "Read the Dossier's `dossier.md` (path above): its Distilled State is the curated current state, with\n",
     );
+    s.push_str("provenance pointing into its `artifacts/`. Do not load artifacts unless a claim needs checking.\n\n");
+    let _ = writeln!(s, "Distillation Guide: {}", app.store.guide_path().display());
     s
 }
 

@@ -49,20 +49,8 @@ impl Check {
             fix: None,
         }
     }
-    fn problem(
-        severity: Severity,
-        check: impl Into<String>,
-        code: &str,
-        message: impl Into<String>,
-    ) -> Check {
-        Check {
-            check: check.into(),
-            severity,
-            code: code.into(),
-            message: message.into(),
-            file: None,
-            fix: None,
-        }
+    fn problem(severity: Severity, check: impl Into<String>, code: &str, message: impl Into<String>) -> Check {
+        Check { check: check.into(), severity, code: code.into(), message: message.into(), file: None, fix: None }
     }
     fn file(mut self, f: PathBuf) -> Check {
         self.file = Some(f);
@@ -82,16 +70,10 @@ pub struct Report {
 
 impl Report {
     pub fn errors(&self) -> usize {
-        self.checks
-            .iter()
-            .filter(|c| c.severity == Severity::Error)
-            .count()
+        self.checks.iter().filter(|c| c.severity == Severity::Error).count()
     }
     pub fn warnings(&self) -> usize {
-        self.checks
-            .iter()
-            .filter(|c| c.severity == Severity::Warning)
-            .count()
+        self.checks.iter().filter(|c| c.severity == Severity::Warning).count()
     }
 }
 
@@ -108,15 +90,9 @@ pub fn run() -> Result<Report> {
             )
             .fix("dossier init"),
         );
-        return Ok(Report {
-            store: store.root().to_path_buf(),
-            checks,
-        });
+        return Ok(Report { store: store.root().to_path_buf(), checks });
     }
-    checks.push(Check::ok(
-        "store",
-        format!("{} exists", store.root().display()),
-    ));
+    checks.push(Check::ok("store", format!("{} exists", store.root().display())));
 
     let config_path = store.config_path();
     let config = if config_path.is_file() {
@@ -129,10 +105,7 @@ pub fn run() -> Result<Report> {
                 checks.push(
                     Check::problem(Severity::Error, "config", "invalid_config", e.message)
                         .file(config_path.clone())
-                        .fix(format!(
-                            "fix {} by hand; doctor checked the defaults instead",
-                            config_path.display()
-                        )),
+                        .fix(format!("fix {} by hand; doctor checked the defaults instead", config_path.display())),
                 );
                 Config::default()
             }
@@ -160,41 +133,27 @@ pub fn run() -> Result<Report> {
                     Ok(r) => {
                         let cache = match r.cache {
                             CacheOutcome::Hit => "compiled artifact cached",
-                            CacheOutcome::Compiled { stored: true }
-                            | CacheOutcome::Rebuilt { stored: true, .. } => {
+                            CacheOutcome::Compiled { stored: true } | CacheOutcome::Rebuilt { stored: true, .. } => {
                                 "compiled now and cached"
                             }
                             _ => "compiled now; cache not writable",
                         };
-                        checks.push(Check::ok(
-                            name,
-                            format!("loads from {} ({cache})", r.source),
-                        ));
+                        checks.push(Check::ok(name, format!("loads from {} ({cache})", r.source)));
                     }
                     Err(e) => checks.push(
                         Check::problem(Severity::Error, name, "policy_unavailable", e.to_string())
                             .file(app.store.config_path())
-                            .fix(format!(
-                                "fix or remove `policy.{}` in config.yaml",
-                                interface.name()
-                            )),
+                            .fix(format!("fix or remove `policy.{}` in config.yaml", interface.name())),
                     ),
                 }
             }
         }
-        Err(e) => checks.push(Check::problem(
-            Severity::Error,
-            "policy",
-            "policy_unavailable",
-            e.message,
-        )),
+        Err(e) => checks.push(Check::problem(Severity::Error, "policy", "policy_unavailable", e.message)),
     }
 
     let guide = app.store.guide_path();
     match std::fs::read_to_string(&guide) {
-        Ok(text) if text == context::GUIDE => {
-            checks.push(Check::ok("context.guide", "Distillation Guide installed"))
-        }
+        Ok(text) if text == context::GUIDE => checks.push(Check::ok("context.guide", "Distillation Guide installed")),
         Ok(_) => checks.push(
             Check::problem(
                 Severity::Warning,
@@ -220,37 +179,23 @@ pub fn run() -> Result<Report> {
     for file in app.store.dossier_files()? {
         if let Err(e) = store::read_frontmatter(&file).and_then(|fm| fm.times(&file).map(|_| ())) {
             checks.push(
-                Check::problem(
-                    Severity::Error,
-                    "dossier.frontmatter",
-                    "invalid_frontmatter",
-                    e.message,
-                )
-                .file(file.clone())
-                .fix(format!("edit the frontmatter of {}", file.display())),
+                Check::problem(Severity::Error, "dossier.frontmatter", "invalid_frontmatter", e.message)
+                    .file(file.clone())
+                    .fix(format!("edit the frontmatter of {}", file.display())),
             );
         }
     }
 
     let library = app.store.library_path();
-    let policy_ok = !checks
-        .iter()
-        .any(|c| c.check.starts_with("policy") && c.severity == Severity::Error);
+    let policy_ok = !checks.iter().any(|c| c.check.starts_with("policy") && c.severity == Severity::Error);
     match std::fs::read_to_string(&library) {
         Err(_) => checks.push(
-            Check::problem(
-                Severity::Warning,
-                "context.library",
-                "library_missing",
-                "context/library.md is missing",
-            )
-            .file(library)
-            .fix("dossier context refresh"),
+            Check::problem(Severity::Warning, "context.library", "library_missing", "context/library.md is missing")
+                .file(library)
+                .fix("dossier context refresh"),
         ),
         Ok(text) if policy_ok => match context::current_library(&app) {
-            Ok(current) if current == text => {
-                checks.push(Check::ok("context.library", "library.md is current"))
-            }
+            Ok(current) if current == text => checks.push(Check::ok("context.library", "library.md is current")),
             Ok(_) => checks.push(
                 Check::problem(
                     Severity::Warning,
@@ -261,18 +206,10 @@ pub fn run() -> Result<Report> {
                 .file(library)
                 .fix("dossier context refresh"),
             ),
-            Err(e) => checks.push(Check::problem(
-                Severity::Error,
-                "context.library",
-                e.code.as_str(),
-                e.message,
-            )),
+            Err(e) => checks.push(Check::problem(Severity::Error, "context.library", e.code.as_str(), e.message)),
         },
         Ok(_) => {}
     }
 
-    Ok(Report {
-        store: app.store.root().to_path_buf(),
-        checks,
-    })
+    Ok(Report { store: app.store.root().to_path_buf(), checks })
 }

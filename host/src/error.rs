@@ -70,9 +70,7 @@ impl Code {
             | Code::InvalidInput => 5,
             Code::PolicyUnavailable => 6,
             Code::StoreUnavailable => 7,
-            Code::TranscriptUnavailable
-            | Code::OverTokenTarget
-            | Code::HarnessCapabilityUnavailable => 8,
+            Code::TranscriptUnavailable | Code::OverTokenTarget | Code::HarnessCapabilityUnavailable => 8,
             Code::NotYetAvailable => 69,
             Code::Io => 74,
         }
@@ -92,12 +90,7 @@ pub struct DossierError {
 
 impl DossierError {
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        DossierError {
-            code,
-            message: message.into(),
-            details: Value::Null,
-            next_actions: Vec::new(),
-        }
+        DossierError { code, message: message.into(), details: Value::Null, next_actions: Vec::new() }
     }
 
     pub fn with_details(mut self, details: Value) -> Self {
@@ -111,10 +104,7 @@ impl DossierError {
     }
 
     pub fn io(what: &str, path: &std::path::Path, err: std::io::Error) -> Self {
-        DossierError::new(
-            Code::Io,
-            format!("could not {what} {}: {err}", path.display()),
-        )
+        DossierError::new(Code::Io, format!("could not {what} {}: {err}", path.display()))
     }
 }
 

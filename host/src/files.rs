@@ -60,15 +60,11 @@ pub fn write_once(path: &Path, content: &str) -> Result<FileOutcome> {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     let dir = path.parent().expect("store paths have a parent");
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| DossierError::io("create a temp file in", dir, e))?;
-    tmp.write_all(bytes)
-        .map_err(|e| DossierError::io("write", tmp.path(), e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| DossierError::io("sync", tmp.path(), e))?;
-    tmp.persist(path)
-        .map_err(|e| DossierError::io("replace", path, e.error))?;
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).map_err(|e| DossierError::io("create a temp file in", dir, e))?;
+    tmp.write_all(bytes).map_err(|e| DossierError::io("write", tmp.path(), e))?;
+    tmp.as_file().sync_all().map_err(|e| DossierError::io("sync", tmp.path(), e))?;
+    tmp.persist(path).map_err(|e| DossierError::io("replace", path, e.error))?;
     // Make the rename durable. Directories cannot be fsynced on every platform; where
     // opening one fails, the rename is still atomic, only its durability is weaker.
     if let Ok(d) = fs::File::open(dir) {

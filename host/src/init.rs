@@ -35,25 +35,16 @@ pub fn run() -> Result<InitReport> {
         policies: Vec::new(),
         warnings: Vec::new(),
     };
-    for dir in [
-        store.root().to_path_buf(),
-        store.context_dir(),
-        store.sessions_dir(),
-    ] {
+    for dir in [store.root().to_path_buf(), store.context_dir(), store.sessions_dir()] {
         let existed = dir.is_dir();
         fs::create_dir_all(&dir).map_err(|e| DossierError::io("create", &dir, e))?;
         let outcome = if existed { "exists" } else { "created" };
-        report
-            .files
-            .push((format!("{}/", dir.display()), outcome.to_string()));
+        report.files.push((format!("{}/", dir.display()), outcome.to_string()));
     }
 
     let config_path = store.config_path();
     let outcome = files::write_once(&config_path, DEFAULT_CONFIG)?;
-    report.files.push((
-        config_path.display().to_string(),
-        outcome.as_str().to_string(),
-    ));
+    report.files.push((config_path.display().to_string(), outcome.as_str().to_string()));
     // A config the user broke is reported, never replaced.
     let config = Config::load(&config_path)?;
 
@@ -65,16 +56,12 @@ pub fn run() -> Result<InitReport> {
             guide.display()
         ));
     }
-    report
-        .files
-        .push((guide.display().to_string(), outcome.as_str().to_string()));
+    report.files.push((guide.display().to_string(), outcome.as_str().to_string()));
 
     let app = App::with(store, config);
     let library = app.store.library_path();
     let outcome = files::write_if_changed(&library, &context::current_library(&app)?)?;
-    report
-        .files
-        .push((library.display().to_string(), outcome.as_str().to_string()));
+    report.files.push((library.display().to_string(), outcome.as_str().to_string()));
 
     let policies = app.policies()?;
     for interface in Interface::ALL {
@@ -86,9 +73,7 @@ pub fn run() -> Result<InitReport> {
             CacheOutcome::Rebuilt { reason, .. } => format!("cache rebuilt: {reason}"),
             CacheOutcome::Uncached => "compiled (no cache)".to_string(),
         };
-        report
-            .policies
-            .push((interface.name().to_string(), r.source.to_string(), cache));
+        report.policies.push((interface.name().to_string(), r.source.to_string(), cache));
     }
     report.warnings.extend(context::capability_warnings());
     Ok(report)

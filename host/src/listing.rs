@@ -78,15 +78,11 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
     if rows.is_empty() {
         return Ok(listing);
     }
-    let ranked =
-        app.policies()?
-            .priority_sort(&inputs, now, app.config.priority.weights.to_weights())?;
+    let ranked = app.policies()?.priority_sort(&inputs, now, app.config.priority.weights.to_weights())?;
     let mut rows: Vec<Option<(Frontmatter, PathBuf)>> = rows.into_iter().map(Some).collect();
     for r in ranked {
         let i = r.index as usize;
-        let (fm, file) = rows[i]
-            .take()
-            .expect("the policy host checked the permutation");
+        let (fm, file) = rows[i].take().expect("the policy host checked the permutation");
         let staleness_days = ((now - inputs[i].last_touched_at) / DAY_MS).max(0);
         listing.dossiers.push(ListItem {
             id: fm.id,

@@ -33,11 +33,10 @@ impl Store {
         }
         match std::env::home_dir() {
             Some(home) => Ok(Store::at(home.join(".dossier"))),
-            None => Err(DossierError::new(
-                Code::StoreUnavailable,
-                "no home directory found and DOSSIER_HOME is not set",
-            )
-            .with_next("set DOSSIER_HOME=/path/to/store")),
+            None => {
+                Err(DossierError::new(Code::StoreUnavailable, "no home directory found and DOSSIER_HOME is not set")
+                    .with_next("set DOSSIER_HOME=/path/to/store"))
+            }
         }
     }
 
@@ -77,11 +76,8 @@ impl Store {
         if self.exists() {
             Ok(())
         } else {
-            Err(DossierError::new(
-                Code::StoreUnavailable,
-                format!("no Dossier store at {}", self.root.display()),
-            )
-            .with_next("dossier init"))
+            Err(DossierError::new(Code::StoreUnavailable, format!("no Dossier store at {}", self.root.display()))
+                .with_next("dossier init"))
         }
     }
 
@@ -187,16 +183,12 @@ fn millis(t: OffsetDateTime) -> i64 {
 }
 
 pub fn parse_timestamp(value: &str) -> Option<i64> {
-    OffsetDateTime::parse(value, &time::format_description::well_known::Rfc3339)
-        .ok()
-        .map(millis)
+    OffsetDateTime::parse(value, &time::format_description::well_known::Rfc3339).ok().map(millis)
 }
 
 pub fn parse_date(value: &str) -> Option<i64> {
     let fmt = time::macros::format_description!("[year]-[month]-[day]");
-    time::Date::parse(value, &fmt)
-        .ok()
-        .map(|d| millis(d.midnight().assume_utc()))
+    time::Date::parse(value, &fmt).ok().map(|d| millis(d.midnight().assume_utc()))
 }
 
 impl Frontmatter {
@@ -204,33 +196,22 @@ impl Frontmatter {
         let bad = |field: &str, value: &str| {
             DossierError::new(
                 Code::InvalidFrontmatter,
-                format!(
-                    "{}: `{field}: {value}` is not an RFC 3339 timestamp",
-                    file.display()
-                ),
+                format!("{}: `{field}: {value}` is not an RFC 3339 timestamp", file.display()),
             )
         };
-        let updated_at =
-            parse_timestamp(&self.updated_at).ok_or_else(|| bad("updated_at", &self.updated_at))?;
-        let last_touched_at = parse_timestamp(&self.last_touched_at)
-            .ok_or_else(|| bad("last_touched_at", &self.last_touched_at))?;
+        let updated_at = parse_timestamp(&self.updated_at).ok_or_else(|| bad("updated_at", &self.updated_at))?;
+        let last_touched_at =
+            parse_timestamp(&self.last_touched_at).ok_or_else(|| bad("last_touched_at", &self.last_touched_at))?;
         let due_date = match &self.due_date {
             None => None,
             Some(d) => Some(parse_date(d).ok_or_else(|| {
                 DossierError::new(
                     Code::InvalidFrontmatter,
-                    format!(
-                        "{}: `due_date: {d}` is not a date (YYYY-MM-DD)",
-                        file.display()
-                    ),
+                    format!("{}: `due_date: {d}` is not a date (YYYY-MM-DD)", file.display()),
                 )
             })?),
         };
-        Ok(Times {
-            updated_at,
-            last_touched_at,
-            due_date,
-        })
+        Ok(Times { updated_at, last_touched_at, due_date })
     }
 }
 
@@ -240,28 +221,18 @@ pub fn read_frontmatter(file: &Path) -> Result<Frontmatter> {
     let mut reader = BufReader::new(f);
     let mut line = String::new();
     let invalid = |msg: String| DossierError::new(Code::InvalidFrontmatter, msg);
-    reader
-        .read_line(&mut line)
-        .map_err(|e| DossierError::io("read", file, e))?;
+    reader.read_line(&mut line).map_err(|e| DossierError::io("read", file, e))?;
     if line.trim_end() != "---" {
-        return Err(invalid(format!(
-            "{}:1: expected `---` opening the YAML frontmatter",
-            file.display()
-        )));
+        return Err(invalid(format!("{}:1: expected `---` opening the YAML frontmatter", file.display())));
     }
     let mut yaml = String::new();
     let mut lineno = 1;
     loop {
         line.clear();
-        let n = reader
-            .read_line(&mut line)
-            .map_err(|e| DossierError::io("read", file, e))?;
+        let n = reader.read_line(&mut line).map_err(|e| DossierError::io("read", file, e))?;
         lineno += 1;
         if n == 0 {
-            return Err(invalid(format!(
-                "{}:{lineno}: frontmatter is not closed by `---`",
-                file.display()
-            )));
+            return Err(invalid(format!("{}:{lineno}: frontmatter is not closed by `---`", file.display())));
         }
         if line.trim_end() == "---" {
             break;
@@ -270,11 +241,8 @@ pub fn read_frontmatter(file: &Path) -> Result<Frontmatter> {
     }
     serde_saphyr::from_str(&yaml).map_err(|e| {
         // Frontmatter starts on line 2 of the file; saphyr reports lines within the block.
-        invalid(format!(
-            "{}: invalid frontmatter (line numbers count from line 2 of the file): {e}",
-            file.display()
-        ))
-        .with_details(serde_json::json!({ "file": file }))
+        invalid(format!("{}: invalid frontmatter (line numbers count from line 2 of the file): {e}", file.display()))
+            .with_details(serde_json::json!({ "file": file }))
     })
 }
 
@@ -285,10 +253,7 @@ mod tests {
     #[test]
     fn timestamps_and_dates_parse() {
         assert_eq!(parse_timestamp("1970-01-01T00:00:01Z"), Some(1000));
-        assert_eq!(
-            parse_timestamp("2026-06-14T15:40:00-07:00"),
-            parse_timestamp("2026-06-14T22:40:00Z")
-        );
+        assert_eq!(parse_timestamp("2026-06-14T15:40:00-07:00"), parse_timestamp("2026-06-14T22:40:00Z"));
         assert_eq!(parse_date("1970-01-02"), Some(86_400_000));
         assert_eq!(parse_date("2026-13-01"), None);
     }

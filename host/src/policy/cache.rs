@@ -74,9 +74,7 @@ impl CompileCache {
         let mut hasher = blake3::Hasher::new();
         hasher.update(FORMAT);
         hasher.update(b"wasmtime-48.0.8");
-        engine
-            .precompile_compatibility_hash()
-            .hash(&mut Blake3Hasher(&mut hasher));
+        engine.precompile_compatibility_hash().hash(&mut Blake3Hasher(&mut hasher));
         hasher.update(&(wasm.len() as u64).to_le_bytes());
         hasher.update(wasm);
         hasher.finalize().to_hex()[..32].to_string()
@@ -84,25 +82,16 @@ impl CompileCache {
 
     /// The artifact path for `wasm`, if caching is enabled.
     pub fn path_for(&self, engine: &Engine, wasm: &[u8]) -> Option<PathBuf> {
-        self.dir
-            .as_ref()
-            .map(|d| d.join(format!("{}.cwasm", Self::key(engine, wasm))))
+        self.dir.as_ref().map(|d| d.join(format!("{}.cwasm", Self::key(engine, wasm))))
     }
 
     /// Load `wasm` as a component, from the cache when possible.
     ///
     /// Compile errors (not a component, invalid wasm) are returned as is; cache I/O
     /// problems never fail the load, they only make it slower.
-    pub fn load(
-        &self,
-        engine: &Engine,
-        wasm: &[u8],
-    ) -> wasmtime::Result<(Component, CacheOutcome)> {
+    pub fn load(&self, engine: &Engine, wasm: &[u8]) -> wasmtime::Result<(Component, CacheOutcome)> {
         let Some(path) = self.path_for(engine, wasm) else {
-            return Ok((
-                Component::from_binary(engine, wasm)?,
-                CacheOutcome::Uncached,
-            ));
+            return Ok((Component::from_binary(engine, wasm)?, CacheOutcome::Uncached));
         };
         let mut rebuild_reason = None;
         match fs::read(&path) {
@@ -116,15 +105,10 @@ impl CompileCache {
                     // can already write the user's store, which is outside our threat model).
                     match unsafe { Component::deserialize(engine, payload) } {
                         Ok(c) => return Ok((c, CacheOutcome::Hit)),
-                        Err(e) => {
-                            rebuild_reason = Some(format!("artifact rejected by wasmtime: {e}"))
-                        }
+                        Err(e) => rebuild_reason = Some(format!("artifact rejected by wasmtime: {e}")),
                     }
                 }
-                None => {
-                    rebuild_reason =
-                        Some("artifact checksum mismatch (corrupt or truncated)".to_string())
-                }
+                None => rebuild_reason = Some("artifact checksum mismatch (corrupt or truncated)".to_string()),
             },
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => rebuild_reason = Some(format!("artifact unreadable: {e}")),

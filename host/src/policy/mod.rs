@@ -52,13 +52,8 @@ pub enum Interface {
 }
 
 impl Interface {
-    pub const ALL: [Interface; 5] = [
-        Interface::Priority,
-        Interface::Ranking,
-        Interface::Merge,
-        Interface::Distill,
-        Interface::Learning,
-    ];
+    pub const ALL: [Interface; 5] =
+        [Interface::Priority, Interface::Ranking, Interface::Merge, Interface::Distill, Interface::Learning];
 
     /// The interface name as in WIT and in `config.yaml`.
     pub fn name(self) -> &'static str {
@@ -98,11 +93,7 @@ pub enum Source {
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Source::Embedded => write!(
-                f,
-                "embedded default policy (dossier {})",
-                env!("CARGO_PKG_VERSION")
-            ),
+            Source::Embedded => write!(f, "embedded default policy (dossier {})", env!("CARGO_PKG_VERSION")),
             Source::File(p) => write!(f, "{}", p.display()),
         }
     }
@@ -119,10 +110,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            fuel: 2_000_000_000,
-            memory_bytes: 64 << 20,
-        }
+        Limits { fuel: 2_000_000_000, memory_bytes: 64 << 20 }
     }
 }
 
@@ -135,75 +123,31 @@ pub enum PolicyError {
     )]
     MissingFile { interface: Interface, path: PathBuf },
     #[error("policy component for `{interface}` could not be read: {path}: {reason}")]
-    Unreadable {
-        interface: Interface,
-        path: PathBuf,
-        reason: String,
-    },
+    Unreadable { interface: Interface, path: PathBuf, reason: String },
     #[error(
         "{component} is not a valid WebAssembly component ({reason}); build it for wasm32-wasip2 as a component (see docs/policy-components.md)"
     )]
-    NotAComponent {
-        interface: Interface,
-        component: Source,
-        reason: String,
-    },
+    NotAComponent { interface: Interface, component: Source, reason: String },
     #[error("{component} does not implement `{interface}`: it has no export `{expected}` (exports: {found}); build it for the world `{world}`", world = interface.world())]
-    WrongWorld {
-        interface: Interface,
-        component: Source,
-        expected: String,
-        found: String,
-    },
+    WrongWorld { interface: Interface, component: Source, expected: String, found: String },
     #[error(
         "{component} exports `{interface}` at incompatible version {found}; this dossier speaks dossier:policy@{required}, rebuild the component against wit/ from this release"
     )]
-    IncompatibleVersion {
-        interface: Interface,
-        component: Source,
-        found: String,
-        required: String,
-    },
+    IncompatibleVersion { interface: Interface, component: Source, found: String, required: String },
     #[error("{component} trapped in `{interface}.{function}`: {reason}")]
-    Trapped {
-        interface: Interface,
-        component: Source,
-        function: &'static str,
-        reason: String,
-    },
+    Trapped { interface: Interface, component: Source, function: &'static str, reason: String },
     #[error(
         "{component} ran out of fuel in `{interface}.{function}` (budget {fuel} units); the component loops or is too slow for its input; raise `policy.limits.fuel` in config.yaml only if the input is genuinely large"
     )]
-    OutOfFuel {
-        interface: Interface,
-        component: Source,
-        function: &'static str,
-        fuel: u64,
-    },
+    OutOfFuel { interface: Interface, component: Source, function: &'static str, fuel: u64 },
     #[error(
         "{component} exceeded its memory limit in `{interface}.{function}` (tried to grow to {requested} bytes, limit {limit}); raise `policy.limits.memory_mib` in config.yaml only if the input is genuinely large"
     )]
-    OutOfMemory {
-        interface: Interface,
-        component: Source,
-        function: &'static str,
-        requested: usize,
-        limit: usize,
-    },
+    OutOfMemory { interface: Interface, component: Source, function: &'static str, requested: usize, limit: usize },
     #[error("{component} refused `{interface}.{function}`: {reason}")]
-    Refused {
-        interface: Interface,
-        component: Source,
-        function: &'static str,
-        reason: String,
-    },
+    Refused { interface: Interface, component: Source, function: &'static str, reason: String },
     #[error("{component} returned an invalid result from `{interface}.{function}`: {reason}")]
-    InvalidOutput {
-        interface: Interface,
-        component: Source,
-        function: &'static str,
-        reason: String,
-    },
+    InvalidOutput { interface: Interface, component: Source, function: &'static str, reason: String },
     #[error("policy engine error: {0}")]
     Engine(String),
 }
@@ -216,28 +160,15 @@ struct CallState {
 }
 
 impl ResourceLimiter for CallState {
-    fn memory_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
+    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
         if desired > self.max_memory {
             self.denied_growth = Some(desired);
-            return Err(wasmtime::format_err!(
-                "memory limit of {} bytes exceeded",
-                self.max_memory
-            ));
+            return Err(wasmtime::format_err!("memory limit of {} bytes exceeded", self.max_memory));
         }
         Ok(true)
     }
 
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
+    fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
         Ok(desired <= 1_000_000)
     }
 }
@@ -279,22 +210,9 @@ impl Policies {
         let engine = Engine::new(&config).map_err(|e| PolicyError::Engine(e.to_string()))?;
         let sources = Interface::ALL
             .iter()
-            .map(|&i| {
-                (
-                    i,
-                    overrides
-                        .get(&i)
-                        .map_or(Source::Embedded, |p| Source::File(p.clone())),
-                )
-            })
+            .map(|&i| (i, overrides.get(&i).map_or(Source::Embedded, |p| Source::File(p.clone()))))
             .collect();
-        Ok(Policies {
-            engine,
-            cache,
-            sources,
-            limits,
-            loaded: Mutex::new(HashMap::new()),
-        })
+        Ok(Policies { engine, cache, sources, limits, loaded: Mutex::new(HashMap::new()) })
     }
 
     pub fn source(&self, interface: Interface) -> &Source {
@@ -312,11 +230,7 @@ impl Policies {
     /// Load the component serving `interface` and check it exports that interface.
     pub fn check(&self, interface: Interface) -> Result<LoadReport, PolicyError> {
         let loaded = self.load(interface)?;
-        Ok(LoadReport {
-            interface,
-            source: self.source(interface).clone(),
-            cache: loaded.cache.clone(),
-        })
+        Ok(LoadReport { interface, source: self.source(interface).clone(), cache: loaded.cache.clone() })
     }
 
     fn load(&self, interface: Interface) -> Result<Arc<Loaded>, PolicyError> {
@@ -341,41 +255,22 @@ impl Policies {
             Source::Embedded => EMBEDDED_COMPONENT,
             Source::File(path) => {
                 owned = std::fs::read(path).map_err(|e| match e.kind() {
-                    std::io::ErrorKind::NotFound => PolicyError::MissingFile {
-                        interface,
-                        path: path.clone(),
-                    },
-                    _ => PolicyError::Unreadable {
-                        interface,
-                        path: path.clone(),
-                        reason: e.to_string(),
-                    },
+                    std::io::ErrorKind::NotFound => PolicyError::MissingFile { interface, path: path.clone() },
+                    _ => PolicyError::Unreadable { interface, path: path.clone(), reason: e.to_string() },
                 })?;
                 &owned
             }
         };
-        let not_a_component = |reason: String| PolicyError::NotAComponent {
-            interface,
-            component: source.clone(),
-            reason,
-        };
+        let not_a_component =
+            |reason: String| PolicyError::NotAComponent { interface, component: source.clone(), reason };
         if !wasmparser_is_component(bytes) {
-            return Err(not_a_component(
-                "not a component binary (core module or other file)".into(),
-            ));
+            return Err(not_a_component("not a component binary (core module or other file)".into()));
         }
-        let (component, cache) = self
-            .cache
-            .load(&self.engine, bytes)
-            .map_err(|e| not_a_component(e.to_string()))?;
+        let (component, cache) = self.cache.load(&self.engine, bytes).map_err(|e| not_a_component(e.to_string()))?;
         let mut linker = Linker::<CallState>::new(&self.engine);
         // Grant nothing: every import (wasi:cli, wasi:io, ...) traps if called.
-        linker
-            .define_unknown_imports_as_traps(&component)
-            .map_err(|e| PolicyError::Engine(e.to_string()))?;
-        let pre = linker
-            .instantiate_pre(&component)
-            .map_err(|e| not_a_component(e.to_string()))?;
+        linker.define_unknown_imports_as_traps(&component).map_err(|e| PolicyError::Engine(e.to_string()))?;
+        let pre = linker.instantiate_pre(&component).map_err(|e| not_a_component(e.to_string()))?;
         Ok(Loaded { pre, cache })
     }
 
@@ -392,21 +287,11 @@ impl Policies {
     ) -> Result<R, PolicyError> {
         let loaded = self.load(interface)?;
         let source = self.source(interface).clone();
-        let mut store = Store::new(
-            &self.engine,
-            CallState {
-                max_memory: self.limits.memory_bytes,
-                denied_growth: None,
-            },
-        );
+        let mut store =
+            Store::new(&self.engine, CallState { max_memory: self.limits.memory_bytes, denied_growth: None });
         store.limiter(|s| s as &mut dyn ResourceLimiter);
-        store
-            .set_fuel(self.limits.fuel)
-            .map_err(|e| PolicyError::Engine(e.to_string()))?;
-        let result = loaded
-            .pre
-            .instantiate(&mut store)
-            .and_then(|instance| f(&mut store, &instance, &loaded.pre));
+        store.set_fuel(self.limits.fuel).map_err(|e| PolicyError::Engine(e.to_string()))?;
+        let result = loaded.pre.instantiate(&mut store).and_then(|instance| f(&mut store, &instance, &loaded.pre));
         result.map_err(|e| {
             if let Some(requested) = store.data().denied_growth {
                 return PolicyError::OutOfMemory {
@@ -418,65 +303,32 @@ impl Policies {
                 };
             }
             match e.downcast_ref::<Trap>() {
-                Some(Trap::OutOfFuel) => PolicyError::OutOfFuel {
-                    interface,
-                    component: source,
-                    function,
-                    fuel: self.limits.fuel,
-                },
-                Some(trap) => PolicyError::Trapped {
-                    interface,
-                    component: source,
-                    function,
-                    reason: trap.to_string(),
-                },
-                None => PolicyError::Trapped {
-                    interface,
-                    component: source,
-                    function,
-                    reason: root_cause(&e),
-                },
+                Some(Trap::OutOfFuel) => {
+                    PolicyError::OutOfFuel { interface, component: source, function, fuel: self.limits.fuel }
+                }
+                Some(trap) => PolicyError::Trapped { interface, component: source, function, reason: trap.to_string() },
+                None => PolicyError::Trapped { interface, component: source, function, reason: describe_failure(&e) },
             }
         })
     }
 
-    fn refused(
-        &self,
-        interface: Interface,
-        function: &'static str,
-        refusal: ComponentRefusal,
-    ) -> PolicyError {
+    fn refused(&self, interface: Interface, function: &'static str, refusal: ComponentRefusal) -> PolicyError {
         let reason = match refusal {
             ComponentRefusal::NotImplemented(m) => format!("not implemented: {m}"),
             ComponentRefusal::InvalidInput(m) => format!("invalid input: {m}"),
         };
-        PolicyError::Refused {
-            interface,
-            component: self.source(interface).clone(),
-            function,
-            reason,
-        }
+        PolicyError::Refused { interface, component: self.source(interface).clone(), function, reason }
     }
 
     /// Score one Dossier (`priority.score`).
-    pub fn priority_score(
-        &self,
-        item: PriorityInput,
-        now: i64,
-        weights: Weights,
-    ) -> Result<u8, PolicyError> {
+    pub fn priority_score(&self, item: PriorityInput, now: i64, weights: Weights) -> Result<u8, PolicyError> {
         let out = self.call(Interface::Priority, "score", |store, instance, pre| {
-            let guest = exports::dossier::policy::priority::GuestIndices::new(pre)?
-                .load(&mut *store, instance)?;
+            let guest = exports::dossier::policy::priority::GuestIndices::new(pre)?.load(&mut *store, instance)?;
             guest.call_score(&mut *store, item, now, weights)
         })?;
         let score = out.map_err(|r| self.refused(Interface::Priority, "score", r))?;
         if !(1..=4).contains(&score) {
-            return Err(self.invalid(
-                Interface::Priority,
-                "score",
-                format!("score {score} is outside 1..=4"),
-            ));
+            return Err(self.invalid(Interface::Priority, "score", format!("score {score} is outside 1..=4")));
         }
         Ok(score)
     }
@@ -490,8 +342,7 @@ impl Policies {
         weights: Weights,
     ) -> Result<Vec<Ranked>, PolicyError> {
         let out = self.call(Interface::Priority, "sort", |store, instance, pre| {
-            let guest = exports::dossier::policy::priority::GuestIndices::new(pre)?
-                .load(&mut *store, instance)?;
+            let guest = exports::dossier::policy::priority::GuestIndices::new(pre)?.load(&mut *store, instance)?;
             guest.call_sort(&mut *store, items, now, weights)
         })?;
         let ranked = out.map_err(|r| self.refused(Interface::Priority, "sort", r))?;
@@ -516,23 +367,14 @@ impl Policies {
                 }
             }
             if !(1..=4).contains(&r.score) {
-                return Err(self.invalid(
-                    Interface::Priority,
-                    "sort",
-                    format!("score {} is outside 1..=4", r.score),
-                ));
+                return Err(self.invalid(Interface::Priority, "sort", format!("score {} is outside 1..=4", r.score)));
             }
         }
         Ok(ranked)
     }
 
     fn invalid(&self, interface: Interface, function: &'static str, reason: String) -> PolicyError {
-        PolicyError::InvalidOutput {
-            interface,
-            component: self.source(interface).clone(),
-            function,
-            reason,
-        }
+        PolicyError::InvalidOutput { interface, component: self.source(interface).clone(), function, reason }
     }
 }
 
@@ -541,11 +383,19 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
     bytes.len() >= 8 && bytes[0..4] == *b"\0asm" && bytes[6..8] == [0x01, 0x00]
 }
 
-fn root_cause(e: &wasmtime::Error) -> String {
-    e.chain()
-        .last()
-        .map(|c| c.to_string())
-        .unwrap_or_else(|| e.to_string())
+/// A failure that is not a wasm trap code: a refused capability (an import the host
+/// stubbed with a trap) is named as such; anything else is reported by its root cause.
+fn describe_failure(e: &wasmtime::Error) -> String {
+    let refused_import = e.chain().find_map(|c| {
+        let text = c.to_string();
+        text.strip_prefix("unknown import: ").and_then(|rest| rest.split_whitespace().next()).map(str::to_string)
+    });
+    match refused_import {
+        Some(import) => format!(
+            "it called {import}, a capability policy components are not granted (no files, environment, clock or sockets)"
+        ),
+        None => e.chain().last().map(|c| c.to_string()).unwrap_or_else(|| e.to_string()),
+    }
 }
 
 /// Check that `component` exports `interface` at a version this host speaks, and say
@@ -577,11 +427,7 @@ fn check_exports(
             interface,
             component: source.clone(),
             expected: interface.export_name(),
-            found: if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            },
+            found: if names.is_empty() { "none".to_string() } else { names.join(", ") },
         }),
     }
 }

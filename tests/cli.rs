@@ -1,0 +1,295 @@
+//! The `dossier` binary as a user meets it: init, doctor, ls, path, context refresh,
+//! version/help, and the commands that later issues own.
+
+mod support;
+
+use predicates::prelude::*;
+use support::{DossierSpec, TempStore, json_of};
+
+#[test]
+fn init_creates_the_store_layout_and_is_idempotent() {
+    let store = TempStore::new();
+    store.init();
+    let root = store.root();
+    for p in ["config.yaml", "context/guide.md", "context/library.md"] {
+        assert!(root.join(p).is_file(), "{p} missing");
+    }
+    for d in ["context", "sessions"] {
+        assert!(root.join(d).is_dir(), "{d}/ missing");
+    }
+    assert!(std::fs::read_dir(root.join(".cache/policy")).unwrap().count() >= 1, "policy cache warmed");
+
+    // The user edits config and guide; a second init keeps both and changes nothing else.
+    let config = "# mine\ntoken_target: 5000\n";
+    std::fs::write(root.join("config.yaml"), config).unwrap();
+    std::fs::write(root.join("context/guide.md"), "my guide\n").unwrap();
+    let before = snapshot(root);
+    let out = store.cmd().args(["init", "--yes", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v = json_of(&out);
+    assert_eq!(v["ok"], true);
+    assert_eq!(snapshot(root), before, "second init changed files");
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains("guide.md differs")));
+}
+
+/// Every file under `root` (outside the cache) with its contents.
+fn snapshot(root: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.strip_prefix(root).unwrap().display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn doctor_on_a_fresh_store_is_clean_and_fails_without_a_store() {
+    let store = TempStore::new();
+    let out = store.cmd().arg("doctor").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("fix:  dossier init"));
+
+    store.init();
+    let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    let checks = v["data"]["checks"].as_array().unwrap();
+    for iface in ["priority", "ranking", "merge", "distill", "learning"] {
+        let c = checks.iter().find(|c| c["check"] == format!("policy.{iface}")).unwrap();
+        assert_eq!(c["severity"], "ok");
+        assert!(c["message"].as_str().unwrap().contains("embedded default policy"));
+    }
+    assert!(checks.iter().all(|c| c["severity"] == "ok"), "{checks:?}");
+}
+
+#[test]
+fn doctor_reports_problems_with_file_and_fix_but_warnings_exit_zero() {
+    let store = TempStore::new();
+    store.init();
+    std::fs::remove_file(store.root().join("context/library.md")).unwrap();
+    let out = store.cmd().arg("doctor").output().unwrap();
+    assert!(out.status.success(), "a warning alone does not fail doctor");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("warn  context.library") && text.contains("fix:  dossier context refresh"), "{text}");
+
+    store.write_config("policy:\n  rankng: x.wasm\n");
+    let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v = json_of(&out);
+    let c = v["data"]["checks"].as_array().unwrap().iter().find(|c| c["check"] == "config").unwrap().clone();
+    assert_eq!(c["code"], "invalid_config");
+    assert!(c["message"].as_str().unwrap().contains("rankng"));
+    assert!(c["file"].as_str().unwrap().ends_with("config.yaml"));
+}
+
+#[test]
+fn doctor_never_writes() {
+    let store = TempStore::new();
+    store.init();
+    std::fs::remove_file(store.root().join("context/library.md")).unwrap();
+    let before = snapshot(store.root());
+    store.cmd().arg("doctor").assert().success();
+    assert_eq!(snapshot(store.root()), before);
+}
+
+#[test]
+fn ls_sorts_by_priority_then_oldest_touch_and_filters_status() {
+    let store = TempStore::new();
+    store.init();
+    let mut a = DossierSpec::new("b-plan-recent", "high", "low");
+    a.last_touched_at = "2026-03-01T00:00:00Z";
+    store.write_dossier(&a);
+    let mut b = DossierSpec::new("a-plan-old", "high", "low");
+    b.last_touched_at = "2026-02-01T00:00:00Z";
+    store.write_dossier(&b);
+    store.write_dossier(&DossierSpec::new("low-low", "low", "low"));
+    let mut r = DossierSpec::new("done", "high", "high");
+    r.status = "resolved";
+    store.write_dossier(&r);
+    let mut w = DossierSpec::new("waiting-one", "low", "high");
+    w.status = "waiting";
+    store.write_dossier(&w);
+
+    assert_eq!(store.ls_slugs(&[]), ["a-plan-old", "b-plan-recent", "waiting-one", "low-low"]);
+    assert_eq!(store.ls_slugs(&["--status", "resolved"]), ["done"]);
+    assert_eq!(store.ls_slugs(&["--status", "all"]).len(), 5);
+
+    let out = store.cmd().args(["ls", "--json"]).output().unwrap();
+    let v = json_of(&out);
+    let first = &v["data"]["dossiers"][0];
+    for key in [
+        "id",
+        "name",
+        "slug",
+        "status",
+        "lead",
+        "next_action",
+        "open_questions",
+        "importance",
+        "urgency",
+        "staleness_days",
+        "priority_score",
+        "path",
+        "warnings",
+    ] {
+        assert!(first.get(key).is_some(), "item lacks {key}: {first}");
+    }
+    assert!(first["staleness_days"].as_i64().unwrap() > 200, "touched 2026-02-01");
+
+    let human = store.cmd().arg("ls").output().unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.lines().next().unwrap().starts_with("PRI STATUS"), "{text}");
+}
+
+#[test]
+fn ls_reports_an_unreadable_dossier_without_failing() {
+    let store = TempStore::new();
+    store.init();
+    store.write_dossier(&DossierSpec::new("good", "high", "high"));
+    std::fs::create_dir_all(store.root().join("broken")).unwrap();
+    std::fs::write(store.root().join("broken/dossier.md"), "---\nid: [unclosed\n---\n").unwrap();
+    let out = store.cmd().args(["ls", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v = json_of(&out);
+    assert_eq!(v["data"]["dossiers"].as_array().unwrap().len(), 1);
+    assert!(v["warnings"][0].as_str().unwrap().contains("broken/dossier.md"), "{v}");
+    let doctor = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert_eq!(doctor.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&doctor.stdout).contains("invalid_frontmatter"));
+}
+
+#[test]
+fn ls_without_a_store_says_to_init() {
+    let store = TempStore::new();
+    let missing = store.root();
+    let out = store.cmd().args(["ls", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(7));
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "store_unavailable");
+    assert_eq!(v["next_actions"][0], "dossier init");
+    assert!(!missing.exists(), "a read command created the store");
+}
+
+#[test]
+fn library_lists_open_work_in_priority_order_and_refresh_updates_it() {
+    let store = TempStore::new();
+    store.init();
+    store.write_dossier(&DossierSpec::new("second", "high", "low"));
+    store.write_dossier(&DossierSpec::new("first", "high", "high"));
+    store.cmd().args(["context", "refresh"]).assert().success().stdout(predicate::str::starts_with("updated"));
+    let lib = std::fs::read_to_string(store.root().join("context/library.md")).unwrap();
+    let (a, b) = (lib.find("**first**").unwrap(), lib.find("**second**").unwrap());
+    assert!(a < b, "{lib}");
+    assert!(lib.contains("Warning: Claude Code integration is not registered"));
+    assert!(lib.contains("context/guide.md"));
+    store.cmd().args(["context", "refresh"]).assert().success().stdout(predicate::str::starts_with("unchanged"));
+}
+
+#[test]
+fn path_prints_store_root_and_dossier_dirs() {
+    let store = TempStore::new();
+    store.init();
+    store.write_dossier(&DossierSpec::new("alpha", "high", "high"));
+    store.cmd().arg("path").assert().success().stdout(format!("{}\n", store.root().display()));
+    store
+        .cmd()
+        .args(["path", "alpha"])
+        .assert()
+        .success()
+        .stdout(format!("{}\n", store.root().join("alpha").display()));
+    store
+        .cmd()
+        .args(["path", "dos_ALPHA"])
+        .assert()
+        .success()
+        .stdout(format!("{}\n", store.root().join("alpha").display()));
+    let out = store.cmd().args(["path", "../etc", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(json_of(&out)["error"]["code"], "not_found");
+}
+
+#[test]
+fn commands_owned_by_later_issues_say_so_and_change_nothing() {
+    let store = TempStore::new();
+    store.init();
+    let before = snapshot(store.root());
+    let cases: &[&[&str]] = &[
+        &["show", "x"],
+        &["promote", "--name", "x"],
+        &["link"],
+        &["merge", "a", "b"],
+        &["recall", "x"],
+        &["search", "q"],
+        &["status", "x", "active"],
+        &["lead", "x", "Bob"],
+        &["next", "x", "do it"],
+        &["questions", "x", "add", "why?"],
+        &["priority", "x", "--importance", "h", "--urgency", "l"],
+        &["active"],
+        &["switch", "x"],
+        &["archive", "x"],
+        &["mcp"],
+        &["hook", "session-start"],
+    ];
+    for args in cases {
+        let out = store.cmd().args(*args).arg("--json").output().unwrap();
+        assert_eq!(out.status.code(), Some(69), "{args:?}");
+        let v = json_of(&out);
+        assert_eq!(v["error"]["code"], "not_yet_available", "{args:?}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("not yet available"));
+    }
+    assert_eq!(snapshot(store.root()), before);
+}
+
+#[test]
+fn version_and_help() {
+    let store = TempStore::new();
+    store.cmd().arg("--version").assert().success().stdout(predicate::str::starts_with("dossier 0."));
+    let help = store.cmd().arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&help.stdout);
+    for cmd in [
+        "init",
+        "ls",
+        "show",
+        "promote",
+        "link",
+        "merge",
+        "recall",
+        "search",
+        "status",
+        "lead",
+        "next",
+        "questions",
+        "priority",
+        "active",
+        "switch",
+        "path",
+        "archive",
+        "context",
+        "doctor",
+    ] {
+        assert!(text.contains(&format!("  {cmd} ")) || text.contains(&format!("  {cmd}\n")), "help lacks {cmd}");
+    }
+    assert!(!text.lines().any(|l| l.trim_start().starts_with("delete")), "no delete command exists");
+}
+
+#[test]
+fn no_database_file_is_created() {
+    let store = TempStore::new();
+    store.init();
+    store.write_dossier(&DossierSpec::new("alpha", "high", "high"));
+    store.cmd().arg("ls").assert().success();
+    store.cmd().arg("doctor").assert().success();
+    for (path, bytes) in snapshot(store.root()) {
+        assert!(!bytes.starts_with(b"SQLite format"), "{path} is a database");
+        assert!(![".db", ".sqlite", ".sqlite3"].iter().any(|ext| path.ends_with(ext)), "{path}");
+    }
+}

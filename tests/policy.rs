@@ -1,0 +1,356 @@
+//! The policy boundary, end to end: the embedded component gives the same answers as the
+//! native `dossier-core`; a component named in config.yaml replaces it (and changes
+//! `dossier ls`); every failure mode is a precise error naming the component; the compile
+//! cache is reused across processes and survives corruption.
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use dossier::policy::{
+    CacheOutcome, CompileCache, Interface, Level, Limits, Policies, PolicyError, PriorityInput, Source, Weights,
+};
+use dossier_core::priority as native;
+use support::{DossierSpec, TempStore, fixture, json_of};
+
+fn policies(cache: Option<PathBuf>, overrides: &[(Interface, PathBuf)], limits: Limits) -> Policies {
+    let overrides: HashMap<_, _> = overrides.iter().cloned().collect();
+    Policies::new(CompileCache::new(cache), &overrides, limits).unwrap()
+}
+
+/// A deterministic pseudo-random stream (no RNG dependency, reproducible failures).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+fn to_native(i: &PriorityInput) -> native::PriorityInput {
+    let l = |l: Level| if l == Level::High { native::Level::High } else { native::Level::Low };
+    native::PriorityInput {
+        importance: l(i.importance),
+        urgency: l(i.urgency),
+        due_date: i.due_date,
+        last_touched_at: i.last_touched_at,
+        updated_at: i.updated_at,
+    }
+}
+
+#[test]
+fn embedded_component_matches_native_core_on_a_table_of_cases() {
+    let p = policies(None, &[], Limits::default());
+    let mut rng = Lcg(7);
+    let weight_table = [
+        Weights { importance: 2, urgency: 1, due_window_days: None },
+        Weights { importance: 1, urgency: 2, due_window_days: None },
+        Weights { importance: 1, urgency: 1, due_window_days: None },
+        Weights { importance: 0, urgency: 0, due_window_days: None },
+        Weights { importance: 5, urgency: 3, due_window_days: Some(2) },
+    ];
+    let now = 1_000 * 86_400_000;
+    for (case, w) in weight_table.iter().cycle().take(40).enumerate() {
+        let n = (rng.next() % 60) as usize;
+        let items: Vec<PriorityInput> = (0..n)
+            .map(|_| PriorityInput {
+                importance: if rng.next() % 2 == 0 { Level::High } else { Level::Low },
+                urgency: if rng.next() % 2 == 0 { Level::High } else { Level::Low },
+                due_date: (rng.next() % 3 == 0).then(|| now + (rng.next() % 10) as i64 * 86_400_000 - 3 * 86_400_000),
+                last_touched_at: (rng.next() % 5) as i64,
+                updated_at: (rng.next() % 5) as i64,
+            })
+            .collect();
+        let native_items: Vec<_> = items.iter().map(to_native).collect();
+        let nw = native::Weights { importance: w.importance, urgency: w.urgency, due_window_days: w.due_window_days };
+        let expected: Vec<(u32, u8)> =
+            native::sort(&native_items, now, &nw).iter().map(|r| (r.index, r.score)).collect();
+        let got: Vec<(u32, u8)> =
+            p.priority_sort(&items, now, *w).unwrap().iter().map(|r| (r.index, r.score)).collect();
+        assert_eq!(got, expected, "case {case}: sort differs");
+        for (i, item) in items.iter().enumerate() {
+            assert_eq!(
+                p.priority_score(*item, now, *w).unwrap(),
+                native::score(&native_items[i], now, &nw),
+                "case {case} item {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn embedded_unimplemented_interfaces_load_but_refuse_clearly() {
+    let p = policies(None, &[], Limits::default());
+    for i in Interface::ALL {
+        p.check(i).unwrap_or_else(|e| panic!("{i} does not load: {e}"));
+    }
+}
+
+fn dossiers_for_swap(store: &TempStore) {
+    // Important but not urgent ("Plan") vs urgent but not important ("Delegate").
+    store.write_dossier(&DossierSpec::new("plan-me", "high", "low"));
+    store.write_dossier(&DossierSpec::new("delegate-me", "low", "high"));
+    store.write_dossier(&DossierSpec::new("do-now", "high", "high"));
+}
+
+#[test]
+fn config_swap_changes_ls_ordering() {
+    let store = TempStore::new();
+    store.init();
+    dossiers_for_swap(&store);
+    assert_eq!(store.ls_slugs(&[]), ["do-now", "plan-me", "delegate-me"]);
+
+    let component = fixture("urgency_first");
+    store.write_config(&format!("policy:\n  priority: {}\n", component.display()));
+    assert_eq!(store.ls_slugs(&[]), ["do-now", "delegate-me", "plan-me"]);
+
+    let out = store.cmd().args(["ls", "--json"]).output().unwrap();
+    let v = json_of(&out);
+    let scores: Vec<u64> =
+        v["data"]["dossiers"].as_array().unwrap().iter().map(|d| d["priority_score"].as_u64().unwrap()).collect();
+    assert_eq!(scores, [1, 2, 3], "scores come from the alternate component");
+
+    let doctor = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    let v = json_of(&doctor);
+    let priority = v["data"]["checks"].as_array().unwrap().iter().find(|c| c["check"] == "policy.priority").unwrap();
+    assert!(priority["message"].as_str().unwrap().contains(&component.display().to_string()), "{priority}");
+}
+
+#[test]
+fn weights_in_config_are_honoured_by_the_default_component() {
+    let store = TempStore::new();
+    store.init();
+    dossiers_for_swap(&store);
+    store.write_config("priority:\n  weights:\n    importance: 1\n    urgency: 2\n");
+    assert_eq!(store.ls_slugs(&[]), ["do-now", "delegate-me", "plan-me"]);
+}
+
+fn err_of(p: &Policies) -> PolicyError {
+    let items = [PriorityInput {
+        importance: Level::High,
+        urgency: Level::Low,
+        due_date: None,
+        last_touched_at: 0,
+        updated_at: 0,
+    }];
+    p.priority_sort(&items, 0, Weights { importance: 2, urgency: 1, due_window_days: None }).unwrap_err()
+}
+
+#[test]
+fn missing_file_is_named() {
+    let path = PathBuf::from("/nonexistent/dir/priority.wasm");
+    let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], Limits::default()));
+    assert_eq!(e, PolicyError::MissingFile { interface: Interface::Priority, path });
+    assert_eq!(
+        e.to_string(),
+        "policy component for `priority` not found: /nonexistent/dir/priority.wasm does not exist; fix `policy.priority` in config.yaml or remove it to use the embedded default"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_component_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.wasm");
+    std::fs::write(&path, b"this is not wasm").unwrap();
+    let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], Limits::default()));
+    match &e {
+        PolicyError::NotAComponent { interface: Interface::Priority, component: Source::File(p), .. } => {
+            assert_eq!(p, &path)
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(e.to_string().starts_with(&format!("{} is not a valid WebAssembly component", path.display())), "{e}");
+}
+
+#[test]
+fn wrong_world_is_named() {
+    let path = fixture("ranking_only");
+    let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], Limits::default()));
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{} does not implement `priority`: it has no export `dossier:policy/priority@1.0.0` (exports: dossier:policy/ranking@1.0.0); build it for the world `dossier:policy/priority-policy@1.0.0`",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn incompatible_version_is_named() {
+    let path = fixture("priority_v2");
+    let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], Limits::default()));
+    assert_eq!(
+        e,
+        PolicyError::IncompatibleVersion {
+            interface: Interface::Priority,
+            component: Source::File(path.clone()),
+            found: "2.0.0".into(),
+            required: "1.0.0".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{} exports `priority` at incompatible version 2.0.0; this dossier speaks dossier:policy@1.0.0, rebuild the component against wit/ from this release",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn trap_is_named() {
+    let path = fixture("trap");
+    let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], Limits::default()));
+    match &e {
+        PolicyError::Trapped { interface: Interface::Priority, function: "sort", reason, .. } => {
+            assert_eq!(reason, "wasm trap: wasm `unreachable` instruction executed")
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(e.to_string().starts_with(&format!("{} trapped in `priority.sort`: ", path.display())), "{e}");
+}
+
+#[test]
+fn a_component_reaching_for_files_or_env_traps_on_the_refused_capability() {
+    let path = fixture("reach");
+    let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], Limits::default()));
+    match &e {
+        PolicyError::Trapped { function: "sort", reason, .. } => {
+            assert!(reason.starts_with("it called `wasi:"), "{reason}");
+            assert!(
+                reason.ends_with(
+                    "a capability policy components are not granted (no files, environment, clock or sockets)"
+                ),
+                "{reason}"
+            );
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn fuel_exhaustion_is_named() {
+    let path = fixture("spin");
+    let limits = Limits { fuel: 20_000_000, ..Limits::default() };
+    let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], limits));
+    assert_eq!(
+        e,
+        PolicyError::OutOfFuel {
+            interface: Interface::Priority,
+            component: Source::File(path.clone()),
+            function: "sort",
+            fuel: 20_000_000
+        }
+    );
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{} ran out of fuel in `priority.sort` (budget 20000000 units)", path.display()))
+    );
+}
+
+#[test]
+fn memory_exhaustion_is_named() {
+    let path = fixture("hog");
+    let limits = Limits { memory_bytes: 16 << 20, ..Limits::default() };
+    let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], limits));
+    match &e {
+        PolicyError::OutOfMemory { interface: Interface::Priority, function: "sort", limit, requested, .. } => {
+            assert_eq!(*limit, 16 << 20);
+            assert!(*requested > 16 << 20);
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(e.to_string().contains("exceeded its memory limit in `priority.sort`"), "{e}");
+}
+
+#[test]
+fn cli_reports_a_broken_component_and_never_falls_back() {
+    let store = TempStore::new();
+    store.init();
+    dossiers_for_swap(&store);
+    let path = fixture("trap");
+    store.write_config(&format!("policy:\n  priority: {}\n", path.display()));
+    let out = store.cmd().args(["ls", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(6));
+    let v = json_of(&out);
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], "policy_unavailable");
+    assert!(v["error"]["message"].as_str().unwrap().contains(&path.display().to_string()));
+
+    let doctor = store.cmd().arg("doctor").output().unwrap();
+    assert_eq!(doctor.status.code(), Some(1), "doctor fails on a broken policy");
+    // The trap only shows when called; doctor checks loading. A wrong world fails at load:
+    store.write_config(&format!("policy:\n  priority: {}\n", fixture("ranking_only").display()));
+    let doctor = store.cmd().arg("doctor").output().unwrap();
+    assert_eq!(doctor.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&doctor.stdout);
+    assert!(text.contains("ERROR policy.priority") && text.contains("does not implement `priority`"), "{text}");
+}
+
+#[test]
+fn compile_cache_is_reused_and_rebuilt_when_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let first = policies(Some(cache.clone()), &[], Limits::default());
+    assert_eq!(first.check(Interface::Priority).unwrap().cache, CacheOutcome::Compiled { stored: true });
+    let second = policies(Some(cache.clone()), &[], Limits::default());
+    assert_eq!(second.check(Interface::Priority).unwrap().cache, CacheOutcome::Hit);
+
+    let files: Vec<_> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "one artifact for one component: {files:?}");
+    let artifact = &files[0];
+
+    // Corrupt one byte in the middle: checksum catches it before wasmtime sees it.
+    let mut bytes = std::fs::read(artifact).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(artifact, &bytes).unwrap();
+    let third = policies(Some(cache.clone()), &[], Limits::default());
+    match third.check(Interface::Priority).unwrap().cache {
+        CacheOutcome::Rebuilt { reason, stored: true } => assert!(reason.contains("checksum"), "{reason}"),
+        other => panic!("unexpected {other:?}"),
+    }
+    // Truncated file.
+    let len = std::fs::metadata(artifact).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(artifact).unwrap().set_len(len / 3).unwrap();
+    let fourth = policies(Some(cache.clone()), &[], Limits::default());
+    assert!(matches!(fourth.check(Interface::Priority).unwrap().cache, CacheOutcome::Rebuilt { .. }));
+    // A stale artifact with a valid checksum that wasmtime rejects.
+    let junk = b"not a compiled artifact".to_vec();
+    let mut stale = blake3::hash(&junk).as_bytes().to_vec();
+    stale.extend_from_slice(&junk);
+    std::fs::write(artifact, &stale).unwrap();
+    let fifth = policies(Some(cache.clone()), &[], Limits::default());
+    match fifth.check(Interface::Priority).unwrap().cache {
+        CacheOutcome::Rebuilt { reason, .. } => assert!(reason.contains("rejected by wasmtime"), "{reason}"),
+        other => panic!("unexpected {other:?}"),
+    }
+    let sixth = policies(Some(cache), &[], Limits::default());
+    assert_eq!(sixth.check(Interface::Priority).unwrap().cache, CacheOutcome::Hit);
+    // And the rebuilt component still decides correctly.
+    let items = [PriorityInput {
+        importance: Level::Low,
+        urgency: Level::High,
+        due_date: None,
+        last_touched_at: 0,
+        updated_at: 0,
+    }];
+    assert_eq!(
+        sixth.priority_sort(&items, 0, Weights { importance: 2, urgency: 1, due_window_days: None }).unwrap()[0].score,
+        3
+    );
+}
+
+#[test]
+fn a_second_process_does_not_compile_again() {
+    let store = TempStore::new();
+    store.init();
+    let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    let v = json_of(&out);
+    for c in
+        v["data"]["checks"].as_array().unwrap().iter().filter(|c| c["check"].as_str().unwrap().starts_with("policy."))
+    {
+        assert!(c["message"].as_str().unwrap().contains("compiled artifact cached"), "{c}");
+    }
+}

@@ -1,0 +1,140 @@
+//! Shared helpers for the integration tests: a temp store, writing real Dossier files,
+//! running the real `dossier` binary, and building the fixture policy components.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Build every fixture component under `tests/fixtures/policies` (once per test binary)
+/// and return the directory holding `<name>.wasm`.
+pub fn fixture_policies() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = workspace_root();
+        let target = root.join("target").join("fixture-policies");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| env!("CARGO").to_string());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--release", "--examples", "--target", "wasm32-wasip2"])
+            .arg("--manifest-path")
+            .arg(root.join("tests/fixtures/policies/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target)
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET");
+        let out = cmd.output().expect("run cargo to build fixture policies");
+        assert!(
+            out.status.success(),
+            "building fixture policy components failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        target.join("wasm32-wasip2").join("release").join("examples")
+    })
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    let p = fixture_policies().join(format!("{name}.wasm"));
+    assert!(p.is_file(), "fixture {} missing", p.display());
+    p
+}
+
+/// A temporary store directory (not yet initialised).
+pub struct TempStore {
+    pub dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl TempStore {
+    pub fn new() -> TempStore {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("store");
+        TempStore { dir, root }
+    }
+
+    /// The store root; it does not exist until `init`.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `dossier` with this store as `DOSSIER_HOME` and a clean HOME.
+    pub fn cmd(&self) -> assert_cmd::Command {
+        let mut c = assert_cmd::Command::cargo_bin("dossier").unwrap();
+        c.env("DOSSIER_HOME", self.root()).env("HOME", self.dir.path().join("home")).env_remove("NO_COLOR");
+        c
+    }
+
+    pub fn init(&self) {
+        self.cmd().arg("init").arg("--yes").assert().success();
+    }
+
+    pub fn write_config(&self, yaml: &str) {
+        std::fs::write(self.root().join("config.yaml"), yaml).unwrap();
+    }
+
+    /// Write a real `dossier.md` with the SPEC's frontmatter.
+    pub fn write_dossier(&self, d: &DossierSpec) {
+        let dir = self.root().join(d.slug);
+        std::fs::create_dir_all(dir.join("artifacts")).unwrap();
+        let due = d.due_date.map(|d| format!("due_date: {d}\n")).unwrap_or_default();
+        let text = format!(
+            "---\nid: dos_{slug_id}\nname: {name}\nslug: {slug}\ncreated_at: 2026-01-01T00:00:00Z\n\
+             updated_at: {updated}\nlast_touched_at: {touched}\nstatus: {status}\nlead: \"Alice\"\n\
+             next_action: \"Next step for {name}\"\nopen_questions: []\nimportance: {imp}\nurgency: {urg}\n{due}---\n\n\
+             # {name}\n\n## Situation\n\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n",
+            slug_id = d.slug.replace('-', "").to_uppercase(),
+            name = d.name,
+            slug = d.slug,
+            updated = d.updated_at,
+            touched = d.last_touched_at,
+            status = d.status,
+            imp = d.importance,
+            urg = d.urgency,
+        );
+        std::fs::write(dir.join("dossier.md"), text).unwrap();
+    }
+
+    /// `dossier ls --json` slugs in order.
+    pub fn ls_slugs(&self, extra: &[&str]) -> Vec<String> {
+        let out = self.cmd().args(["ls", "--json"]).args(extra).output().unwrap();
+        assert!(out.status.success(), "ls failed: {}", String::from_utf8_lossy(&out.stdout));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["data"]["dossiers"].as_array().unwrap().iter().map(|d| d["slug"].as_str().unwrap().to_string()).collect()
+    }
+}
+
+pub struct DossierSpec<'a> {
+    pub slug: &'a str,
+    pub name: &'a str,
+    pub status: &'a str,
+    pub importance: &'a str,
+    pub urgency: &'a str,
+    pub last_touched_at: &'a str,
+    pub updated_at: &'a str,
+    pub due_date: Option<&'a str>,
+}
+
+impl<'a> DossierSpec<'a> {
+    pub fn new(slug: &'a str, importance: &'a str, urgency: &'a str) -> Self {
+        DossierSpec {
+            slug,
+            name: slug,
+            status: "active",
+            importance,
+            urgency,
+            last_touched_at: "2026-01-02T00:00:00Z",
+            updated_at: "2026-01-02T00:00:00Z",
+            due_date: None,
+        }
+    }
+}
+
+pub fn json_of(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
