@@ -199,6 +199,27 @@ fn incompatible_version_is_named() {
 }
 
 #[test]
+fn contract_mismatch_is_named_at_load() {
+    let path = fixture("priority_mismatch");
+    let p = policies(None, &[(Interface::Priority, path.clone())], Limits::default());
+    let e = p.check(Interface::Priority).unwrap_err();
+    match &e {
+        PolicyError::ContractMismatch { interface: Interface::Priority, component: Source::File(p), .. } => {
+            assert_eq!(p, &path)
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(
+        e.to_string().starts_with(&format!(
+            "{} exports `priority` but does not match dossier:policy@1.0.0: ",
+            path.display()
+        )),
+        "{e}"
+    );
+    assert_eq!(err_of(&p), e, "a call reports the same mismatch");
+}
+
+#[test]
 fn trap_is_named() {
     let path = fixture("trap");
     let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], Limits::default()));

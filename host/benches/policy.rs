@@ -1,1 +1,102 @@
-fn main() {}
+//! Policy boundary benchmarks (figures in docs/performance.md):
+//! - `load_warm_cache`: a new engine + loading the embedded component from a warm compile
+//!   cache + instantiating it (target ≤ 2 ms);
+//! - `sort_10k_component` vs `sort_10k_native`: ordering 10,000 Dossiers through the wasm
+//!   component (target ≤ 20 ms) against the same policy run natively, as a ratio;
+//! - `doctor_process`: the whole `dossier doctor` process on an empty store with a warm
+//!   cache (target ≤ 30 ms), against `true` as the process-spawn floor.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use divan::Bencher;
+use dossier::policy::{CompileCache, Interface, Level, Limits, Policies, PriorityInput, Weights};
+
+fn main() {
+    divan::main();
+}
+
+fn warm_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let status =
+            Command::new(env!("CARGO_BIN_EXE_dossier")).arg("init").env("DOSSIER_HOME", &dir).output().unwrap();
+        assert!(status.status.success());
+        dir
+    })
+}
+
+fn policies() -> Policies {
+    let cache = CompileCache::new(Some(warm_dir().join(".cache/policy")));
+    Policies::new(cache, &HashMap::new(), Limits::default()).unwrap()
+}
+
+fn items(n: usize) -> Vec<PriorityInput> {
+    let mut x: u64 = 42;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let r = x >> 33;
+            PriorityInput {
+                importance: if r & 1 == 0 { Level::High } else { Level::Low },
+                urgency: if r & 2 == 0 { Level::High } else { Level::Low },
+                due_date: (r & 4 == 0).then_some((r % 1_000_000) as i64),
+                last_touched_at: (r % 100_000) as i64,
+                updated_at: (r % 77_777) as i64,
+            }
+        })
+        .collect()
+}
+
+const WEIGHTS: Weights = Weights { importance: 2, urgency: 1, due_window_days: Some(3) };
+
+#[divan::bench(sample_count = 100)]
+fn load_warm_cache(bencher: Bencher) {
+    let _ = warm_dir();
+    bencher.bench(|| {
+        let p = policies();
+        p.check(Interface::Priority).unwrap();
+        p
+    });
+}
+
+#[divan::bench(sample_count = 50)]
+fn sort_10k_component(bencher: Bencher) {
+    let p = policies();
+    let items = items(10_000);
+    bencher.bench(|| p.priority_sort(&items, 500_000, WEIGHTS).unwrap());
+}
+
+#[divan::bench(sample_count = 50)]
+fn sort_10k_native(bencher: Bencher) {
+    use dossier_core::priority as native;
+    let items: Vec<native::PriorityInput> = items(10_000)
+        .iter()
+        .map(|i| native::PriorityInput {
+            importance: if i.importance == Level::High { native::Level::High } else { native::Level::Low },
+            urgency: if i.urgency == Level::High { native::Level::High } else { native::Level::Low },
+            due_date: i.due_date,
+            last_touched_at: i.last_touched_at,
+            updated_at: i.updated_at,
+        })
+        .collect();
+    let w = native::Weights { importance: 2, urgency: 1, due_window_days: Some(3) };
+    bencher.bench(|| native::sort(&items, 500_000, &w));
+}
+
+#[divan::bench(sample_count = 50)]
+fn doctor_process(bencher: Bencher) {
+    let dir = warm_dir();
+    bencher.bench(|| {
+        let out = Command::new(env!("CARGO_BIN_EXE_dossier")).arg("doctor").env("DOSSIER_HOME", dir).output().unwrap();
+        assert!(out.status.success());
+    });
+}
+
+#[divan::bench(sample_count = 50)]
+fn process_spawn_floor(bencher: Bencher) {
+    bencher.bench(|| Command::new("true").output().unwrap());
+}

@@ -33,6 +33,32 @@ wasmtime::component::bindgen!({
 
 pub use dossier::policy::types::{Level, PolicyError as ComponentRefusal};
 pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
+use exports::dossier::policy::{distill, learning, merge, priority, ranking};
+
+/// The typed exports of one interface, bound from an instance.
+trait Bind: Sized {
+    fn bind(
+        store: &mut Store<CallState>,
+        instance: &wasmtime::component::Instance,
+        pre: &InstancePre<CallState>,
+    ) -> wasmtime::Result<Self>;
+}
+
+macro_rules! bind_interface {
+    ($($iface:ident),*) => {$(
+        impl Bind for $iface::Guest {
+            fn bind(
+                store: &mut Store<CallState>,
+                instance: &wasmtime::component::Instance,
+                pre: &InstancePre<CallState>,
+            ) -> wasmtime::Result<Self> {
+                $iface::GuestIndices::new(pre)?.load(store, instance)
+            }
+        }
+    )*};
+}
+
+bind_interface!(priority, ranking, merge, distill, learning);
 
 /// The default policy component, built from `core/` by `build.rs`.
 pub static EMBEDDED_COMPONENT: &[u8] = include_bytes!(env!("DOSSIER_POLICY_WASM"));
@@ -134,6 +160,10 @@ pub enum PolicyError {
         "{component} exports `{interface}` at incompatible version {found}; this dossier speaks dossier:policy@{required}, rebuild the component against wit/ from this release"
     )]
     IncompatibleVersion { interface: Interface, component: Source, found: String, required: String },
+    #[error(
+        "{component} exports `{interface}` but does not match dossier:policy@1.0.0: {reason}; rebuild it against wit/ from this release"
+    )]
+    ContractMismatch { interface: Interface, component: Source, reason: String },
     #[error("{component} trapped in `{interface}.{function}`: {reason}")]
     Trapped { interface: Interface, component: Source, function: &'static str, reason: String },
     #[error(
@@ -228,8 +258,17 @@ impl Policies {
     }
 
     /// Load the component serving `interface` and check it exports that interface.
+    /// Load the component serving `interface`, instantiate it, and bind the interface's
+    /// functions with their types: everything short of calling one.
     pub fn check(&self, interface: Interface) -> Result<LoadReport, PolicyError> {
         let loaded = self.load(interface)?;
+        match interface {
+            Interface::Priority => self.call::<priority::Guest, _>(interface, "load", |_, _| Ok(()))?,
+            Interface::Ranking => self.call::<ranking::Guest, _>(interface, "load", |_, _| Ok(()))?,
+            Interface::Merge => self.call::<merge::Guest, _>(interface, "load", |_, _| Ok(()))?,
+            Interface::Distill => self.call::<distill::Guest, _>(interface, "load", |_, _| Ok(()))?,
+            Interface::Learning => self.call::<learning::Guest, _>(interface, "load", |_, _| Ok(()))?,
+        }
         Ok(LoadReport { interface, source: self.source(interface).clone(), cache: loaded.cache.clone() })
     }
 
@@ -274,42 +313,53 @@ impl Policies {
         Ok(Loaded { pre, cache })
     }
 
-    /// Run `f` against a fresh instance of the component serving `interface`.
-    fn call<R>(
+    /// Run `run` against a fresh instance of the component serving `interface`, with the
+    /// interface's typed exports bound (`G`). Binding failures are contract mismatches;
+    /// failures while running are traps, fuel or memory exhaustion.
+    fn call<G: Bind, R>(
         &self,
         interface: Interface,
         function: &'static str,
-        f: impl FnOnce(
-            &mut Store<CallState>,
-            &wasmtime::component::Instance,
-            &InstancePre<CallState>,
-        ) -> wasmtime::Result<R>,
+        run: impl FnOnce(&mut Store<CallState>, &G) -> wasmtime::Result<R>,
     ) -> Result<R, PolicyError> {
         let loaded = self.load(interface)?;
-        let source = self.source(interface).clone();
         let mut store =
             Store::new(&self.engine, CallState { max_memory: self.limits.memory_bytes, denied_growth: None });
         store.limiter(|s| s as &mut dyn ResourceLimiter);
         store.set_fuel(self.limits.fuel).map_err(|e| PolicyError::Engine(e.to_string()))?;
-        let result = loaded.pre.instantiate(&mut store).and_then(|instance| f(&mut store, &instance, &loaded.pre));
-        result.map_err(|e| {
-            if let Some(requested) = store.data().denied_growth {
-                return PolicyError::OutOfMemory {
-                    interface,
-                    component: source,
-                    function,
-                    requested,
-                    limit: self.limits.memory_bytes,
-                };
-            }
-            match e.downcast_ref::<Trap>() {
-                Some(Trap::OutOfFuel) => {
-                    PolicyError::OutOfFuel { interface, component: source, function, fuel: self.limits.fuel }
-                }
-                Some(trap) => PolicyError::Trapped { interface, component: source, function, reason: trap.to_string() },
-                None => PolicyError::Trapped { interface, component: source, function, reason: describe_failure(&e) },
-            }
-        })
+        let instance =
+            loaded.pre.instantiate(&mut store).map_err(|e| self.failure(&store, e, interface, "instantiate"))?;
+        let guest = G::bind(&mut store, &instance, &loaded.pre).map_err(|e| PolicyError::ContractMismatch {
+            interface,
+            component: self.source(interface).clone(),
+            reason: e.to_string(),
+        })?;
+        run(&mut store, &guest).map_err(|e| self.failure(&store, e, interface, function))
+    }
+
+    /// Classify a failure of a running instance.
+    fn failure(
+        &self,
+        store: &Store<CallState>,
+        e: wasmtime::Error,
+        interface: Interface,
+        function: &'static str,
+    ) -> PolicyError {
+        let component = self.source(interface).clone();
+        if let Some(requested) = store.data().denied_growth {
+            return PolicyError::OutOfMemory {
+                interface,
+                component,
+                function,
+                requested,
+                limit: self.limits.memory_bytes,
+            };
+        }
+        match e.downcast_ref::<Trap>() {
+            Some(Trap::OutOfFuel) => PolicyError::OutOfFuel { interface, component, function, fuel: self.limits.fuel },
+            Some(trap) => PolicyError::Trapped { interface, component, function, reason: trap.to_string() },
+            None => PolicyError::Trapped { interface, component, function, reason: describe_failure(&e) },
+        }
     }
 
     fn refused(&self, interface: Interface, function: &'static str, refusal: ComponentRefusal) -> PolicyError {
@@ -322,9 +372,8 @@ impl Policies {
 
     /// Score one Dossier (`priority.score`).
     pub fn priority_score(&self, item: PriorityInput, now: i64, weights: Weights) -> Result<u8, PolicyError> {
-        let out = self.call(Interface::Priority, "score", |store, instance, pre| {
-            let guest = exports::dossier::policy::priority::GuestIndices::new(pre)?.load(&mut *store, instance)?;
-            guest.call_score(&mut *store, item, now, weights)
+        let out = self.call(Interface::Priority, "score", |store, guest: &priority::Guest| {
+            guest.call_score(store, item, now, weights)
         })?;
         let score = out.map_err(|r| self.refused(Interface::Priority, "score", r))?;
         if !(1..=4).contains(&score) {
@@ -341,9 +390,8 @@ impl Policies {
         now: i64,
         weights: Weights,
     ) -> Result<Vec<Ranked>, PolicyError> {
-        let out = self.call(Interface::Priority, "sort", |store, instance, pre| {
-            let guest = exports::dossier::policy::priority::GuestIndices::new(pre)?.load(&mut *store, instance)?;
-            guest.call_sort(&mut *store, items, now, weights)
+        let out = self.call(Interface::Priority, "sort", |store, guest: &priority::Guest| {
+            guest.call_sort(store, items, now, weights)
         })?;
         let ranked = out.map_err(|r| self.refused(Interface::Priority, "sort", r))?;
         if ranked.len() != items.len() {
