@@ -212,6 +212,9 @@ fn path_prints_store_root_and_dossier_dirs() {
         .success()
         .stdout(format!("{}\n", store.root().join("alpha").display()));
     let out = store.cmd().args(["path", "../etc", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(5), "a path outside the store is rejected, not looked up");
+    assert_eq!(json_of(&out)["error"]["code"], "invalid_input");
+    let out = store.cmd().args(["path", "nope", "--json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(json_of(&out)["error"]["code"], "not_found");
 }

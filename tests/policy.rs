@@ -210,10 +210,8 @@ fn contract_mismatch_is_named_at_load() {
         other => panic!("unexpected {other:?}"),
     }
     assert!(
-        e.to_string().starts_with(&format!(
-            "{} exports `priority` but does not match dossier:policy@1.0.0: ",
-            path.display()
-        )),
+        e.to_string()
+            .starts_with(&format!("{} exports `priority` but does not match dossier:policy@1.0.0: ", path.display())),
         "{e}"
     );
     assert_eq!(err_of(&p), e, "a call reports the same mismatch");

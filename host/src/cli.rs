@@ -19,7 +19,7 @@ use crate::error::{Code, DossierError, Result};
 use crate::files;
 use crate::init;
 use crate::listing::{self, Listing};
-use crate::store::{self, Status};
+use crate::model::Status;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -326,27 +326,10 @@ fn cmd_path(target: Option<&str>) -> Result<Output> {
         None => app.store.root().to_path_buf(),
         Some(t) => {
             app.store.require()?;
-            find_dossier_dir(&app, t)?
+            app.store.resolve(t)?
         }
     };
     Ok(Output::new(json!({ "path": path }), format!("{}\n", path.display())))
-}
-
-/// A Dossier's directory by slug or id. Read-only lookup; no path is built from `target`.
-fn find_dossier_dir(app: &App, target: &str) -> Result<PathBuf> {
-    for file in app.store.dossier_files()? {
-        let dir = file.parent().expect("dossier.md has a parent").to_path_buf();
-        if dir.file_name().is_some_and(|n| n == target) {
-            return Ok(dir);
-        }
-        if let Ok(fm) = store::read_frontmatter(&file)
-            && (fm.id == target || fm.slug == target)
-        {
-            return Ok(dir);
-        }
-    }
-    Err(DossierError::new(Code::NotFound, format!("no Dossier with slug or id `{target}`"))
-        .with_next("dossier ls --status all"))
 }
 
 fn cmd_context_refresh() -> Result<Output> {

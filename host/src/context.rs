@@ -8,7 +8,7 @@
 use crate::app::App;
 use crate::error::Result;
 use crate::listing::{self, Listing};
-use crate::store::Status;
+use crate::model::Status;
 use std::fmt::Write as _;
 
 /// The Distillation Guide shipped with this binary.

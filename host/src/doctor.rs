@@ -177,7 +177,7 @@ pub fn run() -> Result<Report> {
     }
 
     for file in app.store.dossier_files()? {
-        if let Err(e) = store::read_frontmatter(&file).and_then(|fm| fm.times(&file).map(|_| ())) {
+        if let Err(e) = store::read_frontmatter(&file) {
             checks.push(
                 Check::problem(Severity::Error, "dossier.frontmatter", "invalid_frontmatter", e.message)
                     .file(file.clone())

@@ -4,13 +4,17 @@
 //! Code map and invariants: `docs/ARCHITECTURE.md`.
 
 pub mod app;
+pub mod audit;
 pub mod cli;
 pub mod config;
 pub mod context;
 pub mod doctor;
 pub mod error;
 pub mod files;
+pub mod ids;
 pub mod init;
 pub mod listing;
+pub mod model;
 pub mod policy;
+pub mod save;
 pub mod store;

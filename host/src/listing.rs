@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use crate::app::App;
 use crate::error::Result;
+use crate::model::{Frontmatter, Level, Status};
 use crate::policy::PriorityInput;
-use crate::store::{self, Frontmatter, Level, Status};
+use crate::store;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -49,8 +50,8 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
     let mut rows: Vec<(Frontmatter, PathBuf)> = Vec::new();
     let mut inputs: Vec<PriorityInput> = Vec::new();
     for file in app.store.dossier_files()? {
-        let fm = match store::read_frontmatter(&file) {
-            Ok(fm) => fm,
+        let (fm, times) = match store::read_frontmatter(&file) {
+            Ok(read) => read,
             Err(e) => {
                 listing.warnings.push(e.message);
                 continue;
@@ -59,13 +60,6 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
         if !statuses.contains(&fm.status) {
             continue;
         }
-        let times = match fm.times(&file) {
-            Ok(t) => t,
-            Err(e) => {
-                listing.warnings.push(e.message);
-                continue;
-            }
-        };
         inputs.push(PriorityInput {
             importance: fm.importance.into(),
             urgency: fm.urgency.into(),

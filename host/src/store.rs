@@ -12,10 +12,8 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-use time::OffsetDateTime;
-
 use crate::error::{Code, DossierError, Result};
+use crate::model::{self, Frontmatter, Times};
 
 /// Directory names at the store root that are not Dossiers.
 pub const RESERVED_NAMES: [&str; 2] = ["context", "sessions"];
@@ -105,125 +103,18 @@ impl Store {
     }
 }
 
-/// Lifecycle status (SPEC §4.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Active,
-    Waiting,
-    Blocked,
-    Resolved,
-    Archived,
-}
-
-impl Status {
-    pub const OPEN: [Status; 3] = [Status::Active, Status::Waiting, Status::Blocked];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Active => "active",
-            Status::Waiting => "waiting",
-            Status::Blocked => "blocked",
-            Status::Resolved => "resolved",
-            Status::Archived => "archived",
-        }
-    }
-}
-
-/// Importance or urgency as written in frontmatter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    High,
-    Low,
-}
-
-impl From<Level> for crate::policy::Level {
-    fn from(l: Level) -> Self {
-        match l {
-            Level::High => crate::policy::Level::High,
-            Level::Low => crate::policy::Level::Low,
-        }
-    }
-}
-
-/// Dossier frontmatter (SPEC §4.1), as read for listing. Timestamps stay strings here and
-/// are parsed by [`Frontmatter::times`], so a bad one is reported with its field name.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Frontmatter {
-    pub id: String,
-    pub name: String,
-    pub slug: String,
-    pub created_at: String,
-    pub updated_at: String,
-    pub last_touched_at: String,
-    pub status: Status,
-    #[serde(default)]
-    pub lead: Option<String>,
-    pub next_action: String,
-    #[serde(default)]
-    pub open_questions: Vec<String>,
-    pub importance: Level,
-    pub urgency: Level,
-    #[serde(default)]
-    pub due_date: Option<String>,
-    #[serde(default)]
-    pub token_target: Option<u64>,
-}
-
-/// Parsed times of a Dossier, in milliseconds since the epoch.
-#[derive(Clone, Copy, Debug)]
-pub struct Times {
-    pub updated_at: i64,
-    pub last_touched_at: i64,
-    pub due_date: Option<i64>,
-}
-
-fn millis(t: OffsetDateTime) -> i64 {
-    (t.unix_timestamp_nanos() / 1_000_000) as i64
-}
-
-pub fn parse_timestamp(value: &str) -> Option<i64> {
-    OffsetDateTime::parse(value, &time::format_description::well_known::Rfc3339).ok().map(millis)
-}
-
-pub fn parse_date(value: &str) -> Option<i64> {
-    let fmt = time::macros::format_description!("[year]-[month]-[day]");
-    time::Date::parse(value, &fmt).ok().map(|d| millis(d.midnight().assume_utc()))
-}
-
-impl Frontmatter {
-    pub fn times(&self, file: &Path) -> Result<Times> {
-        let bad = |field: &str, value: &str| {
-            DossierError::new(
-                Code::InvalidFrontmatter,
-                format!("{}: `{field}: {value}` is not an RFC 3339 timestamp", file.display()),
-            )
-        };
-        let updated_at = parse_timestamp(&self.updated_at).ok_or_else(|| bad("updated_at", &self.updated_at))?;
-        let last_touched_at =
-            parse_timestamp(&self.last_touched_at).ok_or_else(|| bad("last_touched_at", &self.last_touched_at))?;
-        let due_date = match &self.due_date {
-            None => None,
-            Some(d) => Some(parse_date(d).ok_or_else(|| {
-                DossierError::new(
-                    Code::InvalidFrontmatter,
-                    format!("{}: `due_date: {d}` is not a date (YYYY-MM-DD)", file.display()),
-                )
-            })?),
-        };
-        Ok(Times { updated_at, last_touched_at, due_date })
-    }
-}
-
-/// Read only the frontmatter block of `file` (the body is never loaded).
-pub fn read_frontmatter(file: &Path) -> Result<Frontmatter> {
+/// Read only the frontmatter block of `file` (the body is never loaded) and validate it.
+pub fn read_frontmatter(file: &Path) -> Result<(Frontmatter, Times)> {
     let f = fs::File::open(file).map_err(|e| DossierError::io("open", file, e))?;
     let mut reader = BufReader::new(f);
     let mut line = String::new();
-    let invalid = |msg: String| DossierError::new(Code::InvalidFrontmatter, msg);
+    let invalid = |line: usize, msg: &str| {
+        DossierError::new(Code::InvalidFrontmatter, format!("{}:{line}: {msg}", file.display()))
+            .with_details(serde_json::json!({ "file": file, "line": line }))
+    };
     reader.read_line(&mut line).map_err(|e| DossierError::io("read", file, e))?;
     if line.trim_end() != "---" {
-        return Err(invalid(format!("{}:1: expected `---` opening the YAML frontmatter", file.display())));
+        return Err(invalid(1, "expected `---` opening the YAML frontmatter"));
     }
     let mut yaml = String::new();
     let mut lineno = 1;
@@ -232,18 +123,73 @@ pub fn read_frontmatter(file: &Path) -> Result<Frontmatter> {
         let n = reader.read_line(&mut line).map_err(|e| DossierError::io("read", file, e))?;
         lineno += 1;
         if n == 0 {
-            return Err(invalid(format!("{}:{lineno}: frontmatter is not closed by `---`", file.display())));
+            return Err(invalid(lineno, "frontmatter is not closed by `---`"));
         }
         if line.trim_end() == "---" {
             break;
         }
         yaml.push_str(&line);
     }
-    serde_saphyr::from_str(&yaml).map_err(|e| {
-        // Frontmatter starts on line 2 of the file; saphyr reports lines within the block.
-        invalid(format!("{}: invalid frontmatter (line numbers count from line 2 of the file): {e}", file.display()))
-            .with_details(serde_json::json!({ "file": file }))
-    })
+    let fm = model::parse_frontmatter(&yaml, file)?;
+    let times = fm.validate(file)?;
+    Ok((fm, times))
+}
+
+/// Check that `target` can name a directory in the store: one path component, no `..`,
+/// no separators, not absolute, no NUL.
+pub fn validate_component(target: &str) -> Result<()> {
+    let bad = target.is_empty()
+        || target == "."
+        || target == ".."
+        || target.contains(['/', '\\', '\0'])
+        || Path::new(target).is_absolute();
+    if bad {
+        return Err(DossierError::new(
+            Code::InvalidInput,
+            format!(
+                "`{target}` is not a Dossier slug or id (slugs are single path components without `..` or separators)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Store {
+    /// The directory of the Dossier named by `target` (slug or id). Rejects names that
+    /// would build a path outside the store and symlinks that lead out of it.
+    pub fn resolve(&self, target: &str) -> Result<PathBuf> {
+        validate_component(target)?;
+        let direct = self.root.join(target);
+        if direct.join("dossier.md").is_file() && !RESERVED_NAMES.contains(&target) && !target.starts_with('.') {
+            self.check_inside(&direct)?;
+            return Ok(direct);
+        }
+        for file in self.dossier_files()? {
+            if let Ok((fm, _)) = read_frontmatter(&file)
+                && (fm.id == target || fm.slug == target)
+            {
+                let dir = file.parent().expect("dossier.md has a parent").to_path_buf();
+                self.check_inside(&dir)?;
+                return Ok(dir);
+            }
+        }
+        Err(DossierError::new(Code::NotFound, format!("no Dossier with slug or id `{target}`"))
+            .with_details(serde_json::json!({ "target": target }))
+            .with_next("dossier ls --status all"))
+    }
+
+    /// Fail unless `dir`, with symlinks resolved, is inside the store root.
+    pub fn check_inside(&self, dir: &Path) -> Result<()> {
+        let root = fs::canonicalize(&self.root).map_err(|e| DossierError::io("resolve", &self.root, e))?;
+        let real = fs::canonicalize(dir).map_err(|e| DossierError::io("resolve", dir, e))?;
+        if !real.starts_with(&root) {
+            return Err(DossierError::new(
+                Code::InvalidInput,
+                format!("{} leads outside the store (to {}); refusing to use it", dir.display(), real.display()),
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -251,10 +197,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn timestamps_and_dates_parse() {
-        assert_eq!(parse_timestamp("1970-01-01T00:00:01Z"), Some(1000));
-        assert_eq!(parse_timestamp("2026-06-14T15:40:00-07:00"), parse_timestamp("2026-06-14T22:40:00Z"));
-        assert_eq!(parse_date("1970-01-02"), Some(86_400_000));
-        assert_eq!(parse_date("2026-13-01"), None);
+    fn path_components_are_validated() {
+        for bad in ["", ".", "..", "../x", "a/b", "a\\b", "/etc", "a\0b"] {
+            assert_eq!(validate_component(bad).unwrap_err().code, Code::InvalidInput, "{bad:?}");
+        }
+        validate_component("pricing-model-refresh").unwrap();
+        validate_component("dos_01jz8").unwrap();
     }
 }

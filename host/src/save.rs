@@ -1,0 +1,648 @@
+//! The single Save path (SPEC §8.4, §11.5, §12.1): every mutation of a Dossier — creation,
+//! field edits, Distilled State saves, archive — from the CLI now and from MCP, hooks and
+//! merge later, goes through [`create`] or [`save`].
+//!
+//! Order of a save: validate everything (a rejected input writes nothing) → take the
+//! Dossier's lock → read the current revision → compare with `base_revision` → write new
+//! artifacts atomically → write `dossier.md` atomically → append one audit line.
+//!
+//! Concurrency (SPEC §11.5): if the current revision is not the caller's base, and the
+//! request only changes frontmatter fields that nobody changed since the base (known from
+//! the audit log), the edit is auto-merged and audited; otherwise the proposal is written
+//! to `conflicts/<conf-id>.md`, `conflict_created` is audited, and `concurrent_edit` is
+//! returned. The Distilled State is never last-write-wins.
+//!
+//! Not for: deciding what goes in a Distilled State (the agent, guided by the guide) or
+//! validating its content beyond structure (the distill policy).
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::audit;
+use crate::error::{Code, DossierError, Result};
+use crate::files;
+use crate::ids::{self, Prefix};
+use crate::model::{
+    self, ArtifactMeta, ArtifactType, AuditEvent, ContentFormat, DossierDoc, EventKind, Frontmatter, Level, Provenance,
+    Status,
+};
+use crate::store::Store;
+
+/// Largest artifact accepted (SPEC §4.3).
+pub const MAX_ARTIFACT_BYTES: u64 = 1 << 30;
+
+/// Frontmatter fields a caller may change. `None` leaves a field alone; for `lead` and
+/// `due_date`, an empty string clears the field.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FrontmatterUpdates {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_action: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_questions: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub importance: Option<Level>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub urgency: Option<Level>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_date: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_target: Option<u64>,
+}
+
+impl FrontmatterUpdates {
+    /// The frontmatter keys this update touches.
+    pub fn fields(&self) -> Vec<&'static str> {
+        let mut f = Vec::new();
+        let pairs: [(&'static str, bool); 9] = [
+            ("name", self.name.is_some()),
+            ("status", self.status.is_some()),
+            ("lead", self.lead.is_some()),
+            ("next_action", self.next_action.is_some()),
+            ("open_questions", self.open_questions.is_some()),
+            ("importance", self.importance.is_some()),
+            ("urgency", self.urgency.is_some()),
+            ("due_date", self.due_date.is_some()),
+            ("token_target", self.token_target.is_some()),
+        ];
+        for (name, set) in pairs {
+            if set {
+                f.push(name);
+            }
+        }
+        f
+    }
+
+    fn validate(&self) -> Result<()> {
+        let invalid = |msg: String| DossierError::new(Code::InvalidFrontmatter, msg);
+        if let Some(n) = &self.name
+            && n.trim().is_empty()
+        {
+            return Err(invalid("`name` must not be empty".into()));
+        }
+        if let Some(d) = &self.due_date
+            && !d.is_empty()
+            && model::parse_date(d).is_none()
+        {
+            return Err(invalid(format!("`due_date: {d}` is not a date (YYYY-MM-DD)")));
+        }
+        if self.token_target == Some(0) {
+            return Err(invalid("`token_target` must be positive".into()));
+        }
+        Ok(())
+    }
+
+    fn apply(&self, fm: &mut Frontmatter) {
+        if let Some(v) = &self.name {
+            fm.name = v.trim().to_string();
+        }
+        if let Some(v) = self.status {
+            fm.status = v;
+        }
+        if let Some(v) = &self.lead {
+            fm.lead = (!v.is_empty()).then(|| v.clone());
+        }
+        if let Some(v) = &self.next_action {
+            fm.next_action = v.clone();
+        }
+        if let Some(v) = &self.open_questions {
+            fm.open_questions = v.clone();
+        }
+        if let Some(v) = self.importance {
+            fm.importance = v;
+        }
+        if let Some(v) = self.urgency {
+            fm.urgency = v;
+        }
+        if let Some(v) = &self.due_date {
+            fm.due_date = (!v.is_empty()).then(|| v.clone());
+        }
+        if let Some(v) = self.token_target {
+            fm.token_target = Some(v);
+        }
+    }
+}
+
+/// Where a new artifact's content comes from.
+#[derive(Clone, Debug)]
+pub enum ArtifactContent {
+    Text(String),
+    File(PathBuf),
+}
+
+/// An artifact to capture with a save.
+#[derive(Clone, Debug)]
+pub struct NewArtifact {
+    pub artifact_type: ArtifactType,
+    pub title: String,
+    pub content_format: ContentFormat,
+    pub content: ArtifactContent,
+    pub provenance: Provenance,
+    /// Agent-provided textual extraction or summary, kept when the source is binary.
+    pub extraction: Option<String>,
+}
+
+/// A change to an existing Dossier.
+#[derive(Clone, Debug, Default)]
+pub struct SaveRequest {
+    /// The revision the caller's change is based on. Required when replacing the Distilled
+    /// State; when absent, field updates apply to the current revision.
+    pub base_revision: Option<String>,
+    /// A new Distilled State body (Markdown without frontmatter).
+    pub distilled_state: Option<String>,
+    pub updates: FrontmatterUpdates,
+    pub artifacts: Vec<NewArtifact>,
+    pub actor: String,
+    pub session_id: Option<String>,
+}
+
+/// A new Dossier.
+#[derive(Clone, Debug, Default)]
+pub struct CreateRequest {
+    pub name: String,
+    pub distilled_state: Option<String>,
+    pub updates: FrontmatterUpdates,
+    pub artifacts: Vec<NewArtifact>,
+    pub actor: String,
+    pub session_id: Option<String>,
+    /// Record a `promote` event after `create`.
+    pub promote: bool,
+}
+
+/// What a successful save did.
+#[derive(Clone, Debug, Serialize)]
+pub struct SaveOutcome {
+    pub id: String,
+    pub slug: String,
+    pub path: PathBuf,
+    pub revision: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before_revision: Option<String>,
+    pub event: EventKind,
+    pub artifacts_added: Vec<String>,
+    pub auto_merged: bool,
+    pub warnings: Vec<String>,
+}
+
+/// An artifact validated and rendered, ready to write.
+struct Prepared {
+    meta: ArtifactMeta,
+    file_name: String,
+    bytes: Vec<u8>,
+    sidecar: Option<String>,
+    warning: Option<String>,
+}
+
+fn prepare(artifacts: &[NewArtifact], dossier_id: &str, now: &str) -> Result<Vec<Prepared>> {
+    artifacts.iter().map(|a| prepare_one(a, dossier_id, now)).collect()
+}
+
+fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str) -> Result<Prepared> {
+    if a.title.trim().is_empty() {
+        return Err(DossierError::new(Code::InvalidInput, "every artifact needs a title"));
+    }
+    let too_large = |size: u64| {
+        DossierError::new(
+            Code::ArtifactTooLarge,
+            format!("artifact `{}` is {size} bytes; the limit is {MAX_ARTIFACT_BYTES} bytes (1 GiB)", a.title),
+        )
+        .with_details(json!({ "title": a.title, "size": size, "limit": MAX_ARTIFACT_BYTES }))
+        .with_next("capture a link artifact with the path and a summary instead")
+    };
+    let mut provenance = a.provenance.clone();
+    let raw: Vec<u8> = match &a.content {
+        ArtifactContent::Text(t) => {
+            if t.len() as u64 > MAX_ARTIFACT_BYTES {
+                return Err(too_large(t.len() as u64));
+            }
+            t.clone().into_bytes()
+        }
+        ArtifactContent::File(path) => {
+            let meta = fs::metadata(path).map_err(|e| DossierError::io("read", path, e))?;
+            if meta.len() > MAX_ARTIFACT_BYTES {
+                return Err(too_large(meta.len()));
+            }
+            if provenance.path.is_none() {
+                provenance.path = Some(path.display().to_string());
+            }
+            fs::read(path).map_err(|e| DossierError::io("read", path, e))?
+        }
+    };
+    let id = ids::new_id(Prefix::Artifact);
+    let size = raw.len() as u64;
+    let binary = raw.contains(&0) || std::str::from_utf8(&raw).is_err();
+    let (format, content, binary_source, warning) = if binary {
+        let mut note = format!(
+            "Binary source not stored (Dossier keeps text only).\n\n- size: {size} bytes\n- blake3: {}\n",
+            blake3::hash(&raw).to_hex()
+        );
+        if let Some(p) = &provenance.path {
+            note.push_str(&format!("- path: {p}\n"));
+        }
+        if let Some(x) = &a.extraction {
+            note.push_str(&format!("\n## Extraction\n\n{x}\n"));
+        }
+        let warning = format!(
+            "binary_artifact_unsupported: `{}` is binary; stored its metadata{} instead of its content",
+            a.title,
+            if a.extraction.is_some() { " and the extraction" } else { "" }
+        );
+        (ContentFormat::Markdown, note, Some(true), Some(warning))
+    } else {
+        let text = String::from_utf8(raw).expect("checked UTF-8");
+        if a.content_format == ContentFormat::Json
+            && let Err(e) = serde_json::from_str::<serde_json::Value>(&text)
+        {
+            return Err(DossierError::new(
+                Code::InvalidInput,
+                format!("artifact `{}` is not valid JSON: {e}", a.title),
+            ));
+        }
+        (a.content_format, text, None, None)
+    };
+    let meta = ArtifactMeta {
+        id: id.clone(),
+        dossier_id: dossier_id.to_string(),
+        artifact_type: a.artifact_type,
+        title: a.title.clone(),
+        captured_at: now.to_string(),
+        refreshed_at: now.to_string(),
+        frozen: false,
+        provenance,
+        content_format: format,
+        source_size_bytes: size,
+        binary_source,
+        extra: IndexMap::new(),
+    };
+    let yaml = serde_saphyr::to_string(&meta).expect("artifact metadata serializes");
+    let file_name = format!("{id}.{}", format.extension());
+    let (bytes, sidecar) = match format {
+        ContentFormat::Markdown => (format!("---\n{yaml}---\n\n{content}").into_bytes(), None),
+        _ => (content.into_bytes(), Some(yaml)),
+    };
+    Ok(Prepared { meta, file_name, bytes, sidecar, warning })
+}
+
+/// Write prepared artifacts (content before sidecar; each atomically). Returns their ids.
+fn write_artifacts(dir: &Path, prepared: &[Prepared]) -> Result<Vec<String>> {
+    let adir = dir.join("artifacts");
+    fs::create_dir_all(&adir).map_err(|e| DossierError::io("create", &adir, e))?;
+    for p in prepared {
+        files::write_atomic(&adir.join(&p.file_name), &p.bytes)?;
+        if let Some(sidecar) = &p.sidecar {
+            files::write_atomic(&adir.join(format!("{}.meta.yaml", p.meta.id)), sidecar.as_bytes())?;
+        }
+    }
+    Ok(prepared.iter().map(|p| p.meta.id.clone()).collect())
+}
+
+/// The revision of a Dossier: a hash of canonical `dossier.md` (CRLF normalised) plus the
+/// artifact manifest (each file name and size under `artifacts/`, sorted). Artifacts are
+/// immutable once written, so name and size identify them without hashing the archive.
+pub fn revision(dir: &Path) -> Result<String> {
+    let file = dir.join("dossier.md");
+    let text = fs::read(&file).map_err(|e| DossierError::io("read", &file, e))?;
+    Ok(revision_of(dir, &text))
+}
+
+fn revision_of(dir: &Path, dossier_md: &[u8]) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"dossier-revision-v1\0");
+    let mut canonical = Vec::with_capacity(dossier_md.len());
+    let mut i = 0;
+    while i < dossier_md.len() {
+        if dossier_md[i] == b'\r' && dossier_md.get(i + 1) == Some(&b'\n') {
+            i += 1;
+            continue;
+        }
+        canonical.push(dossier_md[i]);
+        i += 1;
+    }
+    h.update(&(canonical.len() as u64).to_le_bytes());
+    h.update(&canonical);
+    let mut manifest: Vec<(String, u64)> = fs::read_dir(dir.join("artifacts"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (!name.starts_with('.')).then(|| (name, e.metadata().map(|m| m.len()).unwrap_or(0)))
+        })
+        .collect();
+    manifest.sort();
+    for (name, len) in manifest {
+        h.update(name.as_bytes());
+        h.update(b"\0");
+        h.update(&len.to_le_bytes());
+    }
+    format!("rev_{}", &h.finalize().to_hex()[..32])
+}
+
+/// An exclusive lock on one Dossier, held for a whole save (released on drop or on
+/// process death).
+struct DossierLock {
+    _file: fs::File,
+}
+
+fn lock(dir: &Path) -> Result<DossierLock> {
+    let path = dir.join(".lock");
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| DossierError::io("open", &path, e))?;
+    file.lock().map_err(|e| DossierError::io("lock", &path, e))?;
+    Ok(DossierLock { _file: file })
+}
+
+fn event(kind: EventKind, dossier_id: &str, actor: &str, session_id: &Option<String>) -> AuditEvent {
+    AuditEvent {
+        ts: model::now_timestamp(),
+        event: kind,
+        dossier_id: dossier_id.to_string(),
+        actor: actor.to_string(),
+        session_id: session_id.clone(),
+        before_revision: None,
+        after_revision: None,
+        artifacts_added: Vec::new(),
+        token_estimate: None,
+        fields_changed: Vec::new(),
+        body_changed: false,
+        details: IndexMap::new(),
+    }
+}
+
+/// Create a new Dossier. The slug comes from the name; a taken slug gets a short id suffix.
+pub fn create(store: &Store, req: CreateRequest) -> Result<SaveOutcome> {
+    store.require()?;
+    let name = req.name.trim().to_string();
+    if name.is_empty() {
+        return Err(DossierError::new(Code::InvalidInput, "a Dossier needs a name").with_next("--name <name>"));
+    }
+    req.updates.validate()?;
+    let id = ids::new_id(Prefix::Dossier);
+    let now = model::now_timestamp();
+    let prepared = prepare(&req.artifacts, &id, &now)?;
+
+    let mut fm = Frontmatter {
+        id: id.clone(),
+        name: name.clone(),
+        slug: String::new(),
+        created_at: now.clone(),
+        updated_at: now.clone(),
+        last_touched_at: now.clone(),
+        status: Status::Active,
+        lead: None,
+        next_action: String::new(),
+        open_questions: Vec::new(),
+        importance: Level::High,
+        urgency: Level::Low,
+        due_date: None,
+        token_target: None,
+        base_revision: None,
+        extra: IndexMap::new(),
+    };
+    req.updates.apply(&mut fm);
+    let body = req.distilled_state.clone().unwrap_or_else(|| model::skeleton_body(&fm.name));
+
+    // Claim the slug atomically: `mkdir` fails if it exists.
+    let base = ids::slugify(&name);
+    let mut slug = base.clone();
+    let dir = loop {
+        let dir = store.root().join(&slug);
+        match fs::create_dir(&dir) {
+            Ok(()) => break dir,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && slug == base => {
+                slug = ids::with_suffix(&base, &id);
+            }
+            Err(e) => return Err(DossierError::io("create", &dir, e)),
+        }
+    };
+    fm.slug = slug.clone();
+    for sub in ["artifacts", "conflicts"] {
+        fs::create_dir_all(dir.join(sub)).map_err(|e| DossierError::io("create", &dir.join(sub), e))?;
+    }
+    let _lock = lock(&dir)?;
+    let artifacts_added = write_artifacts(&dir, &prepared)?;
+    let doc = DossierDoc { frontmatter: fm, body };
+    let text = doc.render();
+    files::write_atomic(&dir.join("dossier.md"), text.as_bytes())?;
+    let revision = revision_of(&dir, text.as_bytes());
+
+    let mut ev = event(EventKind::Create, &id, &req.actor, &req.session_id);
+    ev.after_revision = Some(revision.clone());
+    ev.artifacts_added = artifacts_added.clone();
+    ev.body_changed = true;
+    ev.details.insert("name".into(), json!(name));
+    ev.details.insert("slug".into(), json!(slug));
+    audit::append(&dir, &ev)?;
+    let mut kind = EventKind::Create;
+    if req.promote {
+        let mut ev = event(EventKind::Promote, &id, &req.actor, &req.session_id);
+        ev.after_revision = Some(revision.clone());
+        audit::append(&dir, &ev)?;
+        kind = EventKind::Promote;
+    }
+    let mut warnings: Vec<String> = prepared.iter().filter_map(|p| p.warning.clone()).collect();
+    warnings.extend(model::body_structure_warnings(&doc.body));
+    Ok(SaveOutcome {
+        id,
+        slug,
+        path: dir,
+        revision,
+        before_revision: None,
+        event: kind,
+        artifacts_added,
+        auto_merged: false,
+        warnings,
+    })
+}
+
+/// What changed since `base` according to the audit log: `None` when `base` is unknown.
+fn changes_since(events: &[AuditEvent], base: &str) -> Option<(Vec<String>, bool)> {
+    let start = events.iter().rposition(|e| e.after_revision.as_deref() == Some(base))?;
+    let mut fields = Vec::new();
+    let mut body = false;
+    for e in &events[start + 1..] {
+        if e.after_revision.is_none() {
+            continue; // events that did not write dossier.md (conflict_created, ...)
+        }
+        fields.extend(e.fields_changed.iter().cloned());
+        body |= e.body_changed;
+        // Artifacts added since base do not conflict with anything.
+    }
+    Some((fields, body))
+}
+
+/// Apply `req` to the Dossier named by `target` (slug or id).
+pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome> {
+    store.require()?;
+    let dir = store.resolve(target)?;
+    req.updates.validate()?;
+    if req.distilled_state.is_some() && req.base_revision.is_none() {
+        return Err(DossierError::new(
+            Code::InvalidInput,
+            "replacing the Distilled State needs base_revision (the revision your edit started from)",
+        )
+        .with_next(format!("dossier show {target} --json  (data.revision)")));
+    }
+    let file = dir.join("dossier.md");
+    let _lock = lock(&dir)?;
+    let current_text = fs::read_to_string(&file).map_err(|e| DossierError::io("read", &file, e))?;
+    let current = DossierDoc::parse(&current_text, &file)?;
+    let id = current.frontmatter.id.clone();
+    let now = model::now_timestamp();
+    let prepared = prepare(&req.artifacts, &id, &now)?;
+    let current_rev = revision_of(&dir, current_text.as_bytes());
+
+    let fields: Vec<String> = req.updates.fields().iter().map(|s| s.to_string()).collect();
+    let mut auto_merged = false;
+    if let Some(base) = &req.base_revision
+        && *base != current_rev
+    {
+        let (events, _) = audit::read(&dir)?;
+        // Only frontmatter-only proposals can merge, and only if nobody changed the same
+        // fields since the base. A body change since the base does not overlap them.
+        let mergeable = req.distilled_state.is_none()
+            && changes_since(&events, base).is_some_and(|(changed, _)| !changed.iter().any(|c| fields.contains(c)));
+        if !mergeable {
+            return conflict(&dir, &current, &current_rev, base, &req, &prepared);
+        }
+        auto_merged = true;
+    }
+
+    let mut fm = current.frontmatter.clone();
+    let before_status = fm.status;
+    req.updates.apply(&mut fm);
+    fm.updated_at = now.clone();
+    fm.last_touched_at = now.clone();
+    fm.base_revision = Some(current_rev.clone());
+    let body_changed = req.distilled_state.as_ref().is_some_and(|b| *b != current.body);
+    let body = req.distilled_state.clone().unwrap_or(current.body);
+    let doc = DossierDoc { frontmatter: fm, body };
+    let artifacts_added = write_artifacts(&dir, &prepared)?;
+    let text = doc.render();
+    files::write_atomic(&file, text.as_bytes())?;
+    let revision = revision_of(&dir, text.as_bytes());
+
+    let kind = match req.updates.status {
+        Some(Status::Archived) if before_status != Status::Archived => EventKind::Archived,
+        Some(s) if s != before_status => EventKind::StatusChanged,
+        _ => EventKind::Save,
+    };
+    let mut ev = event(kind, &id, &req.actor, &req.session_id);
+    ev.before_revision = Some(current_rev.clone());
+    ev.after_revision = Some(revision.clone());
+    ev.artifacts_added = artifacts_added.clone();
+    ev.fields_changed = fields;
+    ev.body_changed = body_changed;
+    if kind != EventKind::Save {
+        ev.details.insert("from".into(), json!(before_status));
+        ev.details.insert("to".into(), json!(doc.frontmatter.status));
+    }
+    if auto_merged {
+        ev.details.insert("auto_merged".into(), json!(true));
+        ev.details.insert("base_revision".into(), json!(req.base_revision));
+    }
+    audit::append(&dir, &ev)?;
+
+    let mut warnings: Vec<String> = prepared.iter().filter_map(|p| p.warning.clone()).collect();
+    if body_changed {
+        warnings.extend(model::body_structure_warnings(&doc.body));
+    }
+    if auto_merged {
+        warnings.push(format!(
+            "auto-merged: the Dossier changed since {} but not in the fields you updated",
+            req.base_revision.as_deref().unwrap_or("")
+        ));
+    }
+    Ok(SaveOutcome {
+        id,
+        slug: doc.frontmatter.slug.clone(),
+        path: dir,
+        revision,
+        before_revision: Some(current_rev),
+        event: kind,
+        artifacts_added,
+        auto_merged,
+        warnings,
+    })
+}
+
+/// Preserve a conflicting proposal in `conflicts/<conf-id>.md`, audit it, and return
+/// `concurrent_edit`. New artifacts are archived anyway: captured sources are never lost.
+fn conflict(
+    dir: &Path,
+    current: &DossierDoc,
+    current_rev: &str,
+    base: &str,
+    req: &SaveRequest,
+    prepared: &[Prepared],
+) -> Result<SaveOutcome> {
+    let conf_id = ids::new_id(Prefix::Conflict);
+    let artifacts_added = write_artifacts(dir, prepared)?;
+    let head_rev = if artifacts_added.is_empty() { current_rev.to_string() } else { revision(dir)? };
+    let header = json!({
+        "id": conf_id,
+        "dossier_id": current.frontmatter.id,
+        "kind": "concurrent_edit",
+        "created_at": model::now_timestamp(),
+        "base_revision": base,
+        "current_revision": current_rev,
+        "actor": req.actor,
+        "session_id": req.session_id,
+        "frontmatter_updates": req.updates,
+        "artifacts_added": artifacts_added,
+        "resolved": false,
+    });
+    let yaml = serde_saphyr::to_string(&header).expect("conflict header serializes");
+    let body = match &req.distilled_state {
+        Some(b) => b.clone(),
+        None => "(No Distilled State change was proposed; see frontmatter_updates.)\n".to_string(),
+    };
+    let cdir = dir.join("conflicts");
+    fs::create_dir_all(&cdir).map_err(|e| DossierError::io("create", &cdir, e))?;
+    let path = cdir.join(format!("{conf_id}.md"));
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| DossierError::io("create", &path, e))?;
+    f.write_all(format!("---\n{yaml}---\n\n{body}").as_bytes()).map_err(|e| DossierError::io("write", &path, e))?;
+    f.sync_all().map_err(|e| DossierError::io("sync", &path, e))?;
+
+    let mut ev = event(EventKind::ConflictCreated, &current.frontmatter.id, &req.actor, &req.session_id);
+    ev.before_revision = Some(current_rev.to_string());
+    ev.artifacts_added = artifacts_added;
+    ev.details.insert("conflict_id".into(), json!(conf_id));
+    ev.details.insert("base_revision".into(), json!(base));
+    ev.details.insert("path".into(), json!(path));
+    audit::append(dir, &ev)?;
+    Err(DossierError::new(
+        Code::ConcurrentEdit,
+        format!(
+            "the Dossier changed since {base} (now {head_rev}); your proposal was kept in {} and nothing else changed",
+            path.display()
+        ),
+    )
+    .with_details(json!({
+        "conflict_id": conf_id,
+        "conflict_path": path,
+        "base_revision": base,
+        "current_revision": head_rev,
+    }))
+    .with_next(format!(
+        "recall the current Distilled State, reapply your change, and save with base_revision {head_rev}"
+    )))
+}
