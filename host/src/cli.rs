@@ -13,13 +13,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
 use crate::app::App;
+use crate::archive;
 use crate::context;
 use crate::doctor::{self, Severity};
 use crate::error::{Code, DossierError, Result};
-use crate::files;
 use crate::init;
 use crate::listing::{self, Listing};
-use crate::model::Status;
+use crate::model::{self, ArtifactType, ContentFormat, Level, Provenance, Status};
+use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewArtifact, SaveOutcome, SaveRequest};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -132,6 +133,29 @@ pub enum Command {
         #[arg(long)]
         session: Option<String>,
     },
+    /// Save a new Distilled State and/or fields against a base revision (the CLI form of
+    /// the `dossier_save` tool; see docs/cli.md).
+    Save {
+        target: String,
+        /// The revision your change started from (`dossier show --json` → data.revision).
+        #[arg(long)]
+        base_revision: Option<String>,
+        /// A file holding the new Distilled State body (Markdown, without frontmatter).
+        #[arg(long)]
+        from_file: Option<PathBuf>,
+        /// Set the next action.
+        #[arg(long)]
+        next: Option<String>,
+        /// Set the status.
+        #[arg(long, value_enum)]
+        status: Option<Status>,
+        /// Capture a file as an artifact (repeatable).
+        #[arg(long)]
+        artifact: Vec<PathBuf>,
+        /// Type of the captured artifacts.
+        #[arg(long, value_enum, default_value = "file-snapshot")]
+        artifact_type: ArtifactType,
+    },
     /// Print the store root, or a Dossier's directory.
     Path { target: Option<String> },
     /// Archive a Dossier (hides it from the default view; deletes nothing).
@@ -225,14 +249,60 @@ fn dispatch(command: Command) -> Result<Output> {
         Command::Path { target } => cmd_path(target.as_deref()),
         Command::Context { command: ContextCommand::Refresh } => cmd_context_refresh(),
         Command::Doctor => cmd_doctor(),
-        Command::Show { .. } => not_yet("show", "arrives with the file store"),
-        Command::Promote { .. } => not_yet("promote", "arrives with the file store"),
-        Command::Status { .. } => not_yet("status", "arrives with the file store"),
-        Command::Lead { .. } => not_yet("lead", "arrives with the file store"),
-        Command::Next { .. } => not_yet("next", "arrives with the file store"),
-        Command::Questions { .. } => not_yet("questions", "arrives with the file store"),
-        Command::Priority { .. } => not_yet("priority", "arrives with the file store"),
-        Command::Archive { .. } => not_yet("archive", "arrives with the file store"),
+        Command::Show { target } => cmd_show(&target),
+        Command::Promote { name, from_file } => cmd_promote(name, from_file),
+        Command::Status { target, status } => {
+            update(&target, FrontmatterUpdates { status: Some(status), ..Default::default() })
+        }
+        Command::Lead { target, lead } => {
+            update(&target, FrontmatterUpdates { lead: Some(lead), ..Default::default() })
+        }
+        Command::Next { target, action } => {
+            update(&target, FrontmatterUpdates { next_action: Some(action), ..Default::default() })
+        }
+        Command::Questions { target, op, questions } => {
+            let updates = match op {
+                QuestionsOp::Add if questions.is_empty() => {
+                    return Err(DossierError::new(Code::InvalidInput, "`questions add` needs at least one question"));
+                }
+                QuestionsOp::Add => FrontmatterUpdates { add_open_questions: Some(questions), ..Default::default() },
+                QuestionsOp::Set => FrontmatterUpdates { open_questions: Some(questions), ..Default::default() },
+                QuestionsOp::Clear if !questions.is_empty() => {
+                    return Err(DossierError::new(Code::InvalidInput, "`questions clear` takes no questions"));
+                }
+                QuestionsOp::Clear => FrontmatterUpdates { open_questions: Some(Vec::new()), ..Default::default() },
+            };
+            update(&target, updates)
+        }
+        Command::Priority { target, importance, urgency, due } => update(
+            &target,
+            FrontmatterUpdates {
+                importance: Some(importance.into()),
+                urgency: Some(urgency.into()),
+                due_date: due,
+                ..Default::default()
+            },
+        ),
+        Command::Archive { target } => {
+            update(&target, FrontmatterUpdates { status: Some(Status::Archived), ..Default::default() })
+        }
+        Command::Save { target, base_revision, from_file, next, status, artifact, artifact_type } => {
+            let distilled_state = match &from_file {
+                Some(p) => Some(std::fs::read_to_string(p).map_err(|e| DossierError::io("read", p, e))?),
+                None => None,
+            };
+            let artifacts = artifact.iter().map(|p| file_artifact(p, artifact_type)).collect();
+            let req = SaveRequest {
+                base_revision,
+                distilled_state,
+                updates: FrontmatterUpdates { next_action: next, status, ..Default::default() },
+                artifacts,
+                actor: ACTOR.to_string(),
+                session_id: None,
+            };
+            let app = App::open()?;
+            saved(save::save(&app.store, &target, req)?, &app)
+        }
         Command::Recall { .. } => not_yet("recall", "arrives with recall and token estimation"),
         Command::Search { .. } => not_yet("search", "arrives with full-text search"),
         Command::Link { .. } => not_yet("link", "arrives with suggestion ranking"),
@@ -242,6 +312,206 @@ fn dispatch(command: Command) -> Result<Output> {
         Command::Mcp => not_yet("mcp", "arrives with the MCP server"),
         Command::Hook { .. } => not_yet("hook", "arrives with the Claude Code integration"),
     }
+}
+
+/// Who the audit log names for CLI mutations.
+const ACTOR: &str = "user:cli";
+
+impl From<LevelArg> for Level {
+    fn from(l: LevelArg) -> Level {
+        match l {
+            LevelArg::High => Level::High,
+            LevelArg::Low => Level::Low,
+        }
+    }
+}
+
+/// A file captured as an artifact; its format follows its extension.
+fn file_artifact(path: &std::path::Path, artifact_type: ArtifactType) -> NewArtifact {
+    let content_format = match path.extension().and_then(|e| e.to_str()) {
+        Some("md" | "markdown") => ContentFormat::Markdown,
+        Some("json") => ContentFormat::Json,
+        _ => ContentFormat::Text,
+    };
+    NewArtifact {
+        artifact_type,
+        title: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string()),
+        content_format,
+        content: ArtifactContent::File(path.to_path_buf()),
+        provenance: Provenance {
+            origin: Some("file".into()),
+            captured_by: Some("dossier cli".into()),
+            ..Default::default()
+        },
+        extraction: None,
+    }
+}
+
+/// A field edit through the Save path, applied to the current revision under the lock.
+fn update(target: &str, updates: FrontmatterUpdates) -> Result<Output> {
+    let app = App::open()?;
+    let req = SaveRequest { updates, actor: ACTOR.to_string(), ..Default::default() };
+    saved(save::save(&app.store, target, req)?, &app)
+}
+
+fn saved(outcome: SaveOutcome, app: &App) -> Result<Output> {
+    let mut warnings = outcome.warnings.clone();
+    // The open-work list may have changed: keep the context library current.
+    if let Err(e) = context::refresh_library(app) {
+        warnings.push(format!("context/library.md was not refreshed: {}", e.message));
+    }
+    let human = format!(
+        "{} {} ({})
+",
+        event_verb(outcome.event),
+        outcome.slug,
+        outcome.revision
+    );
+    let mut out = Output::new(serde_json::to_value(&outcome).expect("outcome serializes"), human);
+    out.warnings = warnings;
+    Ok(out)
+}
+
+fn event_verb(kind: model::EventKind) -> &'static str {
+    match kind {
+        model::EventKind::Create | model::EventKind::Promote => "created",
+        model::EventKind::Archived => "archived",
+        model::EventKind::StatusChanged => "status changed:",
+        _ => "saved",
+    }
+}
+
+fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>) -> Result<Output> {
+    let app = App::open()?;
+    let mut req = CreateRequest { actor: ACTOR.to_string(), promote: true, ..Default::default() };
+    let mut name = name;
+    if let Some(path) = &from_file {
+        let mut art = file_artifact(path, ArtifactType::SourceSnapshot);
+        art.title = format!("Promoted from {}", art.title);
+        let text = std::fs::read(path).ok().and_then(|b| String::from_utf8(b).ok());
+        if let Some(text) = &text {
+            if name.is_none() {
+                name = text.lines().find_map(|l| l.strip_prefix("# ")).map(|t| t.trim().to_string());
+            }
+            if text.lines().any(|l| l.trim() == "## Situation") {
+                req.distilled_state = Some(text.clone());
+            }
+        }
+        if name.is_none() {
+            name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        }
+        req.artifacts.push(art);
+    }
+    req.name = name.ok_or_else(|| {
+        DossierError::new(Code::InvalidInput, "promote needs --name <name> or --from-file <path>")
+            .with_next("dossier promote --name \"<name>\"")
+    })?;
+    let outcome = save::create(&app.store, req)?;
+    let mut out = saved(outcome, &app)?;
+    out.warnings.push(
+        "transcript_unavailable: no transcript was captured (the CLI has no session transcript; capture arrives with the Claude Code integration)"
+            .to_string(),
+    );
+    Ok(out)
+}
+
+fn cmd_show(target: &str) -> Result<Output> {
+    let app = App::open()?;
+    app.store.require()?;
+    let dir = app.store.resolve(target)?;
+    let file = dir.join("dossier.md");
+    let text = std::fs::read_to_string(&file).map_err(|e| DossierError::io("read", &file, e))?;
+    let doc = model::DossierDoc::parse(&text, &file)?;
+    let revision = save::revision(&dir)?;
+    let (artifacts, problems) = archive::list(&dir);
+    let conflicts = std::fs::read_dir(dir.join("conflicts")).map(|d| d.count()).unwrap_or(0);
+    let fm = &doc.frontmatter;
+    let mut human = format!(
+        "{} ({})
+",
+        fm.name, fm.slug
+    );
+    human.push_str(&format!(
+        "  id:            {}
+  revision:      {revision}
+  status:        {}
+",
+        fm.id,
+        fm.status.as_str()
+    ));
+    human.push_str(&format!(
+        "  importance:    {}
+  urgency:       {}
+",
+        fm.importance.as_str(),
+        fm.urgency.as_str()
+    ));
+    if let Some(l) = &fm.lead {
+        human.push_str(&format!(
+            "  lead:          {l}
+"
+        ));
+    }
+    if let Some(d) = &fm.due_date {
+        human.push_str(&format!(
+            "  due:           {d}
+"
+        ));
+    }
+    human.push_str(&format!(
+        "  next action:   {}
+  updated:       {}
+  path:          {}
+",
+        fm.next_action,
+        fm.updated_at,
+        dir.display()
+    ));
+    if !fm.open_questions.is_empty() {
+        human.push_str(
+            "  open questions:
+",
+        );
+        for q in &fm.open_questions {
+            human.push_str(&format!(
+                "    - {q}
+"
+            ));
+        }
+    }
+    human.push_str(&format!(
+        "  artifacts:     {}
+",
+        artifacts.len()
+    ));
+    for a in &artifacts {
+        human.push_str(&format!(
+            "    {}  {:<16} {}
+",
+            a.id,
+            serde_json::to_value(a.artifact_type).expect("enum").as_str().unwrap_or(""),
+            a.title
+        ));
+    }
+    if conflicts > 0 {
+        human.push_str(&format!(
+            "  conflicts:     {conflicts} in {}
+",
+            dir.join("conflicts").display()
+        ));
+    }
+    let mut warnings = problems;
+    warnings.extend(model::body_structure_warnings(&doc.body));
+    let data = json!({
+        "frontmatter": fm,
+        "revision": revision,
+        "path": dir,
+        "artifacts": artifacts,
+        "conflicts": conflicts,
+    });
+    let mut out = Output::new(data, human);
+    out.warnings = warnings;
+    Ok(out)
 }
 
 fn cmd_init() -> Result<Output> {
@@ -336,7 +606,7 @@ fn cmd_context_refresh() -> Result<Output> {
     let app = App::open()?;
     app.store.require()?;
     let path = app.store.library_path();
-    let outcome = files::write_if_changed(&path, &context::current_library(&app)?)?;
+    let outcome = context::refresh_library(&app)?;
     Ok(Output::new(
         json!({ "path": path, "outcome": outcome.as_str() }),
         format!("{} {}\n", outcome.as_str(), path.display()),

@@ -67,6 +67,12 @@ pub fn render_library(app: &App, listing: &Listing) -> String {
     s
 }
 
+/// Regenerate `context/library.md` if the open-work list (or anything else in it) changed.
+/// Called after every mutation and by `dossier context refresh`.
+pub fn refresh_library(app: &App) -> Result<crate::files::FileOutcome> {
+    crate::files::write_if_changed(&app.store.library_path(), &current_library(app)?)
+}
+
 /// The library as it should be now.
 pub fn current_library(app: &App) -> Result<String> {
     let listing = listing::list(app, &Status::OPEN, listing::now_millis())?;

@@ -4,6 +4,7 @@
 //! Code map and invariants: `docs/ARCHITECTURE.md`.
 
 pub mod app;
+pub mod archive;
 pub mod audit;
 pub mod cli;
 pub mod config;
@@ -11,6 +12,7 @@ pub mod context;
 pub mod doctor;
 pub mod error;
 pub mod files;
+pub mod generate;
 pub mod ids;
 pub mod init;
 pub mod listing;

@@ -50,6 +50,10 @@ pub struct FrontmatterUpdates {
     pub next_action: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_questions: Option<Vec<String>>,
+    /// Questions to append to `open_questions` (applied under the lock, so concurrent
+    /// additions are never lost). Counts as a change of `open_questions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add_open_questions: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub importance: Option<Level>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -69,7 +73,7 @@ impl FrontmatterUpdates {
             ("status", self.status.is_some()),
             ("lead", self.lead.is_some()),
             ("next_action", self.next_action.is_some()),
-            ("open_questions", self.open_questions.is_some()),
+            ("open_questions", self.open_questions.is_some() || self.add_open_questions.is_some()),
             ("importance", self.importance.is_some()),
             ("urgency", self.urgency.is_some()),
             ("due_date", self.due_date.is_some()),
@@ -117,6 +121,9 @@ impl FrontmatterUpdates {
         }
         if let Some(v) = &self.open_questions {
             fm.open_questions = v.clone();
+        }
+        if let Some(v) = &self.add_open_questions {
+            fm.open_questions.extend(v.iter().cloned());
         }
         if let Some(v) = self.importance {
             fm.importance = v;
@@ -191,6 +198,8 @@ pub struct SaveOutcome {
     pub event: EventKind,
     pub artifacts_added: Vec<String>,
     pub auto_merged: bool,
+    /// Reported in the envelope's `warnings`, not in `data`.
+    #[serde(skip)]
     pub warnings: Vec<String>,
 }
 
@@ -645,4 +654,32 @@ fn conflict(
     .with_next(format!(
         "recall the current Distilled State, reapply your change, and save with base_revision {head_rev}"
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn write(dir: &Path, text: &str) -> String {
+        fs::write(dir.join("dossier.md"), text).unwrap();
+        revision(dir).unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn revisions_are_stable_and_content_addressed(body in "[ -~\n]{0,400}", other in "[ -~]{1,20}") {
+            let dir = tempfile::tempdir().unwrap();
+            let a = write(dir.path(), &body);
+            prop_assert!(a.starts_with("rev_") && a.len() == 36);
+            prop_assert_eq!(&write(dir.path(), &body), &a, "same content, same revision");
+            prop_assert_eq!(&write(dir.path(), &body.replace('\n', "\r\n")), &a, "line endings are canonicalised");
+            let changed = format!("{body}{other}");
+            prop_assert_ne!(&write(dir.path(), &changed), &a);
+            write(dir.path(), &body);
+            fs::create_dir_all(dir.path().join("artifacts")).unwrap();
+            fs::write(dir.path().join("artifacts/art_1.txt"), "x").unwrap();
+            prop_assert_ne!(&revision(dir.path()).unwrap(), &a, "the artifact manifest is part of the revision");
+        }
+    }
 }

@@ -69,6 +69,14 @@ impl TempStore {
         c
     }
 
+    /// The same as `cmd`, as a `std::process::Command` (for spawning and killing).
+    pub fn cmd_std(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_dossier"));
+        c.env("DOSSIER_HOME", self.root()).env("HOME", self.dir.path().join("home"));
+        c.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+        c
+    }
+
     pub fn init(&self) {
         self.cmd().arg("init").arg("--yes").assert().success();
     }
