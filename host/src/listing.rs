@@ -49,8 +49,10 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
     let mut listing = Listing::default();
     let mut rows: Vec<(Frontmatter, PathBuf)> = Vec::new();
     let mut inputs: Vec<PriorityInput> = Vec::new();
-    for file in app.store.dossier_files()? {
-        let (fm, times) = match store::read_frontmatter(&file) {
+    let files = app.store.dossier_files()?;
+    for (file, read) in files.iter().zip(store::read_frontmatters(&files)) {
+        let file = file.clone();
+        let (fm, times) = match read {
             Ok(read) => read,
             Err(e) => {
                 listing.warnings.push(e.message);
