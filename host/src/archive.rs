@@ -65,6 +65,17 @@ pub fn list(dir: &Path) -> (Vec<ArtifactSummary>, Vec<String>) {
     (out, problems)
 }
 
+/// Metadata of one artifact by id, from its frontmatter or sidecar.
+pub fn read_meta(dir: &Path, id: &str) -> Option<ArtifactMeta> {
+    let adir = dir.join("artifacts");
+    let md = adir.join(format!("{id}.md"));
+    if md.is_file() {
+        return read_md_meta(&md).ok();
+    }
+    let y = fs::read_to_string(adir.join(format!("{id}.meta.yaml"))).ok()?;
+    serde_saphyr::from_str(&y).ok()
+}
+
 fn read_md_meta(path: &Path) -> Result<ArtifactMeta, String> {
     let f = fs::File::open(path).map_err(|e| e.to_string())?;
     let mut lines = BufReader::new(f).lines();

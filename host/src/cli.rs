@@ -96,13 +96,25 @@ pub enum Command {
     },
     /// Merge SOURCE into TARGET (the survivor).
     Merge { source: String, target: String },
-    /// Print the full Distilled State.
-    Recall { target: String },
-    /// Full-text search across every Dossier and artifact.
+    /// Print the full Distilled State (never truncated; over-target warns).
+    Recall {
+        target: String,
+        /// Return only this page (1-based) of at most 40,000 bytes, split on line boundaries.
+        #[arg(long)]
+        page: Option<usize>,
+    },
+    /// Full-text search across every Dossier and artifact (archived ones too).
     Search {
         query: String,
+        /// Only this Dossier.
         #[arg(long)]
         dossier: Option<String>,
+        /// Treat the query as a regular expression (default: literal text).
+        #[arg(long)]
+        regex: bool,
+        /// At most this many hits.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
     },
     /// Set lifecycle status.
     Status { target: String, status: Status },
@@ -206,9 +218,9 @@ pub fn run() -> ExitCode {
                     "warnings": out.warnings,
                     "next_actions": out.next_actions,
                 });
-                println!("{}", serde_json::to_string_pretty(&envelope).expect("JSON values serialize"));
+                emit(&format!("{}\n", serde_json::to_string_pretty(&envelope).expect("JSON values serialize")));
             } else {
-                print!("{}", out.human);
+                emit(&out.human);
                 for w in &out.warnings {
                     eprintln!("warning: {w}");
                 }
@@ -223,7 +235,7 @@ pub fn run() -> ExitCode {
                     "warnings": [],
                     "next_actions": e.next_actions,
                 });
-                println!("{}", serde_json::to_string_pretty(&envelope).expect("JSON values serialize"));
+                emit(&format!("{}\n", serde_json::to_string_pretty(&envelope).expect("JSON values serialize")));
             } else {
                 eprintln!("error[{}]: {}", e.code.as_str(), e.message);
                 for n in &e.next_actions {
@@ -232,6 +244,17 @@ pub fn run() -> ExitCode {
             }
             ExitCode::from(e.code.exit_code())
         }
+    }
+}
+
+/// Write to stdout; a closed pipe (`dossier ls | head`) ends output quietly.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error[io_error]: could not write output: {e}");
     }
 }
 
@@ -299,12 +322,19 @@ fn dispatch(command: Command) -> Result<Output> {
                 artifacts,
                 actor: ACTOR.to_string(),
                 session_id: None,
+                calibration: 0.0,
+                token_target: 0,
             };
             let app = App::open()?;
+            let req = SaveRequest {
+                calibration: app.config.tokens.calibration,
+                token_target: app.config.token_target,
+                ..req
+            };
             saved(save::save(&app.store, &target, req)?, &app)
         }
-        Command::Recall { .. } => not_yet("recall", "arrives with recall and token estimation"),
-        Command::Search { .. } => not_yet("search", "arrives with full-text search"),
+        Command::Recall { target, page } => cmd_recall(&target, page),
+        Command::Search { query, dossier, regex, limit } => cmd_search(&query, dossier.as_deref(), regex, limit),
         Command::Link { .. } => not_yet("link", "arrives with suggestion ranking"),
         Command::Merge { .. } => not_yet("merge", "arrives with merge conflict detection"),
         Command::Active { .. } => not_yet("active", "arrives with session binding"),
@@ -350,7 +380,13 @@ fn file_artifact(path: &std::path::Path, artifact_type: ArtifactType) -> NewArti
 /// A field edit through the Save path, applied to the current revision under the lock.
 fn update(target: &str, updates: FrontmatterUpdates) -> Result<Output> {
     let app = App::open()?;
-    let req = SaveRequest { updates, actor: ACTOR.to_string(), ..Default::default() };
+    let req = SaveRequest {
+        updates,
+        actor: ACTOR.to_string(),
+        calibration: app.config.tokens.calibration,
+        token_target: app.config.token_target,
+        ..Default::default()
+    };
     saved(save::save(&app.store, target, req)?, &app)
 }
 
@@ -415,6 +451,45 @@ fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>) -> Result<Outpu
     Ok(out)
 }
 
+fn cmd_recall(target: &str, page: Option<usize>) -> Result<Output> {
+    let app = App::open()?;
+    let (recall, warnings, next_actions) = crate::recall::recall(&app, target, page)?;
+    let human = recall.content.clone();
+    let mut out = Output::new(serde_json::to_value(&recall).expect("recall serializes"), human);
+    out.warnings = warnings;
+    out.next_actions = next_actions;
+    Ok(out)
+}
+
+fn cmd_search(query: &str, dossier: Option<&str>, regex: bool, limit: usize) -> Result<Output> {
+    let app = App::open()?;
+    let q = crate::search::Query { text: query, regex, dossier, limit };
+    let result = crate::search::search(&app, &q)?;
+    let mut human = String::new();
+    for group in &result.results {
+        human.push_str(&format!("{} ({})\n", group.dossier_name, group.slug));
+        for h in &group.hits {
+            let place = match (&h.artifact_id, &h.artifact_title) {
+                (Some(id), Some(title)) => format!("{id} \"{title}\""),
+                (Some(id), None) => id.clone(),
+                _ => "dossier.md".to_string(),
+            };
+            human.push_str(&format!("  {place}:{}: {}\n", h.line, h.snippet));
+        }
+    }
+    if result.results.is_empty() {
+        human.push_str(&format!("no matches for `{query}` in {} file(s)\n", result.files_searched));
+    }
+    let mut out = Output::new(serde_json::to_value(&result).expect("search result serializes"), human);
+    if result.truncated {
+        out.warnings.push(format!(
+            "showing {} of {} matching lines; use --limit or --dossier to see more",
+            result.returned, result.total_hits
+        ));
+    }
+    Ok(out)
+}
+
 fn cmd_show(target: &str) -> Result<Output> {
     let app = App::open()?;
     app.store.require()?;
@@ -423,6 +498,8 @@ fn cmd_show(target: &str) -> Result<Output> {
     let text = std::fs::read_to_string(&file).map_err(|e| DossierError::io("read", &file, e))?;
     let doc = model::DossierDoc::parse(&text, &file)?;
     let revision = save::revision(&dir)?;
+    let estimate = crate::tokens::estimate(&text, app.config.tokens.calibration);
+    let token_target = doc.frontmatter.token_target.unwrap_or(app.config.token_target);
     let (artifacts, problems) = archive::list(&dir);
     let conflicts = std::fs::read_dir(dir.join("conflicts")).map(|d| d.count()).unwrap_or(0);
     let fm = &doc.frontmatter;
@@ -502,9 +579,17 @@ fn cmd_show(target: &str) -> Result<Output> {
     }
     let mut warnings = problems;
     warnings.extend(model::body_structure_warnings(&doc.body));
+    if estimate.tokens > token_target {
+        warnings.push(format!(
+            "over_token_target: ~{} tokens (estimate) is over the target of {token_target}",
+            estimate.tokens
+        ));
+    }
     let data = json!({
         "frontmatter": fm,
         "revision": revision,
+        "token_estimate": estimate,
+        "token_target": token_target,
         "path": dir,
         "artifacts": artifacts,
         "conflicts": conflicts,

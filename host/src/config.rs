@@ -32,6 +32,27 @@ pub struct Config {
     pub priority: PriorityConfig,
     #[serde(default)]
     pub policy: PolicyConfig,
+    #[serde(default)]
+    pub tokens: TokensConfig,
+}
+
+/// Token estimation settings (docs/tokenizer.md).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokensConfig {
+    /// Claude tokens per counted BPE token.
+    #[serde(default = "default_calibration")]
+    pub calibration: f64,
+}
+
+fn default_calibration() -> f64 {
+    crate::tokens::DEFAULT_CALIBRATION
+}
+
+impl Default for TokensConfig {
+    fn default() -> Self {
+        TokensConfig { calibration: default_calibration() }
+    }
 }
 
 fn default_version() -> u32 {
@@ -120,6 +141,7 @@ impl Default for Config {
             token_target: default_token_target(),
             priority: PriorityConfig::default(),
             policy: PolicyConfig::default(),
+            tokens: TokensConfig::default(),
         }
     }
 }
@@ -132,6 +154,12 @@ impl Config {
                 format!("fix {} (or move it aside and run `dossier init` for a fresh default)", path.display()),
             )
         })?;
+        if !(config.tokens.calibration.is_finite() && config.tokens.calibration > 0.0) {
+            return Err(DossierError::new(
+                Code::InvalidConfig,
+                format!("{}: tokens.calibration must be a positive number", path.display()),
+            ));
+        }
         if config.policy.limits.fuel == 0 || config.policy.limits.memory_mib == 0 {
             return Err(DossierError::new(
                 Code::InvalidConfig,

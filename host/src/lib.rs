@@ -18,5 +18,8 @@ pub mod init;
 pub mod listing;
 pub mod model;
 pub mod policy;
+pub mod recall;
 pub mod save;
+pub mod search;
 pub mod store;
+pub mod tokens;

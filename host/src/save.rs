@@ -160,7 +160,7 @@ pub struct NewArtifact {
 }
 
 /// A change to an existing Dossier.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SaveRequest {
     /// The revision the caller's change is based on. Required when replacing the Distilled
     /// State; when absent, field updates apply to the current revision.
@@ -171,6 +171,24 @@ pub struct SaveRequest {
     pub artifacts: Vec<NewArtifact>,
     pub actor: String,
     pub session_id: Option<String>,
+    /// Token estimate calibration and default target (from config.yaml).
+    pub calibration: f64,
+    pub token_target: u64,
+}
+
+impl Default for SaveRequest {
+    fn default() -> Self {
+        SaveRequest {
+            base_revision: None,
+            distilled_state: None,
+            updates: FrontmatterUpdates::default(),
+            artifacts: Vec::new(),
+            actor: String::new(),
+            session_id: None,
+            calibration: crate::tokens::DEFAULT_CALIBRATION,
+            token_target: 100_000,
+        }
+    }
 }
 
 /// A new Dossier.
@@ -198,6 +216,9 @@ pub struct SaveOutcome {
     pub event: EventKind,
     pub artifacts_added: Vec<String>,
     pub auto_merged: bool,
+    /// Estimated tokens of the saved state, when the Distilled State changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token_estimate: Option<u64>,
     /// Reported in the envelope's `warnings`, not in `data`.
     #[serde(skip)]
     pub warnings: Vec<String>,
@@ -474,6 +495,7 @@ pub fn create(store: &Store, req: CreateRequest) -> Result<SaveOutcome> {
         event: kind,
         artifacts_added,
         auto_merged: false,
+        token_estimate: None,
         warnings,
     })
 }
@@ -544,6 +566,8 @@ pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome
     let text = doc.render();
     files::write_atomic(&file, text.as_bytes())?;
     let revision = revision_of(&dir, text.as_bytes());
+    // Counting needs the tokenizer (tens of ms to construct): only when the state changed.
+    let estimate = body_changed.then(|| crate::tokens::estimate(&text, req.calibration));
 
     let kind = match req.updates.status {
         Some(Status::Archived) if before_status != Status::Archived => EventKind::Archived,
@@ -556,6 +580,7 @@ pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome
     ev.artifacts_added = artifacts_added.clone();
     ev.fields_changed = fields;
     ev.body_changed = body_changed;
+    ev.token_estimate = estimate.map(|e| e.tokens);
     if kind != EventKind::Save {
         ev.details.insert("from".into(), json!(before_status));
         ev.details.insert("to".into(), json!(doc.frontmatter.status));
@@ -569,6 +594,15 @@ pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome
     let mut warnings: Vec<String> = prepared.iter().filter_map(|p| p.warning.clone()).collect();
     if body_changed {
         warnings.extend(model::body_structure_warnings(&doc.body));
+    }
+    let token_target = doc.frontmatter.token_target.unwrap_or(req.token_target);
+    if let Some(e) = estimate
+        && e.tokens > token_target
+    {
+        warnings.push(format!(
+            "over_token_target: the saved Distilled State is ~{} tokens (estimate), over its target of {token_target}; it was saved whole",
+            e.tokens
+        ));
     }
     if auto_merged {
         warnings.push(format!(
@@ -585,6 +619,7 @@ pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome
         event: kind,
         artifacts_added,
         auto_merged,
+        token_estimate: estimate.map(|e| e.tokens),
         warnings,
     })
 }

@@ -1,0 +1,289 @@
+//! Full-text search across the store (SPEC §11.3): a file scan with ripgrep's own library
+//! crates (grep-searcher, grep-regex), no index and no external binary.
+//!
+//! Searches every Dossier, archived ones included: `dossier.md` (frontmatter and Distilled
+//! State) and artifacts (`.md` with their frontmatter, `.json`, `.txt`, and the
+//! `.meta.yaml` sidecars that hold the titles of JSON and text artifacts). Files with NUL
+//! bytes are binary and skipped whole. Literal by default, `regex` optional, smart case
+//! (case-insensitive unless the query has an uppercase letter). Non-UTF-8 bytes are
+//! replaced in snippets, never a panic.
+//!
+//! Order is predictable: Dossiers by slug; within one, `dossier.md` first, then artifacts by
+//! id (capture order), lines ascending. Files are searched in parallel, results placed by
+//! file, so the order never depends on scheduling.
+//!
+//! Not for: ranking by relevance (suggestion ranking is a policy) or loading artifacts for
+//! any other purpose.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use grep_matcher::Matcher;
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
+use serde::Serialize;
+
+use crate::app::App;
+use crate::archive;
+use crate::error::{Code, DossierError, Result};
+use crate::model::Status;
+use crate::store;
+
+/// Longest snippet, in characters.
+const SNIPPET_CHARS: usize = 200;
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum HitKind {
+    /// In `dossier.md` (frontmatter or Distilled State).
+    Dossier,
+    /// In an artifact's content (or a Markdown artifact's frontmatter).
+    Artifact,
+    /// In a JSON or text artifact's metadata sidecar (its title, provenance, ...).
+    ArtifactMetadata,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Hit {
+    pub kind: HitKind,
+    pub path: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact_title: Option<String>,
+    pub line: u64,
+    pub snippet: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DossierHits {
+    pub dossier_id: String,
+    pub dossier_name: String,
+    pub slug: String,
+    pub status: Option<Status>,
+    pub hits: Vec<Hit>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchResult {
+    pub query: String,
+    pub regex: bool,
+    pub case_insensitive: bool,
+    /// Matching lines in all searched files.
+    pub total_hits: u64,
+    /// Hits returned (at most `limit`).
+    pub returned: usize,
+    pub truncated: bool,
+    pub files_searched: usize,
+    pub binary_files_skipped: usize,
+    pub results: Vec<DossierHits>,
+}
+
+pub struct Query<'a> {
+    pub text: &'a str,
+    pub regex: bool,
+    pub dossier: Option<&'a str>,
+    pub limit: usize,
+}
+
+/// One file to search and what it belongs to.
+struct Target {
+    dossier: usize,
+    path: PathBuf,
+    kind: HitKind,
+    artifact_id: Option<String>,
+}
+
+#[derive(Default)]
+struct FileHits {
+    hits: Vec<(u64, String)>,
+    count: u64,
+    binary: bool,
+}
+
+struct Collect<'a> {
+    matcher: &'a RegexMatcher,
+    out: FileHits,
+    cap: usize,
+}
+
+impl Sink for Collect<'_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> std::result::Result<bool, io::Error> {
+        self.out.count += 1;
+        if self.out.hits.len() < self.cap {
+            let start = self.matcher.find(m.bytes()).ok().flatten().map(|r| r.start()).unwrap_or(0);
+            self.out.hits.push((m.line_number().unwrap_or(0), snippet(m.bytes(), start)));
+        }
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _: u64) -> std::result::Result<bool, io::Error> {
+        self.out.binary = true;
+        Ok(false)
+    }
+}
+
+/// The line around byte offset `at`, trimmed, at most [`SNIPPET_CHARS`] characters, with
+/// invalid UTF-8 replaced.
+fn snippet(line: &[u8], at: usize) -> String {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end_matches(['\n', '\r']);
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= SNIPPET_CHARS {
+        return text.trim().to_string();
+    }
+    // Map the byte offset to a char index (approximately, on the lossy text).
+    let at_char = String::from_utf8_lossy(&line[..at.min(line.len())]).chars().count();
+    let begin = at_char.saturating_sub(SNIPPET_CHARS / 3).min(chars.len() - SNIPPET_CHARS);
+    let mut s: String = chars[begin..begin + SNIPPET_CHARS].iter().collect();
+    if begin > 0 {
+        s.insert(0, '…');
+    }
+    if begin + SNIPPET_CHARS < chars.len() {
+        s.push('…');
+    }
+    s.trim().to_string()
+}
+
+fn matcher(q: &Query<'_>) -> Result<RegexMatcher> {
+    RegexMatcherBuilder::new().case_smart(true).fixed_strings(!q.regex).build(q.text).map_err(|e| {
+        DossierError::new(Code::InvalidInput, format!("`{}` is not a valid regular expression: {e}", q.text))
+            .with_next("drop --regex to search for the literal text")
+    })
+}
+
+pub fn search(app: &App, q: &Query<'_>) -> Result<SearchResult> {
+    app.store.require()?;
+    if q.text.is_empty() {
+        return Err(DossierError::new(Code::InvalidInput, "the search query is empty"));
+    }
+    let matcher = matcher(q)?;
+    let case_insensitive = !q.text.chars().any(char::is_uppercase);
+    let dirs: Vec<PathBuf> = match q.dossier {
+        Some(t) => vec![app.store.resolve(t)?],
+        None => app.store.dossier_files()?.into_iter().map(|f| f.parent().expect("has parent").to_path_buf()).collect(),
+    };
+    let mut targets = Vec::new();
+    for (i, dir) in dirs.iter().enumerate() {
+        targets.push(Target { dossier: i, path: dir.join("dossier.md"), kind: HitKind::Dossier, artifact_id: None });
+        let Ok(entries) = std::fs::read_dir(dir.join("artifacts")) else { continue };
+        let mut names: Vec<String> =
+            entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        for name in names {
+            let (id, kind) = if let Some(id) = name.strip_suffix(".meta.yaml") {
+                (id, HitKind::ArtifactMetadata)
+            } else if let Some(id) =
+                name.strip_suffix(".md").or_else(|| name.strip_suffix(".json")).or_else(|| name.strip_suffix(".txt"))
+            {
+                (id, HitKind::Artifact)
+            } else {
+                continue; // not a supported artifact format
+            };
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = dir.join("artifacts").join(&name);
+            targets.push(Target { dossier: i, path, kind, artifact_id: Some(id.to_string()) });
+        }
+    }
+
+    let per_file = scan(&matcher, &targets, q.limit.max(1));
+
+    let mut total = 0u64;
+    let mut binary = 0usize;
+    let mut groups: Vec<Option<DossierHits>> = vec![None; dirs.len()];
+    let mut returned = 0usize;
+    for (t, found) in targets.iter().zip(per_file) {
+        if found.binary {
+            binary += 1;
+            continue;
+        }
+        total += found.count;
+        if found.hits.is_empty() || returned >= q.limit {
+            continue;
+        }
+        let group = groups[t.dossier].get_or_insert_with(|| dossier_header(&dirs[t.dossier]));
+        let title = t.artifact_id.as_ref().and_then(|id| artifact_title(&dirs[t.dossier], id));
+        for (line, snippet) in found.hits.into_iter().take(q.limit - returned) {
+            group.hits.push(Hit {
+                kind: t.kind.clone(),
+                path: t.path.clone(),
+                artifact_id: t.artifact_id.clone(),
+                artifact_title: title.clone(),
+                line,
+                snippet,
+            });
+            returned += 1;
+        }
+    }
+    Ok(SearchResult {
+        query: q.text.to_string(),
+        regex: q.regex,
+        case_insensitive,
+        total_hits: total,
+        returned,
+        truncated: (returned as u64) < total,
+        files_searched: targets.len(),
+        binary_files_skipped: binary,
+        results: groups.into_iter().flatten().collect(),
+    })
+}
+
+/// Search every target, in parallel, keeping at most `cap` hits per file.
+fn scan(matcher: &RegexMatcher, targets: &[Target], cap: usize) -> Vec<FileHits> {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 8);
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<FileHits> = (0..targets.len()).map(|_| FileHits::default()).collect();
+    let results: Vec<Vec<(usize, FileHits)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut searcher = SearcherBuilder::new()
+                        .binary_detection(BinaryDetection::quit(b'\x00'))
+                        .line_number(true)
+                        .build();
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(t) = targets.get(i) else { break };
+                        let mut sink = Collect { matcher, out: FileHits::default(), cap };
+                        // An unreadable file (removed mid-search, permissions) has no hits.
+                        let _ = searcher.search_path(matcher, &t.path, &mut sink);
+                        done.push((i, sink.out));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("search worker panicked")).collect()
+    });
+    for (i, hits) in results.into_iter().flatten() {
+        slots[i] = hits;
+    }
+    slots
+}
+
+fn dossier_header(dir: &Path) -> DossierHits {
+    let slug = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    match store::read_frontmatter(&dir.join("dossier.md")) {
+        Ok((fm, _)) => DossierHits {
+            dossier_id: fm.id,
+            dossier_name: fm.name,
+            slug: fm.slug,
+            status: Some(fm.status),
+            hits: Vec::new(),
+        },
+        // A Dossier with broken frontmatter is still searchable; say what we know.
+        Err(_) => {
+            DossierHits { dossier_id: String::new(), dossier_name: slug.clone(), slug, status: None, hits: Vec::new() }
+        }
+    }
+}
+
+fn artifact_title(dir: &Path, id: &str) -> Option<String> {
+    archive::read_meta(dir, id).map(|m| m.title)
+}
