@@ -80,6 +80,62 @@ fn embedded_component_matches_native_core_on_a_table_of_cases() {
 }
 
 #[test]
+fn embedded_ranking_matches_native_core() {
+    use dossier::policy::{Candidate, Confidence, LifecycleStatus, RankingOptions};
+    use dossier_core::ranking as nr;
+    let p = policies(None, &[], Limits::default());
+    let mut rng = Lcg(11);
+    let words = ["pricing", "sales", "renewal", "latency", "postgres", "launch", "hiring", "budget", "cache", "tier"];
+    let mut text = |n: usize| (0..n).map(|_| words[(rng.next() % 10) as usize]).collect::<Vec<_>>().join(" ");
+    for case in 0..20 {
+        let cands: Vec<Candidate> = (0..8)
+            .map(|i| Candidate {
+                name: format!("{} {i}", text(2)),
+                slug: format!("slug-{i}"),
+                status: LifecycleStatus::Active,
+                next_action: text(4),
+                open_questions: vec![text(3)],
+                body: text(30),
+                artifact_titles: vec![text(2)],
+                last_touched_at: i as i64 * 86_400_000,
+            })
+            .collect();
+        let query = text(6);
+        let native: Vec<nr::Candidate> = cands
+            .iter()
+            .map(|c| nr::Candidate {
+                name: c.name.clone(),
+                slug: c.slug.clone(),
+                next_action: c.next_action.clone(),
+                open_questions: c.open_questions.clone(),
+                body: c.body.clone(),
+                artifact_titles: c.artifact_titles.clone(),
+                last_touched_at: c.last_touched_at,
+            })
+            .collect();
+        let now = 30 * 86_400_000;
+        let expected: Vec<_> = nr::rank(&query, &native, 3, now)
+            .into_iter()
+            .map(|s| (s.index, s.score.to_bits(), format!("{:?}", s.confidence), s.reason))
+            .collect();
+        let got: Vec<_> = p
+            .rank(&query, &cands, RankingOptions { limit: 3, now })
+            .unwrap()
+            .into_iter()
+            .map(|s| {
+                let c = match s.confidence {
+                    Confidence::High => "High",
+                    Confidence::Medium => "Medium",
+                    Confidence::Low => "Low",
+                };
+                (s.index, s.score.to_bits(), c.to_string(), s.reason)
+            })
+            .collect();
+        assert_eq!(got, expected, "case {case}");
+    }
+}
+
+#[test]
 fn embedded_unimplemented_interfaces_load_but_refuse_clearly() {
     let p = policies(None, &[], Limits::default());
     for i in Interface::ALL {

@@ -75,7 +75,12 @@ fn promote_creates_the_layout_and_slugs_never_collide() {
         v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().starts_with("transcript_unavailable"))
     );
 
-    let second = promote(&store, "Pricing model refresh");
+    let out = store.cmd().args(["promote", "--name", "Pricing model refresh", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "a likely duplicate needs explicit create intent");
+    assert_eq!(json_of(&out)["error"]["code"], "ambiguous_target");
+    let out = store.cmd().args(["promote", "--name", "Pricing model refresh", "--create", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let second = json_of(&out);
     let slug = second["data"]["slug"].as_str().unwrap();
     let id = second["data"]["id"].as_str().unwrap();
     assert_eq!(slug, format!("pricing-model-refresh-{}", &id[id.len() - 6..]));

@@ -66,11 +66,37 @@ impl priority::Guest for Policy {
 
 impl ranking::Guest for Policy {
     fn rank(
-        _query: String,
-        _candidates: Vec<ranking::Candidate>,
-        _options: ranking::RankingOptions,
+        query: String,
+        candidates: Vec<ranking::Candidate>,
+        options: ranking::RankingOptions,
     ) -> Result<Vec<ranking::Suggestion>, PolicyError> {
-        Err(not_implemented("ranking.rank"))
+        use crate::ranking as r;
+        let candidates: Vec<r::Candidate> = candidates
+            .into_iter()
+            .map(|c| r::Candidate {
+                name: c.name,
+                slug: c.slug,
+                next_action: c.next_action,
+                open_questions: c.open_questions,
+                body: c.body,
+                artifact_titles: c.artifact_titles,
+                last_touched_at: c.last_touched_at,
+            })
+            .collect();
+        Ok(r::rank(&query, &candidates, options.limit as usize, options.now)
+            .into_iter()
+            .map(|s| ranking::Suggestion {
+                index: s.index,
+                score: s.score,
+                confidence: match s.confidence {
+                    r::Confidence::High => ranking::Confidence::High,
+                    r::Confidence::Medium => ranking::Confidence::Medium,
+                    r::Confidence::Low => ranking::Confidence::Low,
+                },
+                reason: s.reason,
+                shared_terms: s.shared_terms,
+            })
+            .collect())
     }
 }
 

@@ -12,6 +12,7 @@
 //! the component no capabilities, so a policy that tried would trap.
 
 pub mod priority;
+pub mod ranking;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

@@ -43,7 +43,12 @@ fn recall_store() -> &'static Path {
             for _ in 0..200 {
                 body.push_str(&format!(
                     "- Claim {n}: the {} {} changed the {} plan by {} percent. [src:art_0000000000000#L{}-L{}]\n",
-                    words[n % 8], words[(n / 8) % 8], words[(n / 64) % 8], n % 97, n % 500 + 1, n % 500 + 4
+                    words[n % 8],
+                    words[(n / 8) % 8],
+                    words[(n / 64) % 8],
+                    n % 97,
+                    n % 500 + 1,
+                    n % 500 + 4
                 ));
                 n += 1;
             }
@@ -64,7 +69,8 @@ fn recall_store() -> &'static Path {
 fn recall_100k_tokens(bencher: Bencher) {
     let dir = recall_store();
     bencher.bench(|| {
-        let out = Command::new(bin()).args(["recall", "big-state", "--json"]).env("DOSSIER_HOME", dir).output().unwrap();
+        let out =
+            Command::new(bin()).args(["recall", "big-state", "--json"]).env("DOSSIER_HOME", dir).output().unwrap();
         assert!(out.status.success());
         out
     });

@@ -81,16 +81,21 @@ pub enum Command {
     },
     /// Show a Dossier's frontmatter, token estimate and artifacts.
     Show { target: String },
-    /// Create a new Dossier.
+    /// Create a new Dossier (checks for likely existing matches first).
     Promote {
         #[arg(long)]
         name: Option<String>,
+        /// Session content to capture (and its `# ` title as the name).
         #[arg(long)]
         from_file: Option<PathBuf>,
+        /// Create even when an existing Dossier matches with high confidence.
+        #[arg(long)]
+        create: bool,
     },
-    /// Attach session content to a Dossier (candidates when no target is given).
+    /// Attach session content to a Dossier; without a target, list the top candidates.
     Link {
         target: Option<String>,
+        /// The session content to attach (or to find candidates for).
         #[arg(long)]
         from_file: Option<PathBuf>,
     },
@@ -273,7 +278,8 @@ fn dispatch(command: Command) -> Result<Output> {
         Command::Context { command: ContextCommand::Refresh } => cmd_context_refresh(),
         Command::Doctor => cmd_doctor(),
         Command::Show { target } => cmd_show(&target),
-        Command::Promote { name, from_file } => cmd_promote(name, from_file),
+        Command::Promote { name, from_file, create } => cmd_promote(name, from_file, create),
+        Command::Link { target, from_file } => cmd_link(target.as_deref(), from_file),
         Command::Status { target, status } => {
             update(&target, FrontmatterUpdates { status: Some(status), ..Default::default() })
         }
@@ -324,6 +330,7 @@ fn dispatch(command: Command) -> Result<Output> {
                 session_id: None,
                 calibration: 0.0,
                 token_target: 0,
+                event: None,
             };
             let app = App::open()?;
             let req = SaveRequest {
@@ -335,7 +342,6 @@ fn dispatch(command: Command) -> Result<Output> {
         }
         Command::Recall { target, page } => cmd_recall(&target, page),
         Command::Search { query, dossier, regex, limit } => cmd_search(&query, dossier.as_deref(), regex, limit),
-        Command::Link { .. } => not_yet("link", "arrives with suggestion ranking"),
         Command::Merge { .. } => not_yet("merge", "arrives with merge conflict detection"),
         Command::Active { .. } => not_yet("active", "arrives with session binding"),
         Command::Switch { .. } => not_yet("switch", "arrives with session binding"),
@@ -417,8 +423,45 @@ fn event_verb(kind: model::EventKind) -> &'static str {
     }
 }
 
-fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>) -> Result<Output> {
+fn suggestion_lines(suggestions: &[crate::suggest::Suggestion]) -> String {
+    suggestions.iter().map(|s| format!("  {:<6} {:<32} {}\n", s.confidence, s.slug, s.reason)).collect()
+}
+
+fn cmd_link(target: Option<&str>, from_file: Option<PathBuf>) -> Result<Output> {
     let app = App::open()?;
+    app.store.require()?;
+    let Some(path) = from_file else {
+        return Err(DossierError::new(Code::InvalidInput, "link needs the session content: --from-file <path>"));
+    };
+    let Some(target) = target else {
+        let content = std::fs::read_to_string(&path).map_err(|e| DossierError::io("read", &path, e))?;
+        let candidates = crate::suggest::suggest(&app, &content, crate::listing::now_millis())?;
+        let mut human = String::from("Which Dossier does this belong to? (nothing was linked)\n");
+        human.push_str(&suggestion_lines(&candidates));
+        let mut out = Output::new(json!({ "candidates": candidates, "requires_selection": true }), human);
+        out.next_actions = candidates
+            .iter()
+            .map(|c| format!("dossier link {} --from-file {}", c.slug, path.display()))
+            .chain([format!("dossier promote --from-file {} --create", path.display())])
+            .collect();
+        return Ok(out);
+    };
+    let mut art = file_artifact(&path, ArtifactType::SourceSnapshot);
+    art.title = format!("Linked from {}", art.title);
+    let req = SaveRequest {
+        artifacts: vec![art],
+        actor: ACTOR.to_string(),
+        calibration: app.config.tokens.calibration,
+        token_target: app.config.token_target,
+        event: Some(model::EventKind::Link),
+        ..Default::default()
+    };
+    saved(save::save(&app.store, target, req)?, &app)
+}
+
+fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -> Result<Output> {
+    let app = App::open()?;
+    app.store.require()?;
     let mut req = CreateRequest { actor: ACTOR.to_string(), promote: true, ..Default::default() };
     let mut name = name;
     if let Some(path) = &from_file {
@@ -442,8 +485,37 @@ fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>) -> Result<Outpu
         DossierError::new(Code::InvalidInput, "promote needs --name <name> or --from-file <path>")
             .with_next("dossier promote --name \"<name>\"")
     })?;
+    // Guard against duplicates: the name and any content, ranked against existing Dossiers.
+    let mut query = req.name.clone();
+    if let Some(path) = &from_file
+        && let Ok(text) = std::fs::read_to_string(path)
+    {
+        query.push('\n');
+        query.push_str(&text);
+    }
+    let candidates = crate::suggest::suggest(&app, &query, crate::listing::now_millis())?;
+    if !create && candidates.iter().any(|c| c.is_high()) {
+        let mut e = DossierError::new(
+            Code::AmbiguousTarget,
+            format!(
+                "an existing Dossier likely covers this already ({}); nothing was created",
+                candidates.iter().filter(|c| c.is_high()).map(|c| c.slug.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .with_details(json!({ "candidates": candidates, "requires_selection": true }));
+        for c in candidates.iter().filter(|c| c.is_high()) {
+            e = e.with_next(match &from_file {
+                Some(p) => format!("dossier link {} --from-file {}", c.slug, p.display()),
+                None => format!("dossier show {}", c.slug),
+            });
+        }
+        return Err(e.with_next("add --create to make a new Dossier anyway"));
+    }
     let outcome = save::create(&app.store, req)?;
     let mut out = saved(outcome, &app)?;
+    for c in &candidates {
+        out.warnings.push(format!("possibly related ({} confidence): {} — {}", c.confidence, c.slug, c.reason));
+    }
     out.warnings.push(
         "transcript_unavailable: no transcript was captured (the CLI has no session transcript; capture arrives with the Claude Code integration)"
             .to_string(),

@@ -22,4 +22,5 @@ pub mod recall;
 pub mod save;
 pub mod search;
 pub mod store;
+pub mod suggest;
 pub mod tokens;

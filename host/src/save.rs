@@ -174,6 +174,9 @@ pub struct SaveRequest {
     /// Token estimate calibration and default target (from config.yaml).
     pub calibration: f64,
     pub token_target: u64,
+    /// The audit event to record when the status does not change (default `save`; `link`
+    /// when session content is attached by link).
+    pub event: Option<EventKind>,
 }
 
 impl Default for SaveRequest {
@@ -187,6 +190,7 @@ impl Default for SaveRequest {
             session_id: None,
             calibration: crate::tokens::DEFAULT_CALIBRATION,
             token_target: 100_000,
+            event: None,
         }
     }
 }
@@ -572,7 +576,7 @@ pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome
     let kind = match req.updates.status {
         Some(Status::Archived) if before_status != Status::Archived => EventKind::Archived,
         Some(s) if s != before_status => EventKind::StatusChanged,
-        _ => EventKind::Save,
+        _ => req.event.unwrap_or(EventKind::Save),
     };
     let mut ev = event(kind, &id, &req.actor, &req.session_id);
     ev.before_revision = Some(current_rev.clone());
@@ -581,7 +585,7 @@ pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome
     ev.fields_changed = fields;
     ev.body_changed = body_changed;
     ev.token_estimate = estimate.map(|e| e.tokens);
-    if kind != EventKind::Save {
+    if matches!(kind, EventKind::StatusChanged | EventKind::Archived) {
         ev.details.insert("from".into(), json!(before_status));
         ev.details.insert("to".into(), json!(doc.frontmatter.status));
     }

@@ -31,8 +31,9 @@ wasmtime::component::bindgen!({
     world: "policy",
 });
 
-pub use dossier::policy::types::{Level, PolicyError as ComponentRefusal};
+pub use dossier::policy::types::{Level, LifecycleStatus, PolicyError as ComponentRefusal};
 pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
+pub use exports::dossier::policy::ranking::{Candidate, Confidence, RankingOptions, Suggestion};
 use exports::dossier::policy::{distill, learning, merge, priority, ranking};
 
 /// The typed exports of one interface, bound from an instance.
@@ -419,6 +420,41 @@ impl Policies {
             }
         }
         Ok(ranked)
+    }
+
+    /// Rank candidates for promote/link (`ranking.rank`). The result is checked: indices
+    /// in range and unique, at most `options.limit` entries.
+    pub fn rank(
+        &self,
+        query: &str,
+        candidates: &[Candidate],
+        options: RankingOptions,
+    ) -> Result<Vec<Suggestion>, PolicyError> {
+        let out = self.call(Interface::Ranking, "rank", |store, guest: &ranking::Guest| {
+            guest.call_rank(store, query, candidates, options)
+        })?;
+        let suggestions = out.map_err(|r| self.refused(Interface::Ranking, "rank", r))?;
+        if suggestions.len() > options.limit as usize {
+            return Err(self.invalid(
+                Interface::Ranking,
+                "rank",
+                format!("{} suggestions for a limit of {}", suggestions.len(), options.limit),
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for s in &suggestions {
+            if s.index as usize >= candidates.len() || !seen.insert(s.index) {
+                return Err(self.invalid(
+                    Interface::Ranking,
+                    "rank",
+                    format!("index {} repeated or out of range", s.index),
+                ));
+            }
+            if !s.score.is_finite() {
+                return Err(self.invalid(Interface::Ranking, "rank", "a score is not a finite number".into()));
+            }
+        }
+        Ok(suggestions)
     }
 
     fn invalid(&self, interface: Interface, function: &'static str, reason: String) -> PolicyError {

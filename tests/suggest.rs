@@ -1,0 +1,104 @@
+//! Suggestion ranking in use: promote refuses likely duplicates without explicit create
+//! intent, link without a target only lists candidates, link with a target attaches the
+//! content through the Save path. Thresholds themselves are calibrated in core's tests.
+
+mod support;
+
+use support::{TempStore, json_of};
+
+fn setup() -> TempStore {
+    let store = TempStore::new();
+    store.init();
+    for (name, next) in [
+        ("Pricing model refresh", "Compare revised pricing scenarios with sales feedback"),
+        ("Database migration to Postgres", "Backfill the orders table"),
+        ("Hiring loop redesign", "Calibrate the interview rubric"),
+    ] {
+        let out = store.cmd().args(["promote", "--name", name, "--create", "--json"]).output().unwrap();
+        assert!(out.status.success());
+        let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
+        store.cmd().args(["next", &slug, next]).assert().success();
+    }
+    store
+}
+
+fn snapshot(root: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.ends_with(".cache") {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn promote_of_a_likely_duplicate_asks_and_writes_nothing() {
+    let store = setup();
+    let notes = store.dir.path().join("notes.md");
+    std::fs::write(&notes, "# Pricing follow-up\n\nSales feedback on the revised pricing scenarios and packaging.\n")
+        .unwrap();
+    let before = snapshot(store.root());
+    let out = store.cmd().args(["promote", "--from-file"]).arg(&notes).arg("--json").output().unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "ambiguous_target");
+    let c = &v["error"]["details"]["candidates"][0];
+    assert_eq!(c["slug"], "pricing-model-refresh");
+    assert_eq!(c["confidence"], "high");
+    assert!(c["reason"].as_str().unwrap().starts_with("shared terms: "), "{c}");
+    assert_eq!(v["error"]["details"]["requires_selection"], true);
+    assert!(v["next_actions"][0].as_str().unwrap().starts_with("dossier link pricing-model-refresh --from-file"));
+    assert_eq!(snapshot(store.root()), before, "nothing created");
+
+    // Unrelated content is created without asking.
+    let out = store.cmd().args(["promote", "--name", "Office plants rota", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    // Explicit create intent overrides a high-confidence match.
+    let out = store.cmd().args(["promote", "--from-file"]).arg(&notes).args(["--create", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(json_of(&out)["data"]["slug"], "pricing-follow-up");
+}
+
+#[test]
+fn link_without_a_target_lists_candidates_and_never_attaches() {
+    let store = setup();
+    let session = store.dir.path().join("session.txt");
+    std::fs::write(&session, "We talked about postgres dual writes and the orders backfill.\n").unwrap();
+    let before = snapshot(store.root());
+    let out = store.cmd().args(["link", "--from-file"]).arg(&session).arg("--json").output().unwrap();
+    assert!(out.status.success());
+    let v = json_of(&out);
+    assert_eq!(v["data"]["requires_selection"], true);
+    let cands = v["data"]["candidates"].as_array().unwrap();
+    assert!(!cands.is_empty() && cands.len() <= 3);
+    assert_eq!(cands[0]["slug"], "database-migration-to-postgres");
+    for c in cands {
+        assert!(["high", "medium", "low"].contains(&c["confidence"].as_str().unwrap()));
+    }
+    assert_eq!(snapshot(store.root()), before, "listing candidates attaches nothing");
+
+    let out = store
+        .cmd()
+        .args(["link", "database-migration-to-postgres", "--from-file"])
+        .arg(&session)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v = json_of(&out);
+    assert_eq!(v["data"]["event"], "link");
+    assert_eq!(v["data"]["artifacts_added"].as_array().unwrap().len(), 1);
+    let log = std::fs::read_to_string(store.root().join("database-migration-to-postgres/audit.log")).unwrap();
+    assert!(log.lines().last().unwrap().contains("\"event\":\"link\""));
+}
