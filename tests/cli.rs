@@ -225,7 +225,7 @@ fn commands_owned_by_later_issues_say_so_and_change_nothing() {
     store.init();
     let before = snapshot(store.root());
     let cases: &[&[&str]] =
-        &[&["link"], &["merge", "a", "b"], &["active"], &["switch", "x"], &["mcp"], &["hook", "session-start"]];
+        &[&["merge", "a", "b"], &["active"], &["switch", "x"], &["mcp"], &["hook", "session-start"]];
     for args in cases {
         let out = store.cmd().args(*args).arg("--json").output().unwrap();
         assert_eq!(out.status.code(), Some(69), "{args:?}");
@@ -275,6 +275,13 @@ fn no_database_file_is_created() {
     store.write_dossier(&DossierSpec::new("alpha", "high", "high"));
     store.cmd().arg("ls").assert().success();
     store.cmd().arg("doctor").assert().success();
+    // Every kind of operation, then look for anything database-like in the store.
+    store.cmd().args(["promote", "--name", "Beta work"]).assert().success();
+    store.cmd().args(["next", "beta-work", "Write it down"]).assert().success();
+    store.cmd().args(["archive", "alpha"]).assert().success();
+    store.cmd().args(["search", "write"]).assert().success();
+    store.cmd().args(["recall", "beta-work"]).assert().success();
+    store.cmd().args(["context", "refresh"]).assert().success();
     for (path, bytes) in snapshot(store.root()) {
         assert!(!bytes.starts_with(b"SQLite format"), "{path} is a database");
         assert!(![".db", ".sqlite", ".sqlite3"].iter().any(|ext| path.ends_with(ext)), "{path}");
