@@ -345,7 +345,10 @@ fn dispatch(command: Command) -> Result<Output> {
         Command::Merge { .. } => not_yet("merge", "arrives with merge conflict detection"),
         Command::Active { .. } => not_yet("active", "arrives with session binding"),
         Command::Switch { .. } => not_yet("switch", "arrives with session binding"),
-        Command::Mcp => not_yet("mcp", "arrives with the MCP server"),
+        Command::Mcp => {
+            crate::mcp::serve(App::open()?)?;
+            std::process::exit(0)
+        }
         Command::Hook { .. } => not_yet("hook", "arrives with the Claude Code integration"),
     }
 }

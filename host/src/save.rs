@@ -38,7 +38,7 @@ pub const MAX_ARTIFACT_BYTES: u64 = 1 << 30;
 
 /// Frontmatter fields a caller may change. `None` leaves a field alone; for `lead` and
 /// `due_date`, an empty string clears the field.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FrontmatterUpdates {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

@@ -1,0 +1,120 @@
+//! Per-session active Dossier bindings (SPEC §5): `sessions/<session-id>.json`.
+//!
+//! The key is the harness's session id: Claude Code gives an MCP server the same id in
+//! `CLAUDE_CODE_SESSION_ID` that its hooks receive as `session_id`; other clients pass it
+//! explicitly. Each session binds zero or one Dossier; two sessions bind independently.
+//! Binding never modifies a Dossier. Clearing rewrites the binding with no Dossier (nothing
+//! is deleted).
+//!
+//! Not for: saving the Dossier on switch (the caller does that through the Save path).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Code, DossierError, Result};
+use crate::files;
+use crate::ids::{self, Prefix};
+use crate::store::{self, Store};
+
+/// What Claude Code provides (docs/harness-capabilities.md). Recorded with each binding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Capabilities {
+    pub mcp: bool,
+    pub session_start_hook: bool,
+    pub session_end_hook: bool,
+    pub pre_compaction_hook: bool,
+    pub transcript_capture: bool,
+}
+
+impl Capabilities {
+    /// This build: MCP only (hooks and transcript capture arrive with the Claude Code
+    /// integration), stated honestly so every surface can warn.
+    pub fn current() -> Capabilities {
+        Capabilities {
+            mcp: true,
+            session_start_hook: false,
+            session_end_hook: false,
+            pre_compaction_hook: false,
+            transcript_capture: false,
+        }
+    }
+
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w = Vec::new();
+        if !self.transcript_capture {
+            w.push("Transcript archive is unavailable in this session.".to_string());
+        }
+        if !(self.session_end_hook && self.pre_compaction_hook) {
+            w.push(
+                "Deterministic save backstops (session-end, pre-compaction hooks) are unavailable: save at boundaries yourself."
+                    .to_string(),
+            );
+        }
+        w
+    }
+}
+
+/// A binding (SPEC §5.1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Binding {
+    pub session_binding_id: String,
+    /// The harness's own session id (the file name).
+    pub session_id: String,
+    pub harness: String,
+    pub dossier_id: Option<String>,
+    pub bound_at: String,
+    pub last_seen_revision: Option<String>,
+    pub capabilities: Capabilities,
+}
+
+fn path(store: &Store, session_id: &str) -> Result<PathBuf> {
+    store::validate_component(session_id)
+        .map_err(|_| DossierError::new(Code::InvalidInput, format!("`{session_id}` is not a usable session id")))?;
+    Ok(store.sessions_dir().join(format!("{session_id}.json")))
+}
+
+/// The session id from an explicit argument, else `CLAUDE_CODE_SESSION_ID`.
+pub fn session_id(explicit: Option<&str>) -> Result<String> {
+    explicit
+        .map(str::to_string)
+        .or_else(|| std::env::var("CLAUDE_CODE_SESSION_ID").ok().filter(|s| !s.is_empty()))
+        .ok_or_else(|| {
+            DossierError::new(
+                Code::HarnessCapabilityUnavailable,
+                "no session id: pass one explicitly, or run inside Claude Code (CLAUDE_CODE_SESSION_ID)",
+            )
+            .with_next("dossier active --session <id>")
+        })
+}
+
+pub fn read(store: &Store, session_id: &str) -> Result<Option<Binding>> {
+    let p = path(store, session_id)?;
+    match std::fs::read_to_string(&p) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| DossierError::new(Code::InvalidInput, format!("{} does not parse: {e}", p.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(DossierError::io("read", &p, e)),
+    }
+}
+
+/// Bind `dossier_id` (or clear with `None`) for `session_id`.
+pub fn write(store: &Store, session_id: &str, dossier_id: Option<String>, revision: Option<String>) -> Result<Binding> {
+    store.require()?;
+    let p = path(store, session_id)?;
+    std::fs::create_dir_all(store.sessions_dir()).map_err(|e| DossierError::io("create", &store.sessions_dir(), e))?;
+    let previous = read(store, session_id)?;
+    let binding = Binding {
+        session_binding_id: previous.map(|b| b.session_binding_id).unwrap_or_else(|| ids::new_id(Prefix::Session)),
+        session_id: session_id.to_string(),
+        harness: if std::env::var_os("CLAUDE_CODE_SESSION_ID").is_some() { "claude-code" } else { "cli" }.to_string(),
+        dossier_id,
+        bound_at: crate::model::now_timestamp(),
+        last_seen_revision: revision,
+        capabilities: Capabilities::current(),
+    };
+    let text = serde_json::to_string_pretty(&binding).expect("bindings serialize");
+    files::write_atomic(&p, text.as_bytes())?;
+    Ok(binding)
+}

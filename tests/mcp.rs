@@ -1,0 +1,36 @@
+//! The MCP server through the official Python MCP SDK (a real client over stdio):
+//! `tests/mcp/client_check.py` lists the tools, calls each, and checks envelopes, error
+//! codes, the conflict file, session binding and robustness. Python's `mcp` package is
+//! installed by the README's test command; if it is missing this test fails, never skips.
+
+mod support;
+
+use support::TempStore;
+
+#[test]
+fn official_python_client_drives_every_tool() {
+    let store = TempStore::new();
+    store.init();
+    let script = support::workspace_root().join("tests/mcp/client_check.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_dossier"))
+        .arg(store.root())
+        .env("HOME", store.dir.path())
+        .output()
+        .expect("python3 runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "client checks failed:\nstdout:\n{}\nstderr:\n{stderr}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp client checks passed"));
+    // The server's writes are real files through the Save path.
+    let dir = store.root().join("pricing-model-refresh");
+    let log = std::fs::read_to_string(dir.join("audit.log")).unwrap();
+    for event in ["\"create\"", "\"promote\"", "\"save\"", "\"conflict_created\"", "\"link\""] {
+        assert!(log.contains(event), "audit lacks {event}:\n{log}");
+    }
+    assert_eq!(std::fs::read_dir(dir.join("conflicts")).unwrap().count(), 1);
+}

@@ -1,0 +1,124 @@
+"""Drives `dossier mcp` through the official Python MCP SDK over stdio.
+
+Run by tests/mcp.rs as `python3 tests/mcp/client_check.py <dossier-binary> <store-dir>`.
+Exits non-zero (with the failed assertion) if any check fails. Checks: the nine tools are
+listed with schemas; each tool answers with the SPEC envelope; error codes; malformed
+parameters are a protocol error and the server keeps serving; results stay under 48 KB.
+"""
+
+import asyncio
+import json
+import os
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+TOOLS = {
+    "dossier_list", "dossier_recall", "dossier_search", "dossier_save", "dossier_update",
+    "dossier_promote", "dossier_link", "dossier_session", "dossier_merge",
+}
+CAP = 48 * 1024
+
+
+def envelope(result):
+    assert result.content, "a text rendering is present"
+    text = result.content[0].text
+    assert len(text.encode()) < CAP, f"result of {len(text)} bytes exceeds the 48 KB cap"
+    env = result.structured_content if getattr(result, "structured_content", None) else json.loads(text)
+    assert set(env) >= {"ok", "warnings", "next_actions"}, env
+    assert ("data" in env) if env["ok"] else ("error" in env), env
+    return env
+
+
+async def main(binary, store):
+    env = dict(os.environ, DOSSIER_HOME=store, CLAUDE_CODE_SESSION_ID="sess-test-1")
+    params = StdioServerParameters(command=binary, args=["mcp"], env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            names = {t.name for t in tools.tools}
+            assert names == TOOLS, names
+            schemas = json.dumps([t.input_schema if hasattr(t, "input_schema") else t.inputSchema for t in tools.tools])
+            print(f"tool schemas: {len(schemas)} bytes", file=sys.stderr)
+
+            call = session.call_tool
+            e = envelope(await call("dossier_promote", {"name": "Pricing model refresh",
+                                                        "session_content": "Sales prefers annual commits."}))
+            assert e["ok"], e
+            slug = e["data"]["slug"]
+            assert any(w.startswith("transcript_unavailable") for w in e["warnings"]), e["warnings"]
+
+            e = envelope(await call("dossier_promote", {"name": "Pricing model refresh"}))
+            assert not e["ok"] and e["error"]["code"] == "ambiguous_target", e
+            assert e["error"]["details"]["candidates"][0]["slug"] == slug
+
+            e = envelope(await call("dossier_list", {}))
+            assert e["ok"] and e["data"]["dossiers"][0]["slug"] == slug, e
+            item = e["data"]["dossiers"][0]
+            for key in ("id", "name", "status", "staleness_days", "priority_score", "path", "warnings"):
+                assert key in item, key
+
+            e = envelope(await call("dossier_session", {"id": slug}))
+            assert e["ok"], e
+            assert e["data"]["binding"]["session_id"] == "sess-test-1"
+            assert "Distillation Guide" in e["data"]["guide"]
+            assert e["data"]["distilled_state"].startswith("---\n")
+            rev = e["data"]["revision"]
+            assert os.path.isfile(os.path.join(store, "sessions", "sess-test-1.json"))
+
+            e = envelope(await call("dossier_session", {}))
+            assert e["data"]["binding"]["dossier_id"], e
+
+            state = "# Pricing model refresh\n\n## Situation\n\nAnnual commits. [src:art_x]\n\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n"
+            e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev, "distilled_state_markdown": state,
+                                                     "artifacts": [{"type": "decision_evidence", "title": "Call notes",
+                                                                    "content_format": "markdown", "content": "notes"}]}))
+            assert e["ok"], e
+            new_rev = e["data"]["revision"]
+            assert len(e["data"]["artifacts_added"]) == 1
+
+            e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev, "distilled_state_markdown": state + "x\n"}))
+            assert not e["ok"] and e["error"]["code"] == "concurrent_edit", e
+            assert os.path.isfile(e["error"]["details"]["conflict_path"])
+
+            e = envelope(await call("dossier_update", {"id": slug, "next_action": "Call Sales", "importance": "high", "urgency": "high"}))
+            assert e["ok"], e
+            e = envelope(await call("dossier_update", {"id": slug}))
+            assert e["error"]["code"] == "invalid_input", e
+
+            e = envelope(await call("dossier_recall", {"id": slug}))
+            assert e["ok"] and "Annual commits." in e["data"]["content"], e
+            assert e["data"]["page_count"] == 1
+
+            e = envelope(await call("dossier_search", {"query": "annual"}))
+            assert e["ok"] and e["data"]["total_hits"] >= 2, e
+
+            e = envelope(await call("dossier_link", {"session_content": "annual commits pricing model with sales"}))
+            assert e["ok"] and e["data"]["requires_selection"] is True, e
+            assert e["data"]["candidates"][0]["slug"] == slug
+            e = envelope(await call("dossier_link", {"id": slug, "session_content": "more notes"}))
+            assert e["ok"] and e["data"]["event"] == "link", e
+
+            e = envelope(await call("dossier_recall", {"id": "no-such-dossier"}))
+            assert e["error"]["code"] == "not_found", e
+            e = envelope(await call("dossier_merge", {"source_id": "a", "target_id": "b"}))
+            assert e["error"]["code"] == "not_yet_available", e
+
+            # Malformed parameters: a protocol error, and the server keeps serving.
+            try:
+                r = await call("dossier_recall", {"page": "not a number"})
+                assert getattr(r, "is_error", getattr(r, "isError", False)), r
+            except Exception as exc:  # the SDK may raise the JSON-RPC error
+                print(f"malformed params rejected: {exc}", file=sys.stderr)
+            e = envelope(await call("dossier_list", {}))
+            assert e["ok"], "server still serving after a malformed call"
+
+            e = envelope(await call("dossier_session", {"clear": True}))
+            assert e["ok"] and e["data"]["binding"]["dossier_id"] is None, e
+    print("mcp client checks passed")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2]))
