@@ -343,8 +343,8 @@ fn dispatch(command: Command) -> Result<Output> {
         Command::Recall { target, page } => cmd_recall(&target, page),
         Command::Search { query, dossier, regex, limit } => cmd_search(&query, dossier.as_deref(), regex, limit),
         Command::Merge { .. } => not_yet("merge", "arrives with merge conflict detection"),
-        Command::Active { .. } => not_yet("active", "arrives with session binding"),
-        Command::Switch { .. } => not_yet("switch", "arrives with session binding"),
+        Command::Active { session } => cmd_active(session.as_deref()),
+        Command::Switch { target, session } => cmd_switch(&target, session.as_deref()),
         Command::Mcp => {
             crate::mcp::serve(App::open()?)?;
             std::process::exit(0)
@@ -523,6 +523,38 @@ fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -
         "transcript_unavailable: no transcript was captured (the CLI has no session transcript; capture arrives with the Claude Code integration)"
             .to_string(),
     );
+    Ok(out)
+}
+
+fn cmd_active(session: Option<&str>) -> Result<Output> {
+    let app = App::open()?;
+    app.store.require()?;
+    let sid = crate::sessions::session_id(session)?;
+    let binding = crate::sessions::read(&app.store, &sid)?;
+    let human = match binding.as_ref().and_then(|b| b.dossier_id.clone()) {
+        Some(id) => format!("session {sid}: {id}\n"),
+        None => format!("session {sid}: no active Dossier\n"),
+    };
+    let mut out = Output::new(json!({ "session_id": sid, "binding": binding }), human);
+    out.warnings = crate::sessions::Capabilities::current().warnings();
+    Ok(out)
+}
+
+fn cmd_switch(target: &str, session: Option<&str>) -> Result<Output> {
+    let app = App::open()?;
+    let sid = crate::sessions::session_id(session)?;
+    let (r, mut warnings, next) = crate::recall::recall(&app, target, Some(1))?;
+    let binding = crate::sessions::write(&app.store, &sid, Some(r.id.clone()), Some(r.revision.clone()))?;
+    warnings.extend(binding.capabilities.warnings());
+    let human =
+        format!("session {sid} now works on {} ({}, ~{} tokens)\n", r.slug, r.revision, r.token_estimate.tokens);
+    let mut out = Output::new(
+        json!({ "binding": binding, "slug": r.slug, "revision": r.revision, "token_estimate": r.token_estimate, "page_count": r.page_count }),
+        human,
+    );
+    out.warnings = warnings;
+    out.next_actions = next;
+    out.next_actions.insert(0, format!("dossier recall {}", r.slug));
     Ok(out)
 }
 

@@ -1,0 +1,56 @@
+//! Session binding from the CLI (SPEC §5, §14.6): each session binds zero or one Dossier,
+//! two sessions bind different ones, binding never modifies a Dossier.
+
+mod support;
+
+use support::{TempStore, json_of};
+
+#[test]
+fn two_sessions_bind_different_dossiers_without_touching_them() {
+    let store = TempStore::new();
+    store.init();
+    for name in ["Alpha work", "Bravo work"] {
+        store.cmd().args(["promote", "--name", name, "--create"]).assert().success();
+    }
+    let alpha = store.root().join("alpha-work/dossier.md");
+    let before = std::fs::read(&alpha).unwrap();
+
+    let out = store.cmd().args(["active", "--session", "s1", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(json_of(&out)["data"]["binding"].is_null(), "unbound at first");
+
+    let out = store.cmd().args(["switch", "alpha-work", "--session", "s1", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert!(v["data"]["token_estimate"]["tokens"].as_u64().unwrap() > 0);
+    assert!(
+        v["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("Transcript archive is unavailable"))
+    );
+    store.cmd().args(["switch", "bravo-work", "--session", "s2"]).assert().success();
+    // The session id can also come from Claude Code's environment.
+    let out = store.cmd().env("CLAUDE_CODE_SESSION_ID", "s2").args(["active", "--json"]).output().unwrap();
+    let b2 = json_of(&out)["data"]["binding"].clone();
+    let out = store.cmd().args(["active", "--session", "s1", "--json"]).output().unwrap();
+    let b1 = json_of(&out)["data"]["binding"].clone();
+    assert_ne!(b1["dossier_id"], b2["dossier_id"]);
+    assert!(b1["dossier_id"].as_str().unwrap().starts_with("dos_"));
+    assert!(b1["session_binding_id"].as_str().unwrap().starts_with("sess_"));
+    for key in ["harness", "bound_at", "last_seen_revision", "capabilities"] {
+        assert!(b1.get(key).is_some(), "binding lacks {key}");
+    }
+    assert_eq!(std::fs::read(&alpha).unwrap(), before, "binding never modifies the Dossier");
+
+    // Switching s1 replaces its binding: zero or one per session.
+    store.cmd().args(["switch", "bravo-work", "--session", "s1"]).assert().success();
+    let out = store.cmd().args(["active", "--session", "s1", "--json"]).output().unwrap();
+    assert_eq!(json_of(&out)["data"]["binding"]["dossier_id"], b2["dossier_id"]);
+
+    let out = store.cmd().args(["active", "--json"]).env_remove("CLAUDE_CODE_SESSION_ID").output().unwrap();
+    assert_eq!(json_of(&out)["error"]["code"], "harness_capability_unavailable");
+    let out = store.cmd().args(["switch", "alpha-work", "--session", "../x", "--json"]).output().unwrap();
+    assert_eq!(json_of(&out)["error"]["code"], "invalid_input");
+}
