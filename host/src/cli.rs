@@ -717,7 +717,7 @@ fn cmd_init() -> Result<Output> {
         human.push_str(&format!("  {iface:<9} {source} ({cache})\n"));
     }
     human.push_str(
-        "\nClaude Code integration:\n  - not registered by this build (MCP server and hooks are not yet available)\n",
+        "\nClaude Code integration:\n  - not registered by this build; the MCP server runs as `dossier mcp` (register it with\n    `claude mcp add --scope user dossier -- dossier mcp`); hooks and transcript capture are not yet available\n",
     );
     let warnings = report.warnings.clone();
     let mut out = Output::new(serde_json::to_value(&report).expect("report serializes"), human);

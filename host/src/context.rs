@@ -17,8 +17,10 @@ pub const GUIDE: &str = include_str!("../../assets/guide.md");
 /// Capability warnings every context surface repeats until harness registration exists.
 pub fn capability_warnings() -> Vec<String> {
     vec![
-        "Claude Code integration is not registered by this build of dossier: no MCP tools, no session-start, \
-         session-end or pre-compaction hooks, and no transcript capture. Save at session boundaries yourself."
+        "Claude Code integration is not registered by this build of dossier: `dossier mcp` serves the dossier_* \
+         tools once registered (`claude mcp add --scope user dossier -- dossier mcp`), but there are no \
+         session-start, session-end or pre-compaction hooks and no transcript capture yet. Save at session \
+         boundaries yourself."
             .to_string(),
     ]
 }

@@ -465,3 +465,35 @@ pub fn serve(app: App) -> Result<()> {
         Ok(())
     })
 }
+
+/// The JSON of every tool definition as a client receives it from `tools/list`.
+pub fn tool_definitions() -> Value {
+    serde_json::to_value(DossierServer::tool_router().list_all()).expect("tool definitions serialize")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Claude Code shows the model only tool names until it loads them; all schemas together
+    /// must stay within 3,000 (estimated Claude) tokens. A size budget, not a timing.
+    #[test]
+    fn all_tool_schemas_fit_the_token_budget() {
+        let defs = tool_definitions();
+        let tools = defs.as_array().unwrap();
+        assert_eq!(tools.len(), 9);
+        let text = defs.to_string();
+        let estimate = crate::tokens::estimate(&text, crate::tokens::DEFAULT_CALIBRATION);
+        eprintln!(
+            "tool schemas: {} bytes, {} raw tokens, ~{} estimated tokens",
+            text.len(),
+            estimate.raw_tokens,
+            estimate.tokens
+        );
+        assert!(estimate.tokens <= 3_000, "{} estimated tokens", estimate.tokens);
+        for t in tools {
+            let d = t["description"].as_str().unwrap();
+            assert!(d.len() <= 100, "description too long: {d}");
+        }
+    }
+}
