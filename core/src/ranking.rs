@@ -72,19 +72,25 @@ const STOP_WORDS: &[&str] = &[
     "want", "make", "work", "thing", "things",
 ];
 
-/// Fold common English plural endings so "renewals" meets "renewal".
-fn fold(word: &str) -> String {
-    if word.len() > 4 && word.ends_with("ies") {
-        format!("{}y", &word[..word.len() - 3])
-    } else if word.len() > 4
+/// Fold common English plural endings in place so "renewals" meets "renewal".
+fn fold_in_place(word: &mut String) {
+    let len = word.len();
+    if len > 4 && word.ends_with("ies") {
+        word.truncate(len - 3);
+        word.push('y');
+    } else if len > 4
         && (word.ends_with("ses") || word.ends_with("xes") || word.ends_with("ches") || word.ends_with("shes"))
     {
-        word[..word.len() - 2].to_string()
-    } else if word.len() > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") {
-        word[..word.len() - 1].to_string()
-    } else {
-        word.to_string()
+        word.truncate(len - 2);
+    } else if len > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") {
+        word.truncate(len - 1);
     }
+}
+
+fn fold(word: &str) -> String {
+    let mut w = word.to_string();
+    fold_in_place(&mut w);
+    w
 }
 
 /// Normalised terms of `text`, in order (stop words and 1-character tokens removed).
@@ -97,39 +103,70 @@ pub fn terms(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn term_set(text: &str) -> BTreeSet<String> {
-    terms(text).into_iter().collect()
-}
-
 /// Whether `phrase` (as terms) occurs contiguously in `haystack` (as terms).
 fn contains_phrase(haystack: &[String], phrase: &[String]) -> bool {
     !phrase.is_empty() && haystack.windows(phrase.len()).any(|w| w == phrase)
 }
 
-struct Fields {
-    name: BTreeSet<String>,
-    strong: BTreeSet<String>,
-    title: BTreeSet<String>,
-    body: BTreeSet<String>,
+/// Calls `f` with each normalised term of `text` (as `terms` would produce, minus the
+/// stop-word filter), reusing one buffer: no allocation per token. Used on candidate text,
+/// which can be large, where only membership in the (stop-word-free) query set matters.
+fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+    let mut buf = String::new();
+    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        buf.clear();
+        if word.is_ascii() {
+            buf.push_str(word);
+            buf.make_ascii_lowercase();
+        } else {
+            buf.extend(word.chars().flat_map(char::to_lowercase));
+        }
+        if buf.chars().nth(1).is_none() {
+            continue;
+        }
+        fold_in_place(&mut buf);
+        f(&buf);
+    }
+}
+
+/// The query terms present in each field of a candidate.
+struct Fields<'q> {
+    name: BTreeSet<&'q str>,
+    strong: BTreeSet<&'q str>,
+    title: BTreeSet<&'q str>,
+    body: BTreeSet<&'q str>,
     name_terms: Vec<String>,
     slug_terms: Vec<String>,
 }
 
-impl Fields {
-    fn of(c: &Candidate) -> Fields {
+impl<'q> Fields<'q> {
+    fn of(c: &Candidate, q: &'q BTreeSet<String>) -> Fields<'q> {
+        let present = |texts: &[&str]| {
+            let mut found = BTreeSet::new();
+            for text in texts {
+                for_each_term(text, |t| {
+                    if let Some(hit) = q.get(t) {
+                        found.insert(hit.as_str());
+                    }
+                });
+            }
+            found
+        };
         let name_terms = terms(&c.name);
         let slug_terms = terms(&c.slug.replace('-', " "));
-        let mut name: BTreeSet<String> = name_terms.iter().cloned().collect();
-        name.extend(slug_terms.iter().cloned());
-        let mut strong = term_set(&c.next_action);
-        for q in &c.open_questions {
-            strong.extend(term_set(q));
+        let name: BTreeSet<&str> =
+            name_terms.iter().chain(&slug_terms).filter_map(|t| q.get(t.as_str())).map(String::as_str).collect();
+        let mut strong_texts: Vec<&str> = vec![&c.next_action];
+        strong_texts.extend(c.open_questions.iter().map(String::as_str));
+        let titles: Vec<&str> = c.artifact_titles.iter().map(String::as_str).collect();
+        Fields {
+            name,
+            strong: present(&strong_texts),
+            title: present(&titles),
+            body: present(&[&c.body]),
+            name_terms,
+            slug_terms,
         }
-        let mut title = BTreeSet::new();
-        for t in &c.artifact_titles {
-            title.extend(term_set(t));
-        }
-        Fields { name, strong, title, body: term_set(&c.body), name_terms, slug_terms }
     }
 
     fn weight(&self, term: &str) -> f64 {
@@ -158,7 +195,7 @@ pub fn rank(query: &str, candidates: &[Candidate], limit: usize, now: Timestamp)
     if q.is_empty() || candidates.is_empty() || limit == 0 {
         return Vec::new();
     }
-    let fields: Vec<Fields> = candidates.iter().map(Fields::of).collect();
+    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &q)).collect();
     let n = candidates.len() as f64;
     let df: BTreeMap<&str, usize> =
         q.iter().map(|t| (t.as_str(), fields.iter().filter(|f| f.contains(t)).count())).collect();
@@ -364,6 +401,15 @@ mod tests {
         }
         assert!(rank("renewal pricing latency launch hiring migration", &lib, 3, 0).len() <= 3);
         assert!(rank("x", &lib, 0, 0).is_empty());
+    }
+
+    #[test]
+    fn streaming_terms_match_terms_without_stop_words() {
+        let text = "The Renewals, policies & boxes: Café STATUS of the économies in 2026 x y";
+        let mut streamed = Vec::new();
+        for_each_term(text, |t| streamed.push(t.to_string()));
+        let expected: Vec<String> = streamed.iter().filter(|t| !STOP_WORDS.contains(&t.as_str())).cloned().collect();
+        assert_eq!(terms(text), expected);
     }
 
     #[test]

@@ -14,6 +14,8 @@ use crate::store::Store;
 pub struct App {
     pub store: Store,
     pub config: Config,
+    /// Frontmatter read so far (pays off in the long-running MCP server).
+    pub frontmatter: crate::store::FrontmatterCache,
     policies: OnceCell<Policies>,
 }
 
@@ -26,7 +28,7 @@ impl App {
     }
 
     pub fn with(store: Store, config: Config) -> App {
-        App { store, config, policies: OnceCell::new() }
+        App { store, config, frontmatter: Default::default(), policies: OnceCell::new() }
     }
 
     /// The policy components named by the config. The compile cache lives in the store

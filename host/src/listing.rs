@@ -12,7 +12,6 @@ use crate::app::App;
 use crate::error::Result;
 use crate::model::{Frontmatter, Level, Status};
 use crate::policy::PriorityInput;
-use crate::store;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -50,7 +49,7 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
     let mut rows: Vec<(Frontmatter, PathBuf)> = Vec::new();
     let mut inputs: Vec<PriorityInput> = Vec::new();
     let files = app.store.dossier_files()?;
-    for (file, read) in files.iter().zip(store::read_frontmatters(&files)) {
+    for (file, read) in files.iter().zip(app.frontmatter.read(&files)) {
         let file = file.clone();
         let (fm, times) = match read {
             Ok(read) => read,

@@ -143,6 +143,10 @@ pub struct SessionParams {
     pub id: Option<String>,
     /// Unbind.
     pub clear: Option<bool>,
+    /// When switching: the current Dossier's latest Distilled State, saved first.
+    pub current_distilled_state_markdown: Option<String>,
+    /// Base revision for that save.
+    pub current_base_revision: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -406,8 +410,20 @@ impl DossierServer {
                 };
                 return Ok((json!({ "binding": b }), caps.warnings(), next));
             };
+            // Switching saves the current Dossier first where the agent gave us its state.
+            let mut saved_previous = None;
+            if let (Some(state), Some(base)) = (p.current_distilled_state_markdown, p.current_base_revision)
+                && let Some(current) = sessions::read(&app.store, &sid)?.and_then(|b| b.dossier_id)
+            {
+                let req =
+                    SaveRequest { base_revision: Some(base), distilled_state: Some(state), ..Self::save_request(app) };
+                saved_previous = Some(save::save(&app.store, &current, req)?);
+            }
             let (r, mut w, mut n) = recall::recall(app, &target, Some(1))?;
             let b = sessions::write(&app.store, &sid, Some(r.id.clone()), Some(r.revision.clone()))?;
+            if let Some(prev) = &saved_previous {
+                w.extend(prev.warnings.iter().cloned());
+            }
             w.extend(caps.warnings());
             let guide = context::GUIDE;
             // Guide and state together must stay under the transport cap; otherwise page.
@@ -427,6 +443,7 @@ impl DossierServer {
                 "revision": r.revision,
                 "token_estimate": r.token_estimate,
                 "page_count": r.page_count,
+                "saved_previous": saved_previous,
             });
             Ok((data, w, n))
         }))

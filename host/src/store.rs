@@ -135,6 +135,54 @@ pub fn read_frontmatter(file: &Path) -> Result<(Frontmatter, Times)> {
     Ok((fm, times))
 }
 
+/// Frontmatter already read by this process, keyed by file and validated by (inode, size,
+/// mtime): a long-running server (`dossier mcp`) re-reads only Dossiers that changed. Every
+/// write replaces `dossier.md` by rename, so a changed file always has a new inode. Derived
+/// and in memory only.
+#[derive(Default)]
+pub struct FrontmatterCache {
+    entries: std::sync::Mutex<std::collections::HashMap<PathBuf, (FileStamp, Frontmatter, Times)>>,
+}
+
+type FileStamp = (u64, u64, Option<std::time::SystemTime>);
+
+fn stamp(file: &Path) -> Option<FileStamp> {
+    use std::os::unix::fs::MetadataExt;
+    let m = fs::metadata(file).ok()?;
+    Some((m.ino(), m.len(), m.modified().ok()))
+}
+
+impl FrontmatterCache {
+    /// [`read_frontmatters`], reusing entries whose file has not changed.
+    pub fn read(&self, files: &[PathBuf]) -> Vec<Result<(Frontmatter, Times)>> {
+        let stamps: Vec<Option<FileStamp>> = files.iter().map(|f| stamp(f)).collect();
+        let mut out: Vec<Option<Result<(Frontmatter, Times)>>> = Vec::with_capacity(files.len());
+        let mut missing = Vec::new();
+        {
+            let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            for (i, f) in files.iter().enumerate() {
+                match (entries.get(f), &stamps[i]) {
+                    (Some((st, fm, t)), Some(now)) if st == now => out.push(Some(Ok((fm.clone(), *t)))),
+                    _ => {
+                        out.push(None);
+                        missing.push(i);
+                    }
+                }
+            }
+        }
+        let paths: Vec<PathBuf> = missing.iter().map(|&i| files[i].clone()).collect();
+        let fresh = read_frontmatters(&paths);
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        for (&i, r) in missing.iter().zip(fresh) {
+            if let (Ok((fm, t)), Some(st)) = (&r, &stamps[i]) {
+                entries.insert(files[i].clone(), (*st, fm.clone(), *t));
+            }
+            out[i] = Some(r);
+        }
+        out.into_iter().map(|r| r.expect("every slot filled")).collect()
+    }
+}
+
 /// [`read_frontmatter`] for many files, spread over the available cores (frontmatter scans
 /// are dominated by per-file open/read latency). Results are in input order.
 pub fn read_frontmatters(files: &[PathBuf]) -> Vec<Result<(Frontmatter, Times)>> {

@@ -115,6 +115,23 @@ async def main(binary, store):
             e = envelope(await call("dossier_list", {}))
             assert e["ok"], "server still serving after a malformed call"
 
+            # Unknown tool: an error, and the server keeps serving.
+            try:
+                r = await call("dossier_delete", {"id": slug})
+                assert getattr(r, "is_error", getattr(r, "isError", False)), r
+            except Exception as exc:
+                print(f"unknown tool rejected: {exc}", file=sys.stderr)
+
+            # Switching saves the current Dossier first when its state is given.
+            e = envelope(await call("dossier_promote", {"name": "Hiring loop", "create": True}))
+            other = e["data"]["slug"]
+            cur = envelope(await call("dossier_recall", {"id": slug}))["data"]["revision"]
+            e = envelope(await call("dossier_session", {"id": other, "current_base_revision": cur,
+                                                        "current_distilled_state_markdown": state + "Saved on switch.\n"}))
+            assert e["ok"] and e["data"]["saved_previous"]["slug"] == slug, e
+            assert "Saved on switch." in envelope(await call("dossier_recall", {"id": slug}))["data"]["content"]
+            assert envelope(await call("dossier_session", {}))["data"]["binding"]["dossier_id"] == e["data"]["binding"]["dossier_id"]
+
             e = envelope(await call("dossier_session", {"clear": True}))
             assert e["ok"] and e["data"]["binding"]["dossier_id"] is None, e
     print("mcp client checks passed")
