@@ -4,7 +4,7 @@
 mod support;
 
 use predicates::prelude::*;
-use support::{DossierSpec, TempStore, json_of};
+use support::{DossierSpec, TempStore, json_of, snapshot};
 
 #[test]
 fn init_creates_the_store_layout_and_is_idempotent() {
@@ -30,24 +30,6 @@ fn init_creates_the_store_layout_and_is_idempotent() {
     assert_eq!(v["ok"], true);
     assert_eq!(snapshot(root), before, "second init changed files");
     assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains("guide.md differs")));
-}
-
-/// Every file under `root` (outside the cache) with its contents.
-fn snapshot(root: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((p.strip_prefix(root).unwrap().display().to_string(), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

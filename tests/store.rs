@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use support::{TempStore, json_of};
+use support::{TempStore, json_of, snapshot};
 
 fn promote(store: &TempStore, name: &str) -> serde_json::Value {
     let out = store.cmd().args(["promote", "--name", name, "--json"]).output().unwrap();
@@ -27,27 +27,6 @@ fn audit(dir: &Path) -> Vec<serde_json::Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("audit line does not parse ({e}): {l}")))
         .collect()
-}
-
-/// Every file under `root` (except the policy cache) with its bytes.
-fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.ends_with(".cache") {
-                continue;
-            }
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((p.strip_prefix(root).unwrap().display().to_string(), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 fn code(out: &Output) -> String {

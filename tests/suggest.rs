@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{TempStore, json_of};
+use support::{TempStore, json_of, snapshot};
 
 fn setup() -> TempStore {
     let store = TempStore::new();
@@ -20,26 +20,6 @@ fn setup() -> TempStore {
         store.cmd().args(["next", &slug, next]).assert().success();
     }
     store
-}
-
-fn snapshot(root: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.ends_with(".cache") {
-                continue;
-            }
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! Commands of the SPEC's tree that later issues own say "not yet available" and exit 69;
 //! they never pretend to succeed.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -405,13 +406,7 @@ fn saved(outcome: SaveOutcome, app: &App) -> Result<Output> {
     if let Err(e) = context::refresh_library(app) {
         warnings.push(format!("context/library.md was not refreshed: {}", e.message));
     }
-    let human = format!(
-        "{} {} ({})
-",
-        event_verb(outcome.event),
-        outcome.slug,
-        outcome.revision
-    );
+    let human = format!("{} {} ({})\n", event_verb(outcome.event), outcome.slug, outcome.revision);
     let mut out = Output::new(serde_json::to_value(&outcome).expect("outcome serializes"), human);
     out.warnings = warnings;
     Ok(out)
@@ -610,79 +605,36 @@ fn cmd_show(target: &str) -> Result<Output> {
     let (artifacts, problems) = archive::list(&dir);
     let conflicts = std::fs::read_dir(dir.join("conflicts")).map(|d| d.count()).unwrap_or(0);
     let fm = &doc.frontmatter;
-    let mut human = format!(
-        "{} ({})
-",
-        fm.name, fm.slug
-    );
-    human.push_str(&format!(
-        "  id:            {}
-  revision:      {revision}
-  status:        {}
-",
-        fm.id,
-        fm.status.as_str()
-    ));
-    human.push_str(&format!(
-        "  importance:    {}
-  urgency:       {}
-",
-        fm.importance.as_str(),
-        fm.urgency.as_str()
-    ));
+    let mut human = String::new();
+    let _ = writeln!(human, "{} ({})", fm.name, fm.slug);
+    let _ = writeln!(human, "  id:            {}", fm.id);
+    let _ = writeln!(human, "  revision:      {revision}");
+    let _ = writeln!(human, "  status:        {}", fm.status.as_str());
+    let _ = writeln!(human, "  importance:    {}", fm.importance.as_str());
+    let _ = writeln!(human, "  urgency:       {}", fm.urgency.as_str());
     if let Some(l) = &fm.lead {
-        human.push_str(&format!(
-            "  lead:          {l}
-"
-        ));
+        let _ = writeln!(human, "  lead:          {l}");
     }
     if let Some(d) = &fm.due_date {
-        human.push_str(&format!(
-            "  due:           {d}
-"
-        ));
+        let _ = writeln!(human, "  due:           {d}");
     }
-    human.push_str(&format!(
-        "  next action:   {}
-  updated:       {}
-  path:          {}
-",
-        fm.next_action,
-        fm.updated_at,
-        dir.display()
-    ));
+    let _ = writeln!(human, "  next action:   {}", fm.next_action);
+    let _ = writeln!(human, "  updated:       {}", fm.updated_at);
+    let _ = writeln!(human, "  path:          {}", dir.display());
     if !fm.open_questions.is_empty() {
-        human.push_str(
-            "  open questions:
-",
-        );
+        human.push_str("  open questions:\n");
         for q in &fm.open_questions {
-            human.push_str(&format!(
-                "    - {q}
-"
-            ));
+            let _ = writeln!(human, "    - {q}");
         }
     }
-    human.push_str(&format!(
-        "  artifacts:     {}
-",
-        artifacts.len()
-    ));
+    let _ = writeln!(human, "  tokens:        ~{} (estimate; target {token_target})", estimate.tokens);
+    let _ = writeln!(human, "  artifacts:     {}", artifacts.len());
     for a in &artifacts {
-        human.push_str(&format!(
-            "    {}  {:<16} {}
-",
-            a.id,
-            serde_json::to_value(a.artifact_type).expect("enum").as_str().unwrap_or(""),
-            a.title
-        ));
+        let kind = serde_json::to_value(a.artifact_type).expect("enum serializes");
+        let _ = writeln!(human, "    {}  {:<16} {}", a.id, kind.as_str().unwrap_or(""), a.title);
     }
     if conflicts > 0 {
-        human.push_str(&format!(
-            "  conflicts:     {conflicts} in {}
-",
-            dir.join("conflicts").display()
-        ));
+        let _ = writeln!(human, "  conflicts:     {conflicts} in {}", dir.join("conflicts").display());
     }
     let mut warnings = problems;
     warnings.extend(model::body_structure_warnings(&doc.body));
