@@ -111,11 +111,51 @@ fn contains_phrase(haystack: &[String], phrase: &[String]) -> bool {
 /// Calls `f` with each normalised term of `text` (as `terms` would produce, minus the
 /// stop-word filter), reusing one buffer: no allocation per token. Used on candidate text,
 /// which can be large, where only membership in the (stop-word-free) query set matters.
-fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+/// With `first`, words whose first (lowercased ASCII) letter starts no query term are
+/// skipped before any work; folding never changes a word's first letter.
+fn for_each_term(text: &str, first: Option<&[bool; 128]>, mut f: impl FnMut(&str)) {
+    let bytes = text.as_bytes();
     let mut buf = String::new();
-    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() && !b.is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        // Scan one word: ASCII alphanumerics fast, anything else decoded.
+        let start = i;
+        let mut ascii = true;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii() {
+                if !b.is_ascii_alphanumeric() {
+                    break;
+                }
+                i += 1;
+            } else {
+                let c = text[i..].chars().next().expect("i is on a char boundary");
+                if !c.is_alphanumeric() {
+                    break;
+                }
+                ascii = false;
+                i += c.len_utf8();
+            }
+        }
+        if i == start {
+            // A non-ASCII separator.
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let word = &text[start..i];
+        if let Some(first) = first
+            && ascii
+            && !first[word.as_bytes()[0].to_ascii_lowercase() as usize]
+        {
+            continue;
+        }
         buf.clear();
-        if word.is_ascii() {
+        if ascii {
             buf.push_str(word);
             buf.make_ascii_lowercase();
         } else {
@@ -140,11 +180,11 @@ struct Fields<'q> {
 }
 
 impl<'q> Fields<'q> {
-    fn of(c: &Candidate, q: &'q BTreeSet<String>) -> Fields<'q> {
+    fn of(c: &Candidate, q: &'q BTreeSet<String>, first: &[bool; 128]) -> Fields<'q> {
         let present = |texts: &[&str]| {
             let mut found = BTreeSet::new();
             for text in texts {
-                for_each_term(text, |t| {
+                for_each_term(text, Some(first), |t| {
                     if let Some(hit) = q.get(t) {
                         found.insert(hit.as_str());
                     }
@@ -195,7 +235,15 @@ pub fn rank(query: &str, candidates: &[Candidate], limit: usize, now: Timestamp)
     if q.is_empty() || candidates.is_empty() || limit == 0 {
         return Vec::new();
     }
-    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &q)).collect();
+    // First ASCII letters of the query terms; a non-ASCII first letter disables the filter
+    // for ASCII words only, so it is always safe.
+    let mut first = [false; 128];
+    for t in &q {
+        if let Some(b) = t.bytes().next().filter(u8::is_ascii) {
+            first[b as usize] = true;
+        }
+    }
+    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &q, &first)).collect();
     let n = candidates.len() as f64;
     let df: BTreeMap<&str, usize> =
         q.iter().map(|t| (t.as_str(), fields.iter().filter(|f| f.contains(t)).count())).collect();
@@ -407,9 +455,19 @@ mod tests {
     fn streaming_terms_match_terms_without_stop_words() {
         let text = "The Renewals, policies & boxes: Café STATUS of the économies in 2026 x y";
         let mut streamed = Vec::new();
-        for_each_term(text, |t| streamed.push(t.to_string()));
+        for_each_term(text, None, |t| streamed.push(t.to_string()));
         let expected: Vec<String> = streamed.iter().filter(|t| !STOP_WORDS.contains(&t.as_str())).cloned().collect();
         assert_eq!(terms(text), expected);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn streaming_terms_equal_terms_for_any_text(text in "\\PC{0,80}") {
+            let mut streamed = Vec::new();
+            for_each_term(&text, None, |t| streamed.push(t.to_string()));
+            let expected: Vec<String> = streamed.iter().filter(|t| !STOP_WORDS.contains(&t.as_str())).cloned().collect();
+            proptest::prop_assert_eq!(terms(&text), expected);
+        }
     }
 
     #[test]
