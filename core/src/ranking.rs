@@ -111,9 +111,9 @@ fn contains_phrase(haystack: &[String], phrase: &[String]) -> bool {
 /// Calls `f` with each normalised term of `text` (as `terms` would produce, minus the
 /// stop-word filter), reusing one buffer: no allocation per token. Used on candidate text,
 /// which can be large, where only membership in the (stop-word-free) query set matters.
-/// With `first`, words whose first (lowercased ASCII) letter starts no query term are
-/// skipped before any work; folding never changes a word's first letter.
-fn for_each_term(text: &str, first: Option<&[bool; 128]>, mut f: impl FnMut(&str)) {
+/// With `filter` (see [`QueryFilter`]), ASCII words that cannot fold into any query term —
+/// judged by first letter and length alone — are skipped before any work.
+fn for_each_term(text: &str, filter: Option<&QueryFilter>, mut f: impl FnMut(&str)) {
     let bytes = text.as_bytes();
     let mut buf = String::new();
     let mut i = 0;
@@ -148,9 +148,9 @@ fn for_each_term(text: &str, first: Option<&[bool; 128]>, mut f: impl FnMut(&str
             continue;
         }
         let word = &text[start..i];
-        if let Some(first) = first
+        if let Some(filter) = filter
             && ascii
-            && !first[word.as_bytes()[0].to_ascii_lowercase() as usize]
+            && !filter.may_match(word)
         {
             continue;
         }
@@ -169,6 +169,45 @@ fn for_each_term(text: &str, first: Option<&[bool; 128]>, mut f: impl FnMut(&str
     }
 }
 
+/// A cheap test of whether an ASCII word could normalise to one of the query terms:
+/// folding keeps the first letter and shortens a word by at most two bytes, so a word can
+/// only match a term with the same (lowercased) first letter and a length of L, L-1 or L-2.
+struct QueryFilter {
+    /// Per first ASCII byte, a bitmask of query-term lengths (lengths ≥ 63 share bit 63).
+    lengths: [u64; 128],
+}
+
+impl QueryFilter {
+    fn new(q: &BTreeSet<String>) -> QueryFilter {
+        let mut lengths = [0u64; 128];
+        for t in q {
+            if let Some(b) = t.bytes().next().filter(u8::is_ascii) {
+                lengths[b as usize] |= 1u64 << t.len().min(63);
+            }
+        }
+        QueryFilter { lengths }
+    }
+
+    fn may_match(&self, word: &str) -> bool {
+        let mask = self.lengths[word.as_bytes()[0].to_ascii_lowercase() as usize];
+        if mask == 0 {
+            return false;
+        }
+        let l = word.len();
+        if l >= 63 {
+            return true;
+        }
+        let mut want = 1u64 << l;
+        if l >= 1 {
+            want |= 1u64 << (l - 1);
+        }
+        if l >= 2 {
+            want |= 1u64 << (l - 2);
+        }
+        mask & want != 0
+    }
+}
+
 /// The query terms present in each field of a candidate.
 struct Fields<'q> {
     name: BTreeSet<&'q str>,
@@ -180,11 +219,11 @@ struct Fields<'q> {
 }
 
 impl<'q> Fields<'q> {
-    fn of(c: &Candidate, q: &'q BTreeSet<String>, first: &[bool; 128]) -> Fields<'q> {
+    fn of(c: &Candidate, q: &'q BTreeSet<String>, filter: &QueryFilter) -> Fields<'q> {
         let present = |texts: &[&str]| {
             let mut found = BTreeSet::new();
             for text in texts {
-                for_each_term(text, Some(first), |t| {
+                for_each_term(text, Some(filter), |t| {
                     if let Some(hit) = q.get(t) {
                         found.insert(hit.as_str());
                     }
@@ -235,15 +274,8 @@ pub fn rank(query: &str, candidates: &[Candidate], limit: usize, now: Timestamp)
     if q.is_empty() || candidates.is_empty() || limit == 0 {
         return Vec::new();
     }
-    // First ASCII letters of the query terms; a non-ASCII first letter disables the filter
-    // for ASCII words only, so it is always safe.
-    let mut first = [false; 128];
-    for t in &q {
-        if let Some(b) = t.bytes().next().filter(u8::is_ascii) {
-            first[b as usize] = true;
-        }
-    }
-    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &q, &first)).collect();
+    let filter = QueryFilter::new(&q);
+    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &q, &filter)).collect();
     let n = candidates.len() as f64;
     let df: BTreeMap<&str, usize> =
         q.iter().map(|t| (t.as_str(), fields.iter().filter(|f| f.contains(t)).count())).collect();
@@ -461,6 +493,16 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn the_filter_never_drops_a_matching_word(text in "[A-Za-z ]{0,80}", query in "[A-Za-z ]{1,40}") {
+            let q: BTreeSet<String> = terms(&query).into_iter().collect();
+            let filter = QueryFilter::new(&q);
+            let (mut all, mut filtered) = (Vec::new(), Vec::new());
+            for_each_term(&text, None, |t| if q.contains(t) { all.push(t.to_string()) });
+            for_each_term(&text, Some(&filter), |t| if q.contains(t) { filtered.push(t.to_string()) });
+            proptest::prop_assert_eq!(all, filtered);
+        }
+
         #[test]
         fn streaming_terms_equal_terms_for_any_text(text in "\\PC{0,80}") {
             let mut streamed = Vec::new();
