@@ -19,7 +19,7 @@
 //! Not for: deciding to link or create — the host asks unless confidence is high, and never
 //! links silently.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// Milliseconds since the Unix epoch, UTC.
 pub type Timestamp = i64;
@@ -208,24 +208,34 @@ impl QueryFilter {
     }
 }
 
-/// The query terms present in each field of a candidate.
-struct Fields<'q> {
-    name: BTreeSet<&'q str>,
-    strong: BTreeSet<&'q str>,
-    title: BTreeSet<&'q str>,
-    body: BTreeSet<&'q str>,
+/// Which query terms (by index into the sorted query terms) occur in each field of a
+/// candidate, as bitsets: scanning records a bit instead of inserting into a set.
+struct Fields {
+    name: Vec<u64>,
+    strong: Vec<u64>,
+    title: Vec<u64>,
+    body: Vec<u64>,
     name_terms: Vec<String>,
     slug_terms: Vec<String>,
 }
 
-impl<'q> Fields<'q> {
-    fn of(c: &Candidate, q: &'q BTreeSet<String>, filter: &QueryFilter) -> Fields<'q> {
+fn set(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+fn has(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] & (1 << (i % 64)) != 0
+}
+
+impl Fields {
+    fn of(c: &Candidate, q: &[&str], filter: &QueryFilter) -> Fields {
+        let words = q.len().div_ceil(64);
         let present = |texts: &[&str]| {
-            let mut found = BTreeSet::new();
+            let mut found = vec![0u64; words];
             for text in texts {
                 for_each_term(text, Some(filter), |t| {
-                    if let Some(hit) = q.get(t) {
-                        found.insert(hit.as_str());
+                    if let Ok(i) = q.binary_search(&t) {
+                        set(&mut found, i);
                     }
                 });
             }
@@ -233,8 +243,12 @@ impl<'q> Fields<'q> {
         };
         let name_terms = terms(&c.name);
         let slug_terms = terms(&c.slug.replace('-', " "));
-        let name: BTreeSet<&str> =
-            name_terms.iter().chain(&slug_terms).filter_map(|t| q.get(t.as_str())).map(String::as_str).collect();
+        let mut name = vec![0u64; words];
+        for t in name_terms.iter().chain(&slug_terms) {
+            if let Ok(i) = q.binary_search(&t.as_str()) {
+                set(&mut name, i);
+            }
+        }
         let mut strong_texts: Vec<&str> = vec![&c.next_action];
         strong_texts.extend(c.open_questions.iter().map(String::as_str));
         let titles: Vec<&str> = c.artifact_titles.iter().map(String::as_str).collect();
@@ -248,22 +262,19 @@ impl<'q> Fields<'q> {
         }
     }
 
-    fn weight(&self, term: &str) -> f64 {
-        if self.name.contains(term) {
+    /// The weight of the best field containing query term `i` (0 when none does).
+    fn weight(&self, i: usize) -> f64 {
+        if has(&self.name, i) {
             W_NAME
-        } else if self.strong.contains(term) {
+        } else if has(&self.strong, i) {
             W_STRONG
-        } else if self.title.contains(term) {
+        } else if has(&self.title, i) {
             W_TITLE
-        } else if self.body.contains(term) {
+        } else if has(&self.body, i) {
             W_BODY
         } else {
             0.0
         }
-    }
-
-    fn contains(&self, term: &str) -> bool {
-        self.weight(term) > 0.0
     }
 }
 
@@ -275,25 +286,26 @@ pub fn rank(query: &str, candidates: &[Candidate], limit: usize, now: Timestamp)
         return Vec::new();
     }
     let filter = QueryFilter::new(&q);
-    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &q, &filter)).collect();
+    // Sorted (BTreeSet order), so a term's index is found by binary search.
+    let q_terms: Vec<&str> = q.iter().map(String::as_str).collect();
+    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &q_terms, &filter)).collect();
     let n = candidates.len() as f64;
-    let df: BTreeMap<&str, usize> =
-        q.iter().map(|t| (t.as_str(), fields.iter().filter(|f| f.contains(t)).count())).collect();
+    let df: Vec<usize> = (0..q_terms.len()).map(|i| fields.iter().filter(|f| f.weight(i) > 0.0).count()).collect();
 
     let mut out = Vec::new();
     for (i, (c, f)) in candidates.iter().zip(&fields).enumerate() {
         let mut contributions: Vec<(f64, &str)> = Vec::new();
         let mut strong_shared = 0usize;
-        for t in &q {
-            let w = f.weight(t);
+        for (ti, t) in q_terms.iter().enumerate() {
+            let w = f.weight(ti);
             if w == 0.0 {
                 continue;
             }
             if w >= W_STRONG {
                 strong_shared += 1;
             }
-            let rarity = 1.0 + (n / df[t.as_str()] as f64).ln();
-            contributions.push((w * rarity, t));
+            let rarity = 1.0 + (n / df[ti] as f64).ln();
+            contributions.push((w * rarity, *t));
         }
         if contributions.is_empty() {
             continue;
