@@ -403,9 +403,7 @@ fn update(target: &str, updates: FrontmatterUpdates) -> Result<Output> {
 fn saved(outcome: SaveOutcome, app: &App) -> Result<Output> {
     let mut warnings = outcome.warnings.clone();
     // The open-work list may have changed: keep the context library current.
-    if let Err(e) = context::refresh_library(app) {
-        warnings.push(format!("context/library.md was not refreshed: {}", e.message));
-    }
+    warnings.extend(context::after_mutation(app));
     let human = format!("{} {} ({})\n", event_verb(outcome.event), outcome.slug, outcome.revision);
     let mut out = Output::new(serde_json::to_value(&outcome).expect("outcome serializes"), human);
     out.warnings = warnings;
@@ -462,11 +460,12 @@ fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -
     app.store.require()?;
     let mut req = CreateRequest { actor: ACTOR.to_string(), promote: true, ..Default::default() };
     let mut name = name;
+    let mut file_text = None;
     if let Some(path) = &from_file {
         let mut art = file_artifact(path, ArtifactType::SourceSnapshot);
         art.title = format!("Promoted from {}", art.title);
-        let text = std::fs::read(path).ok().and_then(|b| String::from_utf8(b).ok());
-        if let Some(text) = &text {
+        file_text = std::fs::read(path).ok().and_then(|b| String::from_utf8(b).ok());
+        if let Some(text) = &file_text {
             if name.is_none() {
                 name = text.lines().find_map(|l| l.strip_prefix("# ")).map(|t| t.trim().to_string());
             }
@@ -484,31 +483,16 @@ fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -
             .with_next("dossier promote --name \"<name>\"")
     })?;
     // Guard against duplicates: the name and any content, ranked against existing Dossiers.
-    let mut query = req.name.clone();
-    if let Some(path) = &from_file
-        && let Ok(text) = std::fs::read_to_string(path)
-    {
-        query.push('\n');
-        query.push_str(&text);
-    }
-    let candidates = crate::suggest::suggest(&app, &query, crate::listing::now_millis())?;
-    if !create && candidates.iter().any(|c| c.is_high()) {
-        let mut e = DossierError::new(
-            Code::AmbiguousTarget,
-            format!(
-                "an existing Dossier likely covers this already ({}); nothing was created",
-                candidates.iter().filter(|c| c.is_high()).map(|c| c.slug.as_str()).collect::<Vec<_>>().join(", ")
-            ),
-        )
-        .with_details(json!({ "candidates": candidates, "requires_selection": true }));
-        for c in candidates.iter().filter(|c| c.is_high()) {
-            e = e.with_next(match &from_file {
-                Some(p) => format!("dossier link {} --from-file {}", c.slug, p.display()),
-                None => format!("dossier show {}", c.slug),
-            });
-        }
-        return Err(e.with_next("add --create to make a new Dossier anyway"));
-    }
+    let query = match &file_text {
+        Some(text) => format!("{}\n{text}", req.name),
+        None => req.name.clone(),
+    };
+    let next = |c: &crate::suggest::Suggestion| match &from_file {
+        Some(p) => format!("dossier link {} --from-file {}", c.slug, p.display()),
+        None => format!("dossier show {}", c.slug),
+    };
+    let candidates =
+        crate::suggest::guard_new(&app, &query, create, next, "add --create to make a new Dossier anyway")?;
     let outcome = save::create(&app.store, req)?;
     let mut out = saved(outcome, &app)?;
     for c in &candidates {

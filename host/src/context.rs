@@ -75,6 +75,12 @@ pub fn refresh_library(app: &App) -> Result<crate::files::FileOutcome> {
     crate::files::write_if_changed(&app.store.library_path(), &current_library(app)?)
 }
 
+/// Keep the library current after a mutation (CLI and MCP alike). A failure does not undo
+/// the mutation; it comes back as a warning.
+pub fn after_mutation(app: &App) -> Option<String> {
+    refresh_library(app).err().map(|e| format!("context/library.md was not refreshed: {}", e.message))
+}
+
 /// The library as it should be now.
 pub fn current_library(app: &App) -> Result<String> {
     let listing = listing::list(app, &Status::OPEN, listing::now_millis())?;

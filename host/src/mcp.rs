@@ -174,9 +174,7 @@ fn text_artifact(t: ArtifactType, title: &str, format: ContentFormat, content: S
 
 fn outcome(app: &App, o: save::SaveOutcome) -> Result<(Value, Vec<String>, Vec<String>)> {
     let mut warnings = o.warnings.clone();
-    if let Err(e) = context::refresh_library(app) {
-        warnings.push(format!("context/library.md was not refreshed: {}", e.message));
-    }
+    warnings.extend(context::after_mutation(app));
     Ok((serde_json::to_value(&o).expect("outcome serializes"), warnings, Vec::new()))
 }
 
@@ -315,25 +313,32 @@ impl DossierServer {
                 .flatten()
                 .collect::<Vec<_>>()
                 .join("\n");
-            let candidates = suggest::suggest(app, &query, listing::now_millis())?;
-            if !p.create.unwrap_or(false) && candidates.iter().any(|c| c.is_high()) {
-                let mut e = DossierError::new(
-                    Code::AmbiguousTarget,
-                    "an existing Dossier likely covers this; ask the user which, then link, or promote with create=true",
-                )
-                .with_details(json!({ "candidates": candidates, "requires_selection": true }));
-                for c in candidates.iter().filter(|c| c.is_high()) {
-                    e = e.with_next(format!("dossier_link id={}", c.slug));
-                }
-                return Err(e.with_next("dossier_promote with create=true"));
-            }
+            let candidates = suggest::guard_new(
+                app,
+                &query,
+                p.create.unwrap_or(false),
+                |c| format!("ask the user, then dossier_link id={}", c.slug),
+                "dossier_promote with create=true",
+            )?;
             let mut artifacts = Vec::new();
             if let Some(c) = p.session_content {
-                artifacts.push(text_artifact(ArtifactType::SourceSnapshot, "Session content", ContentFormat::Markdown, c, &harness));
+                artifacts.push(text_artifact(
+                    ArtifactType::SourceSnapshot,
+                    "Session content",
+                    ContentFormat::Markdown,
+                    c,
+                    &harness,
+                ));
             }
             let has_transcript = p.transcript.is_some();
             if let Some(t) = p.transcript {
-                artifacts.push(text_artifact(ArtifactType::Transcript, "Session transcript", ContentFormat::Text, t, &harness));
+                artifacts.push(text_artifact(
+                    ArtifactType::Transcript,
+                    "Session transcript",
+                    ContentFormat::Text,
+                    t,
+                    &harness,
+                ));
             }
             let req = CreateRequest {
                 name: p.name,

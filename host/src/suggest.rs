@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::app::App;
 use crate::archive;
-use crate::error::Result;
+use crate::error::{Code, DossierError, Result};
 use crate::model::{DossierDoc, Status};
 use crate::policy::{self, RankingOptions};
 
@@ -94,6 +94,35 @@ pub fn suggest(app: &App, content: &str, now: i64) -> Result<Vec<Suggestion>> {
             }
         })
         .collect())
+}
+
+/// The duplicate guard shared by every promote (CLI and MCP): rank `content` against the
+/// store and, unless `create` says the caller means a new Dossier, refuse a `high` match with
+/// `ambiguous_target` carrying the candidates. `next` words the follow-up for each high
+/// candidate and `override_hint` how to create anyway, in the caller's interface. On
+/// success the candidates are returned so the caller can mention related Dossiers.
+pub fn guard_new(
+    app: &App,
+    content: &str,
+    create: bool,
+    next: impl Fn(&Suggestion) -> String,
+    override_hint: &str,
+) -> Result<Vec<Suggestion>> {
+    let candidates = suggest(app, content, crate::listing::now_millis())?;
+    let high: Vec<&Suggestion> = candidates.iter().filter(|c| c.is_high()).collect();
+    if create || high.is_empty() {
+        return Ok(candidates);
+    }
+    let slugs: Vec<&str> = high.iter().map(|c| c.slug.as_str()).collect();
+    let mut e = DossierError::new(
+        Code::AmbiguousTarget,
+        format!("an existing Dossier likely covers this already ({}); nothing was created", slugs.join(", ")),
+    )
+    .with_details(serde_json::json!({ "candidates": candidates, "requires_selection": true }));
+    for c in high {
+        e = e.with_next(next(c));
+    }
+    Err(e.with_next(override_hint))
 }
 
 fn lifecycle(s: Status) -> policy::LifecycleStatus {
