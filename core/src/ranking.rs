@@ -19,7 +19,9 @@
 //! Not for: deciding to link or create — the host asks unless confidence is high, and never
 //! links silently.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 /// Milliseconds since the Unix epoch, UTC.
 pub type Timestamp = i64;
@@ -59,17 +61,18 @@ const EXACT_BONUS: f64 = 10.0;
 const RECENCY_MAX_BOOST: f64 = 0.1;
 const RECENCY_HALF_LIFE_DAYS: f64 = 30.0;
 
+/// English stop words, sorted (binary search; a test checks the order).
 const STOP_WORDS: &[&str] = &[
     "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
     "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does",
     "doing", "done", "down", "during", "each", "few", "for", "from", "further", "get", "got", "had", "has", "have",
     "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself",
-    "just", "let", "like", "me", "more", "most", "my", "need", "new", "no", "nor", "not", "now", "of", "off", "on",
-    "once", "one", "only", "or", "other", "our", "ours", "out", "over", "own", "please", "same", "she", "should", "so",
-    "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this",
-    "those", "through", "to", "too", "under", "until", "up", "us", "use", "very", "was", "we", "were", "what", "when",
-    "where", "which", "while", "who", "whom", "why", "will", "with", "would", "yes", "yet", "you", "your", "yours",
-    "want", "make", "work", "thing", "things",
+    "just", "let", "like", "make", "me", "more", "most", "my", "need", "new", "no", "nor", "not", "now", "of", "off",
+    "on", "once", "one", "only", "or", "other", "our", "ours", "out", "over", "own", "please", "same", "she", "should",
+    "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "thing",
+    "things", "this", "those", "through", "to", "too", "under", "until", "up", "us", "use", "very", "want", "was",
+    "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "work", "would",
+    "yes", "yet", "you", "your", "yours",
 ];
 
 /// Fold common English plural endings in place so "renewals" meets "renewal".
@@ -95,12 +98,13 @@ fn fold(word: &str) -> String {
 
 /// Normalised terms of `text`, in order (stop words and 1-character tokens removed).
 pub fn terms(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .filter(|w| w.chars().count() > 1 && !STOP_WORDS.contains(&w.as_str()))
-        .map(|w| fold(&w))
-        .collect()
+    let mut out = Vec::new();
+    for_each_term(text, |t| {
+        if STOP_WORDS.binary_search(&t).is_err() {
+            out.push(t.to_string());
+        }
+    });
+    out
 }
 
 /// Whether `phrase` (as terms) occurs contiguously in `haystack` (as terms).
@@ -108,103 +112,371 @@ fn contains_phrase(haystack: &[String], phrase: &[String]) -> bool {
     !phrase.is_empty() && haystack.windows(phrase.len()).any(|w| w == phrase)
 }
 
-/// Calls `f` with each normalised term of `text` (as `terms` would produce, minus the
-/// stop-word filter), reusing one buffer: no allocation per token. Used on candidate text,
-/// which can be large, where only membership in the (stop-word-free) query set matters.
-/// With `filter` (see [`QueryFilter`]), ASCII words that cannot fold into any query term —
-/// judged by first letter and length alone — are skipped before any work.
-fn for_each_term(text: &str, filter: Option<&QueryFilter>, mut f: impl FnMut(&str)) {
-    let bytes = text.as_bytes();
-    let mut buf = String::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii() && !b.is_ascii_alphanumeric() {
-            i += 1;
-            continue;
+/// Bitmaps over the bytes of a text, 64 bytes per `u64`, bit `k` of word `j` for byte
+/// `64 j + k`: `alnum` marks bytes of alphanumeric characters (word bytes), `multi` marks
+/// bytes of non-ASCII characters. One extra zero word at the end ends every run.
+#[derive(Default)]
+struct WordMap {
+    alnum: Vec<u64>,
+    multi: Vec<u64>,
+    /// Whether the text has any non-ASCII byte (else `multi` is all zeros).
+    any_multi: bool,
+}
+
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+const fn splat(b: u8) -> u64 {
+    b as u64 * 0x0101_0101_0101_0101
+}
+
+/// High bit of each byte of `x` (all bytes < 0x80) set when the byte is in `lo..=hi`.
+fn in_range(x: u64, lo: u8, hi: u8) -> u64 {
+    (x + splat(0x80 - lo)) & !(x + splat(0x7f - hi)) & HIGH
+}
+
+/// The high bits of the 8 bytes of a chunk gathered into bits 0..8 (byte k → bit k).
+fn gather(high: u64) -> u64 {
+    ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// Classify 16 bytes: (bit k set when byte k is an ASCII letter or digit, bit k set when
+/// byte k is non-ASCII). SIMD where the target has it (SSE2 is baseline on x86_64; the
+/// policy component is built with wasm `simd128`), eight bytes at a time otherwise.
+#[cfg(target_arch = "x86_64")]
+fn classify16(chunk: &[u8; 16]) -> (u16, u16) {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
+    // the load reads exactly the 16 bytes of `chunk` (unaligned load).
+    unsafe {
+        let x = _mm_loadu_si128(chunk.as_ptr().cast());
+        // Signed compares: non-ASCII bytes are negative, so neither digits nor letters.
+        let within = |v: __m128i, lo: u8, hi: u8| {
+            _mm_and_si128(
+                _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
+                _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)),
+            )
+        };
+        let lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
+        let alnum = _mm_or_si128(within(x, b'0', b'9'), within(lower, b'a', b'z'));
+        (_mm_movemask_epi8(alnum) as u16, _mm_movemask_epi8(x) as u16)
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn classify16(chunk: &[u8; 16]) -> (u16, u16) {
+    use std::arch::wasm32::*;
+    let x = i8x16(
+        chunk[0] as i8,
+        chunk[1] as i8,
+        chunk[2] as i8,
+        chunk[3] as i8,
+        chunk[4] as i8,
+        chunk[5] as i8,
+        chunk[6] as i8,
+        chunk[7] as i8,
+        chunk[8] as i8,
+        chunk[9] as i8,
+        chunk[10] as i8,
+        chunk[11] as i8,
+        chunk[12] as i8,
+        chunk[13] as i8,
+        chunk[14] as i8,
+        chunk[15] as i8,
+    );
+    // Signed compares: non-ASCII bytes are negative, so they are neither digits nor letters.
+    let within =
+        |v: v128, lo: u8, hi: u8| v128_and(i8x16_ge(v, i8x16_splat(lo as i8)), i8x16_le(v, i8x16_splat(hi as i8)));
+    let lower = v128_or(x, i8x16_splat(0x20));
+    let alnum = v128_or(within(x, b'0', b'9'), within(lower, b'a', b'z'));
+    (i8x16_bitmask(alnum), i8x16_bitmask(x))
+}
+
+#[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
+fn classify16(chunk: &[u8; 16]) -> (u16, u16) {
+    classify16_swar(chunk)
+}
+
+/// The portable classification (and the reference the SIMD versions are tested against).
+#[cfg_attr(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")), allow(dead_code))]
+fn classify16_swar(chunk: &[u8; 16]) -> (u16, u16) {
+    let (mut alnum, mut multi) = (0u16, 0u16);
+    for k in 0..2 {
+        let x = u64::from_le_bytes(chunk[k * 8..k * 8 + 8].try_into().expect("8 bytes"));
+        let high = x & HIGH;
+        let ascii = x & !HIGH;
+        let word = (in_range(ascii, b'0', b'9') | in_range(ascii | splat(0x20), b'a', b'z')) & !high;
+        alnum |= (gather(word) as u16) << (k * 8);
+        multi |= (gather(high) as u16) << (k * 8);
+    }
+    (alnum, multi)
+}
+
+impl WordMap {
+    /// Classify `bytes` (a whole `str`) eight bytes at a time; non-ASCII characters (rare)
+    /// are decoded.
+    fn build(&mut self, bytes: &[u8]) {
+        self.alnum.clear();
+        self.multi.clear();
+        let blocks = bytes.chunks_exact(64);
+        let mut last = [0u8; 64];
+        last[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
+        let mut any_multi = false;
+        for block in blocks.chain(std::iter::once(&last[..])) {
+            let (mut alnum, mut multi) = (0u64, 0u64);
+            for (k, chunk) in block.chunks_exact(16).enumerate() {
+                let (a, m) = classify16(chunk.try_into().expect("chunks of 16"));
+                alnum |= u64::from(a) << (k * 16);
+                multi |= u64::from(m) << (k * 16);
+            }
+            any_multi |= multi != 0;
+            self.alnum.push(alnum);
+            self.multi.push(multi);
         }
-        // Scan one word: ASCII alphanumerics fast, anything else decoded.
-        let start = i;
-        let mut ascii = true;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b.is_ascii() {
-                if !b.is_ascii_alphanumeric() {
-                    break;
+        self.any_multi = any_multi;
+        if !any_multi {
+            return;
+        }
+        // Mark the bytes of alphanumeric non-ASCII characters.
+        for (j, &m) in self.multi.iter().enumerate() {
+            let mut m = m;
+            while m != 0 {
+                let p = j * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                // Pieces are whole `str`s: a lead byte (not 0b10xx_xxxx) starts a character.
+                if bytes[p] & 0xc0 == 0x80 {
+                    continue;
                 }
-                i += 1;
+                let len = match bytes[p] {
+                    ..0xe0 => 2,
+                    ..0xf0 => 3,
+                    _ => 4,
+                };
+                let c = word_str(&bytes[p..p + len]).chars().next().expect("p starts a character");
+                if c.is_alphanumeric() {
+                    for q in p..p + c.len_utf8() {
+                        self.alnum[q / 64] |= 1 << (q % 64);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether any byte in `start..end` is non-ASCII.
+    fn has_multi(&self, start: usize, end: usize) -> bool {
+        self.any_multi
+            && (start / 64..=(end - 1) / 64).any(|j| {
+                let lo = if j == start / 64 { u64::MAX << (start % 64) } else { u64::MAX };
+                let hi = if j == (end - 1) / 64 { u64::MAX >> (63 - (end - 1) % 64) } else { u64::MAX };
+                self.multi[j] & lo & hi != 0
+            })
+    }
+}
+
+/// Per first byte, a bitmask of word lengths worth looking at (lengths ≥ 63 share bit
+/// 63). [`for_each_word`] skips ASCII words that fail it without calling back.
+type LengthFilter = [u64; 256];
+
+/// Every word passes.
+const EVERY_WORD: LengthFilter = [u64::MAX; 256];
+
+fn length_bit(len: usize) -> u64 {
+    1 << len.min(63)
+}
+
+/// Calls `f` with each word of `text` (a maximal run of alphanumeric characters) and
+/// whether it is pure ASCII, except ASCII words whose first byte and length `filter`
+/// rules out; `f` returns `Break` to stop early. `map` is scratch space. A word is given
+/// as bytes: it is always a whole `str` (see [`word_str`]).
+///
+/// Text is classified in pieces of about [`PIECE`] bytes, cut at an ASCII space (never
+/// inside a word), so stopping early skips the rest of a long text.
+fn for_each_word(
+    text: &str,
+    filter: &LengthFilter,
+    map: &mut WordMap,
+    mut f: impl FnMut(&[u8], bool) -> ControlFlow<()>,
+) {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let cut = rest.as_bytes().iter().skip(PIECE).position(|&b| b == b' ').map_or(rest.len(), |p| PIECE + p);
+        let (piece, tail) = rest.split_at(cut);
+        if words_of_piece(piece.as_bytes(), filter, map, &mut f).is_break() {
+            return;
+        }
+        rest = tail;
+    }
+}
+
+const PIECE: usize = 1024;
+
+/// Words start where a word byte follows a non-word byte and end where one precedes a
+/// non-word byte; starts and ends alternate, so they are paired in one pass.
+fn words_of_piece(
+    bytes: &[u8],
+    filter: &LengthFilter,
+    map: &mut WordMap,
+    f: &mut impl FnMut(&[u8], bool) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    map.build(bytes);
+    let n = map.alnum.len();
+    let mut carry = 0u64;
+    let mut open = 0usize;
+    for j in 0..n {
+        let a = map.alnum[j];
+        let next = if j + 1 < n { map.alnum[j + 1] & 1 } else { 0 };
+        let mut starts = a & !((a << 1) | carry);
+        let mut ends = a & !((a >> 1) | (next << 63));
+        // The block begins inside a word opened in an earlier block: its first end is that word's.
+        let mut continuing = carry & a & 1 != 0;
+        carry = a >> 63;
+        while ends != 0 {
+            let start = if continuing {
+                continuing = false;
+                open
             } else {
-                let c = text[i..].chars().next().expect("i is on a char boundary");
-                if !c.is_alphanumeric() {
-                    break;
+                let s = j * 64 + starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                s
+            };
+            let end = j * 64 + ends.trailing_zeros() as usize + 1;
+            ends &= ends - 1;
+            let ascii = !map.has_multi(start, end);
+            if ascii && filter[bytes[start] as usize] & length_bit(end - start) == 0 {
+                continue;
+            }
+            f(&bytes[start..end], ascii)?;
+        }
+        if starts != 0 {
+            open = j * 64 + starts.trailing_zeros() as usize;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// A word from [`for_each_word`] as text: words start and end on character boundaries.
+fn word_str(word: &[u8]) -> &str {
+    std::str::from_utf8(word).expect("words are whole characters")
+}
+
+/// Lowercases and folds a non-ASCII (or any) word into `buf` the way [`terms`] does;
+/// false when the result is a one-character token.
+fn normalise_into(word: &str, buf: &mut String) -> bool {
+    buf.clear();
+    if word.is_ascii() {
+        buf.push_str(word);
+        buf.make_ascii_lowercase();
+    } else {
+        buf.push_str(&word.to_lowercase());
+    }
+    if buf.chars().nth(1).is_none() {
+        return false;
+    }
+    fold_in_place(buf);
+    true
+}
+
+/// Calls `f` with each normalised term of `text` (as `terms` would produce, minus the
+/// stop-word filter). The reference for [`Matcher`], and used for short texts.
+fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+    let mut buf = String::new();
+    for_each_word(text, &EVERY_WORD, &mut WordMap::default(), |word, _| {
+        if normalise_into(word_str(word), &mut buf) {
+            f(&buf);
+        }
+        ControlFlow::Continue(())
+    });
+}
+
+/// Finds which query terms occur in candidate text without normalising every word.
+///
+/// A word normalises to term `t` exactly when it is one of `t`'s surface forms: `t`,
+/// `t+"s"`, `t+"es"` or (for `t` ending in `y`) `t` minus `y` plus `"ies"`, each kept only
+/// if folding it really gives `t`. ASCII words are compared case-insensitively against the
+/// forms sharing their first letter and length — most words are rejected by a table lookup;
+/// other words take the slow path (lowercase, fold, binary search).
+struct Matcher<'q> {
+    /// The query terms, sorted: a term's bit is its index here.
+    terms: &'q [&'q str],
+    /// Surface forms `(form, term index)` grouped by lowercase first byte.
+    forms: Vec<(String, usize)>,
+    /// `first[b]..first[b + 1]` is the range of `forms` starting with byte `b` (< 128).
+    first: [u16; 129],
+    /// The first bytes (either case) and lengths of the forms: other ASCII words are skipped.
+    filter: Box<LengthFilter>,
+    /// Scratch bitmaps reused across texts.
+    map: RefCell<WordMap>,
+}
+
+impl<'q> Matcher<'q> {
+    fn new(terms: &'q [&'q str]) -> Matcher<'q> {
+        let mut forms: Vec<(String, usize)> = Vec::new();
+        for (i, t) in terms.iter().enumerate() {
+            if !t.is_ascii() {
+                continue; // found through the slow path only (words with non-ASCII letters)
+            }
+            let mut surfaces = vec![t.to_string(), format!("{t}s"), format!("{t}es")];
+            if let Some(stem) = t.strip_suffix('y') {
+                surfaces.push(format!("{stem}ies"));
+            }
+            for s in surfaces {
+                if fold(&s) == *t && !forms.iter().any(|(f, _)| *f == s) {
+                    forms.push((s, i));
                 }
-                ascii = false;
-                i += c.len_utf8();
             }
         }
-        if i == start {
-            // A non-ASCII separator.
-            i += text[i..].chars().next().map_or(1, char::len_utf8);
-            continue;
+        forms.sort_by(|a, b| a.0.as_bytes()[0].cmp(&b.0.as_bytes()[0]).then(a.0.len().cmp(&b.0.len())));
+        let mut first = [0u16; 129];
+        for b in 0..128usize {
+            first[b + 1] = first[b] + forms.iter().filter(|(f, _)| f.as_bytes()[0] as usize == b).count() as u16;
         }
-        let word = &text[start..i];
-        if let Some(filter) = filter
-            && ascii
-            && !filter.may_match(word)
-        {
-            continue;
+        let mut filter = Box::new([0u64; 256]);
+        for (f, _) in &forms {
+            let b = f.as_bytes()[0];
+            filter[b as usize] |= length_bit(f.len());
+            filter[b.to_ascii_uppercase() as usize] |= length_bit(f.len());
         }
-        buf.clear();
-        if ascii {
-            buf.push_str(word);
-            buf.make_ascii_lowercase();
-        } else {
-            buf.extend(word.chars().flat_map(char::to_lowercase));
-        }
-        if buf.chars().nth(1).is_none() {
-            continue;
-        }
-        fold_in_place(&mut buf);
-        f(&buf);
+        Matcher { terms, forms, first, filter, map: RefCell::default() }
     }
-}
 
-/// A cheap test of whether an ASCII word could normalise to one of the query terms:
-/// folding keeps the first letter and shortens a word by at most two bytes, so a word can
-/// only match a term with the same (lowercased) first letter and a length of L, L-1 or L-2.
-struct QueryFilter {
-    /// Per first ASCII byte, a bitmask of query-term lengths (lengths ≥ 63 share bit 63).
-    lengths: [u64; 128],
-}
-
-impl QueryFilter {
-    fn new(q: &BTreeSet<String>) -> QueryFilter {
-        let mut lengths = [0u64; 128];
-        for t in q {
-            if let Some(b) = t.bytes().next().filter(u8::is_ascii) {
-                lengths[b as usize] |= 1u64 << t.len().min(63);
+    /// Set the bit of every query term in `texts`, stopping once every term in `wanted`
+    /// (a bitset) has been found.
+    fn find(&self, texts: &[&str], wanted: &[u64], found: &mut [u64]) {
+        if wanted.iter().all(|w| *w == 0) {
+            return;
+        }
+        let mut buf = String::new();
+        let mut map = self.map.borrow_mut();
+        let mut missing: u32 = wanted.iter().map(|w| w.count_ones()).sum();
+        for text in texts {
+            for_each_word(text, &self.filter, &mut map, |word, ascii| {
+                let hit = if ascii {
+                    let b = word[0].to_ascii_lowercase() as usize;
+                    self.forms[self.first[b] as usize..self.first[b + 1] as usize]
+                        .iter()
+                        .find(|(f, _)| f.len() == word.len() && f.as_bytes().eq_ignore_ascii_case(word))
+                        .map(|(_, i)| *i)
+                } else if normalise_into(word_str(word), &mut buf) {
+                    self.terms.binary_search(&buf.as_str()).ok()
+                } else {
+                    None
+                };
+                if let Some(i) = hit
+                    && !has(found, i)
+                {
+                    set(found, i);
+                    if has(wanted, i) {
+                        missing -= 1;
+                        if missing == 0 {
+                            return ControlFlow::Break(());
+                        }
+                    }
+                }
+                ControlFlow::Continue(())
+            });
+            if missing == 0 {
+                return;
             }
         }
-        QueryFilter { lengths }
-    }
-
-    fn may_match(&self, word: &str) -> bool {
-        let mask = self.lengths[word.as_bytes()[0].to_ascii_lowercase() as usize];
-        if mask == 0 {
-            return false;
-        }
-        let l = word.len();
-        if l >= 63 {
-            return true;
-        }
-        let mut want = 1u64 << l;
-        if l >= 1 {
-            want |= 1u64 << (l - 1);
-        }
-        if l >= 2 {
-            want |= 1u64 << (l - 2);
-        }
-        mask & want != 0
     }
 }
 
@@ -228,38 +500,39 @@ fn has(bits: &[u64], i: usize) -> bool {
 }
 
 impl Fields {
-    fn of(c: &Candidate, q: &[&str], filter: &QueryFilter) -> Fields {
-        let words = q.len().div_ceil(64);
-        let present = |texts: &[&str]| {
-            let mut found = vec![0u64; words];
-            for text in texts {
-                for_each_term(text, Some(filter), |t| {
-                    if let Ok(i) = q.binary_search(&t) {
-                        set(&mut found, i);
-                    }
-                });
-            }
-            found
-        };
+    fn of(c: &Candidate, m: &Matcher) -> Fields {
+        let words = m.terms.len().div_ceil(64);
         let name_terms = terms(&c.name);
         let slug_terms = terms(&c.slug.replace('-', " "));
         let mut name = vec![0u64; words];
         for t in name_terms.iter().chain(&slug_terms) {
-            if let Ok(i) = q.binary_search(&t.as_str()) {
+            if let Ok(i) = m.terms.binary_search(&t.as_str()) {
                 set(&mut name, i);
             }
         }
+        // Each weaker field only needs the terms no stronger field holds: a scan stops
+        // as soon as it has found them all (the score takes the best field per term).
+        let mut wanted: Vec<u64> = (0..words)
+            .map(|w| {
+                let bits = (m.terms.len() - w * 64).min(64);
+                (if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 }) & !name[w]
+            })
+            .collect();
+        let scan = |texts: &[&str], wanted: &mut Vec<u64>| {
+            let mut found = vec![0u64; words];
+            m.find(texts, wanted, &mut found);
+            for (w, f) in wanted.iter_mut().zip(&found) {
+                *w &= !f;
+            }
+            found
+        };
         let mut strong_texts: Vec<&str> = vec![&c.next_action];
         strong_texts.extend(c.open_questions.iter().map(String::as_str));
+        let strong = scan(&strong_texts, &mut wanted);
         let titles: Vec<&str> = c.artifact_titles.iter().map(String::as_str).collect();
-        Fields {
-            name,
-            strong: present(&strong_texts),
-            title: present(&titles),
-            body: present(&[&c.body]),
-            name_terms,
-            slug_terms,
-        }
+        let title = scan(&titles, &mut wanted);
+        let body = scan(&[&c.body], &mut wanted);
+        Fields { name, strong, title, body, name_terms, slug_terms }
     }
 
     /// The weight of the best field containing query term `i` (0 when none does).
@@ -285,39 +558,38 @@ pub fn rank(query: &str, candidates: &[Candidate], limit: usize, now: Timestamp)
     if q.is_empty() || candidates.is_empty() || limit == 0 {
         return Vec::new();
     }
-    let filter = QueryFilter::new(&q);
     // Sorted (BTreeSet order), so a term's index is found by binary search.
     let q_terms: Vec<&str> = q.iter().map(String::as_str).collect();
-    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &q_terms, &filter)).collect();
+    let matcher = Matcher::new(&q_terms);
+    let fields: Vec<Fields> = candidates.iter().map(|c| Fields::of(c, &matcher)).collect();
     let n = candidates.len() as f64;
     let df: Vec<usize> = (0..q_terms.len()).map(|i| fields.iter().filter(|f| f.weight(i) > 0.0).count()).collect();
 
-    let mut out = Vec::new();
+    // Score every candidate; explain only the ones returned.
+    let rarity: Vec<f64> = df.iter().map(|&d| if d == 0 { 0.0 } else { 1.0 + (n / d as f64).ln() }).collect();
+    let mut scored: Vec<Scored> = Vec::new();
     for (i, (c, f)) in candidates.iter().zip(&fields).enumerate() {
-        let mut contributions: Vec<(f64, &str)> = Vec::new();
-        let mut strong_shared = 0usize;
-        for (ti, t) in q_terms.iter().enumerate() {
+        let (mut score, mut shared, mut strong_shared) = (0.0, 0usize, 0usize);
+        for (ti, r) in rarity.iter().enumerate() {
             let w = f.weight(ti);
             if w == 0.0 {
                 continue;
             }
+            shared += 1;
             if w >= W_STRONG {
                 strong_shared += 1;
             }
-            let rarity = 1.0 + (n / df[ti] as f64).ln();
-            contributions.push((w * rarity, *t));
+            score += w * r;
         }
-        if contributions.is_empty() {
+        if shared == 0 {
             continue;
         }
         let exact = contains_phrase(&query_terms, &f.name_terms) || contains_phrase(&query_terms, &f.slug_terms);
-        let mut score: f64 = contributions.iter().map(|(s, _)| s).sum();
         if exact {
             score += EXACT_BONUS;
         }
         let age_days = ((now - c.last_touched_at).max(0) as f64) / 86_400_000.0;
         score *= 1.0 + RECENCY_MAX_BOOST * (0.5f64).powf(age_days / RECENCY_HALF_LIFE_DAYS);
-        let shared = contributions.len();
         let confidence = if exact || (shared >= 4 && strong_shared >= 2) {
             Confidence::High
         } else if (shared >= 2 && strong_shared >= 1) || shared >= 3 {
@@ -325,33 +597,54 @@ pub fn rank(query: &str, candidates: &[Candidate], limit: usize, now: Timestamp)
         } else {
             Confidence::Low
         };
-        contributions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-        let shared_terms: Vec<String> = contributions.iter().map(|(_, t)| t.to_string()).collect();
-        let shown: Vec<&str> = shared_terms.iter().take(5).map(String::as_str).collect();
-        let mut reason = format!("shared terms: {}", shown.join(", "));
-        if shared_terms.len() > 5 {
-            reason.push_str(&format!(" (+{} more)", shared_terms.len() - 5));
-        }
-        if exact {
-            reason = format!("name match: \"{}\"; {reason}", c.name);
-        }
-        out.push(Suggestion { index: i as u32, score, confidence, reason, shared_terms });
+        scored.push(Scored { index: i, score, confidence, exact });
     }
-    out.sort_by(|a, b| {
+    let order = |a: &Scored, b: &Scored| {
         b.score
             .total_cmp(&a.score)
-            .then_with(|| {
-                candidates[b.index as usize].last_touched_at.cmp(&candidates[a.index as usize].last_touched_at)
-            })
+            .then_with(|| candidates[b.index].last_touched_at.cmp(&candidates[a.index].last_touched_at))
             .then(a.index.cmp(&b.index))
-    });
-    out.truncate(limit);
-    out
+    };
+    if scored.len() > limit {
+        scored.select_nth_unstable_by(limit - 1, order);
+        scored.truncate(limit);
+    }
+    scored.sort_by(order);
+    scored
+        .into_iter()
+        .map(|s| {
+            let f = &fields[s.index];
+            let mut contributions: Vec<(f64, &str)> = (0..q_terms.len())
+                .filter(|&ti| f.weight(ti) > 0.0)
+                .map(|ti| (f.weight(ti) * rarity[ti], q_terms[ti]))
+                .collect();
+            contributions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+            let shared_terms: Vec<String> = contributions.iter().map(|(_, t)| t.to_string()).collect();
+            let shown: Vec<&str> = shared_terms.iter().take(5).map(String::as_str).collect();
+            let mut reason = format!("shared terms: {}", shown.join(", "));
+            if shared_terms.len() > 5 {
+                reason.push_str(&format!(" (+{} more)", shared_terms.len() - 5));
+            }
+            if s.exact {
+                reason = format!("name match: \"{}\"; {reason}", candidates[s.index].name);
+            }
+            Suggestion { index: s.index as u32, score: s.score, confidence: s.confidence, reason, shared_terms }
+        })
+        .collect()
+}
+
+/// A candidate's score before it is explained.
+struct Scored {
+    index: usize,
+    score: f64,
+    confidence: Confidence,
+    exact: bool,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     const DAY: i64 = 86_400_000;
 
@@ -495,33 +788,107 @@ mod tests {
         assert!(rank("x", &lib, 0, 0).is_empty());
     }
 
+    /// The terms of `text` that are in `query`, through the matcher (every field wanted).
+    fn matched(text: &str, query: &str) -> BTreeSet<String> {
+        let q: BTreeSet<String> = terms(query).into_iter().collect();
+        let q: Vec<&str> = q.iter().map(String::as_str).collect();
+        let m = Matcher::new(&q);
+        let wanted = vec![u64::MAX; q.len().div_ceil(64)];
+        let mut found = vec![0u64; q.len().div_ceil(64)];
+        m.find(&[text], &wanted, &mut found);
+        q.iter().enumerate().filter(|(i, _)| has(&found, *i)).map(|(_, t)| t.to_string()).collect()
+    }
+
+    /// The same by normalising every word (the definition).
+    fn matched_slowly(text: &str, query: &str) -> BTreeSet<String> {
+        let q: BTreeSet<String> = terms(query).into_iter().collect();
+        let mut out = BTreeSet::new();
+        for_each_term(text, |t| {
+            if q.contains(t) {
+                out.insert(t.to_string());
+            }
+        });
+        out
+    }
+
     #[test]
-    fn streaming_terms_match_terms_without_stop_words() {
-        let text = "The Renewals, policies & boxes: Café STATUS of the économies in 2026 x y";
-        let mut streamed = Vec::new();
-        for_each_term(text, None, |t| streamed.push(t.to_string()));
-        let expected: Vec<String> = streamed.iter().filter(|t| !STOP_WORDS.contains(&t.as_str())).cloned().collect();
-        assert_eq!(terms(text), expected);
+    fn the_matcher_finds_surface_forms_in_any_case() {
+        let text = "RENEWALS, Policies & boxes: CAFÉS status economies cross passes 2026";
+        let found = matched(text, "renewal policy box café status economy cross pass 2026");
+        let expected: BTreeSet<String> =
+            ["renewal", "policy", "box", "café", "status", "economy", "cross", "pass", "2026"].map(String::from).into();
+        assert_eq!(found, expected);
+        assert!(matched("statu renewa polic", "status renewal policy").is_empty());
+    }
+
+    /// Words by `for_each_word`, and whether each is ASCII.
+    fn words(text: &str) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        for_each_word(text, &EVERY_WORD, &mut WordMap::default(), |w, ascii| {
+            out.push((word_str(w).to_string(), ascii));
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// The definition: maximal runs of alphanumeric characters.
+    fn words_by_split(text: &str) -> Vec<(String, bool)> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| (w.to_string(), w.is_ascii()))
+            .collect()
     }
 
     proptest::proptest! {
         #[test]
-        fn the_filter_never_drops_a_matching_word(text in "[A-Za-z ]{0,80}", query in "[A-Za-z ]{1,40}") {
-            let q: BTreeSet<String> = terms(&query).into_iter().collect();
-            let filter = QueryFilter::new(&q);
-            let (mut all, mut filtered) = (Vec::new(), Vec::new());
-            for_each_term(&text, None, |t| if q.contains(t) { all.push(t.to_string()) });
-            for_each_term(&text, Some(&filter), |t| if q.contains(t) { filtered.push(t.to_string()) });
-            proptest::prop_assert_eq!(all, filtered);
+        fn simd_and_portable_classification_agree(bytes in proptest::array::uniform16(proptest::num::u8::ANY)) {
+            proptest::prop_assert_eq!(classify16(&bytes), classify16_swar(&bytes));
+        }
+    }
+
+    #[test]
+    fn words_cross_chunk_and_block_boundaries() {
+        for len in [1usize, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200] {
+            for pad in 0..10 {
+                let text = format!("{}{}-Zz9 {}", " ".repeat(pad), "a".repeat(len), "é".repeat(len / 2 + 1));
+                assert_eq!(words(&text), words_by_split(&text), "len {len} pad {pad}");
+            }
+        }
+        assert_eq!(gather(0x80), 1);
+        assert_eq!(gather(0x8000_0000_0000_0000), 0x80);
+        assert_eq!(gather(HIGH), 0xff);
+    }
+
+    const WORDS: &str = "(renewal|Renewals|policy|POLICIES|box|boxes|status|statuses|café|Cafés|cross|crosses|bus|buses|ies|es|s|é|[a-zA-Z]{1,7}|[0-9]{1,3})";
+
+    proptest::proptest! {
+        #[test]
+        fn the_matcher_equals_normalising_every_word(
+            text in proptest::collection::vec(WORDS, 0..20).prop_map(|w| w.join(" ")),
+            query in proptest::collection::vec(WORDS, 1..8).prop_map(|w| w.join(", ")),
+        ) {
+            proptest::prop_assert_eq!(matched(&text, &query), matched_slowly(&text, &query));
         }
 
         #[test]
-        fn streaming_terms_equal_terms_for_any_text(text in "\\PC{0,80}") {
-            let mut streamed = Vec::new();
-            for_each_term(&text, None, |t| streamed.push(t.to_string()));
-            let expected: Vec<String> = streamed.iter().filter(|t| !STOP_WORDS.contains(&t.as_str())).cloned().collect();
-            proptest::prop_assert_eq!(terms(&text), expected);
+        fn words_are_maximal_alphanumeric_runs(text in "\\PC{0,300}") {
+            proptest::prop_assert_eq!(words(&text), words_by_split(&text));
         }
+
+        #[test]
+        fn words_are_maximal_runs_in_mostly_ascii_text(text in "([a-zA-Z0-9]{0,70}[ ,.\\-—é’ßİ]{0,3}){0,12}") {
+            proptest::prop_assert_eq!(words(&text), words_by_split(&text));
+        }
+
+        #[test]
+        fn the_matcher_equals_normalising_every_word_on_any_text(text in "\\PC{0,80}", query in "\\PC{1,40}") {
+            proptest::prop_assert_eq!(matched(&text, &query), matched_slowly(&text, &query));
+        }
+    }
+
+    #[test]
+    fn stop_words_are_sorted_and_unique() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! - `mcp_list_1000_warm`: `tools/call dossier_list` round trip on a running server over a
 //!   store of 1,000 Dossiers (goal ≤ 10 ms median);
 //! - `rank_1000_component` vs `rank_1000_native`: suggestion ranking of 1,000 candidates
-//!   through the wasm component and natively (goal ≤ 10 ms, within 2× of native).
+//!   through the wasm component and natively (goal ≤ 10 ms, within 2× of native), on a
+//!   dense and a sparse input (see `candidates`); `rank_1000_crossing` is the fixed cost of
+//!   a call (instantiate + copy the candidates in).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -13,7 +15,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
 
 use divan::Bencher;
-use dossier::policy::{Candidate, CompileCache, LifecycleStatus, Limits, Policies, RankingOptions};
+use dossier::policy::{Candidate, CompileCache, Interface, LifecycleStatus, Limits, Policies, RankingOptions};
 
 fn main() {
     divan::main();
@@ -110,8 +112,13 @@ fn mcp_list_1000_warm(bencher: Bencher) {
     bencher.bench_local(|| s.request("tools/call", args.clone()));
 }
 
-fn candidates(n: usize) -> Vec<Candidate> {
-    let words = [
+/// Candidate inputs for ranking, ≈ 4.5 KB of body each:
+/// - `dense`: every field drawn from a 12-word vocabulary that the query mostly shares, so
+///   almost every word is a query term (each scan stops early once all terms are found);
+/// - `sparse`: bodies drawn from 2,000 generated words, query terms rare, so nearly every
+///   body is scanned to its end (the realistic worst case).
+fn candidates(n: usize, input: &str) -> Vec<Candidate> {
+    const QUERY_WORDS: [&str; 12] = [
         "pricing",
         "renewal",
         "enterprise",
@@ -126,24 +133,34 @@ fn candidates(n: usize) -> Vec<Candidate> {
         "hiring",
     ];
     let mut x: u64 = 9;
-    let mut w = |k: usize| {
+    let mut next = move || {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (x >> 33) as usize
+    };
+    let syllables = ["ka", "ro", "ven", "tal", "mi", "do", "ser", "qua", "lin", "pe", "stor", "gu", "na", "ble"];
+    let generated: Vec<String> =
+        (0..2_000).map(|_| (0..2 + next() % 3).map(|_| syllables[next() % syllables.len()]).collect()).collect();
+    let mut words = |k: usize, rare: bool| {
         (0..k)
             .map(|_| {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                words[(x >> 33) as usize % words.len()]
+                if input == "sparse" && (rare || next() % 8 != 0) && next() % 2_000 != 0 {
+                    generated[next() % generated.len()].as_str()
+                } else {
+                    QUERY_WORDS[next() % QUERY_WORDS.len()]
+                }
             })
             .collect::<Vec<_>>()
             .join(" ")
     };
     (0..n)
         .map(|i| Candidate {
-            name: format!("{} {i}", w(3)),
+            name: format!("{} {i}", words(3, false)),
             slug: format!("d-{i}"),
             status: LifecycleStatus::Active,
-            next_action: w(8),
-            open_questions: vec![w(6)],
-            body: w(600),
-            artifact_titles: vec![w(3), w(3)],
+            next_action: words(8, false),
+            open_questions: vec![words(6, false)],
+            body: words(600, true),
+            artifact_titles: vec![words(3, false), words(3, false)],
             last_touched_at: i as i64 * 3_600_000,
         })
         .collect()
@@ -151,17 +168,34 @@ fn candidates(n: usize) -> Vec<Candidate> {
 
 const QUERY: &str = "enterprise renewal pricing tier for the customer contract forecast";
 
-#[divan::bench(sample_count = 30)]
-fn rank_1000_component(bencher: Bencher) {
+/// The policies under test: the embedded component, or the ranking component named by
+/// `DOSSIER_BENCH_RANKING` (to compare builds of the policy without rebuilding the host).
+fn policies() -> Policies {
     let cache = CompileCache::new(Some(store(1_000).join(".cache/policy")));
-    let p = Policies::new(cache, &HashMap::new(), Limits::default()).unwrap();
-    let c = candidates(1_000);
+    let overrides: HashMap<Interface, PathBuf> =
+        std::env::var_os("DOSSIER_BENCH_RANKING").map(|p| (Interface::Ranking, PathBuf::from(p))).into_iter().collect();
+    Policies::new(cache, &overrides, Limits::default()).unwrap()
+}
+
+#[divan::bench(sample_count = 30, args = ["dense", "sparse"])]
+fn rank_1000_component(bencher: Bencher, input: &str) {
+    let p = policies();
+    let c = candidates(1_000, input);
     bencher.bench_local(|| p.rank(QUERY, &c, RankingOptions { limit: 3, now: 0 }).unwrap());
 }
 
+/// The fixed cost of a call: the same candidates, a query of stop words only (the policy
+/// returns at once), so this is instantiation plus copying 4.5 MB into the component.
 #[divan::bench(sample_count = 30)]
-fn rank_1000_native(bencher: Bencher) {
-    let c: Vec<dossier_core::ranking::Candidate> = candidates(1_000)
+fn rank_1000_crossing(bencher: Bencher) {
+    let p = policies();
+    let c = candidates(1_000, "sparse");
+    bencher.bench_local(|| p.rank("the and of", &c, RankingOptions { limit: 3, now: 0 }).unwrap());
+}
+
+#[divan::bench(sample_count = 30, args = ["dense", "sparse"])]
+fn rank_1000_native(bencher: Bencher, input: &str) {
+    let c: Vec<dossier_core::ranking::Candidate> = candidates(1_000, input)
         .into_iter()
         .map(|c| dossier_core::ranking::Candidate {
             name: c.name,

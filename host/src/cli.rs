@@ -15,9 +15,11 @@ use serde_json::{Value, json};
 
 use crate::app::App;
 use crate::archive;
+use crate::claude;
 use crate::context;
 use crate::doctor::{self, Severity};
 use crate::error::{Code, DossierError, Result};
+use crate::hooks;
 use crate::init;
 use crate::listing::{self, Listing};
 use crate::model::{self, ArtifactType, ContentFormat, Level, Provenance, Status};
@@ -68,11 +70,19 @@ pub enum QuestionsOp {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Create the store, default config, Distillation Guide and context library (idempotent).
+    /// Create the store, default config, Distillation Guide and context library, and register
+    /// the MCP server and hooks with Claude Code (asks first on a terminal; idempotent).
     Init {
-        /// Answer yes to every question (for scripts).
+        /// Answer yes to every question (for scripts): self-install and register without asking.
+        /// Without a terminal and without --yes, init prints the planned changes and makes none.
         #[arg(long)]
         yes: bool,
+        /// Remove dossier's MCP server and hooks from Claude Code's config (only ours, after a backup).
+        #[arg(long)]
+        remove: bool,
+        /// Register the running binary where it is, even from a temporary or cargo build directory.
+        #[arg(long)]
+        no_self_install: bool,
     },
     /// List open work in priority order.
     Ls {
@@ -187,8 +197,11 @@ pub enum Command {
     Doctor,
     /// Run the MCP server over stdio.
     Mcp,
-    /// Handle a Claude Code hook event (reads the event JSON on stdin).
-    Hook { event: String },
+    /// Handle a Claude Code hook event (reads the event JSON on stdin; always exits 0).
+    Hook {
+        /// session-start, session-end, pre-compact or stop.
+        event: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -215,6 +228,11 @@ impl Output {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let json = cli.json;
+    // Hooks speak Claude Code's protocol, not the envelope, and always exit 0.
+    if let Command::Hook { event } = &cli.command {
+        emit(&hooks::run(event, std::io::stdin().lock()).render());
+        return ExitCode::SUCCESS;
+    }
     match dispatch(cli.command) {
         Ok(out) => {
             if json {
@@ -273,7 +291,7 @@ fn not_yet(command: &str, owner: &str) -> Result<Output> {
 
 fn dispatch(command: Command) -> Result<Output> {
     match command {
-        Command::Init { yes: _ } => cmd_init(),
+        Command::Init { yes, remove, no_self_install } => cmd_init(yes, remove, no_self_install),
         Command::Ls { status } => cmd_ls(&status),
         Command::Path { target } => cmd_path(target.as_deref()),
         Command::Context { command: ContextCommand::Refresh } => cmd_context_refresh(),
@@ -350,7 +368,7 @@ fn dispatch(command: Command) -> Result<Output> {
             crate::mcp::serve(App::open()?)?;
             std::process::exit(0)
         }
-        Command::Hook { .. } => not_yet("hook", "arrives with the Claude Code integration"),
+        Command::Hook { .. } => unreachable!("handled before dispatch"),
     }
 }
 
@@ -499,7 +517,7 @@ fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -
         out.warnings.push(format!("possibly related ({} confidence): {} — {}", c.confidence, c.slug, c.reason));
     }
     out.warnings.push(
-        "transcript_unavailable: no transcript was captured (the CLI has no session transcript; capture arrives with the Claude Code integration)"
+        "transcript_unavailable: no transcript was captured (the CLI has no session transcript; inside Claude Code the session-end and pre-compact hooks capture it)"
             .to_string(),
     );
     Ok(out)
@@ -642,23 +660,135 @@ fn cmd_show(target: &str) -> Result<Output> {
     Ok(out)
 }
 
-fn cmd_init() -> Result<Output> {
-    let report = init::run()?;
-    let mut human = format!("Dossier initialized at {}\n\n", report.store);
-    for (path, outcome) in &report.files {
-        human.push_str(&format!("  {outcome:<22} {path}\n"));
+fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result<Output> {
+    use std::io::IsTerminal;
+    let consent = if yes {
+        claude::Consent::Yes
+    } else if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        claude::Consent::Ask
+    } else {
+        claude::Consent::PlanOnly
+    };
+    let mut human = String::new();
+    let mut warnings = Vec::new();
+    let mut data = serde_json::Map::new();
+
+    // The store part runs whatever is decided about Claude Code (not for --remove).
+    if !remove {
+        let report = init::run()?;
+        human.push_str(&format!("Dossier initialized at {}\n\n", report.store));
+        for (path, outcome) in &report.files {
+            human.push_str(&format!("  {outcome:<22} {path}\n"));
+        }
+        human.push_str("\nPolicy components:\n");
+        for (iface, source, cache) in &report.policies {
+            human.push_str(&format!("  {iface:<9} {source} ({cache})\n"));
+        }
+        human.push('\n');
+        warnings.extend(report.warnings.iter().cloned());
+        if let Value::Object(m) = serde_json::to_value(&report).expect("report serializes") {
+            data.extend(m);
+        }
     }
-    human.push_str("\nPolicy components:\n");
-    for (iface, source, cache) in &report.policies {
-        human.push_str(&format!("  {iface:<9} {source} ({cache})\n"));
+
+    let Some(paths) = claude::Paths::from_env() else {
+        warnings.push("HOME is not set, so Claude Code's configuration was not looked at.".to_string());
+        let mut out = Output::new(Value::Object(data), human);
+        out.warnings = warnings;
+        return Ok(out);
+    };
+    let exe = claude::running_binary()?;
+    let opts = claude::Options { mode_remove: remove, consent, self_install: !no_self_install, exe };
+    let outcome = claude::run(&paths, &opts, &mut ask_on_terminal);
+
+    if let Some(si) = &outcome.self_install {
+        let line = match si.outcome.as_str() {
+            "installed" | "updated" => {
+                format!("Installed dossier to {} (from {}).", si.to.display(), si.from.display())
+            }
+            "unchanged" => format!("dossier is installed at {} (same build).", si.to.display()),
+            "planned" => {
+                format!("Would install dossier to {} (from {}, {}).", si.to.display(), si.from.display(), si.reason)
+            }
+            "declined" => format!("Not installed; registering {} where it is.", si.from.display()),
+            _ => format!("Installing to {} failed; registering {} where it is.", si.to.display(), si.from.display()),
+        };
+        human.push_str(&line);
+        human.push('\n');
     }
-    human.push_str(
-        "\nClaude Code integration:\n  - not registered by this build; the MCP server runs as `dossier mcp` (register it with\n    `claude mcp add --scope user dossier -- dossier mcp`); hooks and transcript capture are not yet available\n",
-    );
-    let warnings = report.warnings.clone();
-    let mut out = Output::new(serde_json::to_value(&report).expect("report serializes"), human);
+    let target = if remove { "removal from" } else { "registration with" };
+    match outcome.decision {
+        claude::Decision::Applied => {
+            human.push_str("Updated Claude Code's configuration");
+            if !outcome.backups.is_empty() {
+                let backups: Vec<String> = outcome.backups.iter().map(|b| b.display().to_string()).collect();
+                human.push_str(&format!(" (backups: {})", backups.join(", ")));
+            }
+            human.push_str(":\n");
+            for c in &outcome.changes {
+                human.push_str(&format!("  {}: {}\n", c.file.display(), c.describe()));
+            }
+            if remove {
+                human.push_str("The dossier binary and the store were left in place.\n");
+            }
+        }
+        claude::Decision::UpToDate => human.push_str(&format!("Claude Code {target} dossier: nothing to change.\n")),
+        claude::Decision::PlanOnly => {
+            let apply = if remove { "dossier init --remove --yes" } else { "dossier init --yes" };
+            human.push_str(&format!(
+                "Planned changes for Claude Code {target} dossier (not applied: no terminal to ask on; run `{apply}` to \
+                 apply them):\n{}",
+                outcome.plan_text
+            ));
+        }
+        claude::Decision::Declined => human.push_str("Claude Code's configuration was not changed (declined).\n"),
+        claude::Decision::Changed => human.push_str("Claude Code's configuration was not changed.\n"),
+        claude::Decision::NotDetected => {}
+    }
+    human.push_str("\nClaude Code integration:\n");
+    for line in &outcome.report {
+        human.push_str(line);
+        human.push('\n');
+    }
+    warnings.extend(outcome.warnings.iter().cloned());
+
+    // Record the report in config.yaml's machine block, and refresh the library whose
+    // warnings depend on it (only where a store exists: --remove creates none).
+    if let Ok(store) = crate::store::Store::locate()
+        && store.config_path().is_file()
+    {
+        let record = outcome.registration.record(&outcome.detection, model::now_timestamp());
+        match claude::record(&store.config_path(), record) {
+            Ok((_, Some(w))) => warnings.push(w),
+            Ok(_) => {}
+            Err(e) => warnings.push(format!("the capability report was not recorded: {}", e.message)),
+        }
+        if let Ok(app) = App::open()
+            && let Err(e) = context::refresh_library(&app)
+        {
+            warnings.push(format!("context/library.md was not refreshed: {}", e.message));
+        }
+    }
+
+    let next_actions = outcome.next_actions.clone();
+    data.insert("claude_code".to_string(), serde_json::to_value(&outcome).expect("outcome serializes"));
+    let mut out = Output::new(Value::Object(data), human);
     out.warnings = warnings;
+    out.next_actions = next_actions;
     Ok(out)
+}
+
+/// Ask on the terminal (stderr, so `--json` stdout stays one document); yes only for y/yes.
+fn ask_on_terminal(question: &str) -> bool {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "{question}");
+    let _ = err.flush();
+    let mut line = String::new();
+    if std::io::stdin().read_line(&mut line).is_err() {
+        return false;
+    }
+    matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
 fn statuses(filter: &[StatusFilter]) -> Vec<Status> {

@@ -3,9 +3,11 @@
 //!
 //! What it is for: parsing and validating the file the user edits, and turning it into the
 //! values the rest of the host needs. `dossier init` writes the commented default from
-//! `assets/config.yaml` once and never rewrites it.
+//! `assets/config.yaml` once and never rewrites the user's part; the only thing it writes
+//! afterwards is the machine block after [`HARNESS_MARKER`] at the end of the file (the
+//! Claude Code capability report), which it replaces as a whole.
 //!
-//! Not for: harness registration files (`~/.claude*`), which a later module owns.
+//! Not for: harness registration files (`~/.claude*`; see `claude`).
 //!
 //! Invariant: the `priority` and `policy` sections reject unknown keys, so a misspelt
 //! interface name is an error instead of a silent fallback to the default component.
@@ -14,7 +16,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Code, DossierError, Result};
 use crate::policy::{Interface, Limits, Weights};
@@ -28,12 +30,37 @@ pub struct Config {
     pub version: u32,
     #[serde(default = "default_token_target")]
     pub token_target: u64,
+    /// The capability report `dossier init` records in its machine block (never user-set).
+    #[serde(default)]
+    pub harness: Option<HarnessConfig>,
     #[serde(default)]
     pub priority: PriorityConfig,
     #[serde(default)]
     pub policy: PolicyConfig,
     #[serde(default)]
     pub tokens: TokensConfig,
+    #[serde(default)]
+    pub hooks: HooksConfig,
+}
+
+/// Claude Code hook behaviour (docs/harness-capabilities.md).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HooksConfig {
+    /// The Stop hook asks the agent to save once the transcript has grown by this many
+    /// bytes since the bound Dossier was last saved (0 turns the reminder off).
+    #[serde(default = "default_save_reminder_bytes")]
+    pub save_reminder_bytes: u64,
+}
+
+fn default_save_reminder_bytes() -> u64 {
+    150_000
+}
+
+impl Default for HooksConfig {
+    fn default() -> Self {
+        HooksConfig { save_reminder_bytes: default_save_reminder_bytes() }
+    }
 }
 
 /// Token estimation settings (docs/tokenizer.md).
@@ -139,9 +166,11 @@ impl Default for Config {
         Config {
             version: default_version(),
             token_target: default_token_target(),
+            harness: None,
             priority: PriorityConfig::default(),
             policy: PolicyConfig::default(),
             tokens: TokensConfig::default(),
+            hooks: HooksConfig::default(),
         }
     }
 }
@@ -202,6 +231,99 @@ impl Config {
     }
 }
 
+/// The first line of the machine-written block at the end of `config.yaml`. Everything from
+/// this line to the end of the file belongs to `dossier init`; everything above it is the
+/// user's and is never rewritten.
+pub const HARNESS_MARKER: &str = "# --- harness: written by dossier init; re-run init to refresh ---";
+
+/// `harness:` in `config.yaml`: what `dossier init` last found about each harness.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct HarnessConfig {
+    #[serde(default)]
+    pub claude_code: Option<ClaudeCodeRecord>,
+}
+
+/// The Claude Code capability report (SPEC §13.1) as recorded by `dossier init`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct ClaudeCodeRecord {
+    pub detected: bool,
+    #[serde(default)]
+    pub version: Option<String>,
+    pub mcp: bool,
+    pub session_start_hook: bool,
+    pub session_end_hook: bool,
+    pub pre_compaction_hook: bool,
+    #[serde(default)]
+    pub stop_hook: bool,
+    pub transcript_capture: bool,
+    /// When this state was first recorded (a re-run that finds the same state keeps it).
+    pub checked_at: String,
+}
+
+impl ClaudeCodeRecord {
+    /// The same capabilities, whenever they were checked.
+    pub fn same_state(&self, other: &ClaudeCodeRecord) -> bool {
+        ClaudeCodeRecord { checked_at: String::new(), ..self.clone() }
+            == ClaudeCodeRecord { checked_at: String::new(), ..other.clone() }
+    }
+}
+
+/// Split `config.yaml` into the user's part and the machine block (from [`HARNESS_MARKER`]
+/// on), dropping the one blank line [`with_harness_block`] puts between them.
+pub fn split_harness_block(text: &str) -> (&str, Option<&str>) {
+    let start = if text.starts_with(HARNESS_MARKER) {
+        Some(0)
+    } else {
+        text.find(&format!("\n{HARNESS_MARKER}")).map(|i| i + 1)
+    };
+    match start {
+        None => (text, None),
+        Some(i) => {
+            let user = &text[..i];
+            let user = if user.ends_with("\n\n") { &user[..user.len() - 1] } else { user };
+            (user, Some(&text[i..]))
+        }
+    }
+}
+
+/// Whether the user's part of `config.yaml` has its own top-level `harness:` key (then the
+/// machine block would duplicate it, so init does not write one).
+pub fn user_defines_harness(user: &str) -> bool {
+    user.lines().any(|l| l.strip_prefix("harness").is_some_and(|rest| rest.trim_start().starts_with(':')))
+}
+
+/// `text` with its machine block replaced by (or extended with) one recording `harness`.
+pub fn with_harness_block(text: &str, harness: &HarnessConfig) -> String {
+    let (user, _) = split_harness_block(text);
+    let mut out = user.to_string();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(HARNESS_MARKER);
+    out.push_str("\nharness:\n");
+    if let Some(c) = &harness.claude_code {
+        let quoted = |s: &str| serde_json::to_string(s).expect("strings serialize");
+        out.push_str("  claude_code:\n");
+        out.push_str(&format!("    detected: {}\n", c.detected));
+        out.push_str(&format!("    version: {}\n", c.version.as_deref().map(quoted).unwrap_or_else(|| "null".into())));
+        for (key, value) in [
+            ("mcp", c.mcp),
+            ("session_start_hook", c.session_start_hook),
+            ("session_end_hook", c.session_end_hook),
+            ("pre_compaction_hook", c.pre_compaction_hook),
+            ("stop_hook", c.stop_hook),
+            ("transcript_capture", c.transcript_capture),
+        ] {
+            out.push_str(&format!("    {key}: {value}\n"));
+        }
+        out.push_str(&format!("    checked_at: {}\n", quoted(&c.checked_at)));
+    }
+    out
+}
+
 fn resolve(base: &Path, path: &Path) -> PathBuf {
     if let Ok(rest) = path.strip_prefix("~")
         && let Some(home) = std::env::home_dir()
@@ -239,6 +361,48 @@ mod tests {
             c.policy_overrides(Path::new("/store"))[&Interface::Priority],
             PathBuf::from("/store/policies/p.wasm")
         );
+    }
+
+    fn record(mcp: bool, version: Option<&str>) -> HarnessConfig {
+        HarnessConfig {
+            claude_code: Some(ClaudeCodeRecord {
+                detected: true,
+                version: version.map(str::to_string),
+                mcp,
+                session_start_hook: true,
+                session_end_hook: false,
+                pre_compaction_hook: false,
+                stop_hook: true,
+                transcript_capture: false,
+                checked_at: "2026-11-30T07:23:00Z".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn harness_block_parses_back_and_replaces_only_itself() {
+        let user = "# mine\ntoken_target: 5000\n";
+        let once = with_harness_block(user, &record(true, Some("2.1.328 (Claude \"Code\")")));
+        assert!(once.starts_with(user), "{once}");
+        let c = Config::parse(&once, Path::new("config.yaml")).unwrap();
+        assert_eq!(c.token_target, 5000);
+        assert_eq!(c.harness, Some(record(true, Some("2.1.328 (Claude \"Code\")"))));
+        assert_eq!(split_harness_block(&once).0, user);
+
+        let twice = with_harness_block(&once, &record(false, None));
+        assert!(twice.starts_with(user));
+        assert_eq!(twice.matches(HARNESS_MARKER).count(), 1);
+        assert_eq!(Config::parse(&twice, Path::new("config.yaml")).unwrap().harness, Some(record(false, None)));
+        // The shipped default plus a block is still the shipped default above the marker.
+        let default = with_harness_block(DEFAULT_CONFIG, &record(true, None));
+        assert_eq!(split_harness_block(&default).0, DEFAULT_CONFIG);
+        Config::parse(&default, Path::new("config.yaml")).unwrap();
+    }
+
+    #[test]
+    fn a_users_own_harness_key_is_detected() {
+        assert!(user_defines_harness("a: 1\nharness:\n  x: 1\n"));
+        assert!(!user_defines_harness("a: 1\n  harness: 2\nharnesses: 3\n"));
     }
 
     #[test]

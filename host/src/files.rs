@@ -58,11 +58,20 @@ pub fn write_once(path: &Path, content: &str) -> Result<FileOutcome> {
 
 /// Temp file in the same directory, fsync, rename over the target.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with_permissions(path, bytes, None)
+}
+
+/// [`write_atomic`], giving the new file `permissions` (a temp file is owner-only; pass the
+/// replaced file's permissions to keep them).
+pub fn write_atomic_with_permissions(path: &Path, bytes: &[u8], permissions: Option<fs::Permissions>) -> Result<()> {
     use std::io::Write;
     let dir = path.parent().expect("store paths have a parent");
     let mut tmp =
         tempfile::NamedTempFile::new_in(dir).map_err(|e| DossierError::io("create a temp file in", dir, e))?;
     tmp.write_all(bytes).map_err(|e| DossierError::io("write", tmp.path(), e))?;
+    if let Some(p) = permissions {
+        tmp.as_file().set_permissions(p).map_err(|e| DossierError::io("set permissions of", tmp.path(), e))?;
+    }
     tmp.as_file().sync_all().map_err(|e| DossierError::io("sync", tmp.path(), e))?;
     tmp.persist(path).map_err(|e| DossierError::io("replace", path, e.error))?;
     // Make the rename durable. Directories cannot be fsynced on every platform; where

@@ -3,15 +3,15 @@
 //! warm the policy compile cache. Idempotent: a second run changes nothing, and never
 //! touches a file the user edited.
 //!
-//! Not for: Claude Code registration (MCP server, hooks), which a later module adds; until
-//! then init says plainly that it is not registered.
+//! Not for: Claude Code registration (MCP server, hooks, the capability report recorded at
+//! the end of `config.yaml`), which is `claude`; the CLI runs both parts.
 
 use std::fs;
 
 use serde::Serialize;
 
 use crate::app::App;
-use crate::config::{Config, DEFAULT_CONFIG};
+use crate::config::{self, Config, DEFAULT_CONFIG};
 use crate::context::{self, GUIDE};
 use crate::error::{DossierError, Result};
 use crate::files::{self, FileOutcome};
@@ -43,7 +43,7 @@ pub fn run() -> Result<InitReport> {
     }
 
     let config_path = store.config_path();
-    let outcome = files::write_once(&config_path, DEFAULT_CONFIG)?;
+    let outcome = write_config_once(&config_path)?;
     report.files.push((config_path.display().to_string(), outcome.as_str().to_string()));
     // A config the user broke is reported, never replaced.
     let config = Config::load(&config_path)?;
@@ -75,6 +75,21 @@ pub fn run() -> Result<InitReport> {
         };
         report.policies.push((interface.name().to_string(), r.source.to_string(), cache));
     }
-    report.warnings.extend(context::capability_warnings());
     Ok(report)
+}
+
+/// `config.yaml` is the user's once written. The machine block `dossier init` keeps at its
+/// end (`config::HARNESS_MARKER`) does not count as an edit.
+fn write_config_once(path: &std::path::Path) -> Result<FileOutcome> {
+    match fs::read(path) {
+        Ok(existing) if config::split_harness_block(&String::from_utf8_lossy(&existing)).0 == DEFAULT_CONFIG => {
+            Ok(FileOutcome::Unchanged)
+        }
+        Ok(_) => Ok(FileOutcome::KeptUserEdits),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            files::write_atomic(path, DEFAULT_CONFIG.as_bytes())?;
+            Ok(FileOutcome::Created)
+        }
+        Err(e) => Err(DossierError::io("read", path, e)),
+    }
 }

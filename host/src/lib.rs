@@ -6,6 +6,7 @@
 pub mod app;
 pub mod archive;
 pub mod audit;
+pub mod claude;
 pub mod cli;
 pub mod config;
 pub mod context;
@@ -13,6 +14,7 @@ pub mod doctor;
 pub mod error;
 pub mod files;
 pub mod generate;
+pub mod hooks;
 pub mod ids;
 pub mod init;
 pub mod listing;

@@ -66,6 +66,30 @@ pub struct Binding {
     pub bound_at: String,
     pub last_seen_revision: Option<String>,
     pub capabilities: Capabilities,
+    /// How much of the session's transcript has been captured (hooks; kept across rebinds
+    /// within the session so a capture never repeats bytes already archived).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<TranscriptCapture>,
+    /// The Stop hook's save cadence state for the bound Dossier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save_check: Option<SaveCheck>,
+}
+
+/// Transcript capture progress of one session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TranscriptCapture {
+    pub path: String,
+    /// Bytes of the transcript already archived (always whole lines).
+    pub captured_bytes: u64,
+    /// Artifact ids holding the captured parts, in order.
+    pub artifacts: Vec<String>,
+}
+
+/// What the Stop hook last saw: the Dossier's revision and the transcript's size then.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SaveCheck {
+    pub revision: String,
+    pub transcript_bytes: u64,
 }
 
 fn path(store: &Store, session_id: &str) -> Result<PathBuf> {
@@ -99,22 +123,38 @@ pub fn read(store: &Store, session_id: &str) -> Result<Option<Binding>> {
     }
 }
 
-/// Bind `dossier_id` (or clear with `None`) for `session_id`.
+/// Bind `dossier_id` (or clear with `None`) for `session_id`. Transcript capture progress
+/// belongs to the session and survives; the save cadence restarts.
 pub fn write(store: &Store, session_id: &str, dossier_id: Option<String>, revision: Option<String>) -> Result<Binding> {
     store.require()?;
     let p = path(store, session_id)?;
     std::fs::create_dir_all(store.sessions_dir()).map_err(|e| DossierError::io("create", &store.sessions_dir(), e))?;
     let previous = read(store, session_id)?;
+    let (binding_id, transcript) = match previous {
+        Some(b) => (b.session_binding_id, b.transcript),
+        None => (ids::new_id(Prefix::Session), None),
+    };
     let binding = Binding {
-        session_binding_id: previous.map(|b| b.session_binding_id).unwrap_or_else(|| ids::new_id(Prefix::Session)),
+        session_binding_id: binding_id,
         session_id: session_id.to_string(),
         harness: if std::env::var_os("CLAUDE_CODE_SESSION_ID").is_some() { "claude-code" } else { "cli" }.to_string(),
         dossier_id,
         bound_at: crate::model::now_timestamp(),
         last_seen_revision: revision,
         capabilities: Capabilities::current(),
+        transcript,
+        save_check: None,
     };
-    let text = serde_json::to_string_pretty(&binding).expect("bindings serialize");
-    files::write_atomic(&p, text.as_bytes())?;
+    store_binding(&p, &binding)?;
     Ok(binding)
+}
+
+/// Rewrite an existing binding (hooks record capture and cadence state in it).
+pub fn update(store: &Store, binding: &Binding) -> Result<()> {
+    store_binding(&path(store, &binding.session_id)?, binding)
+}
+
+fn store_binding(p: &std::path::Path, binding: &Binding) -> Result<()> {
+    let text = serde_json::to_string_pretty(binding).expect("bindings serialize");
+    files::write_atomic(p, text.as_bytes())
 }

@@ -90,8 +90,36 @@ impl CompileCache {
     /// Compile errors (not a component, invalid wasm) are returned as is; cache I/O
     /// problems never fail the load, they only make it slower.
     pub fn load(&self, engine: &Engine, wasm: &[u8]) -> wasmtime::Result<(Component, CacheOutcome)> {
+        self.load_with(engine, wasm, true).map(|r| r.expect("compiling is allowed"))
+    }
+
+    /// [`CompileCache::load`] without ever compiling: `None` when no valid artifact exists
+    /// (hooks, which must stay fast, report that instead of paying for a compile).
+    pub fn load_cached(&self, engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Option<Component>> {
+        Ok(self.load_with(engine, wasm, false)?.map(|(c, _)| c))
+    }
+
+    fn load_with(
+        &self,
+        engine: &Engine,
+        wasm: &[u8],
+        compile: bool,
+    ) -> wasmtime::Result<Option<(Component, CacheOutcome)>> {
+        if !compile {
+            let Some(path) = self.path_for(engine, wasm) else { return Ok(None) };
+            return Ok(fs::read(&path)
+                .ok()
+                .as_deref()
+                .and_then(verified_payload)
+                .and_then(|payload| {
+                    // SAFETY: as in the compiling path below: a checksummed artifact keyed by
+                    // this engine's compatibility hash.
+                    unsafe { Component::deserialize(engine, payload) }.ok()
+                })
+                .map(|c| (c, CacheOutcome::Hit)));
+        }
         let Some(path) = self.path_for(engine, wasm) else {
-            return Ok((Component::from_binary(engine, wasm)?, CacheOutcome::Uncached));
+            return Ok(Some((Component::from_binary(engine, wasm)?, CacheOutcome::Uncached)));
         };
         let mut rebuild_reason = None;
         match fs::read(&path) {
@@ -104,7 +132,7 @@ impl CompileCache {
                     // compatible engine produced (or a deliberate forgery by someone who
                     // can already write the user's store, which is outside our threat model).
                     match unsafe { Component::deserialize(engine, payload) } {
-                        Ok(c) => return Ok((c, CacheOutcome::Hit)),
+                        Ok(c) => return Ok(Some((c, CacheOutcome::Hit))),
                         Err(e) => rebuild_reason = Some(format!("artifact rejected by wasmtime: {e}")),
                     }
                 }
@@ -122,7 +150,7 @@ impl CompileCache {
             Some(reason) => CacheOutcome::Rebuilt { reason, stored },
             None => CacheOutcome::Compiled { stored },
         };
-        Ok((component, outcome))
+        Ok(Some((component, outcome)))
     }
 }
 

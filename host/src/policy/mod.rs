@@ -126,6 +126,13 @@ impl fmt::Display for Source {
     }
 }
 
+/// Concurrent policy calls per process; a call beyond this waits for no one and fails
+/// with an engine error (the MCP server and the CLI make a handful at most).
+const POOL_SLOTS: u32 = 16;
+/// Bytes of linear memory a pooled slot keeps resident between calls.
+const KEEP_RESIDENT: usize = 16 << 20;
+const WASM_PAGE: usize = 64 << 10;
+
 /// Per-call resource limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -145,6 +152,10 @@ impl Default for Limits {
 /// component; `Display` says what happened and what to do next.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum PolicyError {
+    #[error(
+        "{component} for `{interface}` is not in the compile cache and this path does not compile; run `dossier init` (or any dossier command) once to compile it"
+    )]
+    NotCompiled { interface: Interface, component: Source },
     #[error(
         "policy component for `{interface}` not found: {path} does not exist; fix `policy.{interface}` in config.yaml or remove it to use the embedded default"
     )]
@@ -226,6 +237,9 @@ pub struct Policies {
     sources: HashMap<Interface, Source>,
     limits: Limits,
     loaded: Mutex<HashMap<Source, Arc<Loaded>>>,
+    /// False on latency-bound paths (hooks): a component missing from the compile cache is
+    /// an error there instead of a compile.
+    compile_allowed: std::sync::atomic::AtomicBool,
 }
 
 impl Policies {
@@ -238,16 +252,40 @@ impl Policies {
         let mut config = wasmtime::Config::new();
         config.consume_fuel(true);
         config.max_wasm_stack(1 << 20);
+        // Every call gets a fresh instance. Pooled slots keep up to `KEEP_RESIDENT` bytes of
+        // a finished call's memory resident (zeroed, not unmapped), so a warm process (the
+        // MCP server) does not page-fault its way through megabytes of input on every call.
+        let mut pool = wasmtime::PoolingAllocationConfig::new();
+        let memory_cap = limits.memory_bytes.next_multiple_of(WASM_PAGE) as u64;
+        pool.total_component_instances(POOL_SLOTS)
+            .total_core_instances(POOL_SLOTS * 8)
+            .total_memories(POOL_SLOTS * 2)
+            .total_tables(POOL_SLOTS * 8)
+            .max_memory_size(memory_cap as usize)
+            .linear_memory_keep_resident(KEEP_RESIDENT.min(memory_cap as usize));
+        config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(pool));
         let engine = Engine::new(&config).map_err(|e| PolicyError::Engine(e.to_string()))?;
         let sources = Interface::ALL
             .iter()
             .map(|&i| (i, overrides.get(&i).map_or(Source::Embedded, |p| Source::File(p.clone()))))
             .collect();
-        Ok(Policies { engine, cache, sources, limits, loaded: Mutex::new(HashMap::new()) })
+        Ok(Policies {
+            engine,
+            cache,
+            sources,
+            limits,
+            loaded: Mutex::new(HashMap::new()),
+            compile_allowed: std::sync::atomic::AtomicBool::new(true),
+        })
     }
 
     pub fn source(&self, interface: Interface) -> &Source {
         &self.sources[&interface]
+    }
+
+    /// From now on, load components only from the compile cache (see `compile_allowed`).
+    pub fn forbid_compile(&self) {
+        self.compile_allowed.store(false, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub fn limits(&self) -> Limits {
@@ -306,7 +344,12 @@ impl Policies {
         if !wasmparser_is_component(bytes) {
             return Err(not_a_component("not a component binary (core module or other file)".into()));
         }
-        let (component, cache) = self.cache.load(&self.engine, bytes).map_err(|e| not_a_component(e.to_string()))?;
+        let (component, cache) = if self.compile_allowed.load(std::sync::atomic::Ordering::Relaxed) {
+            self.cache.load(&self.engine, bytes).map_err(|e| not_a_component(e.to_string()))?
+        } else {
+            let c = self.cache.load_cached(&self.engine, bytes).map_err(|e| not_a_component(e.to_string()))?;
+            (c.ok_or(PolicyError::NotCompiled { interface, component: source.clone() })?, CacheOutcome::Hit)
+        };
         let mut linker = Linker::<CallState>::new(&self.engine);
         // Grant nothing: every import (wasi:cli, wasi:io, ...) traps if called.
         linker.define_unknown_imports_as_traps(&component).map_err(|e| PolicyError::Engine(e.to_string()))?;

@@ -1,0 +1,262 @@
+//! `dossier hook <event>`: the Claude Code hook handlers, driven as Claude Code drives them
+//! (the event JSON on stdin, a real store in a temp dir), asserting stdout and the files.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use support::{DossierSpec, TempStore};
+
+fn hook(s: &TempStore, event: &str, input: &Value) -> (String, std::process::Output) {
+    let out = s.cmd().args(["hook", event]).write_stdin(input.to_string()).output().unwrap();
+    assert!(out.status.success(), "hooks always exit 0: {out:?}");
+    assert!(out.stderr.is_empty() || !String::from_utf8_lossy(&out.stderr).contains("panicked"), "{out:?}");
+    (String::from_utf8(out.stdout.clone()).unwrap(), out)
+}
+
+fn promote(s: &TempStore, name: &str) -> String {
+    let out = s.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    support::json_of(&out)["data"]["slug"].as_str().unwrap().to_string()
+}
+
+fn bind(s: &TempStore, session: &str, slug: &str) {
+    s.cmd().args(["switch", slug, "--session", session]).assert().success();
+}
+
+fn transcript(s: &TempStore, lines: &[Value]) -> PathBuf {
+    let p = s.dir.path().join("transcript.jsonl");
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(&format!("{l}\n"));
+    }
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn append(p: &Path, text: &str) {
+    use std::io::Write;
+    std::fs::OpenOptions::new().append(true).open(p).unwrap().write_all(text.as_bytes()).unwrap();
+}
+
+fn artifacts(s: &TempStore, slug: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(s.root().join(slug).join("artifacts"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn audit(s: &TempStore, slug: &str) -> Vec<Value> {
+    std::fs::read_to_string(s.root().join(slug).join("audit.log"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn unbound_session_start_is_one_short_line_in_priority_order() {
+    let s = TempStore::new();
+    s.init();
+    let names = [
+        "Pricing refresh",
+        "Q3 launch",
+        "Postgres migration",
+        "Hiring loop",
+        "Search latency",
+        "Renewal playbook",
+        "SSO review",
+        "Data retention",
+        "Onboarding tests",
+        "Board deck",
+    ];
+    for (i, n) in names.iter().enumerate() {
+        let mut d = DossierSpec::new(Box::leak(n.to_lowercase().replace(' ', "-").into_boxed_str()), "low", "low");
+        d.name = n;
+        if i == 4 {
+            d.importance = "high";
+            d.urgency = "high";
+        }
+        s.write_dossier(&d);
+    }
+    // As installed, the store is under HOME and the guide path is written `~/...`.
+    let out = s
+        .cmd()
+        .env("HOME", s.dir.path())
+        .args(["hook", "session-start"])
+        .write_stdin(json!({ "session_id": "s-unbound", "source": "startup" }).to_string())
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    let line = out.lines().find(|l| l.starts_with("Dossier: ")).unwrap_or_else(|| panic!("no nudge in {out}"));
+    assert!(line.starts_with("Dossier: 10 open: Search latency; "), "priority order: {line}");
+    for tool in ["dossier_list", "dossier_session", "dossier_promote", "Guide: "] {
+        assert!(line.contains(tool), "{line}");
+    }
+    let tokens = dossier::tokens::estimate(line, dossier::tokens::DEFAULT_CALIBRATION).tokens;
+    assert!(tokens <= 60, "the nudge is paid on every session: {tokens} tokens: {line}");
+    assert!(line.contains("; +"), "names that do not fit are counted: {line}");
+}
+
+#[test]
+fn bound_session_start_injects_a_small_state_whole() {
+    let s = TempStore::new();
+    s.init();
+    let slug = promote(&s, "Pricing refresh");
+    bind(&s, "s-small", &slug);
+    let (out, _) = hook(&s, "session-start", &json!({ "session_id": "s-small", "source": "compact" }));
+    let state = std::fs::read_to_string(s.root().join(&slug).join("dossier.md")).unwrap();
+    assert!(out.contains(&state), "the whole Distilled State: {out}");
+    assert!(out.contains("base_revision `rev_"), "{out}");
+    assert!(out.contains("guide.md"), "{out}");
+    assert!(out.chars().count() <= dossier::hooks::HOOK_OUTPUT_CAP);
+}
+
+#[test]
+fn bound_session_start_with_a_large_state_gives_a_header_and_the_load_calls() {
+    let s = TempStore::new();
+    s.init();
+    let slug = promote(&s, "Big topic");
+    let body = format!(
+        "# Big topic\n\n## Situation\n\n{}\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n",
+        "- a long finding line that repeats to make the state large [src:art_x]\n".repeat(400)
+    );
+    let file = s.dir.path().join("state.md");
+    std::fs::write(&file, &body).unwrap();
+    let shown = support::json_of(&s.cmd().args(["show", &slug, "--json"]).output().unwrap());
+    let rev = shown["data"]["revision"].as_str().expect("show --json has the revision").to_string();
+    s.cmd().args(["save", &slug, "--base-revision", &rev, "--from-file"]).arg(&file).assert().success();
+    bind(&s, "s-large", &slug);
+    let (out, _) = hook(&s, "session-start", &json!({ "session_id": "s-large", "source": "resume" }));
+    assert!(out.chars().count() <= dossier::hooks::HOOK_OUTPUT_CAP, "never cut to a preview: {} chars", out.len());
+    assert!(out.contains("# Dossier: Big topic"), "{out}");
+    assert!(out.contains("Next action:"), "{out}");
+    assert!(out.contains(&format!("call dossier_session with id `{slug}`")), "{out}");
+    assert!(out.contains("dossier_recall"), "{out}");
+    assert!(out.contains("is larger than"), "says why: {out}");
+}
+
+#[test]
+fn session_end_captures_the_transcript_incrementally_and_audits_it() {
+    let s = TempStore::new();
+    s.init();
+    let slug = promote(&s, "Capture me");
+    bind(&s, "s-cap", &slug);
+    let t = transcript(&s, &[json!({"type": "user", "n": 1}), json!({"type": "assistant", "n": 2})]);
+    let input = json!({ "session_id": "s-cap", "transcript_path": t, "reason": "other" });
+    let (out, _) = hook(&s, "session-end", &input);
+    assert_eq!(out, "", "success is silent");
+    let arts = artifacts(&s, &slug);
+    assert_eq!(arts.len(), 1);
+    let text = std::fs::read_to_string(&arts[0]).unwrap();
+    for line in text.lines() {
+        serde_json::from_str::<Value>(line).expect("the artifact is JSONL");
+    }
+    assert_eq!(text.lines().count(), 2);
+    let events = audit(&s, &slug);
+    let last = events.last().unwrap();
+    assert_eq!(last["event"], "save");
+    assert_eq!(last["actor"], "hook:session-end");
+    assert_eq!(last["artifacts_added"].as_array().unwrap().len(), 1);
+
+    // Nothing new: nothing captured. A half-written line waits for the next capture.
+    hook(&s, "pre-compact", &json!({ "session_id": "s-cap", "transcript_path": t }));
+    assert_eq!(artifacts(&s, &slug).len(), 1);
+    append(&t, "{\"type\":\"user\",\"n\":3}\n{\"type\":\"assist");
+    hook(&s, "pre-compact", &json!({ "session_id": "s-cap", "transcript_path": t }));
+    let arts = artifacts(&s, &slug);
+    assert_eq!(arts.len(), 2);
+    let second = arts.iter().map(|p| std::fs::read_to_string(p).unwrap()).find(|t| t.contains("\"n\":3")).unwrap();
+    assert_eq!(second, "{\"type\":\"user\",\"n\":3}\n", "only the new whole line");
+    append(&t, "ant\",\"n\":4}\n");
+    hook(&s, "session-end", &input);
+    let all: String = artifacts(&s, &slug).iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
+    assert_eq!(all.lines().count(), 4, "every line exactly once: {all}");
+}
+
+#[test]
+fn clear_unbinds_without_touching_the_dossier() {
+    let s = TempStore::new();
+    s.init();
+    let slug = promote(&s, "Keep me");
+    bind(&s, "s-clear", &slug);
+    let before = std::fs::read(s.root().join(&slug).join("dossier.md")).unwrap();
+    hook(&s, "session-end", &json!({ "session_id": "s-clear", "reason": "clear", "transcript_path": "" }));
+    let binding: Value =
+        serde_json::from_str(&std::fs::read_to_string(s.root().join("sessions/s-clear.json")).unwrap()).unwrap();
+    assert_eq!(binding["dossier_id"], Value::Null);
+    assert_eq!(std::fs::read(s.root().join(&slug).join("dossier.md")).unwrap(), before);
+}
+
+#[test]
+fn an_unreadable_transcript_is_audited_and_shown_not_hidden() {
+    let s = TempStore::new();
+    s.init();
+    let slug = promote(&s, "No transcript");
+    bind(&s, "s-missing", &slug);
+    let missing = s.dir.path().join("nope.jsonl");
+    let (out, _) =
+        hook(&s, "session-end", &json!({ "session_id": "s-missing", "transcript_path": missing, "reason": "other" }));
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["systemMessage"].as_str().unwrap().contains("transcript not captured"), "{v}");
+    assert_eq!(audit(&s, &slug).last().unwrap()["event"], "transcript_capture_unavailable");
+}
+
+#[test]
+fn stop_asks_once_for_a_save_when_the_transcript_outgrew_the_last_save() {
+    let s = TempStore::new();
+    s.init();
+    let slug = promote(&s, "Cadence");
+    bind(&s, "s-stop", &slug);
+    let t = transcript(&s, &[json!({"n": 0})]);
+    let input = json!({ "session_id": "s-stop", "transcript_path": t, "stop_hook_active": false });
+    assert_eq!(hook(&s, "stop", &input).0, "", "first stop records the baseline");
+    append(&t, &format!("{}\n", json!({ "pad": "x".repeat(160_000) })));
+    let (out, _) = hook(&s, "stop", &input);
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["decision"], "block");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.contains("dossier_save") && reason.contains(&slug) && reason.contains("rev_"), "{reason}");
+    // Claude Code continues with stop_hook_active; and the same growth never asks twice.
+    let active = json!({ "session_id": "s-stop", "transcript_path": t, "stop_hook_active": true });
+    assert_eq!(hook(&s, "stop", &active).0, "");
+    assert_eq!(hook(&s, "stop", &input).0, "");
+    // A save moves the baseline: more growth after it is measured from there.
+    s.cmd().args(["next", &slug, "Send the deck"]).assert().success();
+    append(&t, &format!("{}\n", json!({ "pad": "y".repeat(1_000) })));
+    assert_eq!(hook(&s, "stop", &input).0, "");
+}
+
+#[test]
+fn broken_input_never_breaks_the_session() {
+    let s = TempStore::new();
+    s.init();
+    let out = s.cmd().args(["hook", "session-end"]).write_stdin("not json").output().unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["systemMessage"].as_str().unwrap().starts_with("dossier: "), "{v}");
+    let out = s.cmd().args(["hook", "no-such-event"]).write_stdin("{}").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("unknown hook event"));
+    let out = s.cmd().args(["hook", "session-start"]).write_stdin("{\"session_id\": ").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Warning: dossier: "), "{out:?}");
+}
+
+#[test]
+fn session_start_never_compiles_the_policy_component() {
+    let s = TempStore::new();
+    s.init();
+    promote(&s, "Alpha topic");
+    promote(&s, "Beta topic");
+    let cache = s.root().join(".cache/policy");
+    std::fs::remove_dir_all(&cache).unwrap();
+    let (out, _) = hook(&s, "session-start", &json!({ "session_id": "s-cold", "source": "startup" }));
+    assert!(out.contains("Dossier: 2 open: "), "{out}");
+    assert!(out.contains("not in priority order"), "the cold cache is said: {out}");
+    assert!(!cache.exists() || std::fs::read_dir(&cache).unwrap().next().is_none(), "nothing compiled");
+}
