@@ -387,6 +387,12 @@ fn a_file_that_does_not_parse_is_left_alone_with_a_warning() {
     let env = Env::with_fixtures();
     let broken = "{\n  \"hooks\": {\n    \"SessionStart\": [\n"; // truncated
     env.write(".claude/settings.json", broken);
+    // An older build's hook in ~/.claude.json cannot move to the broken file: it stays.
+    let stale = r#"{"matcher": "", "hooks": [{"type": "command", "command": "/old/dossier hook stop"}]}"#;
+    env.write(
+        ".claude.json",
+        &CLAUDE_JSON.replace("  \"userID\"", &format!("  \"hooks\": {{\"Stop\": [{stale}]}},\n  \"userID\"")),
+    );
     let (stdout, stderr) = env.init(&["--yes", "--no-self-install"]);
     assert_eq!(env.read(".claude/settings.json"), broken);
     assert!(env.backups(".claude/settings.json").is_empty());
@@ -398,6 +404,7 @@ fn a_file_that_does_not_parse_is_left_alone_with_a_warning() {
     );
     // The other file is still updated.
     assert_eq!(env.json(".claude.json")["mcpServers"]["dossier"]["command"], bin());
+    assert_eq!(env.json(".claude.json")["hooks"]["Stop"][0], serde_json::from_str::<Value>(stale).unwrap());
     assert!(stdout.contains("- MCP: available"), "{stdout}");
     assert!(stdout.contains(&format!("- Session-start hook: unknown ({} does not parse)", settings_path.display())));
 
@@ -407,6 +414,7 @@ fn a_file_that_does_not_parse_is_left_alone_with_a_warning() {
     let (_, stderr) = env.init(&["--yes", "--no-self-install"]);
     assert_eq!(env.read(".claude/settings.json"), odd);
     assert!(stderr.contains("has `hooks.SessionStart` that is not a JSON array"), "{stderr}");
+    assert_eq!(env.json(".claude.json")["hooks"]["Stop"][0], serde_json::from_str::<Value>(stale).unwrap());
 }
 
 #[test]
@@ -608,4 +616,26 @@ fn self_install_from_a_volatile_path() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("is installed at") && stdout.contains("nothing to change"), "{stdout}");
     assert_eq!(snapshot(&env.home()), home);
+}
+
+#[test]
+fn a_symlinked_crlf_settings_file_stays_a_link_and_round_trips() {
+    let env = Env::with_fixtures();
+    // Dotfile managers link settings.json into a repository; Windows editors write CRLF.
+    let text = "{\r\n  \"a\": 1,\r\n  \"hooks\": {\r\n    \"Stop\": [\r\n      {\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"x\"}]}\r\n    ]\r\n  }\r\n}\r\n";
+    let real = env.dir.path().join("dotfiles").join("settings.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, text).unwrap();
+    let link = env.home().join(".claude/settings.json");
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+
+    env.init(&["--yes", "--no-self-install"]);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+    let written = std::fs::read_to_string(&real).unwrap();
+    assert_eq!(our_commands(&env.json(".claude/settings.json"), "Stop").len(), 1);
+    assert!(!written.replace("\r\n", "").contains('\n'), "every line ends in CRLF:\n{written:?}");
+
+    env.init(&["--remove", "--yes"]);
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), text);
 }

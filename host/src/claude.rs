@@ -505,6 +505,28 @@ pub fn current_warnings() -> Vec<String> {
     }
 }
 
+/// The SPEC §6.1 warnings for the state `dossier init` last recorded in `config.yaml`
+/// (`config.harness.claude_code`): what SPEC §9.3 wants in `context/library.md`, without
+/// reading Claude Code's files on every refresh. `None` (never recorded) is itself a warning.
+pub fn record_warnings(record: Option<&ClaudeCodeRecord>) -> Vec<String> {
+    let Some(r) = record else {
+        return vec!["No Claude Code capability report is recorded yet: run `dossier init`.".to_string()];
+    };
+    let cap = |ok: bool| if ok { Capability::Available { command: String::new() } } else { Capability::NotRegistered };
+    let registration = Registration {
+        claude_json: PathBuf::new(),
+        settings_json: PathBuf::new(),
+        mcp: cap(r.mcp),
+        session_start_hook: cap(r.session_start_hook),
+        session_end_hook: cap(r.session_end_hook),
+        pre_compaction_hook: cap(r.pre_compaction_hook),
+        stop_hook: cap(r.stop_hook),
+        transcript_capture: r.transcript_capture,
+        problems: Vec::new(),
+    };
+    registration.warnings()
+}
+
 fn read_value(path: &Path) -> Result<Option<Value>, FileProblem> {
     let problem = |p: String| FileProblem { file: path.to_path_buf(), problem: p };
     let text = match fs::read(path) {
@@ -535,6 +557,11 @@ fn is_our_server(entry: &Value) -> bool {
 fn binary_exists(binary: &str) -> bool {
     if binary.is_empty() {
         return false;
+    }
+    if let Some(rest) = binary.strip_prefix("~/")
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        return is_executable(&Path::new(&home).join(rest));
     }
     if binary.contains('/') { is_executable(Path::new(binary)) } else { find_on_path(binary).is_some() }
 }
@@ -1042,11 +1069,24 @@ fn remove_hooks(obj: &CstObject, reason: Option<String>, edits: &mut Edits) {
 
 /// Plan the edits of both files for `mode`. Reads the files; writes nothing.
 pub fn plan(paths: &Paths, mode: &Mode) -> Plan {
+    let first = plan_once(paths, mode, true, true);
+    // A move needs both ends: if either file cannot be edited, keep what is in the other.
+    let failed = |f: &Path| first.problems.iter().any(|p| p.file == f);
+    let (claude_failed, settings_failed) = (failed(&paths.claude_json), failed(&paths.settings_json));
+    if matches!(mode, Mode::Register { .. }) && (claude_failed || settings_failed) {
+        plan_once(paths, mode, !claude_failed, !settings_failed)
+    } else {
+        first
+    }
+}
+
+/// One planning pass. `move_mcp`: take our server out of settings.json (it goes to
+/// ~/.claude.json); `move_hooks`: take our hooks out of ~/.claude.json (they go to
+/// settings.json).
+fn plan_once(paths: &Paths, mode: &Mode, move_mcp: bool, move_hooks: bool) -> Plan {
     let mut plan = Plan::default();
     let settings = load(&paths.settings_json);
     let claude = load(&paths.claude_json);
-    let usable = |l: &Loaded| !matches!(l, Loaded::Problem(_));
-    let (settings_ok, claude_ok) = (usable(&settings), usable(&claude));
     let mut carried_env = None;
 
     // settings.json first: an MCP entry an older build put there moves to ~/.claude.json.
@@ -1066,7 +1106,7 @@ pub fn plan(paths: &Paths, mode: &Mode) -> Plan {
             let moved = format!("moved to {}", paths.claude_json.display());
             match mode {
                 Mode::Register { binary } => {
-                    let env = if claude_ok { remove_mcp(&obj, Some(moved), &mut edits) } else { None };
+                    let env = if move_mcp { remove_mcp(&obj, Some(moved), &mut edits) } else { None };
                     let binary = binary.to_string_lossy();
                     for event in HookEvent::ALL {
                         ensure_hook(&obj, event, &binary, &mut edits)?;
@@ -1105,8 +1145,8 @@ pub fn plan(paths: &Paths, mode: &Mode) -> Plan {
         let result: EditResult = (|| {
             match mode {
                 Mode::Register { binary } => {
-                    // Hooks an older build put here move to settings.json (if that is writable).
-                    if settings_ok {
+                    // Hooks an older build put here move to settings.json.
+                    if move_hooks {
                         remove_hooks(&obj, Some(format!("moved to {}", paths.settings_json.display())), &mut edits);
                     }
                     ensure_mcp(&obj, &binary.to_string_lossy(), carried_env, &mut edits)?;
@@ -1598,6 +1638,63 @@ mod tests {
         let h = our_hook(&cmd).unwrap();
         assert_eq!(h.binary, "/a b/it's/dossier");
         assert_eq!(h.span, (0, cmd.len() - " hook stop".len()));
+    }
+
+    #[test]
+    fn asking_shows_the_plan_and_a_no_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::new(dir.path());
+        std::fs::create_dir_all(paths.claude_dir()).unwrap();
+        std::fs::write(&paths.claude_json, "{\n  \"theme\": \"dark\"\n}\n").unwrap();
+        // A binary named dossier (never run here); in the temp dir, so self-install is off.
+        let exe = dir.path().join("bin").join("dossier");
+        std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+        std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let opts = Options { mode_remove: false, consent: Consent::Ask, self_install: false, exe: exe.clone() };
+        let mut questions = Vec::new();
+        let out = run(&paths, &opts, &mut |q| {
+            questions.push(q.to_string());
+            false
+        });
+        assert_eq!(out.decision, Decision::Declined);
+        assert_eq!(questions.len(), 1);
+        assert!(questions[0].contains("+ mcpServers.dossier = ") && questions[0].contains("hook session-start"));
+        assert_eq!(std::fs::read_to_string(&paths.claude_json).unwrap(), "{\n  \"theme\": \"dark\"\n}\n");
+        assert!(!paths.settings_json.exists());
+
+        let out = run(&paths, &opts, &mut |_| true);
+        assert_eq!(out.decision, Decision::Applied);
+        assert_eq!(out.backups.len(), 1);
+        let r = inspect(&paths);
+        assert!(r.complete() && r.transcript_capture && r.warnings().is_empty(), "{r:?}");
+        let canonical = std::fs::canonicalize(&exe).unwrap();
+        assert_eq!(r.mcp, Capability::Available { command: canonical.display().to_string() });
+    }
+
+    #[test]
+    fn recorded_state_gives_the_same_warnings_as_a_live_inspection() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = inspect(&Paths::new(dir.path()));
+        let detection =
+            Detection { detected: true, claude_dir: true, claude_json: false, executable: None, version: None };
+        let record = live.record(&detection, "2026-11-30T07:23:00Z".into());
+        assert_eq!(record_warnings(Some(&record)), live.warnings());
+        let all = ClaudeCodeRecord {
+            mcp: true,
+            session_start_hook: true,
+            session_end_hook: true,
+            pre_compaction_hook: true,
+            stop_hook: true,
+            transcript_capture: true,
+            ..record
+        };
+        assert!(record_warnings(Some(&all)).is_empty());
+        assert!(record_warnings(None)[0].contains("run `dossier init`"));
     }
 
     #[test]

@@ -30,8 +30,9 @@ pub struct Config {
     pub version: u32,
     #[serde(default = "default_token_target")]
     pub token_target: u64,
-    /// The capability report `dossier init` records in its machine block (never user-set).
-    #[serde(default)]
+    /// The capability report `dossier init` records in its machine block (never user-set;
+    /// one this build cannot read is ignored, never an error).
+    #[serde(default, deserialize_with = "lenient_harness")]
     pub harness: Option<HarnessConfig>,
     #[serde(default)]
     pub priority: PriorityConfig,
@@ -268,6 +269,11 @@ impl ClaudeCodeRecord {
     }
 }
 
+fn lenient_harness<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<HarnessConfig>, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    Ok(serde_json::from_value(value).ok())
+}
+
 /// Split `config.yaml` into the user's part and the machine block (from [`HARNESS_MARKER`]
 /// on), dropping the one blank line [`with_harness_block`] puts between them.
 pub fn split_harness_block(text: &str) -> (&str, Option<&str>) {
@@ -408,5 +414,8 @@ mod tests {
     #[test]
     fn unknown_top_level_keys_are_kept_compatible() {
         Config::parse("harness:\n  claude_code: {}\n", Path::new("config.yaml")).unwrap();
+        // A block another build wrote differently is ignored, not an error.
+        let c = Config::parse("harness:\n  claude_code: {detected: maybe}\n  other: 1\n", Path::new("c")).unwrap();
+        assert_eq!(c.harness, None);
     }
 }
