@@ -22,6 +22,48 @@ fn claude() -> PathBuf {
 
 struct Api(std::process::Child);
 
+/// Start the scripted Messages API logging to `log` (`scenario` and `slug` select the
+/// script); returns it and its port.
+fn scripted_api(log: &std::path::Path, scenario: &[&str]) -> (Api, String) {
+    let port_file = log.with_extension("port");
+    let _ = std::fs::remove_file(&port_file);
+    let api = Api(Command::new("python3")
+        .arg(support::workspace_root().join("tests/e2e/scripted_api.py"))
+        .arg(&port_file)
+        .arg(log)
+        .args(scenario)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start the scripted API"));
+    let start = Instant::now();
+    let port = loop {
+        if let Ok(p) = std::fs::read_to_string(&port_file)
+            && !p.is_empty()
+        {
+            break p;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "scripted API did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    (api, port)
+}
+
+/// `claude -p` offline in `project` with `home`, against the API on `port`.
+fn run_claude(home: &std::path::Path, project: &std::path::Path, port: &str, args: &[&str]) -> std::process::Output {
+    Command::new(claude())
+        .args(args)
+        .current_dir(project)
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .env("ANTHROPIC_API_KEY", "sk-ant-e2e-dummy")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run claude")
+}
+
 impl Drop for Api {
     fn drop(&mut self) {
         let _ = self.0.kill();
@@ -31,7 +73,6 @@ impl Drop for Api {
 
 #[test]
 fn claude_code_promotes_lists_binds_and_saves_through_dossier_mcp() {
-    let claude = claude();
     let store = TempStore::new();
     store.init();
     let home = store.dir.path().join("home");
@@ -51,38 +92,14 @@ fn claude_code_promotes_lists_binds_and_saves_through_dossier_mcp() {
     });
     std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
 
-    let port_file = store.dir.path().join("port");
     let log = store.dir.path().join("requests.jsonl");
-    let _api = Api(Command::new("python3")
-        .arg(support::workspace_root().join("tests/e2e/scripted_api.py"))
-        .arg(&port_file)
-        .arg(&log)
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("start the scripted API"));
-    let start = Instant::now();
-    let port = loop {
-        if let Ok(p) = std::fs::read_to_string(&port_file)
-            && !p.is_empty()
-        {
-            break p;
-        }
-        assert!(start.elapsed() < Duration::from_secs(20), "scripted API did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-
-    let out = Command::new(&claude)
-        .args(["-p", "Track the pricing work in a Dossier and save it.", "--allowedTools", "mcp__dossier__*"])
-        .current_dir(&project)
-        .env_clear()
-        .env("HOME", &home)
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-        .env("ANTHROPIC_API_KEY", "sk-ant-e2e-dummy")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run claude");
+    let (_api, port) = scripted_api(&log, &[]);
+    let out = run_claude(
+        &home,
+        &project,
+        &port,
+        &["-p", "Track the pricing work in a Dossier and save it.", "--allowedTools", "mcp__dossier__*"],
+    );
     let requests = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(
         out.status.success(),
@@ -124,4 +141,125 @@ fn claude_code_promotes_lists_binds_and_saves_through_dossier_mcp() {
         requests.lines().count(),
         last.matches("tool_result").count()
     );
+}
+
+/// The hooks as `dossier init --yes` registers them, with the real CLI: (a) an unbound
+/// session's first model request carries the nudge; (c) when the session ends, its
+/// transcript is archived as JSONL and audited; (b) the same session resumed with a large
+/// bound state gets the header and the load instruction, never Claude Code's preview; (d)
+/// the Stop hook asks once for a save when the state is stale.
+#[test]
+fn claude_code_runs_the_hooks_dossier_init_registered() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let seed = serde_json::json!({
+        "hasCompletedOnboarding": true,
+        "theme": "dark",
+        "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
+    });
+    std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&seed).unwrap()).unwrap();
+    let dossier = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_dossier"))
+            .args(args)
+            .env("HOME", &home)
+            .env_remove("DOSSIER_HOME")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "dossier {args:?}: {}", String::from_utf8_lossy(&out.stdout));
+        out
+    };
+    let init = dossier(&["init", "--yes", "--no-self-install"]);
+    let init_text = String::from_utf8_lossy(&init.stdout);
+    assert!(init_text.contains("Session-start hook: available"), "{init_text}");
+    let store = home.join(".dossier");
+    // Remind after any growth, so the resumed session's first stop is stale.
+    let config = std::fs::read_to_string(store.join("config.yaml")).unwrap();
+    std::fs::write(store.join("config.yaml"), config.replace("save_reminder_bytes: 150000", "save_reminder_bytes: 1"))
+        .unwrap();
+    dossier(&["promote", "--name", "Launch readiness", "--create"]);
+    let slug = "launch-readiness";
+    let shown: serde_json::Value = serde_json::from_slice(&dossier(&["show", slug, "--json"]).stdout).unwrap();
+    let rev = shown["data"]["revision"].as_str().unwrap().to_string();
+    let big = format!(
+        "# Launch readiness\n\n## Situation\n\n{}\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n",
+        "- Checklist item that makes this state larger than a hook can carry. [src:art_e2e]\n".repeat(200)
+    );
+    let state_file = dir.path().join("state.md");
+    std::fs::write(&state_file, &big).unwrap();
+    dossier(&["save", slug, "--base-revision", &rev, "--from-file", state_file.to_str().unwrap()]);
+
+    // Session 1: unbound at start; the model binds the Dossier; the session ends.
+    let log1 = dir.path().join("requests-1.jsonl");
+    let (api, port) = scripted_api(&log1, &["bind", slug]);
+    let out =
+        run_claude(&home, &project, &port, &["-p", "Pick up the launch work.", "--allowedTools", "mcp__dossier__*"]);
+    drop(api);
+    let requests = std::fs::read_to_string(&log1).unwrap_or_default();
+    assert!(out.status.success(), "claude failed: {}\n{}", String::from_utf8_lossy(&out.stderr), requests.len());
+    let first = requests.lines().find(|l| l.contains("ToolSearch")).expect("a model request with tools");
+    assert!(first.contains("Dossier: 1 open: Launch readiness"), "(a) the nudge reached the model:\n{first}");
+    let binding_file = std::fs::read_dir(store.join("sessions")).unwrap().next().unwrap().unwrap().path();
+    let binding: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&binding_file).unwrap()).unwrap();
+    let session_id = binding["session_id"].as_str().unwrap().to_string();
+    assert!(binding["dossier_id"].as_str().unwrap().starts_with("dos_"), "bound by dossier_session: {binding}");
+    // (c) SessionEnd archived the transcript.
+    let artifacts: Vec<_> = std::fs::read_dir(store.join(slug).join("artifacts"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    assert_eq!(artifacts.len(), 1, "one transcript artifact");
+    let transcript = std::fs::read_to_string(&artifacts[0]).unwrap();
+    assert!(transcript.lines().count() > 2);
+    for line in transcript.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("the transcript artifact is JSONL");
+    }
+    assert!(transcript.contains(&session_id));
+    let audit = std::fs::read_to_string(store.join(slug).join("audit.log")).unwrap();
+    assert!(audit.contains("\"actor\":\"hook:session-end\""), "(c) the capture is audited:\n{audit}");
+
+    // Session 2: the same session resumed, bound to a state too large for a hook.
+    let log2 = dir.path().join("requests-2.jsonl");
+    let (api, port) = scripted_api(&log2, &["bind", slug]);
+    let out = run_claude(
+        &home,
+        &project,
+        &port,
+        &["-p", "Continue.", "--resume", &session_id, "--allowedTools", "mcp__dossier__*"],
+    );
+    drop(api);
+    let requests = std::fs::read_to_string(&log2).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "claude --resume failed ({}): stdout {} stderr {}; {} requests, last: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        requests.lines().count(),
+        requests
+            .lines()
+            .last()
+            .unwrap_or("")
+            .chars()
+            .rev()
+            .take(3000)
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect::<String>()
+    );
+    let first = requests.lines().find(|l| l.contains("ToolSearch")).expect("a model request with tools");
+    assert!(first.contains("# Dossier: Launch readiness (bound to this session)"), "(b) bound header:\n{first}");
+    assert!(first.contains(&format!("call dossier_session with id `{slug}`")), "(b) load instruction");
+    assert!(!first.contains("Output too large"), "(b) never Claude Code's preview");
+    // (d) One save reminder, shown to the model once.
+    let reminders = requests.lines().filter(|l| l.contains("has not been saved while this session")).count();
+    assert!(reminders >= 1, "(d) the Stop hook asked for a save");
+    let last = requests.lines().last().unwrap();
+    // Claude Code shows one block twice (as feedback to the model and in its system text).
+    assert_eq!(last.matches("Stop hook feedback:").count(), 1, "(d) asked exactly once");
 }

@@ -14,15 +14,10 @@ use std::fmt::Write as _;
 /// The Distillation Guide shipped with this binary.
 pub const GUIDE: &str = include_str!("../../assets/guide.md");
 
-/// Capability warnings every context surface repeats until harness registration exists.
-pub fn capability_warnings() -> Vec<String> {
-    vec![
-        "Claude Code integration is not registered by this build of dossier: `dossier mcp` serves the dossier_* \
-         tools once registered (`claude mcp add --scope user dossier -- dossier mcp`), but there are no \
-         session-start, session-end or pre-compaction hooks and no transcript capture yet. Save at session \
-         boundaries yourself."
-            .to_string(),
-    ]
+/// The capability warnings of SPEC §6.1 for `context/library.md`: from the report `dossier
+/// init` (or `doctor`) last recorded in `config.yaml`, as SPEC §9.3 asks.
+pub fn capability_warnings(app: &App) -> Vec<String> {
+    crate::claude::record_warnings(app.config.harness.as_ref().and_then(|h| h.claude_code.as_ref()))
 }
 
 /// The text of `context/library.md` for `listing`.
@@ -34,7 +29,7 @@ pub fn render_library(app: &App, listing: &Listing) -> String {
         env!("CARGO_PKG_VERSION")
     );
     s.push_str("# Dossier Library\n\n");
-    for w in capability_warnings() {
+    for w in capability_warnings(app) {
         let _ = writeln!(s, "Warning: {w}\n");
     }
     if listing.dossiers.is_empty() {

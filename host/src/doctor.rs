@@ -211,5 +211,48 @@ pub fn run() -> Result<Report> {
         Ok(_) => {}
     }
 
+    // Harness registration (SPEC §6.1): what Claude Code has registered now, and whether
+    // the report recorded in config.yaml (which context/library.md repeats) still says so.
+    match crate::claude::inspect_current() {
+        Some(r) => {
+            for w in r.warnings() {
+                checks.push(
+                    Check::problem(Severity::Warning, "harness.claude_code", "harness_capability_unavailable", w)
+                        .fix("dossier init"),
+                );
+            }
+            if r.complete() {
+                checks.push(Check::ok("harness.claude_code", "MCP server and hooks registered"));
+            }
+            let recorded = app.config.harness.as_ref().and_then(|h| h.claude_code.as_ref());
+            let live = crate::sessions::Capabilities::current();
+            let matches = recorded.is_some_and(|c| {
+                c.mcp == live.mcp
+                    && c.session_start_hook == live.session_start_hook
+                    && c.session_end_hook == live.session_end_hook
+                    && c.pre_compaction_hook == live.pre_compaction_hook
+                    && c.transcript_capture == live.transcript_capture
+            });
+            if !matches {
+                checks.push(
+                    Check::problem(
+                        Severity::Warning,
+                        "harness.record",
+                        "capability_report_stale",
+                        "the capability report in config.yaml does not match what Claude Code has registered now",
+                    )
+                    .file(app.store.config_path())
+                    .fix("dossier init"),
+                );
+            }
+        }
+        None => checks.push(Check::problem(
+            Severity::Warning,
+            "harness.claude_code",
+            "harness_capability_unavailable",
+            "HOME is not set: cannot check Claude Code's registration",
+        )),
+    }
+
     Ok(Report { store: app.store.root().to_path_buf(), checks })
 }

@@ -230,7 +230,8 @@ fn bound_dossier(app: &App, session_id: &str) -> Result<Option<(sessions::Bindin
 }
 
 fn session_start(app: &App, input: &HookInput) -> Result<HookOutput> {
-    let mut warnings = context::capability_warnings();
+    // Live: what is registered now (the session-start hook itself proves little else).
+    let mut warnings = crate::claude::current_warnings();
     if let Some(p) = &input.transcript_path
         && !p.as_os_str().is_empty()
         && std::fs::metadata(p).is_err()
@@ -276,18 +277,21 @@ pub fn nudge(app: &App, warnings: &[String]) -> String {
             names.len()
         )
     };
-    // Names while the line stays within NUDGE_TOKENS (at least one name).
-    let calibration = app.config.tokens.calibration;
+    // Names while the line stays within the budget (at least one name). The budget is in
+    // characters: loading the tokenizer costs more than this whole hook may take.
     let mut shown = 1;
-    while shown < names.len() && crate::tokens::estimate(&line(shown + 1), calibration).tokens <= NUDGE_TOKENS {
+    while shown < names.len() && line(shown + 1).chars().count() <= NUDGE_CHARS {
         shown += 1;
     }
     out.push_str(&line(shown));
     out
 }
 
-/// Token budget of the unbound nudge line (it is paid on every session).
-pub const NUDGE_TOKENS: u64 = 60;
+/// Character budget of the unbound nudge line (it is paid on every session): at the
+/// ~2.6 characters per estimated Claude token measured on such lines, ≤ 60 tokens
+/// (tests/hooks.rs checks the estimate with the real tokenizer).
+pub const NUDGE_CHARS: usize = 155;
+
 
 fn open_names_unordered(app: &App) -> Vec<String> {
     let Ok(files) = app.store.dossier_files() else { return Vec::new() };
@@ -424,6 +428,13 @@ fn capture_transcript(app: &App, input: &HookInput, actor: &str) -> Result<Vec<S
         binding.transcript.take().filter(|t| t.path == path_text).map(|t| t.artifacts).unwrap_or_default();
     artifacts.extend(outcome.artifacts_added.iter().cloned());
     binding.transcript = Some(TranscriptCapture { path: path_text, captured_bytes: end as u64, artifacts });
+    // Archiving the transcript is not the agent saving its work: the save cadence keeps
+    // measuring from the agent's last save.
+    if let Some(check) = binding.save_check.as_mut()
+        && outcome.before_revision.as_deref() == Some(check.revision.as_str())
+    {
+        check.revision = outcome.revision.clone();
+    }
     sessions::update(&app.store, &binding)?;
     let mut warnings = outcome.warnings;
     if let Some(w) = context::after_mutation(app) {

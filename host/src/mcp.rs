@@ -401,7 +401,7 @@ impl DossierServer {
         envelope(self.with_app(|app| {
             app.store.require()?;
             let sid = sessions::session_id(p.session_id.as_deref())?;
-            let caps = sessions::Capabilities::current();
+            let caps = sessions::Capabilities::in_mcp_server();
             if p.clear.unwrap_or(false) {
                 let b = sessions::write(&app.store, &sid, None, None)?;
                 return Ok((json!({ "binding": b }), caps.warnings(), Vec::new()));

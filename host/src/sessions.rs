@@ -28,16 +28,30 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
-    /// This build: MCP only (hooks and transcript capture arrive with the Claude Code
-    /// integration), stated honestly so every surface can warn.
+    /// What the current user's Claude Code registration provides (read from its config
+    /// files, see `claude::inspect`); all false when HOME is unset.
     pub fn current() -> Capabilities {
-        Capabilities {
-            mcp: true,
-            session_start_hook: false,
-            session_end_hook: false,
-            pre_compaction_hook: false,
-            transcript_capture: false,
+        match crate::claude::inspect_current() {
+            Some(r) => Capabilities {
+                mcp: r.mcp.available(),
+                session_start_hook: r.session_start_hook.available(),
+                session_end_hook: r.session_end_hook.available(),
+                pre_compaction_hook: r.pre_compaction_hook.available(),
+                transcript_capture: r.transcript_capture,
+            },
+            None => Capabilities {
+                mcp: false,
+                session_start_hook: false,
+                session_end_hook: false,
+                pre_compaction_hook: false,
+                transcript_capture: false,
+            },
         }
+    }
+
+    /// Inside the MCP server the tools evidently work, whatever the files say.
+    pub fn in_mcp_server() -> Capabilities {
+        Capabilities { mcp: true, ..Capabilities::current() }
     }
 
     pub fn warnings(&self) -> Vec<String> {
@@ -134,14 +148,15 @@ pub fn write(store: &Store, session_id: &str, dossier_id: Option<String>, revisi
         Some(b) => (b.session_binding_id, b.transcript),
         None => (ids::new_id(Prefix::Session), None),
     };
+    let in_claude_code = std::env::var_os("CLAUDE_CODE_SESSION_ID").is_some();
     let binding = Binding {
         session_binding_id: binding_id,
         session_id: session_id.to_string(),
-        harness: if std::env::var_os("CLAUDE_CODE_SESSION_ID").is_some() { "claude-code" } else { "cli" }.to_string(),
+        harness: if in_claude_code { "claude-code" } else { "cli" }.to_string(),
         dossier_id,
         bound_at: crate::model::now_timestamp(),
         last_seen_revision: revision,
-        capabilities: Capabilities::current(),
+        capabilities: if in_claude_code { Capabilities::in_mcp_server() } else { Capabilities::current() },
         transcript,
         save_check: None,
     };

@@ -1,9 +1,11 @@
 """A scripted Anthropic Messages API on loopback, for driving the real Claude Code CLI offline.
 
-Usage: python3 scripted_api.py <port-file> <log-file>
+Usage: python3 scripted_api.py <port-file> <log-file> [<scenario> <slug>]
 Binds 127.0.0.1 on a free port (written to <port-file>), answers POST /v1/messages with a
 text/event-stream reply, and appends every request body as one JSON line to <log-file>.
 
+Scenarios: `promote` (the default: promote, list, bind, save) and `bind` (load
+dossier_session, bind <slug>, then answer in text: the hooks do the rest).
 The script (what the "model" does) depends only on the conversation so far: it counts the
 tool_use blocks already in `messages` and returns the next step. Requests without our tools
 (title generation and other helper calls) get a short text reply. It stops itself after
@@ -18,7 +20,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PORT_FILE, LOG_FILE = sys.argv[1], sys.argv[2]
-SLUG = "e2e-pricing-refresh"
+SCENARIO = sys.argv[3] if len(sys.argv) > 3 else "promote"
+SLUG = sys.argv[4] if len(sys.argv) > 4 else "e2e-pricing-refresh"
 STATE = ("# E2E pricing refresh\n\n## Situation\n\nSales prefers annual commits. [src:art_e2e]\n\n"
          "## Decisions\n\n## Findings\n\n## Current State\n\nSaved from Claude Code.\n\n## Next Steps\n")
 
@@ -46,6 +49,9 @@ def tool_results(messages):
 
 def steps(results):
     """The scripted sequence; later steps read earlier tool results."""
+    if SCENARIO == "bind":
+        return [("ToolSearch", {"query": "select:mcp__dossier__dossier_session"}),
+                ("mcp__dossier__dossier_session", {"id": SLUG})]
     rev = None
     for r in results:
         m = re.search(r'"revision"\s*:\s*"(rev_[0-9a-f]+)"', r)

@@ -78,7 +78,7 @@ impl TempStore {
     }
 
     pub fn init(&self) {
-        self.cmd().arg("init").arg("--yes").assert().success();
+        self.cmd().args(["init", "--yes", "--no-self-install"]).assert().success();
     }
 
     pub fn write_config(&self, yaml: &str) {
