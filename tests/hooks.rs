@@ -260,3 +260,26 @@ fn session_start_never_compiles_the_policy_component() {
     assert!(out.contains("not in priority order"), "the cold cache is said: {out}");
     assert!(!cache.exists() || std::fs::read_dir(&cache).unwrap().next().is_none(), "nothing compiled");
 }
+
+#[test]
+fn the_shared_frontmatter_cache_follows_hand_edits_and_ignores_corruption() {
+    let s = TempStore::new();
+    s.init();
+    let mut d = DossierSpec::new("alpha", "high", "high");
+    d.name = "Alpha topic";
+    s.write_dossier(&d);
+    let start = json!({ "session_id": "s-cache", "source": "startup" });
+    assert!(hook(&s, "session-start", &start).0.contains("Alpha topic"));
+    let cache = s.root().join(".cache/frontmatter.json");
+    assert!(cache.is_file(), "the first reader leaves the parsed frontmatter for the next");
+    // A hand edit in place (same inode) is seen.
+    let file = s.root().join("alpha/dossier.md");
+    let text = std::fs::read_to_string(&file).unwrap().replace("name: Alpha topic", "name: Alpha renamed by hand");
+    std::fs::write(&file, text).unwrap();
+    let out = hook(&s, "session-start", &start).0;
+    assert!(out.contains("Alpha renamed by hand") && !out.contains("Alpha topic"), "{out}");
+    // A corrupt cache is ignored (and replaced), never trusted.
+    std::fs::write(&cache, "{ not json").unwrap();
+    assert!(hook(&s, "session-start", &start).0.contains("Alpha renamed by hand"));
+    assert!(serde_json::from_slice::<Value>(&std::fs::read(&cache).unwrap()).is_ok());
+}

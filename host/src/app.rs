@@ -14,7 +14,7 @@ use crate::store::Store;
 pub struct App {
     pub store: Store,
     pub config: Config,
-    /// Frontmatter read so far (pays off in the long-running MCP server).
+    /// Frontmatter read so far, persisted in the store's `.cache/` between processes.
     pub frontmatter: crate::store::FrontmatterCache,
     policies: OnceCell<Policies>,
 }
@@ -28,7 +28,13 @@ impl App {
     }
 
     pub fn with(store: Store, config: Config) -> App {
-        App { store, config, frontmatter: Default::default(), policies: OnceCell::new() }
+        // Persist parsed frontmatter only for a store that exists (reads never create one).
+        let frontmatter = if store.exists() {
+            crate::store::FrontmatterCache::persistent(store.frontmatter_cache_path())
+        } else {
+            Default::default()
+        };
+        App { store, config, frontmatter, policies: OnceCell::new() }
     }
 
     /// The policy components named by the config. The compile cache lives in the store

@@ -95,7 +95,7 @@ pub struct Frontmatter {
 }
 
 /// Parsed times of a Dossier, in milliseconds since the epoch.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Times {
     pub updated_at: i64,
     pub last_touched_at: i64,

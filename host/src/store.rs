@@ -61,6 +61,11 @@ impl Store {
         self.root.join("sessions")
     }
     /// Compiled policy components (derived; safe to remove).
+    /// The frontmatter cache shared between processes (derived; see `FrontmatterCache`).
+    pub fn frontmatter_cache_path(&self) -> PathBuf {
+        self.root.join(".cache").join("frontmatter.json")
+    }
+
     pub fn policy_cache_dir(&self) -> PathBuf {
         self.root.join(".cache").join("policy")
     }
@@ -135,13 +140,20 @@ pub fn read_frontmatter(file: &Path) -> Result<(Frontmatter, Times)> {
     Ok((fm, times))
 }
 
-/// Frontmatter already read by this process, keyed by file and validated by (inode, size,
-/// mtime): a long-running server (`dossier mcp`) re-reads only Dossiers that changed. Every
-/// write replaces `dossier.md` by rename, so a changed file always has a new inode. Derived
-/// and in memory only.
+/// Frontmatter already read, keyed by file and validated by (inode, size, mtime): a
+/// long-running server (`dossier mcp`) re-reads only Dossiers that changed, and with a disk
+/// file (`<store>/.cache/frontmatter.json`) a short-lived process (a hook, `ls`) starts from
+/// what the previous one read, so it stats every `dossier.md` but parses only changed ones.
+/// Every write replaces `dossier.md` by rename, so a changed file always has a new inode; a
+/// hand edit changes size or mtime.
+///
+/// The disk file is derived data: unreadable, from another build, or half-written, it is
+/// ignored; failing to write it is not an error.
 #[derive(Default)]
 pub struct FrontmatterCache {
     entries: std::sync::Mutex<std::collections::HashMap<PathBuf, (FileStamp, Frontmatter, Times)>>,
+    disk: Option<PathBuf>,
+    loaded: std::sync::OnceLock<()>,
 }
 
 type FileStamp = (u64, u64, Option<std::time::SystemTime>);
@@ -152,9 +164,54 @@ fn stamp(file: &Path) -> Option<FileStamp> {
     Some((m.ino(), m.len(), m.modified().ok()))
 }
 
+/// The disk form of the cache, tied to the build that wrote it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct DiskCache {
+    build: String,
+    entries: Vec<(PathBuf, FileStamp, Frontmatter, Times)>,
+}
+
+fn build_id() -> String {
+    format!("dossier {}", env!("CARGO_PKG_VERSION"))
+}
+
 impl FrontmatterCache {
+    /// A cache persisted at `file` between processes.
+    pub fn persistent(file: PathBuf) -> FrontmatterCache {
+        FrontmatterCache { disk: Some(file), ..Default::default() }
+    }
+
+    fn load_disk(&self) {
+        let Some(file) = &self.disk else { return };
+        let Ok(bytes) = fs::read(file) else { return };
+        let Ok(disk) = serde_json::from_slice::<DiskCache>(&bytes) else { return };
+        if disk.build != build_id() {
+            return;
+        }
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        for (path, st, fm, t) in disk.entries {
+            entries.entry(path).or_insert((st, fm, t));
+        }
+    }
+
+    fn store_disk(&self) {
+        let Some(file) = &self.disk else { return };
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let disk = DiskCache {
+            build: build_id(),
+            entries: entries.iter().map(|(p, (st, fm, t))| (p.clone(), *st, fm.clone(), *t)).collect(),
+        };
+        drop(entries);
+        if let Some(dir) = file.parent()
+            && fs::create_dir_all(dir).is_ok()
+        {
+            let _ = crate::files::write_atomic(file, &serde_json::to_vec(&disk).expect("cache serializes"));
+        }
+    }
+
     /// [`read_frontmatters`], reusing entries whose file has not changed.
     pub fn read(&self, files: &[PathBuf]) -> Vec<Result<(Frontmatter, Times)>> {
+        self.loaded.get_or_init(|| self.load_disk());
         let stamps: Vec<Option<FileStamp>> = files.iter().map(|f| stamp(f)).collect();
         let mut out: Vec<Option<Result<(Frontmatter, Times)>>> = Vec::with_capacity(files.len());
         let mut missing = Vec::new();
@@ -172,12 +229,19 @@ impl FrontmatterCache {
         }
         let paths: Vec<PathBuf> = missing.iter().map(|&i| files[i].clone()).collect();
         let fresh = read_frontmatters(&paths);
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        for (&i, r) in missing.iter().zip(fresh) {
-            if let (Ok((fm, t)), Some(st)) = (&r, &stamps[i]) {
-                entries.insert(files[i].clone(), (*st, fm.clone(), *t));
+        let mut learned = false;
+        {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            for (&i, r) in missing.iter().zip(fresh) {
+                if let (Ok((fm, t)), Some(st)) = (&r, &stamps[i]) {
+                    entries.insert(files[i].clone(), (*st, fm.clone(), *t));
+                    learned = true;
+                }
+                out[i] = Some(r);
             }
-            out[i] = Some(r);
+        }
+        if learned {
+            self.store_disk();
         }
         out.into_iter().map(|r| r.expect("every slot filled")).collect()
     }
