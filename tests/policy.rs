@@ -429,3 +429,34 @@ fn a_second_process_does_not_compile_again() {
         assert!(c["message"].as_str().unwrap().contains("compiled artifact cached"), "{c}");
     }
 }
+
+/// `distill.validate` through the embedded component gives the same findings, with the same
+/// lines, as the policy run natively, on a state that has one of each problem.
+#[test]
+fn distill_findings_cross_the_component_boundary_with_their_lines() {
+    let doc = "# Topic\n\n## Situation\n\nContext.\n\n## Decisions\n\n- Annual commits.\n\n## Findings\n\n\
+- Churn is 3x. [src:art_01known#L5-L500]\n- Cites a ghost. [src:art_01ghost]\n- Bad cite [src:art_01known#L9]\n\n\
+## Current State\n\nNo source here.\n\n## Next Steps\n";
+    let artifacts = [dossier::policy::ArtifactInfo { id: "art_01known".into(), line_count: Some(40) }];
+    let p = policies(None, &[], Limits::default());
+    let got: Vec<(String, u32)> =
+        p.distill_validate(doc, &artifacts).unwrap().into_iter().map(|f| (f.code, f.line)).collect();
+    let native_artifacts = [dossier_core::distill::ArtifactInfo { id: "art_01known".into(), line_count: Some(40) }];
+    let want: Vec<(String, u32)> = dossier_core::distill::validate(doc, &native_artifacts)
+        .into_iter()
+        .map(|f| (f.code.to_string(), f.line))
+        .collect();
+    assert_eq!(got, want);
+    for (code, line) in [
+        ("decision-without-rationale", 9),
+        ("decision-without-attribution", 9),
+        ("missing-provenance", 9),
+        ("line-range-beyond-artifact", 13),
+        ("unknown-artifact", 14),
+        ("malformed-provenance", 15),
+        ("missing-provenance", 19),
+        ("empty-next-steps", 21),
+    ] {
+        assert!(got.contains(&(code.to_string(), line)), "{code} on line {line}: {got:?}");
+    }
+}

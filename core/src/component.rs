@@ -112,10 +112,26 @@ impl merge::Guest for Policy {
 
 impl distill::Guest for Policy {
     fn validate(
-        _distilled_state: String,
-        _artifacts: Vec<distill::ArtifactInfo>,
+        distilled_state: String,
+        artifacts: Vec<distill::ArtifactInfo>,
     ) -> Result<Vec<distill::Finding>, PolicyError> {
-        Err(not_implemented("distill.validate"))
+        use crate::distill as d;
+        use dossier::policy::types::Severity;
+        let artifacts: Vec<d::ArtifactInfo> =
+            artifacts.into_iter().map(|a| d::ArtifactInfo { id: a.id, line_count: a.line_count }).collect();
+        Ok(d::validate(&distilled_state, &artifacts)
+            .into_iter()
+            .map(|f| distill::Finding {
+                code: f.code.to_string(),
+                severity: match f.severity {
+                    d::Severity::Error => Severity::Error,
+                    d::Severity::Warning => Severity::Warning,
+                    d::Severity::Info => Severity::Info,
+                },
+                line: f.line,
+                message: f.message,
+            })
+            .collect())
     }
 }
 

@@ -11,6 +11,7 @@
 //! everything a policy needs (documents, `now`, weights) is an argument. The host grants
 //! the component no capabilities, so a policy that tried would trap.
 
+pub mod distill;
 pub mod priority;
 pub mod ranking;
 

@@ -165,24 +165,9 @@ fn classify16(chunk: &[u8; 16]) -> (u16, u16) {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn classify16(chunk: &[u8; 16]) -> (u16, u16) {
     use std::arch::wasm32::*;
-    let x = i8x16(
-        chunk[0] as i8,
-        chunk[1] as i8,
-        chunk[2] as i8,
-        chunk[3] as i8,
-        chunk[4] as i8,
-        chunk[5] as i8,
-        chunk[6] as i8,
-        chunk[7] as i8,
-        chunk[8] as i8,
-        chunk[9] as i8,
-        chunk[10] as i8,
-        chunk[11] as i8,
-        chunk[12] as i8,
-        chunk[13] as i8,
-        chunk[14] as i8,
-        chunk[15] as i8,
-    );
+    // SAFETY: reads exactly the 16 bytes of `chunk`; wasm `v128.load` has no alignment
+    // requirement.
+    let x = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
     // Signed compares: non-ASCII bytes are negative, so they are neither digits nor letters.
     let within =
         |v: v128, lo: u8, hi: u8| v128_and(i8x16_ge(v, i8x16_splat(lo as i8)), i8x16_le(v, i8x16_splat(hi as i8)));

@@ -4,7 +4,9 @@
 //! - `sort_10k_component` vs `sort_10k_native`: ordering 10,000 Dossiers through the wasm
 //!   component (target ≤ 20 ms) against the same policy run natively, as a ratio;
 //! - `doctor_process`: the whole `dossier doctor` process on an empty store with a warm
-//!   cache (target ≤ 30 ms), against `true` as the process-spawn floor.
+//!   cache (target ≤ 30 ms), against `true` as the process-spawn floor;
+//! - `distill_100k_component` vs `distill_100k_native`: validating a ~100,000-token Distilled
+//!   State through the component (target ≤ 20 ms) and natively.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -99,4 +101,58 @@ fn doctor_process(bencher: Bencher) {
 #[divan::bench(sample_count = 50)]
 fn process_spawn_floor(bencher: Bencher) {
     bencher.bench(|| Command::new("true").output().unwrap());
+}
+
+/// A Distilled State of ~100,000 estimated tokens (~1,900 cited decisions and findings).
+fn big_state() -> (String, Vec<dossier::policy::ArtifactInfo>) {
+    let mut s = String::from("# Big topic\n\n## Situation\n\nA long-running topic.\n\n## Decisions\n\n");
+    for i in 0..900 {
+        s.push_str(&format!(
+            "- Decision {i}: move tier {i} to annual commits because monthly churn was {i}% higher. Decided by Alice on 2026-06-12. [src:art_01bench{}#L{}-L{}]\n",
+            i % 50,
+            1 + i % 30,
+            5 + i % 30
+        ));
+    }
+    s.push_str("\n## Findings\n\n");
+    for i in 0..1_000 {
+        s.push_str(&format!(
+            "- Finding {i}: renewal cohort {i} kept {}% of seats after the price change, per the sales export. [src:art_01bench{}#L{}-L{}]\n",
+            i % 97,
+            i % 50,
+            1 + i % 20,
+            2 + i % 20
+        ));
+    }
+    s.push_str(
+        "\n## Current State\n\nScenarios are with Sales. [src:art_01bench1]\n\n## Next Steps\n\n- Compare scenarios.\n",
+    );
+    let artifacts = (0..50)
+        .map(|i| dossier::policy::ArtifactInfo { id: format!("art_01bench{i}"), line_count: Some(40) })
+        .collect();
+    (s, artifacts)
+}
+
+#[divan::bench(sample_count = 30)]
+fn distill_100k_component(bencher: Bencher) {
+    let p = policies();
+    let (state, artifacts) = big_state();
+    let findings = p.distill_validate(&state, &artifacts).unwrap();
+    assert!(findings.is_empty(), "{findings:?}");
+    eprintln!(
+        "distill bench state: {} bytes, ~{} tokens",
+        state.len(),
+        dossier::tokens::estimate(&state, dossier::tokens::DEFAULT_CALIBRATION).tokens
+    );
+    bencher.bench_local(|| p.distill_validate(&state, &artifacts).unwrap());
+}
+
+#[divan::bench(sample_count = 30)]
+fn distill_100k_native(bencher: Bencher) {
+    let (state, artifacts) = big_state();
+    let artifacts: Vec<dossier_core::distill::ArtifactInfo> = artifacts
+        .into_iter()
+        .map(|a| dossier_core::distill::ArtifactInfo { id: a.id, line_count: a.line_count })
+        .collect();
+    bencher.bench_local(|| dossier_core::distill::validate(&state, &artifacts));
 }

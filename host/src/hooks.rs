@@ -292,7 +292,6 @@ pub fn nudge(app: &App, warnings: &[String]) -> String {
 /// (tests/hooks.rs checks the estimate with the real tokenizer).
 pub const NUDGE_CHARS: usize = 155;
 
-
 fn open_names_unordered(app: &App) -> Vec<String> {
     let Ok(files) = app.store.dossier_files() else { return Vec::new() };
     app.frontmatter

@@ -48,8 +48,9 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
     let mut listing = Listing::default();
     let mut rows: Vec<(Frontmatter, PathBuf)> = Vec::new();
     let mut inputs: Vec<PriorityInput> = Vec::new();
-    let files = app.store.dossier_files()?;
-    for (file, read) in files.iter().zip(app.frontmatter.read(&files)) {
+    let (files, stamps): (Vec<PathBuf>, Vec<_>) =
+        app.store.dossier_files_stamped()?.into_iter().map(|(p, st)| (p, Some(st))).unzip();
+    for (file, read) in files.iter().zip(app.frontmatter.read_stamped(&files, &stamps)) {
         let file = file.clone();
         let (fm, times) = match read {
             Ok(read) => read,

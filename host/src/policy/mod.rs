@@ -31,7 +31,9 @@ wasmtime::component::bindgen!({
     world: "policy",
 });
 
+pub use dossier::policy::types::{Finding, Severity};
 pub use dossier::policy::types::{Level, LifecycleStatus, PolicyError as ComponentRefusal};
+pub use exports::dossier::policy::distill::ArtifactInfo;
 pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
 pub use exports::dossier::policy::ranking::{Candidate, Confidence, RankingOptions, Suggestion};
 use exports::dossier::policy::{distill, learning, merge, priority, ranking};
@@ -498,6 +500,24 @@ impl Policies {
             }
         }
         Ok(suggestions)
+    }
+
+    /// Validate a Distilled State (`distill.validate`): findings with lines, for warnings.
+    /// The result is checked: every finding's line is within the document (or 0).
+    pub fn distill_validate(&self, document: &str, artifacts: &[ArtifactInfo]) -> Result<Vec<Finding>, PolicyError> {
+        let out = self.call(Interface::Distill, "validate", |store, guest: &distill::Guest| {
+            guest.call_validate(store, document, artifacts)
+        })?;
+        let findings = out.map_err(|r| self.refused(Interface::Distill, "validate", r))?;
+        let lines = document.lines().count() as u32;
+        if let Some(f) = findings.iter().find(|f| f.line > lines) {
+            return Err(self.invalid(
+                Interface::Distill,
+                "validate",
+                format!("finding `{}` on line {} of a {lines}-line document", f.code, f.line),
+            ));
+        }
+        Ok(findings)
     }
 
     fn invalid(&self, interface: Interface, function: &'static str, reason: String) -> PolicyError {
