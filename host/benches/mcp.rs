@@ -171,6 +171,8 @@ const QUERY: &str = "enterprise renewal pricing tier for the customer contract f
 /// The policies under test: the embedded component, or the ranking component named by
 /// `DOSSIER_BENCH_RANKING` (to compare builds of the policy without rebuilding the host).
 fn policies() -> Policies {
+    // As in the MCP server, where promote and link rank candidates.
+    dossier::policy::use_pooled_instances();
     let cache = CompileCache::new(Some(store(1_000).join(".cache/policy")));
     let overrides: HashMap<Interface, PathBuf> =
         std::env::var_os("DOSSIER_BENCH_RANKING").map(|p| (Interface::Ranking, PathBuf::from(p))).into_iter().collect();

@@ -365,6 +365,7 @@ fn dispatch(command: Command) -> Result<Output> {
         Command::Active { session } => cmd_active(session.as_deref()),
         Command::Switch { target, session } => cmd_switch(&target, session.as_deref()),
         Command::Mcp => {
+            crate::policy::use_pooled_instances();
             crate::mcp::serve(App::open()?)?;
             std::process::exit(0)
         }

@@ -99,7 +99,7 @@ impl Store {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(DossierError::io("list", &self.root, e)),
         };
-        let mut candidates: Vec<PathBuf> = entries
+        let mut names: Vec<std::ffi::OsString> = entries
             .filter_map(|e| e.ok())
             .filter(|e| {
                 let name = e.file_name();
@@ -107,17 +107,41 @@ impl Store {
                 !name.starts_with('.') && !RESERVED_NAMES.contains(&name.as_ref())
             })
             .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
-            .map(|e| e.path().join("dossier.md"))
+            .map(|e| e.file_name())
             .collect();
-        candidates.sort();
-        let stat_all = |part: &[PathBuf]| -> Vec<Option<FileStamp>> { part.iter().map(|p| file_stamp(p)).collect() };
+        // Sorting names (bytes) orders the paths exactly as sorting them would, far cheaper.
+        names.sort_unstable();
+        let candidates: Vec<PathBuf> = names.iter().map(|n| self.root.join(n).join("dossier.md")).collect();
+        // Stat `<name>/dossier.md` relative to the store's directory: two path components
+        // to resolve per Dossier instead of the whole path.
+        let root_fd = rustix::fs::open(
+            &self.root,
+            rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .ok();
+        let stat_one = |name: &std::ffi::OsString, path: &PathBuf| -> Option<FileStamp> {
+            let Some(fd) = &root_fd else { return file_stamp(path) };
+            let st = rustix::fs::statat(fd, Path::new(name).join("dossier.md"), rustix::fs::AtFlags::empty()).ok()?;
+            if rustix::fs::FileType::from_raw_mode(st.st_mode) != rustix::fs::FileType::RegularFile {
+                return None;
+            }
+            let mtime = std::time::UNIX_EPOCH
+                .checked_add(std::time::Duration::new(st.st_mtime as u64, st.st_mtime_nsec as u32));
+            Some((st.st_ino, st.st_size as u64, mtime))
+        };
+        let stat_all = |names: &[std::ffi::OsString], paths: &[PathBuf]| -> Vec<Option<FileStamp>> {
+            names.iter().zip(paths).map(|(n, p)| stat_one(n, p)).collect()
+        };
         let stamps: Vec<Option<FileStamp>> = if candidates.len() < 256 {
-            stat_all(&candidates)
+            stat_all(&names, &candidates)
         } else {
-            let (a, b) = candidates.split_at(candidates.len() / 2);
+            let mid = candidates.len() / 2;
+            let (a, b) = (&candidates[..mid], &candidates[mid..]);
+            let (na, nb) = (&names[..mid], &names[mid..]);
             std::thread::scope(|s| {
-                let h = s.spawn(|| stat_all(b));
-                let mut first = stat_all(a);
+                let h = s.spawn(|| stat_all(nb, b));
+                let mut first = stat_all(na, a);
                 first.extend(h.join().expect("stat thread panicked"));
                 first
             })

@@ -128,6 +128,26 @@ impl fmt::Display for Source {
     }
 }
 
+static POOLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Make every `Policies` created from now on in this process use pooled instances with
+/// resident memory (for long-running processes: the MCP server, benchmarks of it).
+pub fn use_pooled_instances() {
+    POOLED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn pooling(limits: &Limits) -> wasmtime::PoolingAllocationConfig {
+    let mut pool = wasmtime::PoolingAllocationConfig::new();
+    let memory_cap = limits.memory_bytes.next_multiple_of(WASM_PAGE);
+    pool.total_component_instances(POOL_SLOTS)
+        .total_core_instances(POOL_SLOTS * 8)
+        .total_memories(POOL_SLOTS * 2)
+        .total_tables(POOL_SLOTS * 8)
+        .max_memory_size(memory_cap)
+        .linear_memory_keep_resident(KEEP_RESIDENT.min(memory_cap));
+    pool
+}
+
 /// Concurrent policy calls per process; a call beyond this waits for no one and fails
 /// with an engine error (the MCP server and the CLI make a handful at most).
 const POOL_SLOTS: u32 = 16;
@@ -254,18 +274,14 @@ impl Policies {
         let mut config = wasmtime::Config::new();
         config.consume_fuel(true);
         config.max_wasm_stack(1 << 20);
-        // Every call gets a fresh instance. Pooled slots keep up to `KEEP_RESIDENT` bytes of
-        // a finished call's memory resident (zeroed, not unmapped), so a warm process (the
-        // MCP server) does not page-fault its way through megabytes of input on every call.
-        let mut pool = wasmtime::PoolingAllocationConfig::new();
-        let memory_cap = limits.memory_bytes.next_multiple_of(WASM_PAGE) as u64;
-        pool.total_component_instances(POOL_SLOTS)
-            .total_core_instances(POOL_SLOTS * 8)
-            .total_memories(POOL_SLOTS * 2)
-            .total_tables(POOL_SLOTS * 8)
-            .max_memory_size(memory_cap as usize)
-            .linear_memory_keep_resident(KEEP_RESIDENT.min(memory_cap as usize));
-        config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(pool));
+        // Every call gets a fresh instance. In a long-running process (the MCP server, see
+        // `use_pooled_instances`) pooled slots keep up to `KEEP_RESIDENT` bytes of a finished
+        // call's memory resident (zeroed, not unmapped), so it does not page-fault its way
+        // through megabytes of input on every call. A short-lived process (CLI, hooks) makes
+        // a call or two: the pool's set-up and zeroing would only cost it page faults.
+        if POOLED.load(std::sync::atomic::Ordering::Relaxed) {
+            config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(pooling(&limits)));
+        }
         let engine = Engine::new(&config).map_err(|e| PolicyError::Engine(e.to_string()))?;
         let sources = Interface::ALL
             .iter()
