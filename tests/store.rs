@@ -532,3 +532,43 @@ fn sigkill_during_save_never_leaves_a_partial_dossier() {
 fn show_rev(store: &TempStore) -> String {
     dossier::save::revision(&store.root().join("crash")).unwrap()
 }
+
+/// A save commits whatever the state says, and returns the Distillation Guide's findings
+/// (distill policy through the component) as warnings with lines.
+#[test]
+fn a_save_returns_distillation_findings_as_warnings_and_still_commits() {
+    let store = TempStore::new();
+    store.init();
+    let out = store.cmd().args(["promote", "--json", "--create", "--name", "Findings topic"]).output().unwrap();
+    let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
+    let shown = json_of(&store.cmd().args(["show", &slug, "--json"]).output().unwrap());
+    let rev = shown["data"]["revision"].as_str().unwrap().to_string();
+    let state = "# Findings topic\n\n## Situation\n\nContext.\n\n## Decisions\n\n- Annual commits.\n\n## Findings\n\n\
+- Cites a ghost. [src:art_01ghost]\n\n## Current State\n\nDrafting. Assumption: on track.\n\n## Next Steps\n\n- Send it.\n";
+    let file = store.dir.path().join("state.md");
+    std::fs::write(&file, state).unwrap();
+    let out = store
+        .cmd()
+        .args(["save", &slug, "--json", "--base-revision", &rev, "--from-file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "findings never block a save: {}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    let warnings: Vec<String> =
+        v["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap().to_string()).collect();
+    let body_line = |needle: &str| {
+        let saved = std::fs::read_to_string(store.root().join(&slug).join("dossier.md")).unwrap();
+        saved.lines().position(|l| l.contains(needle)).unwrap() + 1
+    };
+    let decision = body_line("- Annual commits.");
+    let ghost = body_line("Cites a ghost");
+    for expected in [
+        format!("distill warning decision-without-rationale line {decision}:"),
+        format!("distill warning missing-provenance line {decision}:"),
+        format!("distill error unknown-artifact line {ghost}:"),
+    ] {
+        assert!(warnings.iter().any(|w| w.starts_with(&expected)), "{expected} not in {warnings:#?}");
+    }
+    assert!(std::fs::read_to_string(store.root().join(&slug).join("dossier.md")).unwrap().contains("Annual commits."));
+}

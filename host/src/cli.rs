@@ -421,6 +421,10 @@ fn update(target: &str, updates: FrontmatterUpdates) -> Result<Output> {
 
 fn saved(outcome: SaveOutcome, app: &App) -> Result<Output> {
     let mut warnings = outcome.warnings.clone();
+    // A new Distilled State is checked against the Distillation Guide (advice, not a gate).
+    if outcome.token_estimate.is_some() {
+        warnings.extend(crate::distill::warnings(app, &outcome.path));
+    }
     // The open-work list may have changed: keep the context library current.
     warnings.extend(context::after_mutation(app));
     let human = format!("{} {} ({})\n", event_verb(outcome.event), outcome.slug, outcome.revision);

@@ -10,6 +10,7 @@ pub mod claude;
 pub mod cli;
 pub mod config;
 pub mod context;
+pub mod distill;
 pub mod doctor;
 pub mod error;
 pub mod files;

@@ -174,6 +174,10 @@ fn text_artifact(t: ArtifactType, title: &str, format: ContentFormat, content: S
 
 fn outcome(app: &App, o: save::SaveOutcome) -> Result<(Value, Vec<String>, Vec<String>)> {
     let mut warnings = o.warnings.clone();
+    // A new Distilled State is checked against the Distillation Guide (advice, not a gate).
+    if o.token_estimate.is_some() {
+        warnings.extend(crate::distill::warnings(app, &o.path));
+    }
     warnings.extend(context::after_mutation(app));
     Ok((serde_json::to_value(&o).expect("outcome serializes"), warnings, Vec::new()))
 }
