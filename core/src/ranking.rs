@@ -233,7 +233,7 @@ impl WordMap {
                 }
                 let len = match bytes[p] {
                     ..0xe0 => 2,
-                    ..0xf0 => 3,
+                    0xe0..0xf0 => 3,
                     _ => 4,
                 };
                 let c = word_str(&bytes[p..p + len]).chars().next().expect("p starts a character");

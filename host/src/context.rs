@@ -81,3 +81,21 @@ pub fn current_library(app: &App) -> Result<String> {
     let listing = listing::list(app, &Status::OPEN, listing::now_millis())?;
     Ok(render_library(app, &listing))
 }
+
+#[cfg(test)]
+mod tests {
+    /// The guide is read at every bind (dossier_session returns it): keep it short. Its
+    /// estimate is recorded in docs/performance.md.
+    #[test]
+    fn the_guide_is_short_enough_to_read_at_every_bind() {
+        let e = crate::tokens::estimate(super::GUIDE, crate::tokens::DEFAULT_CALIBRATION);
+        eprintln!(
+            "guide: {} bytes, {} {} tokens, ~{} estimated Claude tokens",
+            super::GUIDE.len(),
+            e.raw_tokens,
+            e.tokenizer,
+            e.tokens
+        );
+        assert!(e.tokens <= 2_000, "the Distillation Guide grew to ~{} tokens", e.tokens);
+    }
+}

@@ -192,7 +192,7 @@ fn handle(event: Event, input: &HookInput) -> Result<HookOutput> {
     match event {
         Event::SessionStart => session_start(&app, input),
         Event::SessionEnd => {
-            let mut warnings = capture_transcript(&app, input, "hook:session-end")?;
+            let warnings = capture_transcript(&app, input, "hook:session-end")?;
             if input.reason.as_deref() == Some("clear")
                 && let Some(b) = sessions::read(&app.store, &input.session_id)?
                 && b.dossier_id.is_some()
@@ -200,17 +200,17 @@ fn handle(event: Event, input: &HookInput) -> Result<HookOutput> {
                 // `/clear` removes the Dossier from the session, never from disk (SPEC §5.2).
                 sessions::write(&app.store, &input.session_id, None, None)?;
             }
-            Ok(warnings_output(&mut warnings))
+            Ok(warnings_output(&warnings))
         }
         Event::PreCompact => {
-            let mut warnings = capture_transcript(&app, input, "hook:pre-compact")?;
-            Ok(warnings_output(&mut warnings))
+            let warnings = capture_transcript(&app, input, "hook:pre-compact")?;
+            Ok(warnings_output(&warnings))
         }
         Event::Stop => stop(&app, input),
     }
 }
 
-fn warnings_output(warnings: &mut Vec<String>) -> HookOutput {
+fn warnings_output(warnings: &[String]) -> HookOutput {
     if warnings.is_empty() {
         HookOutput::Silent
     } else {
@@ -218,8 +218,7 @@ fn warnings_output(warnings: &mut Vec<String>) -> HookOutput {
     }
 }
 
-/// The bound Dossier of a session, if any (a binding to a Dossier that no longer resolves
-/// counts as unbound, with a warning).
+/// The bound Dossier of a session, if any.
 fn bound_dossier(app: &App, session_id: &str) -> Result<Option<(sessions::Binding, String)>> {
     if session_id.is_empty() {
         return Ok(None);
@@ -371,8 +370,8 @@ fn capture_transcript(app: &App, input: &HookInput, actor: &str) -> Result<Vec<S
     let Some((mut binding, id)) = bound_dossier(app, &input.session_id)? else { return Ok(Vec::new()) };
     let unavailable = |reason: String| -> Result<Vec<String>> {
         let dir = app.store.resolve(&id)?;
-        let mut ev =
-            audit_event(EventKind::TranscriptCaptureUnavailable, &binding.dossier_id, actor, &input.session_id);
+        let session = (!input.session_id.is_empty()).then(|| input.session_id.clone());
+        let mut ev = save::event(EventKind::TranscriptCaptureUnavailable, &id, actor, &session);
         ev.details.insert("reason".into(), json!(reason));
         audit::append(&dir, &ev)?;
         Ok(vec![format!("transcript not captured for `{id}`: {reason}")])
@@ -440,23 +439,6 @@ fn capture_transcript(app: &App, input: &HookInput, actor: &str) -> Result<Vec<S
         warnings.push(w);
     }
     Ok(warnings)
-}
-
-fn audit_event(kind: EventKind, dossier_id: &Option<String>, actor: &str, session_id: &str) -> model::AuditEvent {
-    model::AuditEvent {
-        ts: model::now_timestamp(),
-        event: kind,
-        dossier_id: dossier_id.clone().unwrap_or_default(),
-        actor: actor.to_string(),
-        session_id: (!session_id.is_empty()).then(|| session_id.to_string()),
-        before_revision: None,
-        after_revision: None,
-        artifacts_added: Vec::new(),
-        token_estimate: None,
-        fields_changed: Vec::new(),
-        body_changed: false,
-        details: Default::default(),
-    }
 }
 
 /// The save cadence: once the transcript has grown by `hooks.save_reminder_bytes` since the

@@ -400,7 +400,8 @@ fn lock(dir: &Path) -> Result<DossierLock> {
     Ok(DossierLock { _file: file })
 }
 
-fn event(kind: EventKind, dossier_id: &str, actor: &str, session_id: &Option<String>) -> AuditEvent {
+/// A blank audit event of `kind` stamped now (callers fill in the details).
+pub(crate) fn event(kind: EventKind, dossier_id: &str, actor: &str, session_id: &Option<String>) -> AuditEvent {
     AuditEvent {
         ts: model::now_timestamp(),
         event: kind,
