@@ -285,3 +285,43 @@ fn no_database_file_is_created() {
         assert!(![".db", ".sqlite", ".sqlite3"].iter().any(|ext| path.ends_with(ext)), "{path}");
     }
 }
+
+#[test]
+fn doctor_reports_a_corrupt_audit_line_and_a_dangling_citation_with_file_line_and_fix() {
+    let store = TempStore::new();
+    store.init();
+    let out = store.cmd().args(["promote", "--json", "--create", "--name", "Doctor topic"]).output().unwrap();
+    let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
+    let dir = store.root().join(&slug);
+    let rev = json_of(&store.cmd().args(["show", &slug, "--json"]).output().unwrap())["data"]["revision"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let state = "# Doctor topic\n\n## Situation\n\nContext.\n\n## Decisions\n\n## Findings\n\n\
+- Cites a ghost. [src:art_01ghost]\n\n## Current State\n\nAssumption: fine.\n\n## Next Steps\n\n- Go.\n";
+    let file = store.dir.path().join("state.md");
+    std::fs::write(&file, state).unwrap();
+    store.cmd().args(["save", &slug, "--base-revision", &rev, "--from-file"]).arg(&file).assert().success();
+    {
+        use std::io::Write;
+        let mut log = std::fs::OpenOptions::new().append(true).open(dir.join("audit.log")).unwrap();
+        log.write_all(b"{ this is not json\n").unwrap();
+    }
+    let lines = std::fs::read_to_string(dir.join("audit.log")).unwrap().lines().count();
+    let before = snapshot(store.root());
+    let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "a corrupt audit line is an error");
+    let v = json_of(&out);
+    let checks = v["data"]["checks"].as_array().unwrap();
+    let audit = checks.iter().find(|c| c["code"] == "corrupt_audit_line").expect("corrupt audit line reported");
+    assert_eq!(audit["line"], lines);
+    assert!(audit["file"].as_str().unwrap().ends_with("audit.log"));
+    assert!(audit["fix"].is_string());
+    let ghost_line = state.lines().position(|l| l.contains("ghost")).unwrap();
+    let cite = checks.iter().find(|c| c["code"] == "unknown-artifact").expect("dangling citation reported");
+    assert!(cite["file"].as_str().unwrap().ends_with("dossier.md"));
+    let saved = std::fs::read_to_string(dir.join("dossier.md")).unwrap();
+    assert_eq!(cite["line"], saved.lines().position(|l| l.contains("ghost")).unwrap() + 1, "{ghost_line}");
+    assert!(cite["fix"].as_str().unwrap().contains("dossier_save"));
+    assert_eq!(snapshot(store.root()), before, "doctor changes nothing");
+}

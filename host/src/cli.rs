@@ -889,7 +889,10 @@ fn cmd_doctor() -> Result<Output> {
         if let Some(f) = &c.file
             && c.severity != Severity::Ok
         {
-            human.push_str(&format!("      file: {}\n", f.display()));
+            match c.line {
+                Some(l) => human.push_str(&format!("      file: {}:{l}\n", f.display())),
+                None => human.push_str(&format!("      file: {}\n", f.display())),
+            }
         }
         if let Some(fix) = &c.fix {
             human.push_str(&format!("      fix:  {fix}\n"));

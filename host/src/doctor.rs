@@ -34,6 +34,9 @@ pub struct Check {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<PathBuf>,
+    /// 1-based line in `file`, when the problem has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
 }
@@ -46,14 +49,27 @@ impl Check {
             code: "ok".into(),
             message: message.into(),
             file: None,
+            line: None,
             fix: None,
         }
     }
     fn problem(severity: Severity, check: impl Into<String>, code: &str, message: impl Into<String>) -> Check {
-        Check { check: check.into(), severity, code: code.into(), message: message.into(), file: None, fix: None }
+        Check {
+            check: check.into(),
+            severity,
+            code: code.into(),
+            message: message.into(),
+            file: None,
+            line: None,
+            fix: None,
+        }
     }
     fn file(mut self, f: PathBuf) -> Check {
         self.file = Some(f);
+        self
+    }
+    fn line(mut self, l: u32) -> Check {
+        self.line = (l > 0).then_some(l);
         self
     }
     fn fix(mut self, f: impl Into<String>) -> Check {
@@ -176,13 +192,56 @@ pub fn run() -> Result<Report> {
         ),
     }
 
+    let policy_loads = !checks.iter().any(|c| c.check == "policy.distill" && c.severity == Severity::Error);
     for file in app.store.dossier_files()? {
+        let dir = file.parent().map(PathBuf::from).unwrap_or_default();
         if let Err(e) = store::read_frontmatter(&file) {
             checks.push(
                 Check::problem(Severity::Error, "dossier.frontmatter", "invalid_frontmatter", e.message)
                     .file(file.clone())
                     .fix(format!("edit the frontmatter of {}", file.display())),
             );
+            continue;
+        }
+        // The audit log is JSON Lines, append-only: a line that does not parse is reported,
+        // never rewritten.
+        match crate::audit::read(&dir) {
+            Ok((_, bad)) => {
+                for n in bad {
+                    checks.push(
+                        Check::problem(
+                            Severity::Error,
+                            "dossier.audit",
+                            "corrupt_audit_line",
+                            format!("audit.log line {n} is not a JSON audit event"),
+                        )
+                        .file(crate::audit::log_path(&dir))
+                        .line(n as u32)
+                        .fix("leave it (the log is append-only); later events still read; investigate what wrote it"),
+                    );
+                }
+            }
+            Err(e) => checks.push(Check::problem(Severity::Error, "dossier.audit", e.code.as_str(), e.message)),
+        }
+        // Sections and provenance, by the distill policy (docs/distill.md): its errors
+        // (unknown artifacts, malformed or out-of-range citations, missing sections) here.
+        if policy_loads {
+            match crate::distill::findings(&app, &dir) {
+                Ok(findings) => {
+                    for f in findings.iter().filter(|f| f.severity == crate::policy::Severity::Error) {
+                        checks.push(
+                            Check::problem(Severity::Warning, "dossier.distill", &f.code, f.message.clone())
+                                .file(file.clone())
+                                .line(f.line)
+                                .fix(format!(
+                                    "correct it in the next dossier_save of `{}` (see docs/distill.md)",
+                                    dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+                                )),
+                        );
+                    }
+                }
+                Err(e) => checks.push(Check::problem(Severity::Error, "dossier.distill", e.code.as_str(), e.message)),
+            }
         }
     }
 
