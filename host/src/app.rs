@@ -17,6 +17,8 @@ pub struct App {
     /// Frontmatter read so far, persisted in the store's `.cache/` between processes.
     pub frontmatter: crate::store::FrontmatterCache,
     policies: OnceCell<Policies>,
+    /// False on latency-bound paths (hooks): policies created here never compile.
+    compile_allowed: std::cell::Cell<bool>,
 }
 
 impl App {
@@ -34,7 +36,16 @@ impl App {
         } else {
             Default::default()
         };
-        App { store, config, frontmatter, policies: OnceCell::new() }
+        App { store, config, frontmatter, policies: OnceCell::new(), compile_allowed: std::cell::Cell::new(true) }
+    }
+
+    /// Policy components created by this `App` load only from the compile cache (hooks).
+    /// Nothing is created until a policy is actually needed.
+    pub fn forbid_compile(&self) {
+        self.compile_allowed.set(false);
+        if let Some(p) = self.policies.get() {
+            p.forbid_compile();
+        }
     }
 
     /// The policy components named by the config. The compile cache lives in the store
@@ -46,6 +57,9 @@ impl App {
         let cache = CompileCache::new(self.store.exists().then(|| self.store.policy_cache_dir()));
         let overrides = self.config.policy_overrides(self.store.root());
         let policies = Policies::new(cache, &overrides, self.config.limits())?;
+        if !self.compile_allowed.get() {
+            policies.forbid_compile();
+        }
         Ok(self.policies.get_or_init(|| policies))
     }
 }

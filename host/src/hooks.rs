@@ -188,7 +188,7 @@ fn handle(event: Event, input: &HookInput) -> Result<HookOutput> {
         });
     }
     // Hooks never compile the policy component: a cold cache is reported, not paid for.
-    app.policies()?.forbid_compile();
+    app.forbid_compile();
     match event {
         Event::SessionStart => session_start(&app, input),
         Event::SessionEnd => {
@@ -347,11 +347,11 @@ fn bound_payload(app: &App, id: &str, warnings: &[String]) -> Result<String> {
         "\nThe Distilled State ({} bytes, ~{} tokens, {} page(s)) is larger than the ~{} characters a session-start hook can deliver whole, so it is not shown here. Load it now: call dossier_session with id `{}` (guide and page 1), then dossier_recall with id `{}` and page 2..{}.\n",
         r.bytes,
         r.token_estimate.tokens,
-        recall::pages(&r.content, recall::PAGE_BYTES).len(),
+        r.page_count,
         HOOK_OUTPUT_CAP,
         r.slug,
         r.slug,
-        recall::pages(&r.content, recall::PAGE_BYTES).len().max(2),
+        r.page_count.max(2),
     ));
     // A header with very many open questions must still fit; say so rather than be cut.
     if s.chars().count() > HOOK_OUTPUT_BUDGET {
