@@ -143,14 +143,18 @@ pub struct PolicyConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitsConfig {
-    #[serde(default = "default_fuel")]
-    pub fuel: u64,
+    #[serde(default = "default_time_ms")]
+    pub time_ms: u64,
+    /// Accepted and ignored: stores initialised before calls were bounded by time
+    /// (`time_ms`) have `fuel:` here. `dossier doctor` says to remove it.
+    #[serde(default)]
+    pub fuel: Option<u64>,
     #[serde(default = "default_memory_mib")]
     pub memory_mib: u64,
 }
 
-fn default_fuel() -> u64 {
-    Limits::default().fuel
+fn default_time_ms() -> u64 {
+    Limits::default().time_ms
 }
 fn default_memory_mib() -> u64 {
     (Limits::default().memory_bytes >> 20) as u64
@@ -158,7 +162,7 @@ fn default_memory_mib() -> u64 {
 
 impl Default for LimitsConfig {
     fn default() -> Self {
-        LimitsConfig { fuel: default_fuel(), memory_mib: default_memory_mib() }
+        LimitsConfig { time_ms: default_time_ms(), fuel: None, memory_mib: default_memory_mib() }
     }
 }
 
@@ -190,10 +194,10 @@ impl Config {
                 format!("{}: tokens.calibration must be a positive number", path.display()),
             ));
         }
-        if config.policy.limits.fuel == 0 || config.policy.limits.memory_mib == 0 {
+        if config.policy.limits.time_ms == 0 || config.policy.limits.memory_mib == 0 {
             return Err(DossierError::new(
                 Code::InvalidConfig,
-                format!("{}: policy.limits.fuel and policy.limits.memory_mib must be positive", path.display()),
+                format!("{}: policy.limits.time_ms and policy.limits.memory_mib must be positive", path.display()),
             ));
         }
         Ok(config)
@@ -226,7 +230,7 @@ impl Config {
 
     pub fn limits(&self) -> Limits {
         Limits {
-            fuel: self.policy.limits.fuel,
+            time_ms: self.policy.limits.time_ms,
             memory_bytes: usize::try_from(self.policy.limits.memory_mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
         }
     }

@@ -4,7 +4,7 @@
 //! the component for each interface (the embedded default, or a file named in
 //! `config.yaml`), checks that the component exports that interface at a compatible
 //! version, compiles it at most once per machine (see [`cache`]), and runs every call in a
-//! fresh store with no capabilities, a fuel budget and a memory cap. Outputs are checked
+//! fresh store with no capabilities, a wall-clock deadline (see [`deadline`]) and a memory cap. Outputs are checked
 //! before use (a sort must return a permutation of its input).
 //!
 //! What it is not for: deciding anything. Priority, ranking, merge, distillation and
@@ -15,6 +15,7 @@
 //! the cause. There is no silent fallback to the default component.
 
 pub mod cache;
+mod deadline;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -158,15 +159,15 @@ const WASM_PAGE: usize = 64 << 10;
 /// Per-call resource limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Wasm fuel per call (roughly one unit per instruction).
-    pub fuel: u64,
+    /// Wall-clock limit per call, in milliseconds (honoured within [`deadline::TICK`]).
+    pub time_ms: u64,
     /// Cap on a call's linear memory, in bytes.
     pub memory_bytes: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { fuel: 2_000_000_000, memory_bytes: 64 << 20 }
+        Limits { time_ms: 5_000, memory_bytes: 64 << 20 }
     }
 }
 
@@ -201,9 +202,9 @@ pub enum PolicyError {
     #[error("{component} trapped in `{interface}.{function}`: {reason}")]
     Trapped { interface: Interface, component: Source, function: &'static str, reason: String },
     #[error(
-        "{component} ran out of fuel in `{interface}.{function}` (budget {fuel} units); the component loops or is too slow for its input; raise `policy.limits.fuel` in config.yaml only if the input is genuinely large"
+        "{component} did not finish `{interface}.{function}` within {time_ms} ms; the component loops or is too slow for its input; raise `policy.limits.time_ms` in config.yaml only if the input is genuinely large"
     )]
-    OutOfFuel { interface: Interface, component: Source, function: &'static str, fuel: u64 },
+    TimedOut { interface: Interface, component: Source, function: &'static str, time_ms: u64 },
     #[error(
         "{component} exceeded its memory limit in `{interface}.{function}` (tried to grow to {requested} bytes, limit {limit}); raise `policy.limits.memory_mib` in config.yaml only if the input is genuinely large"
     )]
@@ -262,6 +263,8 @@ pub struct Policies {
     /// False on latency-bound paths (hooks): a component missing from the compile cache is
     /// an error there instead of a compile.
     compile_allowed: std::sync::atomic::AtomicBool,
+    /// Advances `engine`'s epoch while a call runs, so deadlines fire.
+    ticker: deadline::Ticker,
 }
 
 impl Policies {
@@ -272,7 +275,7 @@ impl Policies {
         limits: Limits,
     ) -> Result<Self, PolicyError> {
         let mut config = wasmtime::Config::new();
-        config.consume_fuel(true);
+        config.epoch_interruption(true);
         config.max_wasm_stack(1 << 20);
         // Every call gets a fresh instance. In a long-running process (the MCP server, see
         // `use_pooled_instances`) pooled slots keep up to `KEEP_RESIDENT` bytes of a finished
@@ -294,6 +297,7 @@ impl Policies {
             limits,
             loaded: Mutex::new(HashMap::new()),
             compile_allowed: std::sync::atomic::AtomicBool::new(true),
+            ticker: deadline::Ticker::new(),
         })
     }
 
@@ -377,7 +381,7 @@ impl Policies {
 
     /// Run `run` against a fresh instance of the component serving `interface`, with the
     /// interface's typed exports bound (`G`). Binding failures are contract mismatches;
-    /// failures while running are traps, fuel or memory exhaustion.
+    /// failures while running are traps, timeouts or memory exhaustion.
     fn call<G: Bind, R>(
         &self,
         interface: Interface,
@@ -388,7 +392,8 @@ impl Policies {
         let mut store =
             Store::new(&self.engine, CallState { max_memory: self.limits.memory_bytes, denied_growth: None });
         store.limiter(|s| s as &mut dyn ResourceLimiter);
-        store.set_fuel(self.limits.fuel).map_err(|e| PolicyError::Engine(e.to_string()))?;
+        store.set_epoch_deadline(deadline::ticks(self.limits.time_ms));
+        let _running = self.ticker.enter(&self.engine);
         let instance =
             loaded.pre.instantiate(&mut store).map_err(|e| self.failure(&store, e, interface, "instantiate"))?;
         let guest = G::bind(&mut store, &instance, &loaded.pre).map_err(|e| PolicyError::ContractMismatch {
@@ -418,7 +423,9 @@ impl Policies {
             };
         }
         match e.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => PolicyError::OutOfFuel { interface, component, function, fuel: self.limits.fuel },
+            Some(Trap::Interrupt) => {
+                PolicyError::TimedOut { interface, component, function, time_ms: self.limits.time_ms }
+            }
             Some(trap) => PolicyError::Trapped { interface, component, function, reason: trap.to_string() },
             None => PolicyError::Trapped { interface, component, function, reason: describe_failure(&e) },
         }
