@@ -639,3 +639,37 @@ fn a_symlinked_crlf_settings_file_stays_a_link_and_round_trips() {
     env.init(&["--remove", "--yes"]);
     assert_eq!(std::fs::read_to_string(&real).unwrap(), text);
 }
+
+#[test]
+fn doctor_reports_an_unregistered_hook_with_its_fix_and_init_repairs_it() {
+    let env = Env::with_fixtures();
+    env.init(&["--yes"]);
+    let doctor = |env: &Env| json_of(&env.cmd().args(["doctor", "--json"]).output().unwrap());
+    let v = doctor(&env);
+    let harness: Vec<&Value> =
+        v["data"]["checks"].as_array().unwrap().iter().filter(|c| c["check"] == "harness.claude_code").collect();
+    assert!(harness.iter().all(|c| c["severity"] == "ok"), "{harness:?}");
+
+    // Someone removes our SessionEnd hook from settings.json.
+    let mut settings = env.json(".claude/settings.json");
+    settings["hooks"].as_object_mut().unwrap().remove("SessionEnd");
+    env.write(".claude/settings.json", &serde_json::to_string_pretty(&settings).unwrap());
+    let v = doctor(&env);
+    let problem = v["data"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "harness_capability_unavailable")
+        .unwrap_or_else(|| panic!("unregistered hook not reported: {v}"))
+        .clone();
+    assert_eq!(problem["severity"], "warning");
+    assert!(problem["message"].as_str().unwrap().contains("session-end"), "{problem}");
+    assert_eq!(problem["fix"], "dossier init");
+
+    env.init(&["--yes"]);
+    let v = doctor(&env);
+    assert!(
+        !v["data"]["checks"].as_array().unwrap().iter().any(|c| c["code"] == "harness_capability_unavailable"),
+        "{v}"
+    );
+}

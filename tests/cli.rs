@@ -77,7 +77,7 @@ fn doctor_reports_problems_with_file_and_fix_but_warnings_exit_zero() {
     let out = store.cmd().arg("doctor").output().unwrap();
     assert!(out.status.success(), "a warning alone does not fail doctor");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("warn  context.library") && text.contains("fix:  dossier context refresh"), "{text}");
+    assert!(text.contains("warn  context.library") && text.contains("fix:  dossier doctor --fix"), "{text}");
 
     store.write_config("policy:\n  rankng: x.wasm\n");
     let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
@@ -324,4 +324,163 @@ fn doctor_reports_a_corrupt_audit_line_and_a_dangling_citation_with_file_line_an
     assert_eq!(cite["line"], saved.lines().position(|l| l.contains("ghost")).unwrap() + 1, "{ghost_line}");
     assert!(cite["fix"].as_str().unwrap().contains("dossier_save"));
     assert_eq!(snapshot(store.root()), before, "doctor changes nothing");
+}
+
+fn doctor_checks(store: &TempStore, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let out = store.cmd().arg("doctor").args(args).arg("--json").output().unwrap();
+    (out.status.code(), json_of(&out))
+}
+
+fn find<'a>(v: &'a serde_json::Value, code: &str) -> Option<&'a serde_json::Value> {
+    v["data"]["checks"].as_array().unwrap().iter().find(|c| c["code"] == code)
+}
+
+#[test]
+fn doctor_reports_a_missing_artifact_and_an_unparseable_frontmatter_with_file_and_fix() {
+    let store = TempStore::new();
+    store.init();
+    let out = store.cmd().args(["promote", "--json", "--create", "--name", "Archive topic"]).output().unwrap();
+    let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
+    let note = store.dir.path().join("notes.txt");
+    std::fs::write(&note, "a note\n").unwrap();
+    let out = store.cmd().args(["save", &slug, "--json", "--artifact"]).arg(&note).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let id = json_of(&out)["data"]["artifacts_added"][0].as_str().unwrap().to_string();
+    let (code, v) = doctor_checks(&store, &[]);
+    assert!(find(&v, "artifact_missing").is_none(), "{v}");
+    assert_eq!(code, Some(0), "{v}");
+
+    std::fs::remove_file(store.root().join(&slug).join(format!("artifacts/{id}.txt"))).unwrap();
+    let (code, v) = doctor_checks(&store, &[]);
+    assert_eq!(code, Some(1), "a missing artifact is an error");
+    let c = find(&v, "artifact_missing").expect("missing artifact reported");
+    assert!(c["message"].as_str().unwrap().contains(&id), "{c}");
+    assert!(c["file"].as_str().unwrap().contains(&format!("artifacts/{id}")), "{c}");
+    assert!(c["fix"].as_str().unwrap().contains("restore it"), "{c}");
+    // --fix does not pretend to repair Dossier data.
+    let (code, v) = doctor_checks(&store, &["--fix"]);
+    assert_eq!(code, Some(1));
+    assert!(find(&v, "artifact_missing").is_some());
+
+    std::fs::write(store.root().join(&slug).join("dossier.md"), "---\nid: [unclosed\n---\n# T\n").unwrap();
+    let (_, v) = doctor_checks(&store, &[]);
+    let c = find(&v, "invalid_frontmatter").expect("unparseable frontmatter reported");
+    assert!(c["file"].as_str().unwrap().ends_with("dossier.md"), "{c}");
+    assert!(c["fix"].as_str().unwrap().starts_with("edit the frontmatter"), "{c}");
+}
+
+#[test]
+fn doctor_fix_regenerates_context_files_and_removes_only_our_stale_temp_files_idempotently() {
+    let store = TempStore::new();
+    store.init();
+    store.write_dossier(&DossierSpec::new("alpha", "high", "high"));
+    // A stale library (the open-work list changed behind dossier's back), a missing guide,
+    // a temp file left by an interrupted write an hour ago, a fresh one (a write in
+    // progress, maybe) and a user's file that only looks similar.
+    std::fs::write(store.root().join("context/library.md"), "# old\n").unwrap();
+    std::fs::remove_file(store.root().join("context/guide.md")).unwrap();
+    let stale = store.root().join("alpha/.tmpAb12Cd");
+    let fresh = store.root().join("alpha/.tmpZz99Yy");
+    let users = store.root().join("alpha/.tmp-notes");
+    for f in [&stale, &fresh, &users] {
+        std::fs::write(f, "partial").unwrap();
+    }
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+    for f in [&stale, &users] {
+        std::fs::File::options().write(true).open(f).unwrap().set_modified(old).unwrap();
+    }
+
+    let before = snapshot(store.root());
+    let (code, v) = doctor_checks(&store, &[]);
+    assert_eq!(code, Some(0), "only warnings: {v}");
+    assert_eq!(snapshot(store.root()), before, "doctor without --fix changes nothing");
+    for code in ["library_stale", "guide_missing", "stale_temp_file"] {
+        let c = find(&v, code).unwrap_or_else(|| panic!("{code} not reported: {v}"));
+        assert_eq!(c["fix"], "dossier doctor --fix", "{c}");
+    }
+    let temp = v["data"]["checks"].as_array().unwrap().iter().filter(|c| c["code"] == "stale_temp_file").count();
+    assert_eq!(temp, 1, "only the stale temp file of ours: {v}");
+
+    let (code, v) = doctor_checks(&store, &["--fix"]);
+    assert_eq!(code, Some(0));
+    let applied: Vec<&str> =
+        v["data"]["repairs"]["applied"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert_eq!(applied.len(), 3, "{applied:?}");
+    for code in ["library_stale", "guide_missing", "stale_temp_file"] {
+        assert!(find(&v, code).is_none(), "{code} still reported after --fix: {v}");
+    }
+    assert!(!stale.exists() && fresh.exists() && users.exists());
+    assert_eq!(std::fs::read_to_string(store.root().join("context/guide.md")).unwrap(), dossier::context::GUIDE);
+
+    let after = snapshot(store.root());
+    let out = store.cmd().args(["doctor", "--fix"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing to fix automatically"));
+    assert_eq!(snapshot(store.root()), after, "a second --fix is a no-op");
+}
+
+#[test]
+fn doctor_warns_about_an_obsolete_fuel_limit_but_still_loads_the_config() {
+    let store = TempStore::new();
+    store.init();
+    store.write_config("policy:\n  limits:\n    fuel: 2000000000\n");
+    let (code, v) = doctor_checks(&store, &[]);
+    assert_eq!(code, Some(0), "{v}");
+    let c = find(&v, "obsolete_setting").expect("obsolete fuel reported");
+    assert!(c["fix"].as_str().unwrap().contains("time_ms"), "{c}");
+}
+
+/// assets/examples: every material claim cited, every citation resolving (SPEC §14.3).
+#[test]
+fn sample_dossiers_validate_clean() {
+    let store = TempStore::new();
+    store.init();
+    let examples = support::workspace_root().join("assets/examples");
+    let mut samples = Vec::new();
+    for entry in std::fs::read_dir(&examples).unwrap() {
+        let src = entry.unwrap().path();
+        if !src.join("dossier.md").is_file() {
+            continue;
+        }
+        let dst = store.root().join(src.file_name().unwrap());
+        copy_tree(&src, &dst);
+        samples.push(dst);
+    }
+    assert!(samples.len() >= 2, "samples: {samples:?}");
+    let app = dossier::app::App::with(
+        dossier::store::Store::at(store.root().to_path_buf()),
+        dossier::config::Config::default(),
+    );
+    for dir in &samples {
+        let findings = dossier::distill::findings(&app, dir).unwrap();
+        assert!(findings.is_empty(), "{}: {findings:?}", dir.display());
+        let (artifacts, problems) = dossier::archive::list(dir);
+        assert!(problems.is_empty() && artifacts.len() >= 3, "{problems:?}");
+        let state = std::fs::read_to_string(dir.join("dossier.md")).unwrap();
+        for a in &artifacts {
+            assert!(state.contains(&format!("[src:{}", a.id)), "{} is never cited", a.id);
+        }
+    }
+    let (code, v) = doctor_checks(&store, &["--fix"]);
+    assert_eq!(code, Some(0), "{v}");
+    let problems: Vec<&serde_json::Value> = v["data"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["severity"] != "ok" && !c["check"].as_str().unwrap().starts_with("harness"))
+        .collect();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(store.ls_slugs(&[]).len(), samples.len());
+}
+
+fn copy_tree(src: &std::path::Path, dst: &std::path::Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for entry in std::fs::read_dir(src).unwrap() {
+        let p = entry.unwrap().path();
+        let to = dst.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &to)
+        } else {
+            std::fs::copy(&p, &to).unwrap();
+        }
+    }
 }

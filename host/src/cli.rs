@@ -193,8 +193,13 @@ pub enum Command {
         #[command(subcommand)]
         command: ContextCommand,
     },
-    /// Check the store, config, policy components and context files.
-    Doctor,
+    /// Check the store, config, policy components, every Dossier, context files and harness.
+    Doctor {
+        /// Apply the safe, idempotent repairs (regenerate context files, install a missing
+        /// guide, remove our own stale temp files), then check again. Never touches Dossier data.
+        #[arg(long)]
+        fix: bool,
+    },
     /// Run the MCP server over stdio.
     Mcp,
     /// Handle a Claude Code hook event (reads the event JSON on stdin; always exits 0).
@@ -295,7 +300,7 @@ fn dispatch(command: Command) -> Result<Output> {
         Command::Ls { status } => cmd_ls(&status),
         Command::Path { target } => cmd_path(target.as_deref()),
         Command::Context { command: ContextCommand::Refresh } => cmd_context_refresh(),
-        Command::Doctor => cmd_doctor(),
+        Command::Doctor { fix } => cmd_doctor(fix),
         Command::Show { target } => cmd_show(&target),
         Command::Promote { name, from_file, create } => cmd_promote(name, from_file, create),
         Command::Link { target, from_file } => cmd_link(target.as_deref(), from_file),
@@ -876,9 +881,24 @@ fn cmd_context_refresh() -> Result<Output> {
     ))
 }
 
-fn cmd_doctor() -> Result<Output> {
-    let report = doctor::run()?;
+fn cmd_doctor(fix: bool) -> Result<Output> {
+    let mut report = doctor::run()?;
     let mut human = format!("dossier doctor: {}\n", report.store.display());
+    let mut repairs = None;
+    if fix {
+        let done = doctor::repair(&report)?;
+        for m in &done.applied {
+            human.push_str(&format!("fixed {m}\n"));
+        }
+        for m in &done.failed {
+            human.push_str(&format!("NOT FIXED {m}\n"));
+        }
+        if done.applied.is_empty() && done.failed.is_empty() {
+            human.push_str("nothing to fix automatically\n");
+        }
+        report = doctor::run()?;
+        repairs = Some(done);
+    }
     for c in &report.checks {
         let tag = match c.severity {
             Severity::Ok => "ok   ",
@@ -900,7 +920,11 @@ fn cmd_doctor() -> Result<Output> {
     }
     human.push_str(&format!("{} error(s), {} warning(s)\n", report.errors(), report.warnings()));
     let exit = if report.errors() > 0 { 1 } else { 0 };
-    let mut out = Output::new(serde_json::to_value(&report).expect("report serializes"), human);
+    let mut data = serde_json::to_value(&report).expect("report serializes");
+    if let Some(r) = repairs {
+        data["repairs"] = serde_json::to_value(r).expect("repairs serialize");
+    }
+    let mut out = Output::new(data, human);
     out.exit = exit;
     Ok(out)
 }

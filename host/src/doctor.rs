@@ -1,11 +1,19 @@
-//! `dossier doctor` (SPEC §7.2, §13.2): read-only checks of the store, its config, the
-//! policy components, the context files and each Dossier's frontmatter. Each problem has
-//! a code, the file, and a suggested fix (a command when one exists).
+//! `dossier doctor` (SPEC §7.2, §13.2): checks of the store, its config, the policy
+//! components, the context files, each Dossier (frontmatter, sections and provenance through
+//! the distill policy, audit log as JSONL, every artifact the audit log recorded), the
+//! harness registration, and our own stale temp files. Each problem has a code, the file
+//! (and line when there is one), and a suggested fix (a command when one exists).
 //!
-//! Not for: repairing anything. Doctor never writes.
-//! Baseline today: later issues add sections, provenance, audit-log and harness checks.
+//! [`run`] never writes. [`repair`] is `doctor --fix`: it applies only the repairs a check
+//! marked safe and idempotent ([`Repair`]: regenerate a context file, install a missing
+//! guide, remove a temp file of ours older than [`TEMP_GRACE`]); everything else is left
+//! for the user, with its fix.
+//!
+//! Not for: changing Dossier data. No repair touches a `dossier.md`, an artifact or an
+//! audit log.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
@@ -39,7 +47,24 @@ pub struct Check {
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
+    /// What `doctor --fix` would do about it; `None`: nothing safe to do automatically.
+    #[serde(skip)]
+    pub repair: Option<Repair>,
 }
+
+/// A repair `doctor --fix` may apply: safe (touches no Dossier data) and idempotent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Repair {
+    /// Regenerate `context/library.md`.
+    RefreshLibrary,
+    /// Install the shipped Distillation Guide where none is.
+    InstallGuide,
+    /// Remove a temp file an interrupted atomic write of ours left behind.
+    RemoveTempFile(PathBuf),
+}
+
+/// A temp file younger than this may belong to a write in progress: never reported.
+pub const TEMP_GRACE: Duration = Duration::from_secs(3600);
 
 impl Check {
     fn ok(check: impl Into<String>, message: impl Into<String>) -> Check {
@@ -51,6 +76,7 @@ impl Check {
             file: None,
             line: None,
             fix: None,
+            repair: None,
         }
     }
     fn problem(severity: Severity, check: impl Into<String>, code: &str, message: impl Into<String>) -> Check {
@@ -62,6 +88,7 @@ impl Check {
             file: None,
             line: None,
             fix: None,
+            repair: None,
         }
     }
     fn file(mut self, f: PathBuf) -> Check {
@@ -74,6 +101,12 @@ impl Check {
     }
     fn fix(mut self, f: impl Into<String>) -> Check {
         self.fix = Some(f.into());
+        self
+    }
+    /// A problem `doctor --fix` repairs; its suggested fix says so.
+    fn repair(mut self, r: Repair) -> Check {
+        self.fix = Some("dossier doctor --fix".into());
+        self.repair = Some(r);
         self
     }
 }
@@ -115,6 +148,21 @@ pub fn run() -> Result<Report> {
         match Config::load(&config_path) {
             Ok(c) => {
                 checks.push(Check::ok("config", "config.yaml parses"));
+                if c.policy.limits.fuel.is_some() {
+                    checks.push(
+                        Check::problem(
+                            Severity::Warning,
+                            "config",
+                            "obsolete_setting",
+                            "policy.limits.fuel is ignored: policy calls are bounded by policy.limits.time_ms",
+                        )
+                        .file(config_path.clone())
+                        .fix(format!(
+                            "replace `fuel:` with `time_ms: 5000` under policy.limits in {}",
+                            config_path.display()
+                        )),
+                    );
+                }
                 c
             }
             Err(e) => {
@@ -188,7 +236,7 @@ pub fn run() -> Result<Report> {
                 "the Distillation Guide is not installed",
             )
             .file(guide)
-            .fix("dossier init"),
+            .repair(Repair::InstallGuide),
         ),
     }
 
@@ -206,7 +254,8 @@ pub fn run() -> Result<Report> {
         // The audit log is JSON Lines, append-only: a line that does not parse is reported,
         // never rewritten.
         match crate::audit::read(&dir) {
-            Ok((_, bad)) => {
+            Ok((events, bad)) => {
+                checks.extend(artifact_checks(&dir, &events));
                 for n in bad {
                     checks.push(
                         Check::problem(
@@ -251,7 +300,7 @@ pub fn run() -> Result<Report> {
         Err(_) => checks.push(
             Check::problem(Severity::Warning, "context.library", "library_missing", "context/library.md is missing")
                 .file(library)
-                .fix("dossier context refresh"),
+                .repair(Repair::RefreshLibrary),
         ),
         Ok(text) if policy_ok => match context::current_library(&app) {
             Ok(current) if current == text => checks.push(Check::ok("context.library", "library.md is current")),
@@ -263,7 +312,7 @@ pub fn run() -> Result<Report> {
                     "context/library.md is out of date",
                 )
                 .file(library)
-                .fix("dossier context refresh"),
+                .repair(Repair::RefreshLibrary),
             ),
             Err(e) => checks.push(Check::problem(Severity::Error, "context.library", e.code.as_str(), e.message)),
         },
@@ -313,5 +362,122 @@ pub fn run() -> Result<Report> {
         )),
     }
 
+    checks.extend(temp_file_checks(app.store.root(), SystemTime::now()));
+
     Ok(Report { store: app.store.root().to_path_buf(), checks })
+}
+
+/// Every artifact the audit log says was captured must still be in the archive (nothing
+/// is ever deleted), with readable metadata.
+fn artifact_checks(dir: &Path, events: &[crate::model::AuditEvent]) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let (listed, problems) = crate::archive::list(dir);
+    let present: std::collections::HashSet<&str> = listed.iter().map(|a| a.id.as_str()).collect();
+    for id in events.iter().flat_map(|e| e.artifacts_added.iter()) {
+        if present.contains(id.as_str()) {
+            continue;
+        }
+        let adir = dir.join("artifacts");
+        if ["md", "json", "txt"].iter().any(|ext| adir.join(format!("{id}.{ext}")).exists()) {
+            continue; // present, metadata unreadable: reported below as `artifact_unreadable`
+        }
+        checks.push(
+            Check::problem(
+                Severity::Error,
+                "dossier.archive",
+                "artifact_missing",
+                format!("artifact {id} was captured (audit.log) but is missing from the archive"),
+            )
+            .file(adir.join(id))
+                .fix("restore it from a backup or version control: Dossier never deletes artifacts, and citations to it no longer resolve"),
+        );
+    }
+    for p in problems {
+        checks.push(
+            Check::problem(Severity::Error, "dossier.archive", "artifact_unreadable", p)
+                .fix("restore the artifact's metadata (frontmatter or .meta.yaml sidecar) from a backup"),
+        );
+    }
+    checks
+}
+
+/// Temp files of ours (`tempfile`'s `.tmp??????` names, from atomic writes) older than
+/// [`TEMP_GRACE`], in the directories the store writes: root, `context/`, `sessions/`,
+/// `.cache/`, each Dossier and its `artifacts/` and `conflicts/`.
+fn temp_file_checks(root: &Path, now: SystemTime) -> Vec<Check> {
+    let mut dirs = vec![root.to_path_buf(), root.join("context"), root.join("sessions"), root.join(".cache")];
+    if let Ok(entries) = std::fs::read_dir(root) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.join("dossier.md").is_file() {
+                dirs.extend([p.join("artifacts"), p.join("conflicts")]);
+                dirs.push(p);
+            }
+        }
+    }
+    let mut checks = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let ours =
+                name.len() == 10 && name.starts_with(".tmp") && name[4..].bytes().all(|b| b.is_ascii_alphanumeric());
+            let Ok(meta) = e.metadata() else { continue };
+            let old =
+                meta.modified().ok().and_then(|m| now.duration_since(m).ok()).is_some_and(|age| age >= TEMP_GRACE);
+            if ours && meta.is_file() && old {
+                checks.push(
+                    Check::problem(
+                        Severity::Warning,
+                        "store.temp",
+                        "stale_temp_file",
+                        format!("{name} was left by an interrupted write ({} bytes)", meta.len()),
+                    )
+                    .file(e.path())
+                    .repair(Repair::RemoveTempFile(e.path())),
+                );
+            }
+        }
+    }
+    checks
+}
+
+/// What `doctor --fix` did: one line per repair applied, and per repair that failed.
+#[derive(Debug, Default, Serialize)]
+pub struct Repairs {
+    pub applied: Vec<String>,
+    pub failed: Vec<String>,
+}
+
+/// Apply the safe repairs `report` marked. Idempotent: a second run finds nothing to do.
+pub fn repair(report: &Report) -> Result<Repairs> {
+    let mut out = Repairs::default();
+    let mut todo: Vec<&Repair> = report.checks.iter().filter_map(|c| c.repair.as_ref()).collect();
+    todo.dedup();
+    if todo.is_empty() {
+        return Ok(out);
+    }
+    let store = Store::locate()?;
+    for r in todo {
+        let done = match r {
+            // The library renders priorities with the config's weights: with a config that
+            // does not parse, it is left for the user to fix first.
+            Repair::RefreshLibrary => App::open()
+                .and_then(|app| context::refresh_library(&app))
+                .map(|_| "regenerated context/library.md".to_string())
+                .map_err(|e| format!("context/library.md not regenerated: {}", e.message)),
+            Repair::InstallGuide => crate::files::write_once(&store.guide_path(), context::GUIDE)
+                .map(|_| "installed context/guide.md".to_string())
+                .map_err(|e| e.message),
+            Repair::RemoveTempFile(p) => std::fs::remove_file(p)
+                .map(|_| format!("removed {}", p.display()))
+                .map_err(|e| format!("could not remove {}: {e}", p.display())),
+        };
+        match done {
+            Ok(m) => out.applied.push(m),
+            Err(m) => out.failed.push(m),
+        }
+    }
+    Ok(out)
 }
