@@ -36,13 +36,6 @@ fn weights(w: priority::Weights) -> p::Weights {
     p::Weights { importance: w.importance, urgency: w.urgency, due_window_days: w.due_window_days }
 }
 
-fn not_implemented(what: &str) -> PolicyError {
-    PolicyError::NotImplemented(format!(
-        "{what} is not implemented in this version of the default policy (dossier-core {})",
-        env!("CARGO_PKG_VERSION")
-    ))
-}
-
 impl priority::Guest for Policy {
     fn score(item: priority::PriorityInput, now: i64, w: priority::Weights) -> Result<u8, PolicyError> {
         Ok(p::score(&input(&item), now, &weights(w)))
@@ -102,11 +95,70 @@ impl ranking::Guest for Policy {
 
 impl merge::Guest for Policy {
     fn merge(
-        _source: merge::MergeSide,
-        _target: merge::MergeSide,
-        _resolutions: Vec<merge::Resolution>,
+        source: merge::MergeSide,
+        target: merge::MergeSide,
+        resolutions: Vec<merge::Resolution>,
     ) -> Result<merge::MergePlan, PolicyError> {
-        Err(not_implemented("merge.merge"))
+        use crate::merge as m;
+        use dossier::policy::types::LifecycleStatus as L;
+        let status_in = |s: L| match s {
+            L::Active => m::Status::Active,
+            L::Waiting => m::Status::Waiting,
+            L::Blocked => m::Status::Blocked,
+            L::Resolved => m::Status::Resolved,
+            L::Archived => m::Status::Archived,
+        };
+        let side = |s: merge::MergeSide| m::MergeSide {
+            id: s.id,
+            name: s.name,
+            status: status_in(s.status),
+            next_action: s.next_action,
+            distilled_state: s.distilled_state,
+        };
+        let resolutions: Vec<m::Resolution> = resolutions
+            .into_iter()
+            .map(|r| m::Resolution {
+                conflict_id: r.conflict_id,
+                choice: match r.choice {
+                    merge::ResolutionChoice::KeepSource => m::Choice::KeepSource,
+                    merge::ResolutionChoice::KeepTarget => m::Choice::KeepTarget,
+                    merge::ResolutionChoice::KeepBoth => m::Choice::KeepBoth,
+                    merge::ResolutionChoice::Custom(text) => m::Choice::Custom(text),
+                },
+            })
+            .collect();
+        let plan = m::merge(&side(source), &side(target), &resolutions).map_err(|e| match e {
+            m::MergeError::InvalidInput(why) => PolicyError::InvalidInput(why),
+        })?;
+        let side_out =
+            |s: m::ConflictSide| merge::ConflictSide { text: s.text, provenance: s.provenance, line: s.line };
+        Ok(merge::MergePlan {
+            converged_state: plan.converged_state,
+            converged_next_action: plan.converged_next_action,
+            converged_status: match plan.converged_status {
+                m::Status::Active => L::Active,
+                m::Status::Waiting => L::Waiting,
+                m::Status::Blocked => L::Blocked,
+                m::Status::Resolved => L::Resolved,
+                m::Status::Archived => L::Archived,
+            },
+            unresolved: plan
+                .unresolved
+                .into_iter()
+                .map(|c| merge::Conflict {
+                    id: c.id,
+                    kind: match c.kind {
+                        m::ConflictKind::ContradictoryDecision => merge::ConflictKind::ContradictoryDecision,
+                        m::ConflictKind::DivergentNextAction => merge::ConflictKind::DivergentNextAction,
+                        m::ConflictKind::IncompatibleLifecycle => merge::ConflictKind::IncompatibleLifecycle,
+                        m::ConflictKind::IncompatibleValue => merge::ConflictKind::IncompatibleValue,
+                    },
+                    subject: c.subject,
+                    source: side_out(c.source),
+                    target: side_out(c.target),
+                })
+                .collect(),
+        })
     }
 }
 
@@ -136,20 +188,382 @@ impl distill::Guest for Policy {
 }
 
 impl learning::Guest for Policy {
-    fn score_opportunity(_input: learning::OpportunityInput) -> Result<learning::Opportunity, PolicyError> {
-        Err(not_implemented("learning.score-opportunity"))
+    fn score_opportunity(input: learning::OpportunityInput) -> Result<learning::Opportunity, PolicyError> {
+        use learning_glue as g;
+        let input = crate::learning::OpportunityInput {
+            completed: input.completed,
+            inspectable: input.inspectable,
+            signals: input
+                .signals
+                .into_iter()
+                .map(|s| crate::learning::Signal {
+                    kind: g::signal_in(s.kind),
+                    concept: s.concept,
+                    reason: s.reason,
+                    evidence: s.evidence.into_iter().map(g::evidence_in).collect(),
+                })
+                .collect(),
+            excluded: input.excluded.into_iter().map(g::excluded_in).collect(),
+        };
+        let o = crate::learning::score_opportunity(&input).map_err(g::error)?;
+        Ok(learning::Opportunity {
+            recommendation: match o.recommendation {
+                crate::learning::Recommendation::Recommend => learning::Recommendation::Recommend,
+                crate::learning::Recommendation::Optional => learning::Recommendation::Optional,
+                crate::learning::Recommendation::Skip => learning::Recommendation::Skip,
+            },
+            score: o.score,
+            confidence: o.confidence,
+            estimated_minutes: o.estimated_minutes,
+            matched_strong: o.matched_strong.into_iter().map(g::signal_out).collect(),
+            matched_moderate: o.matched_moderate.into_iter().map(g::signal_out).collect(),
+            excluded: o.excluded.into_iter().map(g::excluded_out).collect(),
+            reasons: o.reasons,
+            fingerprint: o.fingerprint,
+        })
     }
 
-    fn plan(_concepts: Vec<learning::Concept>, _budget_minutes: u32) -> Result<learning::LearningPlan, PolicyError> {
-        Err(not_implemented("learning.plan"))
+    fn plan(concepts: Vec<learning::Concept>, budget_minutes: u32) -> Result<learning::LearningPlan, PolicyError> {
+        use learning_glue as g;
+        let concepts: Vec<crate::learning::Concept> = concepts.into_iter().map(g::concept_in).collect();
+        let plan = crate::learning::plan(&concepts, budget_minutes).map_err(g::error)?;
+        Ok(g::plan_out(plan))
     }
 
-    fn next_move(_state: learning::LearnerState) -> Result<learning::LearningMove, PolicyError> {
-        Err(not_implemented("learning.next-move"))
+    fn next_move(state: learning::LearnerState) -> Result<learning::LearningMove, PolicyError> {
+        use crate::learning as l;
+        use learning_glue as g;
+        let state = l::LearnerState {
+            plan: g::plan_in(state.plan),
+            confidences: state
+                .confidences
+                .into_iter()
+                .map(|c| l::UnitConfidence { unit_id: c.unit_id, level: g::level_in(c.level) })
+                .collect(),
+            taught: state.taught,
+            answers: state
+                .answers
+                .into_iter()
+                .map(|a| l::AnswerRecord {
+                    unit_id: a.unit_id,
+                    question_id: a.question_id,
+                    intent: g::intent_in(a.intent),
+                    difficulty: a.difficulty,
+                    correct: a.correct,
+                    misconceptions: a.misconceptions,
+                })
+                .collect(),
+            elapsed_minutes: state.elapsed_minutes,
+            budget_minutes: state.budget_minutes,
+        };
+        Ok(match l::next_move(&state).map_err(g::error)? {
+            l::LearningMove::Teach(r) => learning::LearningMove::Teach(learning::LessonRequest {
+                unit_id: r.unit_id,
+                depth: match r.depth {
+                    l::LessonDepth::Brief => learning::LessonDepth::Brief,
+                    l::LessonDepth::Standard => learning::LessonDepth::Standard,
+                    l::LessonDepth::Thorough => learning::LessonDepth::Thorough,
+                },
+                focus: r.focus,
+                reason: r.reason,
+            }),
+            l::LearningMove::Ask(q) => learning::LearningMove::Ask(g::question_out(q)),
+            l::LearningMove::Deepen(q) => learning::LearningMove::Deepen(g::question_out(q)),
+            l::LearningMove::Retry(q) => learning::LearningMove::Retry(g::question_out(q)),
+            l::LearningMove::Reinforce(r) => learning::LearningMove::Reinforce(learning::Reinforcement {
+                unit_id: r.unit_id,
+                misconceptions: r.misconceptions,
+                question: g::question_out(r.question),
+            }),
+            l::LearningMove::Finish(e) => learning::LearningMove::Finish(learning::SessionEnd {
+                reason: match e.reason {
+                    l::FinishReason::ObjectiveEvidenced => learning::FinishReason::ObjectiveEvidenced,
+                    l::FinishReason::BudgetSpent => learning::FinishReason::BudgetSpent,
+                    l::FinishReason::PlanExhausted => learning::FinishReason::PlanExhausted,
+                    l::FinishReason::EmptyPlan => learning::FinishReason::EmptyPlan,
+                },
+                message: e.message,
+                evidenced: e.evidenced,
+                weak: e.weak,
+            }),
+        })
     }
 
-    fn check_item(_item: learning::McqItem) -> Result<Vec<distill::Finding>, PolicyError> {
-        Err(not_implemented("learning.check-item"))
+    fn check_item(item: learning::McqItem) -> Result<Vec<learning::Finding>, PolicyError> {
+        use dossier::policy::types::Severity;
+        use learning_glue as g;
+        let item = crate::learning::McqItem {
+            unit_id: item.unit_id,
+            prompt: item.prompt,
+            choices: item.choices.into_iter().map(g::choice_in).collect(),
+            correct_choice_id: item.correct_choice_id,
+            intent: g::intent_in(item.intent),
+            evidence: item.evidence.into_iter().map(g::evidence_in).collect(),
+        };
+        Ok(crate::learning::check_item(&item)
+            .into_iter()
+            .map(|f| learning::Finding {
+                code: f.code.to_string(),
+                severity: match f.severity {
+                    crate::distill::Severity::Error => Severity::Error,
+                    crate::distill::Severity::Warning => Severity::Warning,
+                    crate::distill::Severity::Info => Severity::Info,
+                },
+                line: f.line,
+                message: f.message,
+            })
+            .collect())
+    }
+
+    fn shuffle_choices(
+        question_id: String,
+        choices: Vec<learning::Choice>,
+        correct_choice_id: String,
+        previous_positions: Vec<u32>,
+    ) -> Result<Vec<u32>, PolicyError> {
+        use learning_glue as g;
+        if choices.len() > u32::MAX as usize {
+            return Err(PolicyError::InvalidInput("more than u32::MAX choices".into()));
+        }
+        let choices: Vec<crate::learning::Choice> = choices.into_iter().map(g::choice_in).collect();
+        let order = crate::learning::shuffle_choices(&question_id, &choices, &correct_choice_id, &previous_positions)
+            .map_err(g::error)?;
+        Ok(order.into_iter().map(|i| i as u32).collect())
+    }
+}
+
+/// Conversions between the `learning` interface's generated types and `crate::learning`.
+mod learning_glue {
+    use super::PolicyError;
+    use super::exports::dossier::policy::learning as w;
+    use crate::learning as l;
+
+    pub fn error(e: l::LearningError) -> PolicyError {
+        match e {
+            l::LearningError::InvalidInput(m) => PolicyError::InvalidInput(m),
+        }
+    }
+
+    pub fn evidence_in(e: w::EvidenceRef) -> l::EvidenceRef {
+        l::EvidenceRef {
+            path: e.path,
+            revision: e.revision,
+            start_line: e.start_line,
+            end_line: e.end_line,
+            content_hash: e.content_hash,
+        }
+    }
+
+    pub fn signal_in(k: w::SignalKind) -> l::SignalKind {
+        match k {
+            w::SignalKind::ExternalContract => l::SignalKind::ExternalContract,
+            w::SignalKind::ArchitectureFlow => l::SignalKind::ArchitectureFlow,
+            w::SignalKind::SecurityBoundary => l::SignalKind::SecurityBoundary,
+            w::SignalKind::ReliabilityBoundary => l::SignalKind::ReliabilityBoundary,
+            w::SignalKind::ConsequentialTradeoff => l::SignalKind::ConsequentialTradeoff,
+            w::SignalKind::ReusablePattern => l::SignalKind::ReusablePattern,
+            w::SignalKind::DependencyRelationship => l::SignalKind::DependencyRelationship,
+            w::SignalKind::OperationalConfig => l::SignalKind::OperationalConfig,
+            w::SignalKind::Observability => l::SignalKind::Observability,
+            w::SignalKind::Validation => l::SignalKind::Validation,
+            w::SignalKind::TestStrategy => l::SignalKind::TestStrategy,
+            w::SignalKind::Deployment => l::SignalKind::Deployment,
+        }
+    }
+
+    pub fn signal_out(k: l::SignalKind) -> w::SignalKind {
+        match k {
+            l::SignalKind::ExternalContract => w::SignalKind::ExternalContract,
+            l::SignalKind::ArchitectureFlow => w::SignalKind::ArchitectureFlow,
+            l::SignalKind::SecurityBoundary => w::SignalKind::SecurityBoundary,
+            l::SignalKind::ReliabilityBoundary => w::SignalKind::ReliabilityBoundary,
+            l::SignalKind::ConsequentialTradeoff => w::SignalKind::ConsequentialTradeoff,
+            l::SignalKind::ReusablePattern => w::SignalKind::ReusablePattern,
+            l::SignalKind::DependencyRelationship => w::SignalKind::DependencyRelationship,
+            l::SignalKind::OperationalConfig => w::SignalKind::OperationalConfig,
+            l::SignalKind::Observability => w::SignalKind::Observability,
+            l::SignalKind::Validation => w::SignalKind::Validation,
+            l::SignalKind::TestStrategy => w::SignalKind::TestStrategy,
+            l::SignalKind::Deployment => w::SignalKind::Deployment,
+        }
+    }
+
+    pub fn excluded_in(k: w::ExcludedKind) -> l::ExcludedKind {
+        match k {
+            w::ExcludedKind::Formatting => l::ExcludedKind::Formatting,
+            w::ExcludedKind::CopyText => l::ExcludedKind::CopyText,
+            w::ExcludedKind::Comments => l::ExcludedKind::Comments,
+            w::ExcludedKind::MechanicalRename => l::ExcludedKind::MechanicalRename,
+            w::ExcludedKind::GeneratedOnly => l::ExcludedKind::GeneratedOnly,
+            w::ExcludedKind::DependencyBump => l::ExcludedKind::DependencyBump,
+            w::ExcludedKind::LocalFix => l::ExcludedKind::LocalFix,
+            w::ExcludedKind::TestsWithoutStrategy => l::ExcludedKind::TestsWithoutStrategy,
+        }
+    }
+
+    pub fn excluded_out(k: l::ExcludedKind) -> w::ExcludedKind {
+        match k {
+            l::ExcludedKind::Formatting => w::ExcludedKind::Formatting,
+            l::ExcludedKind::CopyText => w::ExcludedKind::CopyText,
+            l::ExcludedKind::Comments => w::ExcludedKind::Comments,
+            l::ExcludedKind::MechanicalRename => w::ExcludedKind::MechanicalRename,
+            l::ExcludedKind::GeneratedOnly => w::ExcludedKind::GeneratedOnly,
+            l::ExcludedKind::DependencyBump => w::ExcludedKind::DependencyBump,
+            l::ExcludedKind::LocalFix => w::ExcludedKind::LocalFix,
+            l::ExcludedKind::TestsWithoutStrategy => w::ExcludedKind::TestsWithoutStrategy,
+        }
+    }
+
+    pub fn concept_in(c: w::Concept) -> l::Concept {
+        l::Concept {
+            id: c.id,
+            canonical_id: c.canonical_id,
+            scope: c.scope,
+            label: c.label,
+            category: match c.category {
+                w::ConceptCategory::Technology => l::ConceptCategory::Technology,
+                w::ConceptCategory::Concept => l::ConceptCategory::Concept,
+                w::ConceptCategory::Pattern => l::ConceptCategory::Pattern,
+                w::ConceptCategory::AntiPattern => l::ConceptCategory::AntiPattern,
+                w::ConceptCategory::ArchitectureDecision => l::ConceptCategory::ArchitectureDecision,
+                w::ConceptCategory::Misconception => l::ConceptCategory::Misconception,
+            },
+            objective: c.objective,
+            prerequisites: c.prerequisites,
+            difficulty: c.difficulty,
+            novelty: c.novelty,
+            relevance: c.relevance,
+            evidence: c.evidence.into_iter().map(evidence_in).collect(),
+        }
+    }
+
+    fn role_in(r: w::UnitRole) -> l::UnitRole {
+        match r {
+            w::UnitRole::Objective => l::UnitRole::Objective,
+            w::UnitRole::Prerequisite => l::UnitRole::Prerequisite,
+        }
+    }
+
+    fn role_out(r: l::UnitRole) -> w::UnitRole {
+        match r {
+            l::UnitRole::Objective => w::UnitRole::Objective,
+            l::UnitRole::Prerequisite => w::UnitRole::Prerequisite,
+        }
+    }
+
+    pub fn plan_out(p: l::LearningPlan) -> w::LearningPlan {
+        w::LearningPlan {
+            units: p
+                .units
+                .into_iter()
+                .map(|u| w::LearningUnit {
+                    id: u.id,
+                    concept_ids: u.concept_ids,
+                    label: u.label,
+                    role: role_out(u.role),
+                    prerequisites: u.prerequisites,
+                    objective: u.objective,
+                    difficulty: u.difficulty,
+                    value: u.value,
+                    estimated_minutes: u.estimated_minutes,
+                    mastery_signals: u.mastery_signals,
+                    alternatives: u.alternatives,
+                })
+                .collect(),
+            cycles: p.cycles,
+            estimated_minutes: p.estimated_minutes,
+            omitted: p
+                .omitted
+                .into_iter()
+                .map(|o| w::Omission {
+                    concept_id: o.concept_id,
+                    kind: match o.kind {
+                        l::OmissionKind::Duplicate => w::OmissionKind::Duplicate,
+                        l::OmissionKind::Budget => w::OmissionKind::Budget,
+                    },
+                    reason: o.reason,
+                })
+                .collect(),
+        }
+    }
+
+    pub fn plan_in(p: w::LearningPlan) -> l::LearningPlan {
+        l::LearningPlan {
+            units: p
+                .units
+                .into_iter()
+                .map(|u| l::LearningUnit {
+                    id: u.id,
+                    concept_ids: u.concept_ids,
+                    label: u.label,
+                    role: role_in(u.role),
+                    prerequisites: u.prerequisites,
+                    objective: u.objective,
+                    difficulty: u.difficulty,
+                    value: u.value,
+                    estimated_minutes: u.estimated_minutes,
+                    mastery_signals: u.mastery_signals,
+                    alternatives: u.alternatives,
+                })
+                .collect(),
+            cycles: p.cycles,
+            estimated_minutes: p.estimated_minutes,
+            omitted: p
+                .omitted
+                .into_iter()
+                .map(|o| l::Omission {
+                    concept_id: o.concept_id,
+                    kind: match o.kind {
+                        w::OmissionKind::Duplicate => l::OmissionKind::Duplicate,
+                        w::OmissionKind::Budget => l::OmissionKind::Budget,
+                    },
+                    reason: o.reason,
+                })
+                .collect(),
+        }
+    }
+
+    pub fn level_in(c: w::ConfidenceLevel) -> l::ConfidenceLevel {
+        match c {
+            w::ConfidenceLevel::Expert => l::ConfidenceLevel::Expert,
+            w::ConfidenceLevel::Comfortable => l::ConfidenceLevel::Comfortable,
+            w::ConfidenceLevel::HeardOfIt => l::ConfidenceLevel::HeardOfIt,
+            w::ConfidenceLevel::NeverLearned => l::ConfidenceLevel::NeverLearned,
+            w::ConfidenceLevel::Neutral => l::ConfidenceLevel::Neutral,
+        }
+    }
+
+    pub fn intent_in(i: w::QuestionIntent) -> l::QuestionIntent {
+        match i {
+            w::QuestionIntent::Scenario => l::QuestionIntent::Scenario,
+            w::QuestionIntent::CausalReasoning => l::QuestionIntent::CausalReasoning,
+            w::QuestionIntent::Tradeoff => l::QuestionIntent::Tradeoff,
+            w::QuestionIntent::Debugging => l::QuestionIntent::Debugging,
+            w::QuestionIntent::SystemDesign => l::QuestionIntent::SystemDesign,
+        }
+    }
+
+    fn intent_out(i: l::QuestionIntent) -> w::QuestionIntent {
+        match i {
+            l::QuestionIntent::Scenario => w::QuestionIntent::Scenario,
+            l::QuestionIntent::CausalReasoning => w::QuestionIntent::CausalReasoning,
+            l::QuestionIntent::Tradeoff => w::QuestionIntent::Tradeoff,
+            l::QuestionIntent::Debugging => w::QuestionIntent::Debugging,
+            l::QuestionIntent::SystemDesign => w::QuestionIntent::SystemDesign,
+        }
+    }
+
+    pub fn question_out(q: l::QuestionRequest) -> w::QuestionRequest {
+        w::QuestionRequest {
+            unit_id: q.unit_id,
+            intent: intent_out(q.intent),
+            difficulty: q.difficulty,
+            reason: q.reason,
+        }
+    }
+
+    pub fn choice_in(c: w::Choice) -> l::Choice {
+        l::Choice { id: c.id, text: c.text, rationale: c.rationale }
     }
 }
 

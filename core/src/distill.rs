@@ -60,11 +60,11 @@ const RATIONALE_WORDS: [&str; 9] =
 const ATTRIBUTION_WORDS: [&str; 7] = ["decided", "agreed", "approved", "owner", "signed off", "confirmed", "chose"];
 
 /// One line of the document with its number and the section it is in.
-struct Line<'a> {
-    no: u32,
-    text: &'a str,
-    section: Option<usize>,
-    in_fence: bool,
+pub(crate) struct Line<'a> {
+    pub(crate) no: u32,
+    pub(crate) text: &'a str,
+    pub(crate) section: Option<usize>,
+    pub(crate) in_fence: bool,
 }
 
 /// A material claim: its first line number, its text (continuation lines joined), and
@@ -202,7 +202,7 @@ fn finding(code: &'static str, severity: Severity, line: u32, message: &str) -> 
 }
 
 /// Number the lines, skip the frontmatter, track fences and the current H2 section.
-fn classify<'a>(document: &'a str, findings: &mut Vec<Finding>) -> Vec<Line<'a>> {
+pub(crate) fn classify<'a>(document: &'a str, findings: &mut Vec<Finding>) -> Vec<Line<'a>> {
     let mut out = Vec::new();
     let mut iter = document.lines().enumerate().peekable();
     if document.starts_with("---\n") || document.starts_with("---\r\n") {
@@ -239,7 +239,7 @@ fn classify<'a>(document: &'a str, findings: &mut Vec<Finding>) -> Vec<Line<'a>>
     out
 }
 
-fn list_marker(text: &str) -> Option<(usize, &str)> {
+pub(crate) fn list_marker(text: &str) -> Option<(usize, &str)> {
     let indent = text.len() - text.trim_start().len();
     let t = text.trim_start();
     for m in ["- ", "* ", "+ "] {

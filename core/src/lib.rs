@@ -1,8 +1,9 @@
 //! `dossier-core`: Dossier's deterministic policy.
 //!
 //! What this crate is for: the decisions that must be reproducible and swappable —
-//! priority scoring and ordering (SPEC §11.1) today; suggestion ranking, merge conflict
-//! detection, distillation validation and codecall's learning policy as their issues land.
+//! priority scoring and ordering (SPEC §11.1), suggestion ranking (§11.2), merge with
+//! conflict detection (§8.7), distillation validation (§4.2, §10) and codecall's learning
+//! policy.
 //! It is plain Rust, tested natively, and compiled to a `wasm32-wasip2` component that
 //! implements the `dossier:policy` WIT package (`wit/` at the repository root). The host
 //! embeds that component and calls it through wasmtime.
@@ -12,6 +13,9 @@
 //! the component no capabilities, so a policy that tried would trap.
 
 pub mod distill;
+pub mod learning;
+pub mod maps;
+pub mod merge;
 pub mod priority;
 pub mod ranking;
 

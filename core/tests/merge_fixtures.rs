@@ -1,0 +1,828 @@
+//! Calibration fixtures for the merge policy (docs/merge.md): realistic pairs of Distilled
+//! States under `tests/merge/<fixture>/{target,source}.md`, each a `dossier.md` whose
+//! frontmatter gives `status` and `next_action` and whose body (after the frontmatter, as the
+//! host passes it) is the Distilled State. Expectations name claims by a snippet of their
+//! first line, so the reported lines are checked against the file, not hard-coded.
+//!
+//! Also: every resolution path, unknown ids, id stability, proptests (merging a state with
+//! itself has no conflicts; merging the result again with either input adds nothing), and a
+//! timing run on two ~100k-token states (`--ignored`, release).
+
+use std::fs;
+
+use dossier_core::merge::{self, Choice, Conflict, ConflictKind, MergePlan, MergeSide, Resolution, Status};
+use proptest::prelude::*;
+
+use ConflictKind::{ContradictoryDecision as Decision, DivergentNextAction as NextAction};
+use ConflictKind::{IncompatibleLifecycle as Lifecycle, IncompatibleValue as Value};
+
+fn load(fixture: &str, which: &str) -> MergeSide {
+    let path = format!("{}/tests/merge/{fixture}/{which}.md", env!("CARGO_MANIFEST_DIR"));
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let rest = text.strip_prefix("---\n").expect("fixture starts with frontmatter");
+    let (fm, body) = rest.split_once("\n---\n").expect("frontmatter is closed");
+    let mut status = Status::Active;
+    let mut next_action = String::new();
+    for l in fm.lines() {
+        if let Some(v) = l.strip_prefix("status:") {
+            status = Status::parse(v).expect("a status");
+        } else if let Some(v) = l.strip_prefix("next_action:") {
+            next_action = v.trim().to_string();
+        }
+    }
+    MergeSide {
+        id: format!("dos_{which}_{fixture}"),
+        name: fixture.into(),
+        status,
+        next_action,
+        distilled_state: body.into(),
+    }
+}
+
+fn pair(fixture: &str) -> (MergeSide, MergeSide) {
+    (load(fixture, "source"), load(fixture, "target"))
+}
+
+/// 1-based line of the first line containing `snippet` (0 for "": status and next action).
+fn line_of(body: &str, snippet: &str) -> u32 {
+    if snippet.is_empty() {
+        return 0;
+    }
+    let i = body.lines().position(|l| l.contains(snippet)).unwrap_or_else(|| panic!("no line contains {snippet:?}"));
+    i as u32 + 1
+}
+
+/// An expected conflict: kind, subject, a snippet of the source's claim, of the target's.
+type Expect = (ConflictKind, &'static str, &'static str, &'static str);
+
+/// The calibration set. `what` says what the fixture exercises (docs/merge.md repeats it).
+const FIXTURES: &[(&str, &str, &[Expect])] = &[
+    (
+        "decision-choice",
+        "same decision subject, different choice (Postgres vs SQLite; annual vs monthly); duplicates with other provenance",
+        &[
+            (Decision, "event store", "Use SQLite for the event store", "Use Postgres for the event store"),
+            (
+                Decision,
+                "enterprise renewals",
+                "Enterprise renewals move to monthly",
+                "Enterprise renewals move to annual",
+            ),
+        ],
+    ),
+    (
+        "decision-negation",
+        "\"We will X\" vs \"We will not X ... until\"; \"Use X for Y\" vs \"Do not use X for Y; use Z\"",
+        &[
+            (Decision, "ship beta eu customers", "We will not ship the beta", "We will ship the beta"),
+            (Decision, "rollout", "Do not use feature flags", "Use feature flags per workspace"),
+        ],
+    ),
+    (
+        "next-action",
+        "different next actions; waiting + active is compatible (converged waiting)",
+        &[(NextAction, "next action", "", "")],
+    ),
+    ("lifecycle", "resolved vs active", &[(Lifecycle, "status", "", "")]),
+    (
+        "value-date",
+        "\"Launch date: June 30\" vs \"Launch moved to July 14 (was June 30)\"; ISO vs written date restated",
+        &[(Value, "launch date", "Launch moved to July 14", "Launch date: June 30")],
+    ),
+    (
+        "value-number",
+        "latency, percentage, count with and without unit differ; 3x restated with extra detail; 40 GB vs 40,000 MB",
+        &[
+            (Value, "p95 search latency", "p95 search latency is 250 ms", "p95 search latency is 180 ms"),
+            (Value, "enterprise discount cap", "enterprise discount cap is 25%", "Enterprise discount cap: 20%"),
+            (Value, "headcount", "Headcount is 5", "Headcount: 6 engineers"),
+        ],
+    ),
+    (
+        "value-bool-version",
+        "yes vs no, v18 vs v20, enabled vs disabled",
+        &[
+            (
+                Value,
+                "sso required for enterprise",
+                "SSO required for enterprise: no",
+                "SSO required for enterprise: yes",
+            ),
+            (
+                Value,
+                "minimum supported node version",
+                "Minimum supported Node version is v20",
+                "Minimum supported Node version: v18",
+            ),
+            (Value, "feature flag bulk export", "bulk-export is disabled", "bulk-export is enabled"),
+        ],
+    ),
+    (
+        "near-duplicates",
+        "case, whitespace, punctuation, emphasis, list markers, $10k vs $10,000, other provenance: merged, no conflict",
+        &[],
+    ),
+    (
+        "restatements",
+        "the same decisions and values in other words (key: value vs sentence, 14 July 2026 vs July 14, $50k vs 50,000 dollars)",
+        &[],
+    ),
+    (
+        "qualifiers",
+        "same subject for different regions or tiers (\"in the US\" vs \"in the EU\", \"for self-serve\" vs \"for enterprise\")",
+        &[],
+    ),
+    (
+        "realistic",
+        "a pricing refresh absorbing a renewal playbook: one conflict of each kind among unrelated, duplicate and nested claims",
+        &[
+            (Lifecycle, "status", "", ""),
+            (NextAction, "next action", "", ""),
+            (
+                Decision,
+                "enterprise renewals",
+                "Enterprise renewals move to monthly",
+                "Enterprise renewals move to annual",
+            ),
+            (Value, "average enterprise deal size", "deal size: $52k", "deal size: $48k"),
+        ],
+    ),
+    (
+        "limits",
+        "known limits, asserted so that a change is visible: 2 misses, 2 false positives, 1 month-only date caught",
+        &[
+            // False positive: the same pooling decision in other words.
+            (Decision, "event store", "Postgres with connection pooling", "Postgres with pgbouncer"),
+            // False positive: two deployments, both true, read as one changing value.
+            (Value, "deployed staging", "Deployed v1.3", "Deployed v1.2"),
+            // True positive: a capitalised month alone is a date.
+            (Value, "launch", "The launch is on August 3", "first week of July"),
+            // Missed: "Use Postgres." vs "Use SQLite." (no subject); "prefers usage tiers" vs
+            // "prefers account tiers" (no typed value, not a decision).
+        ],
+    ),
+];
+
+fn detected(plan: &MergePlan) -> Vec<(ConflictKind, String, u32, u32)> {
+    plan.unresolved.iter().map(|c| (c.kind, c.subject.clone(), c.source.line, c.target.line)).collect()
+}
+
+#[test]
+fn calibration_fixtures_detect_exactly_the_expected_conflicts() {
+    let mut table = String::from("| fixture | exercises | expected | detected |\n|---|---|---|---|\n");
+    for (fixture, what, expected) in FIXTURES {
+        let (s, t) = pair(fixture);
+        let plan = merge::merge(&s, &t, &[]).unwrap();
+        let want: Vec<(ConflictKind, String, u32, u32)> = expected
+            .iter()
+            .map(|(k, subject, ss, ts)| {
+                (*k, subject.to_string(), line_of(&s.distilled_state, ss), line_of(&t.distilled_state, ts))
+            })
+            .collect();
+        let got = detected(&plan);
+        let fmt = |v: &[(ConflictKind, String, u32, u32)]| {
+            if v.is_empty() {
+                return "none".to_string();
+            }
+            v.iter()
+                .map(|(k, subj, sl, tl)| format!("{} \"{subj}\" (S{sl}/T{tl})", k.as_str()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        table.push_str(&format!("| `{fixture}` | {what} | {} | {} |\n", fmt(&want), fmt(&got)));
+        assert_eq!(got, want, "fixture {fixture}");
+        // Every conflict names the provenance it quotes.
+        for c in &plan.unresolved {
+            for side in [&c.source, &c.target] {
+                for m in &side.provenance {
+                    assert!(side.text.contains(m.as_str()), "{fixture}: {m} not in {:?}", side.text);
+                }
+            }
+        }
+    }
+    println!("{table}");
+}
+
+#[test]
+fn duplicates_keep_one_claim_with_the_union_of_provenance() {
+    let (s, t) = pair("near-duplicates");
+    let p = merge::merge(&s, &t, &[]).unwrap();
+    let c = &p.converged_state;
+    for line in [
+        "- Renewals start 90 days before the term ends, because procurement cycles take 60 days. Decided by Alice. [src:art_01play#L3-L6] [src:art_02ren#L1-L2]\n",
+        "- Discounts above 15% need VP approval because margins are thin. Decided by Alice. [src:art_01play#L8-L9]\n",
+        "- Monthly enterprise deals churn 3x annual ones. [src:art_01play#L10-L12] [src:art_02ren#L5-L5]\n",
+        "- The average enterprise deal is $10k ARR. [src:art_01play#L14-L14] [src:art_02ren#L7-L7]\n",
+        "- Sales prefers annual commits for enterprise renewals. [src:art_01play#L42-L68] [src:art_02ren#L9-L9]\n",
+        "Playbook draft v2 is in review. [src:art_01play#L70-L70] [src:art_02ren#L12-L12]\n",
+    ] {
+        assert!(c.contains(line), "missing {line:?} in\n{c}");
+    }
+    // Nothing from the source was added: each of its claims is a duplicate.
+    assert_eq!(c.matches("\n- ").count() + c.matches("\n1. ").count(), 7, "{c}");
+    assert!(!c.contains("monthly enterprise deals   churn"));
+    assert_eq!(p.converged_next_action, "Send the renewal playbook to the account managers.");
+}
+
+#[test]
+fn converged_state_has_target_first_sections_in_order_and_every_target_line() {
+    let (s, t) = pair("realistic");
+    let p = merge::merge(&s, &t, &[]).unwrap();
+    let c = &p.converged_state;
+    assert!(c.starts_with("# Pricing model refresh\n"), "the target's title");
+    let heads: Vec<&str> = c.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        heads,
+        ["## Situation", "## Decisions", "## Findings", "## Current State", "## Next Steps", "## Open Risks"]
+    );
+    // Every line of the target is there (duplicates may have gained markers at the end).
+    for l in t.distilled_state.lines().filter(|l| !l.trim().is_empty()) {
+        let l = l.trim_end();
+        assert!(c.lines().any(|x| x.starts_with(l)), "target line lost: {l:?}");
+    }
+    // The source's new claims follow the target's, in the right sections.
+    let at = |needle: &str| c.find(needle).unwrap_or_else(|| panic!("{needle:?} missing"));
+    assert!(at("We will not offer multi-year discounts") > at("Tier boundaries at 1M"));
+    assert!(at("We will not offer multi-year discounts") < at("## Findings"));
+    assert!(at("- Renewal starts 90 days") > at("Win rate against the main competitor"));
+    assert!(at("Account managers skip the 90-day kickoff") > at("## Open Risks"));
+    // While unresolved, the target's side only.
+    assert!(!c.contains("monthly commits with a 12-month price lock"));
+    assert!(!c.contains("$52k"));
+    assert_eq!(p.converged_status, Status::Active);
+    assert_eq!(p.converged_next_action, "Compare revised pricing scenarios with sales feedback.");
+}
+
+fn resolve(plan: &MergePlan, pick: impl Fn(&Conflict) -> Choice) -> Vec<Resolution> {
+    plan.unresolved.iter().map(|c| Resolution { conflict_id: c.id.clone(), choice: pick(c) }).collect()
+}
+
+#[test]
+fn resolutions_keep_source_keep_target_keep_both_custom() {
+    let (s, t) = pair("realistic");
+    let open = merge::merge(&s, &t, &[]).unwrap();
+    assert_eq!(open.unresolved.len(), 4);
+
+    let p = merge::merge(&s, &t, &resolve(&open, |_| Choice::KeepSource)).unwrap();
+    assert!(p.unresolved.is_empty());
+    assert_eq!(p.converged_status, Status::Resolved);
+    assert_eq!(p.converged_next_action, "Roll out the renewal playbook to all account managers.");
+    let c = &p.converged_state;
+    assert!(!c.contains("move to annual commits"), "{c}");
+    assert!(!c.contains("$48k"));
+    // The source's claim takes the target's place (first in Decisions, before Discounts).
+    let decisions = &c[c.find("## Decisions").unwrap()..c.find("## Findings").unwrap()];
+    assert!(decisions.starts_with("## Decisions\n\n- Enterprise renewals move to monthly commits"), "{decisions}");
+    assert!(c.contains("- Average enterprise deal size: $52k ARR. [src:art_02crm#L7-L7]\n- Sales prefers"), "{c}");
+
+    let p = merge::merge(&s, &t, &resolve(&open, |_| Choice::KeepTarget)).unwrap();
+    assert!(p.unresolved.is_empty());
+    assert_eq!(p.converged_status, Status::Active);
+    assert_eq!(p.converged_next_action, "Compare revised pricing scenarios with sales feedback.");
+    assert_eq!(p.converged_state, open.converged_state, "keep-target everywhere is the unresolved view, complete");
+
+    let p = merge::merge(&s, &t, &resolve(&open, |_| Choice::KeepBoth)).unwrap();
+    assert!(p.unresolved.is_empty());
+    let c = &p.converged_state;
+    assert!(c.contains("move to annual commits") && c.contains("move to monthly commits"));
+    assert!(c.find("move to annual commits") < c.find("move to monthly commits"), "target's first");
+    assert!(c.contains("$48k") && c.contains("$52k"));
+    assert_eq!(p.converged_status, Status::Active, "keep-both on a status keeps the target's");
+    assert_eq!(p.converged_next_action, "Compare revised pricing scenarios with sales feedback.");
+    let steps = &c[c.find("## Next Steps").unwrap()..];
+    assert!(steps.contains("- Roll out the renewal playbook to all account managers."), "{steps}");
+
+    let custom = |c: &Conflict| {
+        Choice::Custom(match c.kind {
+            Lifecycle => "blocked".into(),
+            NextAction => "Reconcile the renewal playbook with the pricing proposal.".into(),
+            Decision => "Enterprise renewals: annual commits, with monthly as an exception approved by Alice and Dana because procurement pushes back. [src:art_01jz8salesfeedback#L42-L68] [src:art_02renewals#L5-L12]".into(),
+            Value => "Average enterprise deal size: $50k ARR (CRM and renewals data differ by ±$4k). [src:art_01jz8crm#L4-L4] [src:art_02crm#L7-L7]".into(),
+        })
+    };
+    let p = merge::merge(&s, &t, &resolve(&open, custom)).unwrap();
+    assert!(p.unresolved.is_empty());
+    assert_eq!(p.converged_status, Status::Blocked);
+    assert_eq!(p.converged_next_action, "Reconcile the renewal playbook with the pricing proposal.");
+    let c = &p.converged_state;
+    assert!(c.contains("## Decisions\n\n- Enterprise renewals: annual commits, with monthly"), "{c}");
+    assert!(c.contains("- Average enterprise deal size: $50k ARR (CRM"));
+    assert!(!c.contains("$48k") && !c.contains("$52k") && !c.contains("move to monthly commits"));
+
+    // Partial: resolve one, the rest stay unresolved, with the same ids.
+    let first = &open.unresolved[2];
+    let p = merge::merge(&s, &t, &[Resolution { conflict_id: first.id.clone(), choice: Choice::KeepSource }]).unwrap();
+    let left: Vec<&str> = p.unresolved.iter().map(|c| c.id.as_str()).collect();
+    let want: Vec<&str> = open.unresolved.iter().filter(|c| c.id != first.id).map(|c| c.id.as_str()).collect();
+    assert_eq!(left, want);
+}
+
+#[test]
+fn invalid_resolutions_name_the_problem() {
+    let (s, t) = pair("realistic");
+    let open = merge::merge(&s, &t, &[]).unwrap();
+    let err = merge::merge(
+        &s,
+        &t,
+        &[
+            Resolution { conflict_id: "conf-00000000deadbeef".into(), choice: Choice::KeepBoth },
+            Resolution { conflict_id: open.unresolved[0].id.clone(), choice: Choice::KeepBoth },
+            Resolution { conflict_id: "conf-bogus".into(), choice: Choice::KeepSource },
+        ],
+    )
+    .unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("conf-00000000deadbeef") && msg.contains("conf-bogus"), "{msg}");
+    assert!(!msg.contains(&open.unresolved[0].id), "{msg}");
+
+    let status = open.unresolved.iter().find(|c| c.kind == Lifecycle).unwrap();
+    let bad = [Resolution { conflict_id: status.id.clone(), choice: Choice::Custom("done".into()) }];
+    assert!(merge::merge(&s, &t, &bad).unwrap_err().to_string().contains("active, waiting"));
+    let next = open.unresolved.iter().find(|c| c.kind == NextAction).unwrap();
+    let bad = [Resolution { conflict_id: next.id.clone(), choice: Choice::Custom("  ".into()) }];
+    assert!(merge::merge(&s, &t, &bad).is_err());
+    let claim = open.unresolved.iter().find(|c| c.kind == Value).unwrap();
+    let bad = [Resolution { conflict_id: claim.id.clone(), choice: Choice::Custom("x\n## Findings\ny".into()) }];
+    assert!(merge::merge(&s, &t, &bad).is_err());
+}
+
+#[test]
+fn ids_are_stable_and_independent_of_unrelated_claims() {
+    let (s, t) = pair("realistic");
+    let ids = |s: &MergeSide, t: &MergeSide| {
+        let mut v: Vec<String> = merge::merge(s, t, &[]).unwrap().unresolved.into_iter().map(|c| c.id).collect();
+        v.sort();
+        v
+    };
+    let base = ids(&s, &t);
+    assert_eq!(base, ids(&s, &t), "same inputs, same ids");
+    // Reorder unrelated claims, add unrelated ones, change unrelated provenance.
+    let mut s2 = s.clone();
+    s2.distilled_state =
+        s.distilled_state.replace("- Renewal starts 90 days before term end. [src:art_02renewals#L25-L26]\n", "");
+    s2.distilled_state = s2.distilled_state.replace(
+        "## Findings\n\n",
+        "## Findings\n\n- Renewal starts 90 days before term end. [src:art_02renewals#L25-L26]\n- Gross margin on the API add-on is 71%. [src:art_02fin#L3-L3]\n",
+    );
+    let mut t2 = t.clone();
+    t2.distilled_state = t
+        .distilled_state
+        .replace("- Competitor list price for the team plan is $15 per seat. [src:art_01jz8competitor#L2-L3]\n", "");
+    t2.distilled_state = t2.distilled_state.replace(
+        "## Decisions\n\n",
+        "## Decisions\n\n- Freeze list prices until the board memo is approved, because Sales needs stability. Decided by Alice. [src:art_01jz8memo]\n",
+    );
+    t2.distilled_state = t2.distilled_state.replace(
+        "## Findings\n\n",
+        "## Findings\n\n- Competitor list price for the team plan is $15 per seat. [src:art_09other]\n",
+    );
+    let moved = ids(&s2, &t2);
+    assert_eq!(base, moved);
+    // ... while the lines moved.
+    let a = merge::merge(&s, &t, &[]).unwrap();
+    let b = merge::merge(&s2, &t2, &[]).unwrap();
+    let line = |p: &MergePlan| p.unresolved.iter().find(|c| c.kind == Decision).unwrap().target.line;
+    assert_eq!(line(&b), line(&a) + 1);
+    // Provenance of the conflicting claims themselves does not change the id either.
+    let mut s3 = s.clone();
+    s3.distilled_state = s.distilled_state.replace("[src:art_02crm#L7-L7]", "[src:art_02crm#L1-L9]");
+    assert_eq!(base, ids(&s3, &t));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Proptests.
+
+const CLAIMS: &[&str] = &[
+    "Launch date: {date}.",
+    "p95 latency is {n} ms on {w}.",
+    "Use {tech} for the {w} {w2} because {w} needs it. Decided by {name}.",
+    "We will not ship {w} to {w2} customers.",
+    "We will ship {w} to {w2} customers in Q{q}.",
+    "{W} budget is ${n}k.",
+    "SSO required for {w}: {yn}.",
+    "{W} {w2} churn {n}x annual ones.",
+    "Sales prefers {w} tiers for {w2}.",
+    "Minimum supported {tech} version: v{n}.{q}.",
+    "The {w} {w2} is owned by {name}.",
+    "**{W}** discount cap is {n}% for {w2}.",
+];
+const WORDS: &[&str] = &["pricing", "renewal", "search", "billing", "export", "audit", "enterprise", "queue", "cache"];
+const TECH: &[&str] = &["Postgres", "SQLite", "Redis", "Kafka", "Node"];
+const NAMES: &[&str] = &["Alice", "Bob", "Chen", "Dana"];
+
+fn fill(template: &str, r: &[u8]) -> String {
+    let pick = |k: usize, list: &[&str]| list[r[k % r.len()] as usize % list.len()].to_string();
+    let cap = |s: String| s[..1].to_uppercase() + &s[1..];
+    template
+        .replace("{date}", &format!("2026-0{}-1{}", 1 + r[0] % 9, r[1] % 10))
+        .replace("{n}", &(10 + r[2] as u32 % 90).to_string())
+        .replace("{q}", &(1 + r[3] % 4).to_string())
+        .replace("{W}", &cap(pick(4, WORDS)))
+        .replace("{w2}", &pick(5, WORDS))
+        .replace("{w}", &pick(4, WORDS))
+        .replace("{tech}", &pick(6, TECH))
+        .replace("{name}", &pick(7, NAMES))
+        .replace("{yn}", if r[1].is_multiple_of(2) { "yes" } else { "no" })
+}
+
+/// (section 0..5, shape, template, randomness, provenance) → a Distilled State.
+type Spec = Vec<(u8, u8, u8, Vec<u8>, u8)>;
+
+fn build(title: &str, spec: &Spec) -> String {
+    let names = ["Situation", "Decisions", "Findings", "Current State", "Next Steps"];
+    let mut out = format!("# {title}\n");
+    for (k, name) in names.iter().enumerate() {
+        out.push_str(&format!("\n## {name}\n\n"));
+        for (sec, shape, tpl, r, prov) in spec.iter().filter(|c| c.0 as usize % 5 == k) {
+            let _ = sec;
+            let text = fill(CLAIMS[*tpl as usize % CLAIMS.len()], r);
+            let src = format!(" [src:art_0{}#L{}-L{}]", prov % 3, 1 + prov % 7, 9 + prov % 5);
+            match shape % 5 {
+                0 | 1 => out.push_str(&format!("- {text}{src}\n")),
+                2 => out.push_str(&format!("\n{text}\n{src}\n\n")),
+                3 => out.push_str(&format!("1. {text}\n   continued here.{src}\n   - nested {text}{src}\n")),
+                _ => out.push_str(&format!("- {text}{src}\n\n  A loose paragraph of the item.\n")),
+            }
+        }
+    }
+    out
+}
+
+fn spec_strategy() -> impl Strategy<Value = Spec> {
+    prop::collection::vec((0u8..5, 0u8..5, 0u8..12, prop::collection::vec(any::<u8>(), 8), any::<u8>()), 0..24)
+}
+
+fn side_of(id: &str, status: Status, next: &str, body: String) -> MergeSide {
+    MergeSide { id: id.into(), name: id.into(), status, next_action: next.into(), distilled_state: body }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn merging_a_state_with_itself_has_no_conflicts_and_is_idempotent(spec in spec_strategy(), restate in any::<bool>()) {
+        let x = build("X", &spec);
+        // The same claims, possibly restated: other case, spacing and provenance.
+        let y = if restate { x.to_uppercase().replace("[SRC:ART_0", "[src:art_0").replace(" - ", " -  ") } else { x.clone() };
+        let (xs, ys) = (side_of("dos_x", Status::Active, "Go on.", x.clone()), side_of("dos_y", Status::Active, "go on", y));
+        let p = merge::merge(&ys, &xs, &[]).unwrap();
+        prop_assert!(p.unresolved.is_empty(), "{:?}", p.unresolved);
+        let c = side_of("dos_c", Status::Active, &p.converged_next_action, p.converged_state.clone());
+        for input in [&xs, &ys] {
+            let again = merge::merge(input, &c, &[]).unwrap();
+            prop_assert!(again.unresolved.is_empty());
+            prop_assert_eq!(&again.converged_state, &p.converged_state);
+        }
+    }
+
+    #[test]
+    fn merging_the_result_again_adds_nothing(a in spec_strategy(), b in spec_strategy(), both in any::<bool>()) {
+        let (x, y) = (build("X", &a), build("Y", &b));
+        let (xs, ys) = (side_of("dos_x", Status::Active, "Go on.", x), side_of("dos_y", Status::Waiting, "Go on.", y));
+        let open = merge::merge(&ys, &xs, &[]).unwrap();
+        let res: Vec<Resolution> = if both {
+            open.unresolved.iter().map(|c| Resolution { conflict_id: c.id.clone(), choice: Choice::KeepBoth }).collect()
+        } else {
+            Vec::new()
+        };
+        let p = merge::merge(&ys, &xs, &res).unwrap();
+        // Ids do not depend on the resolutions given.
+        let left: Vec<&str> = p.unresolved.iter().map(|c| c.id.as_str()).collect();
+        let all: Vec<&str> = open.unresolved.iter().map(|c| c.id.as_str()).collect();
+        prop_assert_eq!(left, if both { Vec::new() } else { all });
+        let c = side_of("dos_c", p.converged_status, &p.converged_next_action, p.converged_state.clone());
+        for input in [&xs, &ys] {
+            let again = merge::merge(input, &c, &[]).unwrap();
+            prop_assert_eq!(&again.converged_state, &p.converged_state);
+        }
+        // Every line of the target survives, its provenance markers too (a duplicate inside
+        // the target is kept once, with both markers).
+        for l in xs.distilled_state.lines().filter(|l| !l.trim().is_empty()) {
+            let (text, marker) = match l.find(" [src:") {
+                Some(i) => (&l[..i], &l[i + 1..]),
+                None => (l, ""),
+            };
+            let text = text.trim().trim_start_matches("- ").trim_start_matches("1. ");
+            prop_assert!(p.converged_state.contains(text), "lost {:?}", l);
+            prop_assert!(p.converged_state.contains(marker), "lost {:?}", marker);
+        }
+    }
+}
+
+const FRAGMENTS: &[&str] = &[
+    "# ",
+    "## Decisions\n",
+    "## Findings\n",
+    "## Next Steps\n",
+    "## Other\n",
+    "### Sub\n",
+    "- ",
+    "  - ",
+    "1. ",
+    "* ",
+    "```\n",
+    "~~~",
+    "[src:art_1#L1-L2]",
+    "[src:",
+    "]",
+    ":",
+    ": ",
+    " is ",
+    " = ",
+    "July 14",
+    "Jun. 3rd, 2026",
+    "$10k",
+    "€5",
+    "£",
+    "10,000",
+    "1.2.3",
+    "v1.",
+    "v2",
+    "2026-06-30",
+    "2026-13-45",
+    "Q3",
+    "(was ",
+    "(not ",
+    ")",
+    "Use ",
+    " for ",
+    " over ",
+    "rather than ",
+    "—",
+    ";",
+    ".",
+    ". ",
+    "Yes",
+    "no",
+    "not ",
+    "don't",
+    "’s",
+    "'",
+    "US",
+    "é",
+    "İ",
+    "ß",
+    "ǅ",
+    "\u{3000}",
+    "\t",
+    "\r\n",
+    "\n",
+    "\n\n",
+    "because ",
+    "Decided by Alice",
+    "we will ",
+    "moved to ",
+    " from ",
+    "%",
+    "x",
+    "ms",
+    "×",
+    "0",
+    "9999999999999999999999",
+    "1.5",
+    "---\n",
+    " ",
+    "Assumption:",
+    "(",
+    "#",
+];
+
+fn fragments() -> impl Strategy<Value = String> {
+    prop_oneof![prop::collection::vec(prop::sample::select(FRAGMENTS), 0..80).prop_map(|v| v.concat()), any::<String>(),]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The component aborts on a panic: any input gives a plan or an `invalid-input`. And
+    /// however odd the Markdown, merging the result again with either input changes nothing.
+    #[test]
+    fn any_input_gives_a_plan_or_an_error(a in fragments(), b in fragments(), na in fragments(), pick in any::<u8>()) {
+        let s = side_of("dos_s", Status::ALL[pick as usize % 5], &na, a);
+        let t = side_of("dos_t", Status::Active, "Go on.", b);
+        if let Ok(open) = merge::merge(&s, &t, &[]) {
+            let c = side_of("dos_c", open.converged_status, &open.converged_next_action, open.converged_state.clone());
+            for input in [&s, &t] {
+                prop_assert_eq!(&merge::merge(input, &c, &[]).unwrap().converged_state, &open.converged_state);
+            }
+            let choices = [Choice::KeepSource, Choice::KeepTarget, Choice::KeepBoth, Choice::Custom("- a\n  b [src:art_1]".into())];
+            let res: Vec<Resolution> = open
+                .unresolved
+                .iter()
+                .filter(|c| c.kind != Lifecycle)
+                .enumerate()
+                .map(|(k, c)| Resolution { conflict_id: c.id.clone(), choice: choices[(k + pick as usize) % 4].clone() })
+                .collect();
+            let done = merge::merge(&s, &t, &res).unwrap();
+            prop_assert!(done.unresolved.iter().all(|c| c.kind == Lifecycle));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timing (native). The component figure is measured by host/benches.
+
+/// Deterministic pseudo-random numbers (the generator of host/src/generate.rs).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const NOUNS: &[&str] = &[
+    "pricing",
+    "renewal",
+    "enterprise",
+    "latency",
+    "migration",
+    "schema",
+    "rollout",
+    "customer",
+    "contract",
+    "budget",
+    "forecast",
+    "incident",
+    "database",
+    "cache",
+    "release",
+    "vendor",
+    "security",
+    "audit",
+    "tier",
+    "usage",
+    "churn",
+    "capacity",
+    "region",
+    "index",
+    "backfill",
+    "deadline",
+    "launch",
+    "roadmap",
+    "hiring",
+    "design",
+    "review",
+    "metrics",
+    "alerting",
+    "quota",
+    "billing",
+    "invoice",
+    "discount",
+    "legal",
+    "privacy",
+    "export",
+    "import",
+    "pipeline",
+    "queue",
+    "retry",
+    "timeout",
+    "shard",
+    "replica",
+    "failover",
+    "benchmark",
+    "prototype",
+    "feedback",
+    "interview",
+    "survey",
+    "packaging",
+    "positioning",
+    "competitor",
+    "partner",
+    "integration",
+    "webhook",
+    "token",
+    "session",
+    "search",
+    "storage",
+    "network",
+    "checkout",
+    "onboarding",
+    "support",
+    "sales",
+    "margin",
+    "refund",
+];
+const VERBS: &[&str] =
+    &["needs", "blocks", "depends on", "replaces", "feeds", "slows", "triggers", "covers", "affects", "precedes"];
+
+/// One claim of a synthetic large state; `variant` changes its value (a conflict).
+fn synthetic_claim(rng: &mut Rng, variant: u64) -> (usize, String) {
+    let n = |rng: &mut Rng| NOUNS[rng.below(NOUNS.len())];
+    let (a, b, c, d) = (n(rng), n(rng), n(rng), n(rng));
+    let art = format!("[src:art_{:012}#L{}-L{}]", rng.below(50), 1 + rng.below(40), 41 + rng.below(40));
+    let v = rng.below(500) as u64 + variant;
+    match rng.below(10) {
+        0 => (
+            1,
+            format!(
+                "Use {} for the {a} {b} because the {c} {d} needs it and the {b} team agreed. Decided by {}, 2026-0{}-1{}. {art}",
+                ["Postgres", "SQLite", "Redis", "Kafka", "S3", "DynamoDB"][((v as usize) + rng.below(2)) % 6],
+                ["Alice", "Bob", "Chen", "Dana"][rng.below(4)],
+                1 + rng.below(9),
+                rng.below(10),
+            ),
+        ),
+        1 | 2 => (2, format!("The {a} {b} {c} is {v} ms at p95 during {d} peaks. {art}")),
+        3 => (2, format!("{}{a} {b} budget: ${v}k for the {c} {d}. {art}", "")),
+        4 => (3, format!("{a} {b} rollout is {}% complete in the {c} region. {art}", v % 100)),
+        5 => (2, format!("The {a} {b} launch date is 2026-{:02}-{:02}. {art}", 1 + v % 12, 1 + v % 28)),
+        6 => (
+            0,
+            format!("The {a} {b} {} the {c} {d}, which matters for the {} plan. {art}", VERBS[rng.below(10)], n(rng)),
+        ),
+        _ => {
+            let words: Vec<&str> = (0..12 + rng.below(8)).map(|_| n(rng)).collect();
+            (2 + rng.below(2), format!("{} {}. {art}", words.join(" "), VERBS[rng.below(10)]))
+        }
+    }
+}
+
+/// A Distilled State of about `bytes` bytes: claims from stream `seed`, with every claim whose
+/// index is in `changed` given another value.
+fn synthetic_state(title: &str, bytes: usize, seed: u64, take: impl Fn(usize) -> Option<u64>) -> String {
+    let names = ["Situation", "Decisions", "Findings", "Current State", "Next Steps"];
+    let mut sections: Vec<String> = names.iter().map(|_| String::new()).collect();
+    let mut rng = Rng(seed);
+    let mut total = 0;
+    let mut i = 0;
+    while total < bytes {
+        let state = rng.0;
+        let (sec, _) = synthetic_claim(&mut rng, 0);
+        let after = rng.0;
+        if let Some(variant) = take(i) {
+            rng.0 = state;
+            let (_, text) = synthetic_claim(&mut rng, variant);
+            rng.0 = after;
+            sections[sec].push_str(&format!("- {text}\n"));
+            total += text.len() + 3;
+        }
+        let _ = sec;
+        i += 1;
+        if i > 10 * bytes {
+            break;
+        }
+    }
+    sections[4].push_str("- Compare the scenarios.\n");
+    let mut out = format!("# {title}\n");
+    for (name, body) in names.iter().zip(&sections) {
+        out.push_str(&format!("\n## {name}\n\n{body}"));
+    }
+    out
+}
+
+#[test]
+#[ignore = "timing: cargo test --release -p dossier-core --test merge_fixtures -- --ignored --nocapture"]
+fn timing_two_100k_token_states() {
+    const BYTES: usize = 400_000;
+    // Target: claims 0, 1, 2, ... of stream 1. Source: half the same claims (duplicates), 2%
+    // of them with another value (conflicts), the rest new claims from stream 2.
+    let target = synthetic_state("Target", BYTES, 1, |_| Some(0));
+    let source_same = synthetic_state("Source", BYTES / 2, 1, |i| Some(if i % 50 == 7 { 1 } else { 0 }));
+    let source_new = synthetic_state("New", BYTES / 2, 2, |_| Some(0));
+    let body = |s: &str| s.split_once("\n## Situation\n\n").unwrap().1.to_string();
+    let source = format!("# Source\n\n## Situation\n\n{}\n{}", body(&source_same), body(&source_new));
+    let side = |id: &str, body: &str| MergeSide {
+        id: id.into(),
+        name: id.into(),
+        status: Status::Active,
+        next_action: "Compare the scenarios.".into(),
+        distilled_state: body.into(),
+    };
+    let (s, t) = (side("dos_s", &source), side("dos_t", &target));
+    let mut times = Vec::new();
+    let mut plan = None;
+    for _ in 0..15 {
+        let start = std::time::Instant::now();
+        plan = Some(merge::merge(&s, &t, &[]).unwrap());
+        times.push(start.elapsed());
+    }
+    times.sort();
+    let plan = plan.unwrap();
+    let kinds = |k: ConflictKind| plan.unresolved.iter().filter(|c| c.kind == k).count();
+    println!(
+        "merge: target {} bytes / {} lines, source {} bytes / {} lines -> converged {} bytes; {} conflicts ({} decision, {} value); min {:?}, median {:?}",
+        target.len(),
+        target.lines().count(),
+        source.len(),
+        source.lines().count(),
+        plan.converged_state.len(),
+        plan.unresolved.len(),
+        kinds(Decision),
+        kinds(Value),
+        times[0],
+        times[times.len() / 2],
+    );
+    for c in plan.unresolved.iter().step_by(plan.unresolved.len() / 4 + 1) {
+        println!("  e.g. {} \"{}\": {:?} | {:?}", c.kind.as_str(), c.subject, c.source.text, c.target.text);
+    }
+    // Identical states: everything is a duplicate.
+    let start = std::time::Instant::now();
+    let same = merge::merge(&side("dos_a", &target), &t, &[]).unwrap();
+    println!("merge(x, x) of {} bytes: {:?}", target.len(), start.elapsed());
+    assert!(same.unresolved.is_empty());
+}
