@@ -1,0 +1,58 @@
+//! The collector's typed failures: the reasons a request cannot produce an evidence pack at all.
+//!
+//! Running out of budget is not an error (the pack reports which level stopped and why); neither
+//! is a sensitive, binary or oversized file (the pack lists it as withheld). An error here means
+//! there is nothing trustworthy to return: no git, no repository, a revision that does not exist,
+//! a request that contradicts itself, or git failing in a way the collector cannot interpret.
+//!
+//! Not for: verification failures of an [`EvidenceRef`](crate::EvidenceRef) against a pack; those
+//! are [`VerifyError`](crate::VerifyError).
+
+use std::path::PathBuf;
+
+/// Why [`collect`](crate::collect) returned no pack.
+///
+/// Every message that can carry text from outside the crate (git's stderr, a requested revision
+/// name) has been through the secret redactor before it is stored here.
+#[derive(Debug, thiserror::Error)]
+pub enum EvidenceError {
+    /// The `git` program could not be started (not installed, or not at the configured path).
+    #[error("git is not available: could not run `{program}`: {reason}")]
+    GitNotFound { program: PathBuf, reason: String },
+
+    /// The repository path does not exist, is not a directory, is not inside a git work tree,
+    /// or is a bare repository (the collector needs a work tree).
+    #[error("not a git repository: {path}: {reason}")]
+    NotARepository { path: PathBuf, reason: String },
+
+    /// A base or head revision does not name a commit in the repository.
+    #[error("unknown revision `{rev}`: it does not name a commit in this repository")]
+    UnknownRevision { rev: String },
+
+    /// The request is malformed: an empty or option-like revision, a slice path that is absolute
+    /// or climbs out of the repository, an invalid privacy glob.
+    #[error("invalid evidence request: {reason}")]
+    InvalidRequest { reason: String },
+
+    /// git ran and failed in a way the collector does not classify further.
+    #[error("git {command} failed (exit {code}): {stderr}")]
+    GitFailed { command: String, code: String, stderr: String },
+
+    /// Reading git's output or a file in the work tree failed.
+    #[error("I/O error on {what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl EvidenceError {
+    pub(crate) fn invalid(reason: impl Into<String>) -> Self {
+        EvidenceError::InvalidRequest { reason: crate::redact::redact_message(&reason.into()) }
+    }
+
+    pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        EvidenceError::Io { what: crate::redact::redact_message(&what.into()), source }
+    }
+}

@@ -1,0 +1,157 @@
+//! What the host asks for: the implementation locator (repository + which changes + task text),
+//! how far up the acquisition ladder to go, the budget, shape limits, privacy rules, and the
+//! consent-gated repository slice.
+//!
+//! All of it comes from the host, never from the repository: the collector reads no
+//! configuration file, attribute or comment in the repository that could widen what it reads.
+//!
+//! Not for: validating against the repository (revisions are resolved, slice paths checked
+//! against the tree, in `collect.rs`).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::budget::Budget;
+use crate::privacy::PrivacyRules;
+
+/// The rungs of the acquisition ladder (codecall ARCHITECTURE §7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// 1: task text, changed-file metadata, diff summary (status, renames, line counts, hunks).
+    Metadata = 1,
+    /// 2: bounded excerpts around changed hunks and the symbols they touch.
+    Excerpts = 2,
+    /// 3: definitions and references of the changed symbols across the repository.
+    Search = 3,
+    /// 4: a declared, bounded repository slice; only with explicit consent.
+    Slice = 4,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::Metadata, Level::Excerpts, Level::Search, Level::Slice];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Metadata => "metadata",
+            Level::Excerpts => "excerpts",
+            Level::Search => "search",
+            Level::Slice => "slice",
+        }
+    }
+}
+
+/// Which changes make up the implementation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "mode")]
+pub enum Changes {
+    /// Committed work: the diff from `base` to `head` (any revision git resolves to a commit).
+    Revisions { base: String, head: String },
+    /// Uncommitted work: the working tree against `HEAD` — staged, unstaged, and untracked files
+    /// that are not ignored. In a repository without commits, everything is new.
+    WorkingTree,
+}
+
+/// Where the implementation is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImplementationLocator {
+    /// Any directory inside the repository's work tree; paths are reported relative to its root.
+    pub repo: PathBuf,
+    pub changes: Changes,
+    /// The conversation's task/result text, if the host has it (redacted, charged to level 1).
+    #[serde(default)]
+    pub task: Option<String>,
+}
+
+/// Level 4: a repository slice the host declares, with the user's consent.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SliceRequest {
+    /// The user agreed to this slice. Without it, nothing under `paths` is read.
+    pub consent: bool,
+    /// Repository-relative files or directories (no `..`, not absolute).
+    pub paths: Vec<String>,
+    /// Why the slice is needed (recorded in the pack, e.g. the unresolved dependency).
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// Shape limits: how excerpts and searches are cut. They bound work and output per item; the
+/// [`Budget`] bounds the whole pack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Context lines on each side of a changed span.
+    pub context_lines: u32,
+    /// An excerpt is extended up to its enclosing definition when that is at most this many
+    /// lines above the changed span.
+    pub max_enclosing_gap: u32,
+    /// Excerpt lines per file (all its windows together).
+    pub max_lines_per_file: u32,
+    /// Files larger than this are not read (nor diffed for hunks).
+    pub max_file_read_bytes: u64,
+    /// Changed symbols searched for at level 3.
+    pub max_symbols: u32,
+    /// Search hits kept per symbol (definitions first).
+    pub max_hits_per_symbol: u32,
+    /// Files searched at level 3.
+    pub max_scan_files: u64,
+    /// Matching lines longer than this are not included.
+    pub max_line_bytes: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            context_lines: 8,
+            max_enclosing_gap: 40,
+            max_lines_per_file: 400,
+            max_file_read_bytes: 1024 * 1024,
+            max_symbols: 24,
+            max_hits_per_symbol: 6,
+            max_scan_files: 20_000,
+            max_line_bytes: 400,
+        }
+    }
+}
+
+/// One collection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceRequest {
+    pub locator: ImplementationLocator,
+    /// Highest level to attempt (default: [`Level::Search`]). Level 4 also needs `slice` with
+    /// `consent: true`.
+    #[serde(default = "default_max_level")]
+    pub max_level: Level,
+    #[serde(default)]
+    pub budget: Budget,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default)]
+    pub privacy: PrivacyRules,
+    #[serde(default)]
+    pub slice: Option<SliceRequest>,
+    /// The git program (default `git` on `PATH`).
+    #[serde(default)]
+    pub git_program: Option<PathBuf>,
+}
+
+fn default_max_level() -> Level {
+    Level::Search
+}
+
+impl EvidenceRequest {
+    /// A request with default level, budget, limits and privacy rules.
+    pub fn new(locator: ImplementationLocator) -> Self {
+        EvidenceRequest {
+            locator,
+            max_level: default_max_level(),
+            budget: Budget::default(),
+            limits: Limits::default(),
+            privacy: PrivacyRules::default(),
+            slice: None,
+            git_program: None,
+        }
+    }
+}
