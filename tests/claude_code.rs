@@ -263,3 +263,73 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
     // Claude Code shows one block twice (as feedback to the model and in its system text).
     assert_eq!(last.matches("Stop hook feedback:").count(), 1, "(d) asked exactly once");
 }
+
+/// `dossier_merge` from Claude Code (print mode): the merge form is cancelled there, so the
+/// model gets `conflict_detected` with the conflicts, calls again with `resolved_conflicts`,
+/// and the files show the resolution.
+#[test]
+fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
+    let store = TempStore::new();
+    store.init();
+    let make = |name: &str, decision: &str| {
+        let out = store.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
+        let v = support::json_of(&out);
+        let slug = v["data"]["slug"].as_str().unwrap().to_string();
+        let rev = v["data"]["revision"].as_str().unwrap().to_string();
+        let file = store.dir.path().join(format!("{slug}.md"));
+        std::fs::write(
+            &file,
+            format!(
+                "# {name}\n\n## Situation\n\nQueue design.\n\n## Decisions\n\n- {decision} Decided by Ana. [src:art_x]\n\n\
+                 ## Findings\n\n## Current State\n\n## Next Steps\n\n- Ship.\n"
+            ),
+        )
+        .unwrap();
+        let out =
+            store.cmd().args(["save", &slug, "--base-revision", &rev, "--from-file"]).arg(&file).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        slug
+    };
+    let target = make("Queue store", "Use Postgres for the job queue because we need transactions.");
+    let source = make("Queue notes", "Use Redis for the job queue because latency matters most.");
+
+    let home = store.dir.path().join("home");
+    let project = store.dir.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let config = serde_json::json!({
+        "hasCompletedOnboarding": true,
+        "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
+        "mcpServers": { "dossier": {
+            "type": "stdio",
+            "command": env!("CARGO_BIN_EXE_dossier"),
+            "args": ["mcp"],
+            "env": { "DOSSIER_HOME": store.root().display().to_string() }
+        } }
+    });
+    std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    let log = store.dir.path().join("requests.jsonl");
+    let pair = format!("{source},{target}");
+    let (_api, port) = scripted_api(&log, &["merge", &pair]);
+    let out = run_claude(
+        &home,
+        &project,
+        &port,
+        &["-p", "Merge the queue notes into the queue store.", "--allowedTools", "mcp__dossier__*"],
+    );
+    let requests = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "claude failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        requests.lines().count()
+    );
+
+    let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
+    assert!(state.contains("Use Postgres for the job queue") && !state.contains("Redis"), "{state}");
+    let source_md = std::fs::read_to_string(store.root().join(&source).join("dossier.md")).unwrap();
+    assert!(source_md.contains("status: archived") && source_md.contains("merged_into:"), "{source_md}");
+    let last = requests.lines().rev().find(|l| l.contains("tool_result")).expect("tool results reached the model");
+    assert!(last.contains("conflict_detected"), "the model saw the conflicts");
+    assert!(last.contains("\\\"target_slug\\\""), "the model saw the completed merge");
+}

@@ -219,22 +219,6 @@ fn path_prints_store_root_and_dossier_dirs() {
 }
 
 #[test]
-fn commands_owned_by_later_issues_say_so_and_change_nothing() {
-    let store = TempStore::new();
-    store.init();
-    let before = snapshot(store.root());
-    let cases: &[&[&str]] = &[&["merge", "a", "b"]];
-    for args in cases {
-        let out = store.cmd().args(*args).arg("--json").output().unwrap();
-        assert_eq!(out.status.code(), Some(69), "{args:?}");
-        let v = json_of(&out);
-        assert_eq!(v["error"]["code"], "not_yet_available", "{args:?}");
-        assert!(v["error"]["message"].as_str().unwrap().contains("not yet available"));
-    }
-    assert_eq!(snapshot(store.root()), before);
-}
-
-#[test]
 fn version_and_help() {
     let store = TempStore::new();
     store.cmd().arg("--version").assert().success().stdout(predicate::str::starts_with("dossier 0."));

@@ -7,6 +7,9 @@
 //!   cache (target ≤ 30 ms), against `true` as the process-spawn floor;
 //! - `distill_100k_component` vs `distill_100k_native`: validating a ~100,000-token Distilled
 //!   State through the component (target ≤ 20 ms) and natively.
+//! - `merge_100k_component`: conflict detection and convergence of two ~100,000-token states
+//!   (half the claims shared, a tenth with changed values, the rest new) through the
+//!   component (target ≤ 100 ms).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -155,4 +158,75 @@ fn distill_100k_native(bencher: Bencher) {
         .map(|a| dossier_core::distill::ArtifactInfo { id: a.id, line_count: a.line_count })
         .collect();
     bencher.bench_local(|| dossier_core::distill::validate(&state, &artifacts));
+}
+
+/// The source side of the merge bench: `big_state` with every 10th finding's value changed
+/// (incompatible values), every other finding restated as is, and new findings of its own.
+fn big_source() -> String {
+    let (target, _) = big_state();
+    let mut out = String::new();
+    for line in target.lines() {
+        if let Some(rest) = line.strip_prefix("- Finding ")
+            && let Some((n, _)) = rest.split_once(':')
+            && let Ok(i) = n.parse::<usize>()
+        {
+            if i % 10 == 0 {
+                out.push_str(&line.replacen(&format!("kept {}%", i % 97), &format!("kept {}%", i % 97 + 3), 1));
+                out.push('\n');
+                continue;
+            }
+            if i % 2 == 1 {
+                out.push_str(&format!(
+                    "- Finding {}: support cohort {i} closed {}% of tickets within a day, per the helpdesk export. [src:art_01bench{}#L1-L2]\n",
+                    i + 5_000,
+                    i % 89,
+                    i % 50
+                ));
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+#[divan::bench(sample_count = 20)]
+fn merge_100k_component(bencher: Bencher) {
+    use dossier::policy::{LifecycleStatus, MergeSide};
+    let p = policies();
+    let (target, _) = big_state();
+    let side = |id: &str, state: String| MergeSide {
+        id: id.into(),
+        name: "Big topic".into(),
+        status: LifecycleStatus::Active,
+        next_action: "Compare scenarios.".into(),
+        distilled_state: state,
+    };
+    let (s, t) = (side("dos_source", big_source()), side("dos_target", target));
+    let plan = p.merge(&s, &t, &[]).unwrap();
+    eprintln!(
+        "merge bench: {} + {} bytes, {} conflicts, converged {} bytes",
+        s.distilled_state.len(),
+        t.distilled_state.len(),
+        plan.unresolved.len(),
+        plan.converged_state.len()
+    );
+    assert!(!plan.unresolved.is_empty(), "the bench input has incompatible values");
+    bencher.bench_local(|| p.merge(&s, &t, &[]).unwrap());
+}
+
+#[divan::bench(sample_count = 20)]
+fn merge_100k_native(bencher: Bencher) {
+    use dossier_core::merge::{MergeSide, Status};
+    let (target, _) = big_state();
+    let side = |id: &str, state: String| MergeSide {
+        id: id.into(),
+        name: "Big topic".into(),
+        status: Status::Active,
+        next_action: "Compare scenarios.".into(),
+        distilled_state: state,
+    };
+    let (s, t) = (side("dos_source", big_source()), side("dos_target", target));
+    bencher.bench_local(|| dossier_core::merge::merge(&s, &t, &[]).unwrap());
 }

@@ -7,7 +7,7 @@
 //! they never pretend to succeed.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -110,8 +110,23 @@ pub enum Command {
         #[arg(long)]
         from_file: Option<PathBuf>,
     },
-    /// Merge SOURCE into TARGET (the survivor).
-    Merge { source: String, target: String },
+    /// Merge SOURCE into TARGET (the survivor). On a terminal, asks about each conflict;
+    /// otherwise conflicts come back as `conflict_detected` (exit 4) for --resolve.
+    Merge {
+        source: String,
+        target: String,
+        /// Resolve a conflict: ID=keep-target|keep-source|keep-both|custom:<text> (repeatable).
+        #[arg(long, value_name = "ID=CHOICE")]
+        resolve: Vec<String>,
+        /// A JSON file with resolutions: [{"conflict_id", "choice", "text"?}].
+        #[arg(long, value_name = "FILE")]
+        resolutions: Option<PathBuf>,
+    },
+    /// Conflict files: concurrent edits and merge conflicts kept in `conflicts/`.
+    Conflicts {
+        #[command(subcommand)]
+        command: ConflictsCommand,
+    },
     /// Print the full Distilled State (never truncated; over-target warns).
     Recall {
         target: String,
@@ -238,7 +253,7 @@ pub fn run() -> ExitCode {
         emit(&hooks::run(event, std::io::stdin().lock()).render());
         return ExitCode::SUCCESS;
     }
-    match dispatch(cli.command) {
+    match dispatch(cli.command, json) {
         Ok(out) => {
             if json {
                 let envelope = json!({
@@ -287,14 +302,7 @@ fn emit(text: &str) {
     }
 }
 
-fn not_yet(command: &str, owner: &str) -> Result<Output> {
-    Err(DossierError::new(
-        Code::NotYetAvailable,
-        format!("`dossier {command}` is not yet available in this build ({owner}); nothing was changed"),
-    ))
-}
-
-fn dispatch(command: Command) -> Result<Output> {
+fn dispatch(command: Command, json: bool) -> Result<Output> {
     match command {
         Command::Init { yes, remove, no_self_install } => cmd_init(yes, remove, no_self_install),
         Command::Ls { status } => cmd_ls(&status),
@@ -366,7 +374,10 @@ fn dispatch(command: Command) -> Result<Output> {
         }
         Command::Recall { target, page } => cmd_recall(&target, page),
         Command::Search { query, dossier, regex, limit } => cmd_search(&query, dossier.as_deref(), regex, limit),
-        Command::Merge { .. } => not_yet("merge", "arrives with merge conflict detection"),
+        Command::Merge { source, target, resolve, resolutions } => {
+            cmd_merge(&source, &target, &resolve, resolutions.as_deref(), json)
+        }
+        Command::Conflicts { command } => cmd_conflicts(command, json),
         Command::Active { session } => cmd_active(session.as_deref()),
         Command::Switch { target, session } => cmd_switch(&target, session.as_deref()),
         Command::Mcp => {
@@ -927,4 +938,184 @@ fn cmd_doctor(fix: bool) -> Result<Output> {
     let mut out = Output::new(data, human);
     out.exit = exit;
     Ok(out)
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConflictsCommand {
+    /// Conflict files of one Dossier, or of every Dossier.
+    List {
+        target: Option<String>,
+        /// Include resolved ones.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Print one conflict file.
+    Show { conflict_id: String },
+    /// Resolve a concurrent-edit conflict: keep the current state, or save the proposal (or
+    /// your own text) on top of it through the Save path. Merge conflicts are resolved by
+    /// `dossier merge`.
+    Resolve {
+        conflict_id: String,
+        /// keep-current | keep-proposal
+        #[arg(long, value_enum, conflicts_with = "from_file")]
+        keep: Option<KeepArg>,
+        /// Save this file's Distilled State instead.
+        #[arg(long)]
+        from_file: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    Current,
+    Proposal,
+}
+
+fn cmd_merge(source: &str, target: &str, flags: &[String], file: Option<&Path>, json: bool) -> Result<Output> {
+    use std::io::IsTerminal;
+    let app = App::open()?;
+    let mut resolutions: Vec<crate::merge::ResolutionInput> =
+        flags.iter().map(|f| crate::merge::parse_resolve_flag(f)).collect::<Result<_>>()?;
+    if let Some(f) = file {
+        let text = std::fs::read_to_string(f).map_err(|e| DossierError::io("read", f, e))?;
+        let more: Vec<crate::merge::ResolutionInput> = serde_json::from_str(&text).map_err(|e| {
+            DossierError::new(Code::InvalidInput, format!("{}: not a JSON list of resolutions: {e}", f.display()))
+                .with_next(r#"[{"conflict_id": "conf-...", "choice": "keep_target"}]"#)
+        })?;
+        resolutions.extend(more);
+    }
+    let interactive =
+        !json && resolutions.is_empty() && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if interactive {
+        let conflicts = crate::merge::conflicts(&app, source, target)?;
+        for (i, c) in conflicts.iter().enumerate() {
+            resolutions.push(ask_resolution(i + 1, conflicts.len(), c)?);
+        }
+    }
+    let o = crate::merge::merge(&app, source, target, &resolutions, "user:cli", &None)?;
+    let human = if o.already_merged {
+        format!("{} was already merged into {}; nothing to do\n", o.source_slug, o.target_slug)
+    } else {
+        format!(
+            "merged {} into {} ({} artifact(s) copied, {} conflict(s) resolved); {} is archived, its files kept\n",
+            o.source_slug,
+            o.target_slug,
+            o.artifacts_copied.len(),
+            o.conflicts_resolved.len(),
+            o.source_slug
+        )
+    };
+    let mut out = Output::new(crate::merge::outcome_json(&o), human);
+    if let Some(w) = context::after_mutation(&app) {
+        out.warnings.push(w);
+    }
+    out.next_actions.push(format!("dossier show {}", o.target_slug));
+    Ok(out)
+}
+
+/// Walk one conflict on the terminal (stderr prompts, stdin answers).
+fn ask_resolution(n: usize, total: usize, c: &crate::merge::ConflictView) -> Result<crate::merge::ResolutionInput> {
+    use crate::merge::{ChoiceInput, ResolutionInput};
+    use std::io::{BufRead, Write};
+    let mut err = std::io::stderr().lock();
+    let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };
+    let _ = writeln!(err, "\nConflict {n}/{total} [{}] {}", c.kind, c.subject);
+    let _ = writeln!(err, "  target ({}): {}", at(c.target.line), c.target.text.trim());
+    let _ = writeln!(err, "  source ({}): {}", at(c.source.line), c.source.text.trim());
+    let stdin = std::io::stdin();
+    loop {
+        let _ = write!(err, "Keep [t]arget, [s]ource, [b]oth, or [w]rite your own? ");
+        let _ = err.flush();
+        let mut line = String::new();
+        if stdin.lock().read_line(&mut line).map_err(|e| DossierError::io("read", Path::new("stdin"), e))? == 0 {
+            return Err(DossierError::new(Code::InvalidInput, "no answer (end of input); nothing was merged"));
+        }
+        let choice = match line.trim().to_ascii_lowercase().as_str() {
+            "t" | "target" => ChoiceInput::KeepTarget,
+            "s" | "source" => ChoiceInput::KeepSource,
+            "b" | "both" => ChoiceInput::KeepBoth,
+            "w" | "write" => {
+                let _ =
+                    writeln!(err, "Type the replacement (keep [src:...] markers); end with a line holding only `.`:");
+                let mut text = String::new();
+                for l in stdin.lock().lines() {
+                    let l = l.map_err(|e| DossierError::io("read", Path::new("stdin"), e))?;
+                    if l == "." {
+                        break;
+                    }
+                    text.push_str(&l);
+                    text.push('\n');
+                }
+                return Ok(ResolutionInput {
+                    conflict_id: c.id.clone(),
+                    choice: ChoiceInput::Custom,
+                    text: Some(text),
+                });
+            }
+            _ => continue,
+        };
+        return Ok(ResolutionInput { conflict_id: c.id.clone(), choice, text: None });
+    }
+}
+
+fn cmd_conflicts(command: ConflictsCommand, _json: bool) -> Result<Output> {
+    let app = App::open()?;
+    match command {
+        ConflictsCommand::List { target, all } => {
+            let dirs = match target {
+                Some(t) => vec![app.store.resolve(&t)?],
+                None => app.store.dossier_files()?.iter().filter_map(|f| f.parent().map(Path::to_path_buf)).collect(),
+            };
+            let mut items = Vec::new();
+            let mut human = String::new();
+            for dir in dirs {
+                for path in crate::merge::conflict_files(&dir) {
+                    let Some(c) = crate::conflicts::read(&path) else { continue };
+                    if c.resolved && !all {
+                        continue;
+                    }
+                    human.push_str(&format!(
+                        "{:<34} {:<15} {:<9} {}\n",
+                        c.id,
+                        c.kind,
+                        if c.resolved { "resolved" } else { "open" },
+                        c.summary
+                    ));
+                    items.push(serde_json::to_value(&c).expect("conflict serializes"));
+                }
+            }
+            if items.is_empty() {
+                human.push_str("no open conflicts\n");
+            }
+            Ok(Output::new(json!({ "conflicts": items }), human))
+        }
+        ConflictsCommand::Show { conflict_id } => {
+            let (path, c) = crate::conflicts::find(&app, &conflict_id)?;
+            let text = std::fs::read_to_string(&path).map_err(|e| DossierError::io("read", &path, e))?;
+            let mut v = serde_json::to_value(&c).expect("conflict serializes");
+            v["content"] = json!(text);
+            Ok(Output::new(v, text))
+        }
+        ConflictsCommand::Resolve { conflict_id, keep, from_file } => {
+            let choice = match (keep, from_file) {
+                (Some(KeepArg::Current), _) => crate::conflicts::Choice::KeepCurrent,
+                (Some(KeepArg::Proposal), _) => crate::conflicts::Choice::KeepProposal,
+                (None, Some(f)) => crate::conflicts::Choice::Text(
+                    std::fs::read_to_string(&f).map_err(|e| DossierError::io("read", &f, e))?,
+                ),
+                (None, None) => {
+                    return Err(DossierError::new(Code::InvalidInput, "say how to resolve it")
+                        .with_next(format!("dossier conflicts resolve {conflict_id} --keep current|proposal"))
+                        .with_next(format!("dossier conflicts resolve {conflict_id} --from-file STATE.md")));
+                }
+            };
+            let r = crate::conflicts::resolve(&app, &conflict_id, choice, "user:cli", &None)?;
+            let human = format!("resolved {} ({}); {} is at {}\n", r.conflict_id, r.resolution, r.slug, r.revision);
+            let mut out = Output::new(serde_json::to_value(&r).expect("resolution serializes"), human);
+            if let Some(w) = context::after_mutation(&app) {
+                out.warnings.push(w);
+            }
+            Ok(out)
+        }
+    }
 }

@@ -14,8 +14,13 @@
 use std::sync::{Arc, Mutex};
 
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Implementation, InitializeResult, ServerCapabilities};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, Implementation, InitializeResult, InputRequests, InputRequiredResult,
+    ProtocolVersion, ServerCapabilities,
+};
+use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -25,6 +30,9 @@ use crate::error::{Code, DossierError, Result};
 use crate::model::{self, ArtifactType, ContentFormat, Level, Provenance, Status};
 use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewArtifact, SaveRequest};
 use crate::{context, listing, recall, search, sessions, suggest};
+
+/// The key of the one form a `dossier_merge` round asks.
+const MERGE_FORM_KEY: &str = "merge_conflict";
 
 /// The audit actor for MCP mutations.
 const ACTOR: &str = "agent:mcp";
@@ -151,9 +159,22 @@ pub struct SessionParams {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct MergeParams {
+    /// Slug or id of the Dossier merged away (archived, files kept).
     pub source_id: String,
+    /// Slug or id of the survivor.
     pub target_id: String,
-    pub resolved_conflicts: Option<Vec<Value>>,
+    /// The user's decision for each conflict of a previous conflict_detected.
+    pub resolved_conflicts: Option<Vec<crate::merge::ResolutionInput>>,
+}
+
+/// What `dossier_merge` keeps in an MCP `requestState` between form rounds: the choices made
+/// so far and the conflict the pending form asks about. It is untrusted (the client echoes
+/// it), and needs no sealing: it holds nothing a caller could not send as
+/// `resolved_conflicts` directly.
+#[derive(Debug, Default, Deserialize, serde::Serialize)]
+struct MergeFormState {
+    resolutions: Vec<crate::merge::ResolutionInput>,
+    pending: Option<String>,
 }
 
 fn text_artifact(t: ArtifactType, title: &str, format: ContentFormat, content: String, harness: &str) -> NewArtifact {
@@ -458,12 +479,65 @@ impl DossierServer {
         }))
     }
 
-    #[tool(description = "Merge source into target (target survives); conflicts need resolution.")]
-    fn dossier_merge(&self, Parameters(_p): Parameters<MergeParams>) -> CallToolResult {
-        envelope(Err(DossierError::new(
-            Code::NotYetAvailable,
-            "dossier_merge is not yet available in this build (arrives with merge conflict detection); nothing was changed",
-        )))
+    #[tool(
+        description = "Merge source into target (target survives, source archived). Conflicts are asked of the user; else conflict_detected: ask them, call again with resolved_conflicts."
+    )]
+    fn dossier_merge(
+        &self,
+        Parameters(p): Parameters<MergeParams>,
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResponse {
+        let app = self.app.lock().unwrap_or_else(|e| e.into_inner());
+        let mut form: MergeFormState = state.as_deref().and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default();
+        let mut resolutions = p.resolved_conflicts.clone().unwrap_or_default();
+        resolutions.append(&mut form.resolutions);
+        let mut dismissed = false;
+        if let (Some(pending), Some(responses)) = (form.pending.take(), responses) {
+            match crate::merge::form_answer(&pending, responses.get(MERGE_FORM_KEY)) {
+                Some(r) => resolutions.push(r),
+                None => dismissed = true,
+            }
+        }
+        // Forms need the multi-round-trip protocol (Claude Code speaks it; print mode
+        // cancels every form, which lands in `dismissed`).
+        let forms = context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+            && context.client_capabilities().is_none_or(|c| c.elicitation.is_some());
+        if forms && !dismissed {
+            let pending = crate::merge::conflicts(&app, &p.source_id, &p.target_id)
+                .map(|all| all.into_iter().find(|c| !resolutions.iter().any(|r| r.conflict_id == c.id)));
+            if let Ok(Some(next)) = pending {
+                let state = MergeFormState { resolutions, pending: Some(next.id.clone()) };
+                let mut requests = InputRequests::new();
+                requests.insert(MERGE_FORM_KEY.into(), crate::merge::form_request(&next));
+                let state = serde_json::to_string(&state).expect("form state serializes");
+                return InputRequiredResult::new(Some(requests), Some(state)).into();
+            }
+        }
+        let r = crate::merge::merge(
+            &app,
+            &p.source_id,
+            &p.target_id,
+            &resolutions,
+            ACTOR,
+            &std::env::var("CLAUDE_CODE_SESSION_ID").ok(),
+        )
+        .map(|o| {
+            let mut w = Vec::new();
+            if let Some(x) = context::after_mutation(&app) {
+                w.push(x);
+            }
+            (crate::merge::outcome_json(&o), w, vec![format!("dossier_recall id={}", o.target_slug)])
+        })
+        .map_err(|e| {
+            if dismissed && e.code == Code::ConflictDetected {
+                e.with_next("the user dismissed the form: ask them in the conversation instead")
+            } else {
+                e
+            }
+        });
+        envelope(r).into()
     }
 }
 

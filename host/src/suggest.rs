@@ -125,7 +125,7 @@ pub fn guard_new(
     Err(e.with_next(override_hint))
 }
 
-fn lifecycle(s: Status) -> policy::LifecycleStatus {
+pub(crate) fn lifecycle(s: Status) -> policy::LifecycleStatus {
     use policy::LifecycleStatus as L;
     match s {
         Status::Active => L::Active,

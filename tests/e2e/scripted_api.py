@@ -4,8 +4,10 @@ Usage: python3 scripted_api.py <port-file> <log-file> [<scenario> <slug>]
 Binds 127.0.0.1 on a free port (written to <port-file>), answers POST /v1/messages with a
 text/event-stream reply, and appends every request body as one JSON line to <log-file>.
 
-Scenarios: `promote` (the default: promote, list, bind, save) and `bind` (load
-dossier_session, bind <slug>, then answer in text: the hooks do the rest).
+Scenarios: `promote` (the default: promote, list, bind, save), `bind` (load
+dossier_session, bind <slug>, then answer in text: the hooks do the rest) and `merge`
+(<slug> is `<source>,<target>`: call dossier_merge, read the conflicts from the
+conflict_detected result, call again resolving each with keep_target).
 The script (what the "model" does) depends only on the conversation so far: it counts the
 tool_use blocks already in `messages` and returns the next step. Requests without our tools
 (title generation and other helper calls) get a short text reply. It stops itself after
@@ -49,6 +51,22 @@ def tool_results(messages):
 
 def steps(results):
     """The scripted sequence; later steps read earlier tool results."""
+    if SCENARIO == "merge":
+        source, target = SLUG.split(",")
+        s = [("ToolSearch", {"query": "select:mcp__dossier__dossier_merge"}),
+             ("mcp__dossier__dossier_merge", {"source_id": source, "target_id": target})]
+        ids = []
+        for r in results:
+            try:
+                env = json.loads(r)
+            except ValueError:
+                continue
+            ids = [c["id"] for c in env.get("error", {}).get("details", {}).get("conflicts", [])] or ids
+        if ids:
+            s.append(("mcp__dossier__dossier_merge", {
+                "source_id": source, "target_id": target,
+                "resolved_conflicts": [{"conflict_id": i, "choice": "keep_target"} for i in ids]}))
+        return s
     if SCENARIO == "bind":
         return [("ToolSearch", {"query": "select:mcp__dossier__dossier_session"}),
                 ("mcp__dossier__dossier_session", {"id": SLUG})]

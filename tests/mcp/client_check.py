@@ -104,7 +104,7 @@ async def main(binary, store):
             e = envelope(await call("dossier_recall", {"id": "no-such-dossier"}))
             assert e["error"]["code"] == "not_found", e
             e = envelope(await call("dossier_merge", {"source_id": "a", "target_id": "b"}))
-            assert e["error"]["code"] == "not_yet_available", e
+            assert e["error"]["code"] == "not_found", e
 
             # Malformed parameters: a protocol error, and the server keeps serving.
             try:
@@ -134,6 +134,33 @@ async def main(binary, store):
 
             e = envelope(await call("dossier_session", {"clear": True}))
             assert e["ok"] and e["data"]["binding"]["dossier_id"] is None, e
+
+            # Merge: contradictory decisions. This client speaks no multi-round-trip forms, so
+            # the conflicts come back as conflict_detected; resolutions complete the merge.
+            async def topic(name, decision):
+                e = envelope(await call("dossier_promote", {"name": name, "create": True}))
+                s = e["data"]["slug"]
+                r = envelope(await call("dossier_recall", {"id": s}))["data"]["revision"]
+                body = (f"# {name}\n\n## Situation\n\nQueue design.\n\n## Decisions\n\n- {decision} "
+                        "Decided by Ana. [src:art_x]\n\n## Findings\n\n## Current State\n\n## Next Steps\n\n- Ship.\n")
+                e = envelope(await call("dossier_save", {"id": s, "base_revision": r, "distilled_state_markdown": body}))
+                assert e["ok"], e
+                return s
+            target = await topic("Queue store", "Use Postgres for the job queue because we need transactions.")
+            source = await topic("Queue notes", "Use Redis for the job queue because latency matters most.")
+            e = envelope(await call("dossier_merge", {"source_id": source, "target_id": target}))
+            assert not e["ok"] and e["error"]["code"] == "conflict_detected", e
+            conflicts = e["error"]["details"]["conflicts"]
+            assert any(c["kind"] == "contradictory_decision" for c in conflicts), conflicts
+            for c in conflicts:
+                assert os.path.isfile(c["path"]), c
+            resolved = [{"conflict_id": c["id"], "choice": "keep_target"} for c in conflicts]
+            e = envelope(await call("dossier_merge", {"source_id": source, "target_id": target,
+                                                      "resolved_conflicts": resolved}))
+            assert e["ok"] and e["data"]["target_slug"] == target, e
+            assert sorted(e["data"]["conflicts_resolved"]) == sorted(c["id"] for c in conflicts), e
+            content = envelope(await call("dossier_recall", {"id": target}))["data"]["content"]
+            assert "Postgres" in content and "Redis" not in content, content
     print("mcp client checks passed")
 
 

@@ -35,6 +35,9 @@ wasmtime::component::bindgen!({
 pub use dossier::policy::types::{Finding, Severity};
 pub use dossier::policy::types::{Level, LifecycleStatus, PolicyError as ComponentRefusal};
 pub use exports::dossier::policy::distill::ArtifactInfo;
+pub use exports::dossier::policy::merge::{
+    Conflict, ConflictKind, ConflictSide, MergePlan, MergeSide, Resolution, ResolutionChoice,
+};
 pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
 pub use exports::dossier::policy::ranking::{Candidate, Confidence, RankingOptions, Suggestion};
 use exports::dossier::policy::{distill, learning, merge, priority, ranking};
@@ -541,6 +544,39 @@ impl Policies {
             ));
         }
         Ok(findings)
+    }
+
+    /// Merge `source` into `target` (`merge.merge`): the converged state and the conflicts
+    /// `resolutions` did not cover. The result is checked: conflict ids are non-empty and
+    /// unique, and none of them is one the caller resolved.
+    pub fn merge(
+        &self,
+        source: &MergeSide,
+        target: &MergeSide,
+        resolutions: &[Resolution],
+    ) -> Result<MergePlan, PolicyError> {
+        let out = self.call(Interface::Merge, "merge", |store, guest: &merge::Guest| {
+            guest.call_merge(store, source, target, resolutions)
+        })?;
+        let plan = out.map_err(|r| self.refused(Interface::Merge, "merge", r))?;
+        let mut seen = std::collections::HashSet::new();
+        for c in &plan.unresolved {
+            if c.id.is_empty() || !seen.insert(c.id.as_str()) {
+                return Err(self.invalid(
+                    Interface::Merge,
+                    "merge",
+                    format!("conflict id `{}` is empty or repeated", c.id),
+                ));
+            }
+            if resolutions.iter().any(|r| r.conflict_id == c.id) {
+                return Err(self.invalid(
+                    Interface::Merge,
+                    "merge",
+                    format!("conflict `{}` was resolved but returned unresolved", c.id),
+                ));
+            }
+        }
+        Ok(plan)
     }
 
     fn invalid(&self, interface: Interface, function: &'static str, reason: String) -> PolicyError {

@@ -1,0 +1,260 @@
+//! Merging two Dossiers (SPEC §2.1, §7.2, §8.7, §14.5): the operation shared by
+//! `dossier merge`, MCP `dossier_merge` and the TUI.
+//!
+//! What this is for: turning two Dossiers into the `merge` policy's inputs, its conflicts
+//! into the `conflict_detected` error (with every conflict, both sides and their
+//! provenance in `details`), and resolutions from JSON or a terminal into the policy's
+//! types. The writes — conflict files, the converged target, copied artifacts, the archived
+//! source, audit events — are the Save path's ([`crate::save::merge`]).
+//!
+//! What it is not for: deciding what conflicts (the policy, docs/merge.md) or asking the
+//! user (the CLI walks a terminal; MCP returns a form).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::app::App;
+use crate::error::{Code, DossierError, Result};
+use crate::model::DossierDoc;
+use crate::policy::{Conflict, ConflictSide, MergeSide, Resolution, ResolutionChoice};
+use crate::save::{self, MergeDecision, MergeOutcome, MergeWritten};
+
+/// One conflict as callers see it (JSON in `details.conflicts`, the CLI walk, forms).
+#[derive(Clone, Debug, Serialize)]
+pub struct ConflictView {
+    pub id: String,
+    pub kind: &'static str,
+    pub subject: String,
+    pub target: SideView,
+    pub source: SideView,
+    /// `conflicts/<id>.md` in the target, once preserved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SideView {
+    pub text: String,
+    pub provenance: Vec<String>,
+    /// 1-based line in that Dossier's Distilled State; 0 for a frontmatter field.
+    pub line: u32,
+}
+
+impl ConflictView {
+    pub fn new(c: &Conflict, path: Option<PathBuf>) -> ConflictView {
+        let side = |s: &ConflictSide| SideView { text: s.text.clone(), provenance: s.provenance.clone(), line: s.line };
+        ConflictView {
+            id: c.id.clone(),
+            kind: save::conflict_kind_name(c.kind),
+            subject: c.subject.clone(),
+            target: side(&c.target),
+            source: side(&c.source),
+            path,
+        }
+    }
+}
+
+/// A resolution as JSON callers send it (`resolved_conflicts` items, `--resolutions` files).
+#[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct ResolutionInput {
+    /// The conflict's `id` from `conflict_detected` details.
+    pub conflict_id: String,
+    /// keep_target | keep_source | keep_both | custom
+    pub choice: ChoiceInput,
+    /// The replacement text for `custom` (keep provenance markers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChoiceInput {
+    KeepTarget,
+    KeepSource,
+    KeepBoth,
+    Custom,
+}
+
+impl ResolutionInput {
+    pub fn to_policy(&self) -> Result<Resolution> {
+        let choice = match (self.choice, &self.text) {
+            (ChoiceInput::KeepTarget, _) => ResolutionChoice::KeepTarget,
+            (ChoiceInput::KeepSource, _) => ResolutionChoice::KeepSource,
+            (ChoiceInput::KeepBoth, _) => ResolutionChoice::KeepBoth,
+            (ChoiceInput::Custom, Some(t)) if !t.trim().is_empty() => ResolutionChoice::Custom(t.clone()),
+            (ChoiceInput::Custom, _) => {
+                return Err(DossierError::new(
+                    Code::InvalidInput,
+                    format!("conflict {}: choice `custom` needs `text`", self.conflict_id),
+                ));
+            }
+        };
+        Ok(Resolution { conflict_id: self.conflict_id.clone(), choice })
+    }
+}
+
+/// Parse `--resolve ID=CHOICE` (CLI): CHOICE is keep-target, keep-source, keep-both, or
+/// `custom:<text>`.
+pub fn parse_resolve_flag(flag: &str) -> Result<ResolutionInput> {
+    let bad = || {
+        DossierError::new(Code::InvalidInput, format!("--resolve `{flag}` is not ID=CHOICE"))
+            .with_next("--resolve <conflict-id>=keep-target|keep-source|keep-both|custom:<text>")
+    };
+    let (id, choice) = flag.split_once('=').ok_or_else(bad)?;
+    let (choice, text) = match choice {
+        "keep-target" | "keep_target" => (ChoiceInput::KeepTarget, None),
+        "keep-source" | "keep_source" => (ChoiceInput::KeepSource, None),
+        "keep-both" | "keep_both" => (ChoiceInput::KeepBoth, None),
+        c => match c.strip_prefix("custom:") {
+            Some(t) => (ChoiceInput::Custom, Some(t.to_string())),
+            None => return Err(bad()),
+        },
+    };
+    Ok(ResolutionInput { conflict_id: id.trim().to_string(), choice, text })
+}
+
+fn side(doc: &DossierDoc) -> MergeSide {
+    MergeSide {
+        id: doc.frontmatter.id.clone(),
+        name: doc.frontmatter.name.clone(),
+        status: crate::suggest::lifecycle(doc.frontmatter.status),
+        next_action: doc.frontmatter.next_action.clone(),
+        distilled_state: doc.body.clone(),
+    }
+}
+
+fn read(app: &App, target: &str) -> Result<(PathBuf, DossierDoc)> {
+    let dir = app.store.resolve(target)?;
+    let file = dir.join("dossier.md");
+    let text = std::fs::read_to_string(&file).map_err(|e| DossierError::io("read", &file, e))?;
+    Ok((dir, DossierDoc::parse(&text, &file)?))
+}
+
+/// The conflicts a merge of `source` into `target` would raise, without writing anything
+/// (for walking them on a terminal before the merge).
+pub fn conflicts(app: &App, source: &str, target: &str) -> Result<Vec<ConflictView>> {
+    app.store.require()?;
+    let (_, sdoc) = read(app, source)?;
+    let (tdir, tdoc) = read(app, target)?;
+    let plan = app.policies()?.merge(&side(&sdoc), &side(&tdoc), &[])?;
+    Ok(plan
+        .unresolved
+        .iter()
+        .map(|c| {
+            let p = tdir.join("conflicts").join(format!("{}.md", c.id));
+            ConflictView::new(c, p.exists().then_some(p))
+        })
+        .collect())
+}
+
+/// Merge `source` into `target` with `resolutions` (SPEC §8.7). Unresolved conflicts →
+/// `conflict_detected`, each conflict in `details.conflicts`, preserved in the target's
+/// `conflicts/`, and no Dossier content changed.
+pub fn merge(
+    app: &App,
+    source: &str,
+    target: &str,
+    resolutions: &[ResolutionInput],
+    actor: &str,
+    session_id: &Option<String>,
+) -> Result<MergeOutcome> {
+    let resolutions: Vec<Resolution> = resolutions.iter().map(ResolutionInput::to_policy).collect::<Result<_>>()?;
+    let written = save::merge(&app.store, source, target, actor, session_id, &resolutions, |s, t| {
+        Ok(MergeDecision { plan: app.policies()?.merge(&side(s), &side(t), &resolutions)? })
+    })?;
+    match written {
+        MergeWritten::Completed(o) => Ok(o),
+        MergeWritten::Conflicts(found) => Err(conflict_detected(source, target, &found)),
+    }
+}
+
+fn conflict_detected(source: &str, target: &str, found: &[(Conflict, PathBuf)]) -> DossierError {
+    let views: Vec<ConflictView> = found.iter().map(|(c, p)| ConflictView::new(c, Some(p.clone()))).collect();
+    let list = views.iter().map(|v| format!("{} ({})", v.subject, v.kind)).collect::<Vec<_>>().join("; ");
+    DossierError::new(
+        Code::ConflictDetected,
+        format!(
+            "merging {source} into {target} needs {} decision(s): {list}; each is preserved in the target's conflicts/ and nothing else changed",
+            views.len()
+        ),
+    )
+    .with_details(json!({ "source": source, "target": target, "conflicts": views }))
+    .with_next("ask the user to choose for each conflict (keep_target, keep_source, keep_both, or custom text)")
+    .with_next(format!(
+        "then call again with resolved_conflicts (CLI: dossier merge {source} {target} --resolve <id>=keep-target ...)"
+    ))
+}
+
+/// The JSON of a completed merge (CLI `--json` and MCP `data`).
+pub fn outcome_json(o: &MergeOutcome) -> Value {
+    serde_json::to_value(o).expect("merge outcome serializes")
+}
+
+/// The target's conflict files, for `dossier conflicts list` and doctor.
+pub fn conflict_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join("conflicts"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The MCP form asking the user about one conflict (an elicitation in an MCP
+/// `InputRequiredResult`): a single-select choice and an optional text for `custom`.
+pub fn form_request(c: &ConflictView) -> rmcp::model::InputRequest {
+    use rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest};
+    let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };
+    let message = format!(
+        "Merge conflict ({}) about \"{}\".\nTarget ({}): {}\nSource ({}): {}",
+        c.kind.replace('_', " "),
+        c.subject,
+        at(c.target.line),
+        c.target.text.trim(),
+        at(c.source.line),
+        c.source.text.trim(),
+    );
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "choice": {
+                "type": "string",
+                "title": "Keep which?",
+                "oneOf": [
+                    { "const": "keep_target", "title": "Keep the target's" },
+                    { "const": "keep_source", "title": "Keep the source's" },
+                    { "const": "keep_both", "title": "Keep both" },
+                    { "const": "custom", "title": "Write my own (below)" }
+                ]
+            },
+            "text": { "type": "string", "title": "Your wording (for \"Write my own\")" }
+        },
+        "required": ["choice"]
+    });
+    InputRequest::Elicitation(ElicitRequest::new(ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message,
+        requested_schema: serde_json::from_value(schema).expect("a valid elicitation schema"),
+    }))
+}
+
+/// The resolution in a form's answer (`{"action": "accept", "content": {...}}`); `None` when
+/// the user declined or cancelled, or the answer is unusable.
+pub fn form_answer(conflict_id: &str, response: Option<&Value>) -> Option<ResolutionInput> {
+    let r = response?;
+    if r.get("action").and_then(Value::as_str) != Some("accept") {
+        return None;
+    }
+    let content = r.get("content")?;
+    let choice: ChoiceInput = serde_json::from_value(content.get("choice")?.clone()).ok()?;
+    let text = content.get("text").and_then(Value::as_str).map(str::to_string).filter(|t| !t.trim().is_empty());
+    if choice == ChoiceInput::Custom && text.is_none() {
+        return None;
+    }
+    Some(ResolutionInput { conflict_id: conflict_id.to_string(), choice, text })
+}

@@ -1,0 +1,402 @@
+//! Merge and conflict resolution through the real binary (SPEC §7.2, §8.7, §11.5, §14.5,
+//! §14.8): converged state, copied archive, archived source, conflict files, resolutions,
+//! audit events in order, and idempotent re-runs after a crash at every step.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use support::{TempStore, json_of, snapshot};
+
+/// Create a Dossier with `artifacts` (name, content) and a Distilled State in which
+/// `{0}`, `{1}`, ... stand for the captured artifacts' ids. Returns (slug, artifact ids).
+fn make(store: &TempStore, name: &str, next: &str, state: &str, artifacts: &[(&str, &str)]) -> (String, Vec<String>) {
+    let out = store.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
+    let mut cmd = store.cmd();
+    cmd.args(["save", &slug, "--json", "--next", next]);
+    for (file, content) in artifacts {
+        let p = store.dir.path().join(format!("{slug}-{file}"));
+        std::fs::write(&p, content).unwrap();
+        cmd.arg("--artifact").arg(p);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    let ids: Vec<String> =
+        v["data"]["artifacts_added"].as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_string()).collect();
+    let mut body = state.to_string();
+    for (i, id) in ids.iter().enumerate() {
+        body = body.replace(&format!("{{{i}}}"), id);
+    }
+    let file = store.dir.path().join(format!("{slug}-state.md"));
+    std::fs::write(&file, body).unwrap();
+    let rev = v["data"]["revision"].as_str().unwrap().to_string();
+    let out = store
+        .cmd()
+        .args(["save", &slug, "--json", "--base-revision", &rev, "--from-file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    (slug, ids)
+}
+
+const LOG: &str = "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\nline 10\n";
+
+fn target_state(decision: &str) -> String {
+    format!(
+        "# Event ingestion\n\n## Situation\n\nPartner webhooks go into one event store.\n\n## Decisions\n\n\
+- {decision} Decided by Alice. [src:{{0}}#L1-L3]\n\n## Findings\n\n\
+- Peak load is 1,200 events per second during invoicing runs. [src:{{0}}#L4-L5]\n\n\
+## Current State\n\nSchema draft reviewed. [src:{{0}}#L6-L6]\n\n## Next Steps\n\n- Benchmark write throughput.\n"
+    )
+}
+
+fn source_state(decision: &str) -> String {
+    format!(
+        "# Webhook pipeline\n\n## Situation\n\nWebhooks are stored for replay.\n\n## Decisions\n\n\
+- {decision} Decided by Alice. [src:{{0}}#L2-L4]\n\n## Findings\n\n\
+- Replays must finish within 10 minutes for a day of events. [src:{{0}}#L7-L8]\n\n\
+## Current State\n\nReplay tool prototyped. [src:{{0}}#L9-L10]\n\n## Next Steps\n\n- Benchmark write throughput.\n"
+    )
+}
+
+const PG: &str = "Use Postgres for the event store because billing needs transactional joins.";
+const SQLITE: &str = "Use SQLite for the event store since a single writer is enough.";
+
+/// A pair that merges cleanly (same decision restated, distinct findings) or, with
+/// `contradict`, with a contradictory decision.
+fn pair(store: &TempStore, contradict: bool) -> (String, String, Vec<String>, Vec<String>) {
+    let (target, tids) =
+        make(store, "Event ingestion", "Benchmark write throughput", &target_state(PG), &[("evt.txt", LOG)]);
+    let decision = if contradict { SQLITE } else { PG };
+    let (source, sids) =
+        make(store, "Webhook pipeline", "Benchmark write throughput", &source_state(decision), &[("hook.txt", LOG)]);
+    (source, target, sids, tids)
+}
+
+fn merge(store: &TempStore, args: &[&str]) -> (Option<i32>, Value) {
+    let out = store.cmd().arg("merge").args(args).arg("--json").output().unwrap();
+    (out.status.code(), json_of(&out))
+}
+
+fn events(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("audit.log"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn frontmatter(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("dossier.md")).unwrap();
+    let yaml = text.strip_prefix("---\n").unwrap().split("\n---\n").next().unwrap();
+    serde_json::to_value(serde_saphyr::from_str::<BTreeMap<String, Value>>(yaml).unwrap()).unwrap()
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_clean_merge_converges_copies_the_archive_and_archives_the_source_without_deleting_it() {
+    let store = TempStore::new();
+    store.init();
+    let (source, target, sids, tids) = pair(&store, false);
+    let (sdir, tdir) = (store.root().join(&source), store.root().join(&target));
+    let source_files: Vec<(PathBuf, Vec<u8>)> = files_under(&sdir.join("artifacts"))
+        .into_iter()
+        .map(|p| {
+            let b = std::fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect();
+    let source_body_before = std::fs::read_to_string(sdir.join("dossier.md")).unwrap();
+
+    let (code, v) = merge(&store, &[&source, &target]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["data"]["target_slug"], target);
+    assert_eq!(v["data"]["artifacts_copied"].as_array().unwrap().len(), sids.len());
+
+    // The converged state has both Dossiers' claims, each with its provenance, once.
+    let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
+    assert_eq!(state.matches("Use Postgres for the event store").count(), 1, "{state}");
+    assert!(
+        state.contains(&format!("Replays must finish within 10 minutes for a day of events. [src:{}#L7-L8]", sids[0]))
+    );
+    assert!(state.contains(&format!("[src:{}#L4-L5]", tids[0])));
+    // Every source artifact is in the target's archive, byte for byte; the source keeps its own.
+    for (p, bytes) in &source_files {
+        assert_eq!(&std::fs::read(tdir.join("artifacts").join(p.file_name().unwrap())).unwrap(), bytes);
+        assert_eq!(&std::fs::read(p).unwrap(), bytes, "source artifact changed");
+    }
+    // Every citation in the converged state resolves.
+    let doctor = json_of(&store.cmd().args(["doctor", "--json"]).output().unwrap());
+    let bad: Vec<&Value> = doctor["data"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["check"].as_str().unwrap().starts_with("dossier") && c["severity"] != "ok")
+        .collect();
+    assert!(bad.is_empty(), "{bad:?}");
+
+    let sfm = frontmatter(&sdir);
+    assert_eq!(sfm["status"], "archived");
+    assert_eq!(sfm["merged_into"], frontmatter(&tdir)["id"]);
+    assert!(frontmatter(&tdir)["merged_from"].as_array().unwrap().contains(&sfm["id"]));
+    let source_body_after = std::fs::read_to_string(sdir.join("dossier.md")).unwrap();
+    assert_eq!(
+        source_body_after.split("\n---\n").nth(1),
+        source_body_before.split("\n---\n").nth(1),
+        "the source's Distilled State is kept as it was"
+    );
+
+    let t = events(&tdir);
+    let s = events(&sdir);
+    assert_eq!(&t[t.len() - 2..], ["merge_started", "merge_completed"], "{t:?}");
+    assert_eq!(&s[s.len() - 2..], ["merge_started", "merge_completed"], "{s:?}");
+    // The default view no longer lists the source.
+    assert!(!store.ls_slugs(&[]).contains(&source));
+
+    // A second run is a no-op.
+    let before = snapshot(store.root());
+    let (code, v) = merge(&store, &[&source, &target]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["data"]["already_merged"], true);
+    let after = snapshot(store.root());
+    let changed: Vec<&String> =
+        after.iter().filter(|f| !before.contains(f)).map(|(p, _)| p).filter(|p| !p.contains("context/")).collect();
+    assert!(changed.is_empty(), "{changed:?}");
+}
+
+#[test]
+fn a_contradictory_decision_is_detected_preserved_and_resolved_with_audit_events_in_order() {
+    let store = TempStore::new();
+    store.init();
+    let (source, target, _, _) = pair(&store, true);
+    let (sdir, tdir) = (store.root().join(&source), store.root().join(&target));
+    let states = |d: &Path| std::fs::read(d.join("dossier.md")).unwrap();
+    let (s0, t0) = (states(&sdir), states(&tdir));
+
+    let (code, v) = merge(&store, &[&source, &target]);
+    assert_eq!(code, Some(4), "{v}");
+    assert_eq!(v["error"]["code"], "conflict_detected");
+    let conflicts = v["error"]["details"]["conflicts"].as_array().unwrap().clone();
+    let decision = conflicts
+        .iter()
+        .find(|c| c["kind"] == "contradictory_decision")
+        .unwrap_or_else(|| panic!("no contradictory decision in {conflicts:?}"));
+    assert!(decision["target"]["text"].as_str().unwrap().contains("Postgres"), "{decision}");
+    assert!(decision["source"]["text"].as_str().unwrap().contains("SQLite"), "{decision}");
+    assert!(decision["target"]["line"].as_u64().unwrap() > 0);
+    assert!(!decision["source"]["provenance"].as_array().unwrap().is_empty());
+    let id = decision["id"].as_str().unwrap().to_string();
+    let path = tdir.join("conflicts").join(format!("{id}.md"));
+    assert!(path.is_file(), "conflict preserved in the target's conflicts/");
+    assert_eq!((states(&sdir), states(&tdir)), (s0.clone(), t0.clone()), "nothing else changed");
+    assert_eq!(events(&tdir).iter().filter(|e| *e == "conflict_created").count(), conflicts.len());
+
+    // Asking again gives the same ids and creates no second file.
+    let (_, again) = merge(&store, &[&source, &target]);
+    let ids = |v: &Value| {
+        v["error"]["details"]["conflicts"].as_array().unwrap().iter().map(|c| c["id"].clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&again), ids(&v));
+    assert_eq!(events(&tdir).iter().filter(|e| *e == "conflict_created").count(), conflicts.len());
+
+    // An unknown id is refused and writes nothing.
+    let before = snapshot(store.root());
+    let (code, bad) = merge(&store, &[&source, &target, "--resolve", "conf-nope=keep-source"]);
+    assert_ne!(code, Some(0), "{bad}");
+    assert_eq!(snapshot(store.root()), before);
+
+    let mut args = vec![source.clone(), target.clone()];
+    for c in &conflicts {
+        let choice = if c["id"] == id.as_str() { "keep-source" } else { "keep-target" };
+        args.extend(["--resolve".to_string(), format!("{}={choice}", c["id"].as_str().unwrap())]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, done) = merge(&store, &args);
+    assert_eq!(code, Some(0), "{done}");
+    let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
+    assert!(state.contains("Use SQLite for the event store"), "{state}");
+    assert!(!state.contains("Use Postgres for the event store"), "{state}");
+    let conflict_file = std::fs::read_to_string(&path).unwrap();
+    assert!(conflict_file.contains("resolved: true") && conflict_file.contains("keep_source"), "{conflict_file}");
+
+    let order = |evs: &[String], names: &[&str]| {
+        let pos: Vec<usize> = names.iter().map(|n| evs.iter().position(|e| e == n).unwrap()).collect();
+        assert!(pos.windows(2).all(|w| w[0] < w[1]), "{evs:?} not in order {names:?}");
+    };
+    let t = events(&tdir);
+    order(&t, &["merge_conflict", "conflict_created", "merge_started", "conflict_resolved", "merge_completed"]);
+    let s = events(&sdir);
+    order(&s, &["merge_conflict", "merge_started", "conflict_resolved", "merge_completed"]);
+    assert_eq!(frontmatter(&sdir)["status"], "archived");
+}
+
+#[test]
+fn keep_both_and_custom_resolutions_are_applied() {
+    for (choice, expect) in [
+        ("keep-both", vec!["Postgres", "SQLite"]),
+        (
+            "custom:Use Postgres 16 for the event store; SQLite only for local replay. [src:art_none]",
+            vec!["Postgres 16"],
+        ),
+    ] {
+        let store = TempStore::new();
+        store.init();
+        let (source, target, _, _) = pair(&store, true);
+        let (_, v) = merge(&store, &[&source, &target]);
+        let mut args = vec![source.clone(), target.clone()];
+        for c in v["error"]["details"]["conflicts"].as_array().unwrap() {
+            let id = c["id"].as_str().unwrap();
+            let ch = if c["kind"] == "contradictory_decision" { choice.to_string() } else { "keep-target".to_string() };
+            args.extend(["--resolve".to_string(), format!("{id}={ch}")]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, done) = merge(&store, &args);
+        assert_eq!(code, Some(0), "{choice}: {done}");
+        let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
+        for e in expect {
+            assert!(state.contains(e), "{choice}: {state}");
+        }
+    }
+}
+
+/// A crash (process exit) after each step, then a plain re-run: the same end state as an
+/// uninterrupted merge, the target never half-written, the source's files all kept.
+#[test]
+fn a_merge_interrupted_at_any_step_converges_when_re_run() {
+    let reference = {
+        let store = TempStore::new();
+        store.init();
+        let (source, target, _, _) = pair(&store, false);
+        assert_eq!(merge(&store, &[&source, &target]).0, Some(0));
+        let body = |d: &str| {
+            let t = std::fs::read_to_string(store.root().join(d).join("dossier.md")).unwrap();
+            t.split("\n---\n").nth(1).unwrap().to_string()
+        };
+        (ids_masked(&body(&target)), files_under(&store.root().join(&target).join("artifacts")).len())
+    };
+    for step in ["merge_after_started", "merge_after_artifacts", "merge_after_target", "merge_after_source"] {
+        let store = TempStore::new();
+        store.init();
+        let (source, target, _, _) = pair(&store, false);
+        let out = store.cmd().args(["merge", &source, &target]).env("DOSSIER_FAILPOINT", step).output().unwrap();
+        assert_eq!(out.status.code(), Some(86), "{step}: the failpoint did not fire");
+        // Whatever happened, the target parses (atomic writes).
+        assert!(store.cmd().args(["show", &target, "--json"]).output().unwrap().status.success(), "{step}");
+        let (code, v) = merge(&store, &[&source, &target]);
+        assert_eq!(code, Some(0), "{step}: {v}");
+        let t = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
+        assert_eq!(ids_masked(t.split("\n---\n").nth(1).unwrap()), reference.0, "{step}");
+        assert_eq!(files_under(&store.root().join(&target).join("artifacts")).len(), reference.1, "{step}");
+        let sdir = store.root().join(&source);
+        assert_eq!(frontmatter(&sdir)["status"], "archived", "{step}");
+        assert!(sdir.join("dossier.md").is_file() && !files_under(&sdir.join("artifacts")).is_empty());
+        let t = events(&store.root().join(&target));
+        assert_eq!(t.iter().filter(|e| *e == "merge_completed").count(), 1, "{step}: {t:?}");
+        let s = events(&sdir);
+        assert_eq!(s.iter().filter(|e| *e == "merge_completed").count(), 1, "{step}: {s:?}");
+    }
+}
+
+/// Artifact ids differ between stores: number them by first appearance.
+fn ids_masked(text: &str) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("art_") {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find(|c: char| !c.is_ascii_alphanumeric() && c != '_').map_or(rest.len(), |e| i + e);
+        let id = rest[i..end].to_string();
+        let n = seen.iter().position(|s| *s == id).unwrap_or_else(|| {
+            seen.push(id.clone());
+            seen.len() - 1
+        });
+        out.push_str(&format!("<art{n}>"));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn merge_refuses_the_same_dossier_and_unknown_ones_without_writing() {
+    let store = TempStore::new();
+    store.init();
+    let (source, _, _, _) = pair(&store, false);
+    let before = snapshot(store.root());
+    let (code, v) = merge(&store, &[&source, &source]);
+    assert_eq!(code, Some(5), "{v}");
+    let (code, v) = merge(&store, &[&source, "nope"]);
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(snapshot(store.root()), before);
+}
+
+#[test]
+fn concurrent_edit_conflicts_are_listed_shown_and_resolved_through_the_save_path() {
+    let store = TempStore::new();
+    store.init();
+    let (slug, _) = make(&store, "Shared topic", "Go", &target_state(PG), &[("evt.txt", LOG)]);
+    let show = json_of(&store.cmd().args(["show", &slug, "--json"]).output().unwrap());
+    let base = show["data"]["revision"].as_str().unwrap().to_string();
+    // Someone else saves first; our save on the old base becomes a conflict file.
+    let theirs = store.dir.path().join("theirs.md");
+    std::fs::write(&theirs, target_state(PG).replace("{0}", "art_x").replace("Schema draft reviewed", "Schema merged"))
+        .unwrap();
+    let ours = store.dir.path().join("ours.md");
+    std::fs::write(&ours, target_state(PG).replace("{0}", "art_x").replace("Schema draft reviewed", "Schema rejected"))
+        .unwrap();
+    assert!(
+        store
+            .cmd()
+            .args(["save", &slug, "--base-revision", &base, "--from-file"])
+            .arg(&theirs)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+    let out = store
+        .cmd()
+        .args(["save", &slug, "--json", "--base-revision", &base, "--from-file"])
+        .arg(&ours)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let conf = json_of(&out)["error"]["details"]["conflict_id"].as_str().unwrap().to_string();
+
+    let list = json_of(&store.cmd().args(["conflicts", "list", "--json"]).output().unwrap());
+    let items = list["data"]["conflicts"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{list}");
+    assert_eq!(items[0]["id"], conf.as_str());
+    assert_eq!(items[0]["kind"], "concurrent_edit");
+    let shown = json_of(&store.cmd().args(["conflicts", "show", &conf, "--json"]).output().unwrap());
+    assert!(shown["data"]["content"].as_str().unwrap().contains("Schema rejected"));
+
+    let out = store.cmd().args(["conflicts", "resolve", &conf, "--keep", "proposal", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let state = std::fs::read_to_string(store.root().join(&slug).join("dossier.md")).unwrap();
+    assert!(state.contains("Schema rejected"), "{state}");
+    let evs = events(&store.root().join(&slug));
+    assert_eq!(evs.last().unwrap(), "conflict_resolved", "{evs:?}");
+    assert!(
+        json_of(&store.cmd().args(["conflicts", "list", "--json"]).output().unwrap())["data"]["conflicts"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let again = store.cmd().args(["conflicts", "resolve", &conf, "--keep", "current", "--json"]).output().unwrap();
+    assert_eq!(again.status.code(), Some(5));
+    // The file is kept, marked resolved.
+    let file = std::fs::read_to_string(store.root().join(&slug).join("conflicts").join(format!("{conf}.md"))).unwrap();
+    assert!(file.contains("resolved: true") && file.contains("keep_proposal"), "{file}");
+}
