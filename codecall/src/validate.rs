@@ -1,0 +1,447 @@
+//! Validation at the worker boundary (ARCHITECTURE §9): what a submitted result must satisfy
+//! beyond its JSON Schema before anything of it is recorded, with exact, located errors the
+//! agent can act on.
+//!
+//! Order of checks for a submission: secrets are redacted from every string of the JSON
+//! ([`redact_json`]); the text must not claim the learner "mastered" anything
+//! ([`no_mastery_claim`], DESIGN §3 gate 7); the JSON is decoded strictly into the contract type
+//! (code `schema`); then the semantic rules of the step run:
+//!
+//! - every [`EvidenceRef`] resolves to lines of the session's evidence pack and, when it carries
+//!   a hash, to the same BLAKE3 (`evidence_not_in_pack`, `evidence_hash_mismatch`,
+//!   `invalid_evidence`); a ref without a hash gets the pack's;
+//! - concepts: non-empty fields (`empty_field`), unique ids (`duplicate_id`), known
+//!   prerequisites (`unknown_prerequisite`), ranges (`out_of_range`), at least one evidence ref
+//!   (`missing_evidence`), disputes name a derived signal (`unknown_signal`), and the policy
+//!   accepts the concepts and signals (`policy_rejected`);
+//! - lessons: the unit asked for (`unit_mismatch`), all seven §11 parts present
+//!   (`lesson_part_missing`), at least one evidence ref;
+//! - questions: the question id, unit and intent asked for (`question_id_mismatch`,
+//!   `unit_mismatch`, `intent_mismatch`) and every item-quality rule of the policy's
+//!   `check_item` under its own code (`choice-count`, `duplicate-choice-id`,
+//!   `correct-choice-missing`, `missing-rationale`, `correct-choice-longest`, ...);
+//! - evaluations: the question asked about (`question_id_mismatch`), no misconception on a
+//!   correct answer (`misconception_on_correct_answer`), a rationale and feedback.
+//!
+//! Not for: deciding what is recorded (the runtime records a rejection event with these errors
+//! and nothing of the result), or scoring quality that needs judgment (plausible distractors,
+//! grounded prose) — the policy's item checks and the agent own those.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dossier_evidence::{EvidencePack, Redactor, VerifyError};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::contract::{ConceptExtraction, EvaluationResult, EvidenceRef, Lesson, Question};
+use crate::event::QuestionRequestRecord;
+use crate::policy::{self, LearningPolicy, PolicyFailure};
+
+/// One reason a worker result was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValidationError {
+    /// A stable code, e.g. `evidence_hash_mismatch`, `missing-rationale`.
+    pub code: String,
+    /// Where, as a JSON path into the result (`concepts[1].evidence[0]`); empty for the whole.
+    pub path: String,
+    pub message: String,
+}
+
+impl ValidationError {
+    pub fn new(code: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
+        ValidationError { code: code.to_string(), path: path.into(), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}: {}", self.code, self.message)
+        } else {
+            write!(f, "{} at {}: {}", self.code, self.path, self.message)
+        }
+    }
+}
+
+/// Replace secrets in every string (and object key) of `value`; returns counts by kind.
+pub fn redact_json(value: &mut Value) -> BTreeMap<String, u64> {
+    let mut counts = BTreeMap::new();
+    redact_value(value, &mut counts);
+    counts
+}
+
+fn redact_value(value: &mut Value, counts: &mut BTreeMap<String, u64>) {
+    match value {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(r) = Redactor::global().redact(s, counts) {
+                *s = r;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_value(v, counts)),
+        Value::Object(map) => {
+            let entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
+            for (k, mut v) in entries {
+                redact_value(&mut v, counts);
+                let k = Redactor::global().redact(&k, counts).into_owned();
+                map.insert(k, v);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Redact one string (task text, notes).
+pub fn redact_str(text: &str) -> String {
+    Redactor::global().redact(text, &mut BTreeMap::new()).into_owned()
+}
+
+/// The word codecall never uses as a claim about the learner.
+const MASTERY_CLAIM: &str = "mastered";
+
+/// Every string in `value` that says "mastered" (any case, as a word).
+pub fn no_mastery_claim(value: &Value, errors: &mut Vec<ValidationError>) {
+    fn walk(v: &Value, path: &str, errors: &mut Vec<ValidationError>) {
+        match v {
+            Value::String(s) => {
+                let lower = s.to_lowercase();
+                let hit = lower.match_indices(MASTERY_CLAIM).any(|(i, m)| {
+                    let before = lower[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+                    let after = lower[i + m.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+                    before && after
+                });
+                if hit {
+                    errors.push(ValidationError::new(
+                        "mastery_claim",
+                        path,
+                        "codecall reports an \"estimated session mastery\", never that something was \"mastered\": \
+                         reword this text",
+                    ));
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(item, &format!("{path}[{i}]"), errors);
+                }
+            }
+            Value::Object(map) => {
+                for (k, item) in map {
+                    let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                    walk(item, &p, errors);
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(value, "", errors);
+}
+
+/// Decode `value` strictly into `T`.
+pub fn decode<T: DeserializeOwned>(value: Value) -> Result<T, Vec<ValidationError>> {
+    serde_json::from_value(value).map_err(|e| {
+        vec![ValidationError::new(
+            "schema",
+            "",
+            format!("{e}; the result must match the work order's `result_schema` exactly (no extra fields)"),
+        )]
+    })
+}
+
+fn nonempty(s: &str, code: &str, path: &str, errors: &mut Vec<ValidationError>) {
+    if s.trim().is_empty() {
+        errors.push(ValidationError::new(code, path, "must not be empty"));
+    }
+}
+
+fn nonempty_list(items: &[String], code: &str, path: &str, errors: &mut Vec<ValidationError>) {
+    if items.is_empty() {
+        errors.push(ValidationError::new(code, path, "needs at least one entry"));
+    }
+    for (i, s) in items.iter().enumerate() {
+        nonempty(s, code, &format!("{path}[{i}]"), errors);
+    }
+}
+
+/// Resolve `refs` against `pack`: fill in missing hashes, check present ones.
+pub fn resolve_refs(refs: &mut [EvidenceRef], pack: &EvidencePack, path: &str, errors: &mut Vec<ValidationError>) {
+    for (i, r) in refs.iter_mut().enumerate() {
+        let at = format!("{path}[{i}]");
+        if r.path.trim().is_empty() || r.start_line == 0 || r.start_line > r.end_line {
+            errors.push(ValidationError::new(
+                "invalid_evidence",
+                at,
+                format!("{r}: a ref needs a path and 1 <= start_line <= end_line"),
+            ));
+            continue;
+        }
+        match &r.content_hash {
+            None => match pack.cite(&r.path, &r.revision, r.start_line, r.end_line) {
+                Some(cited) => r.content_hash = Some(cited.content_hash),
+                None => errors.push(not_in_pack(&at, r)),
+            },
+            Some(hash) => {
+                let er = dossier_evidence::EvidenceRef {
+                    path: r.path.clone(),
+                    revision: r.revision.clone(),
+                    start_line: r.start_line,
+                    end_line: r.end_line,
+                    content_hash: hash.clone(),
+                };
+                match pack.verify(&er) {
+                    Ok(_) => {}
+                    Err(VerifyError::NotInPack { .. }) => errors.push(not_in_pack(&at, r)),
+                    Err(VerifyError::HashMismatch { .. }) => errors.push(ValidationError::new(
+                        "evidence_hash_mismatch",
+                        at,
+                        format!(
+                            "{r}: content_hash does not match the pack's text for these lines; copy the excerpt's \
+                             ref or leave content_hash out to have it filled in"
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+}
+
+fn not_in_pack(at: &str, r: &EvidenceRef) -> ValidationError {
+    ValidationError::new(
+        "evidence_not_in_pack",
+        at,
+        format!("{r}: no excerpt or search hit of the evidence pack covers these lines at this revision"),
+    )
+}
+
+fn policy_rejected(e: PolicyFailure) -> Result<ValidationError, PolicyFailure> {
+    match e {
+        PolicyFailure::InvalidInput(m) => Ok(ValidationError::new("policy_rejected", "", m)),
+        other => Err(other),
+    }
+}
+
+/// Check a concept extraction (module doc). `derived_ids` are the derived signals' ids.
+pub fn validate_extraction(
+    x: &mut ConceptExtraction,
+    pack: &EvidencePack,
+    derived_ids: &[String],
+    policy: &dyn LearningPolicy,
+    budget_minutes: u32,
+) -> Result<Vec<ValidationError>, PolicyFailure> {
+    let mut errors = Vec::new();
+    let ids: BTreeSet<String> = x.concepts.iter().map(|c| c.id.clone()).collect();
+    let mut seen = BTreeSet::new();
+    for (i, c) in x.concepts.iter_mut().enumerate() {
+        let p = format!("concepts[{i}]");
+        for (field, v) in [
+            ("id", &c.id),
+            ("canonical_id", &c.canonical_id),
+            ("label", &c.label),
+            ("description", &c.description),
+            ("objective", &c.objective),
+        ] {
+            nonempty(v, "empty_field", &format!("{p}.{field}"), &mut errors);
+        }
+        if !c.id.trim().is_empty() && !seen.insert(c.id.clone()) {
+            errors.push(ValidationError::new("duplicate_id", format!("{p}.id"), format!("`{}` is used twice", c.id)));
+        }
+        if !(1..=5).contains(&c.difficulty) {
+            errors.push(ValidationError::new("out_of_range", format!("{p}.difficulty"), "must be 1..=5"));
+        }
+        for (field, v) in [("novelty", c.novelty), ("implementation_relevance", c.implementation_relevance)] {
+            if !(0.0..=1.0).contains(&v) {
+                errors.push(ValidationError::new("out_of_range", format!("{p}.{field}"), "must be within 0..=1"));
+            }
+        }
+        for (j, pre) in c.prerequisites.iter().enumerate() {
+            if !ids.contains(pre) {
+                errors.push(ValidationError::new(
+                    "unknown_prerequisite",
+                    format!("{p}.prerequisites[{j}]"),
+                    format!("`{pre}` is not the id of a concept in this result"),
+                ));
+            }
+        }
+        for (j, m) in c.misconceptions.iter().enumerate() {
+            nonempty(m, "empty_field", &format!("{p}.misconceptions[{j}]"), &mut errors);
+        }
+        if c.evidence.is_empty() {
+            errors.push(ValidationError::new(
+                "missing_evidence",
+                format!("{p}.evidence"),
+                "a concept cites at least one excerpt of the evidence pack",
+            ));
+        }
+        resolve_refs(&mut c.evidence, pack, &format!("{p}.evidence"), &mut errors);
+    }
+    for (i, s) in x.signals.iter_mut().enumerate() {
+        let p = format!("signals[{i}]");
+        nonempty(&s.concept, "empty_field", &format!("{p}.concept"), &mut errors);
+        nonempty(&s.reason, "empty_field", &format!("{p}.reason"), &mut errors);
+        resolve_refs(&mut s.evidence, pack, &format!("{p}.evidence"), &mut errors);
+    }
+    let mut disputed = BTreeSet::new();
+    for (i, d) in x.disputed.iter().enumerate() {
+        let p = format!("disputed[{i}]");
+        if !derived_ids.contains(&d.signal_id) {
+            errors.push(ValidationError::new(
+                "unknown_signal",
+                format!("{p}.signal_id"),
+                format!("`{}` is not a derived signal of this work order ({})", d.signal_id, derived_ids.join(", ")),
+            ));
+        } else if !disputed.insert(d.signal_id.clone()) {
+            errors.push(ValidationError::new("duplicate_id", format!("{p}.signal_id"), "disputed twice"));
+        }
+        nonempty(&d.reason, "empty_field", &format!("{p}.reason"), &mut errors);
+    }
+    if errors.is_empty() {
+        let concepts: Vec<_> = x.concepts.iter().map(policy::core_concept).collect();
+        if let Err(e) = policy.plan(&concepts, budget_minutes) {
+            errors.push(policy_rejected(e)?);
+        }
+        let input = dossier_core::learning::OpportunityInput {
+            completed: true,
+            inspectable: true,
+            signals: x.signals.iter().map(policy::core_signal).collect(),
+            excluded: x.excluded.iter().copied().map(policy::core_exclusion).collect(),
+        };
+        if let Err(e) = policy.score_opportunity(&input) {
+            errors.push(policy_rejected(e)?);
+        }
+    }
+    Ok(errors)
+}
+
+/// Check a lesson for `unit_id` (module doc).
+pub fn validate_lesson(l: &mut Lesson, unit_id: &str, pack: &EvidencePack) -> Vec<ValidationError> {
+    let mut errors = Vec::new();
+    if l.unit_id != unit_id {
+        errors.push(ValidationError::new(
+            "unit_mismatch",
+            "unit_id",
+            format!("the work order asks for unit `{unit_id}`, not `{}`", l.unit_id),
+        ));
+    }
+    nonempty(&l.objective, "lesson_part_missing", "objective", &mut errors);
+    for (field, v) in [
+        ("what", &l.what),
+        ("why_here", &l.why_here),
+        ("failure_mode", &l.failure_mode),
+        ("mental_model", &l.mental_model),
+    ] {
+        nonempty(v, "lesson_part_missing", field, &mut errors);
+    }
+    nonempty_list(&l.connections, "lesson_part_missing", "connections", &mut errors);
+    nonempty_list(&l.misconceptions, "lesson_part_missing", "misconceptions", &mut errors);
+    let ex = &l.minimal_example;
+    for (field, v) in [("language", &ex.language), ("code", &ex.code), ("explanation", &ex.explanation)] {
+        nonempty(v, "lesson_part_missing", &format!("minimal_example.{field}"), &mut errors);
+    }
+    for (i, a) in l.assumptions.iter().enumerate() {
+        nonempty(a, "empty_field", &format!("assumptions[{i}]"), &mut errors);
+    }
+    for (i, c) in l.citations.iter().enumerate() {
+        nonempty(&c.title, "empty_field", &format!("citations[{i}].title"), &mut errors);
+    }
+    if l.evidence.is_empty() {
+        errors.push(ValidationError::new(
+            "missing_evidence",
+            "evidence",
+            "a lesson's claims about the implementation cite at least one excerpt",
+        ));
+    }
+    resolve_refs(&mut l.evidence, pack, "evidence", &mut errors);
+    errors
+}
+
+/// Check a question against its request and the policy's item rules (module doc).
+pub fn validate_question(
+    q: &mut Question,
+    question_id: &str,
+    request: &QuestionRequestRecord,
+    pack: &EvidencePack,
+    policy: &dyn LearningPolicy,
+) -> Result<Vec<ValidationError>, PolicyFailure> {
+    let mut errors = Vec::new();
+    if q.id != question_id {
+        errors.push(ValidationError::new(
+            "question_id_mismatch",
+            "id",
+            format!("the work order's question id is `{question_id}`, not `{}`", q.id),
+        ));
+    }
+    if q.unit_id != request.unit_id {
+        errors.push(ValidationError::new(
+            "unit_mismatch",
+            "unit_id",
+            format!("the work order asks about unit `{}`, not `{}`", request.unit_id, q.unit_id),
+        ));
+    }
+    if q.intent != request.intent {
+        errors.push(ValidationError::new(
+            "intent_mismatch",
+            "intent",
+            format!("the work order asks for a {:?} question, not {:?}", request.intent, q.intent),
+        ));
+    }
+    resolve_refs(&mut q.evidence, pack, "evidence", &mut errors);
+    let findings = policy.check_item(&policy::mcq_item(q)).or_else(|e| match e {
+        PolicyFailure::InvalidInput(m) => {
+            Ok(vec![crate::policy::ItemFinding { code: "policy_rejected".into(), message: m }])
+        }
+        other => Err(other),
+    })?;
+    errors.extend(findings.into_iter().map(|f| ValidationError::new(&f.code, "", f.message)));
+    Ok(errors)
+}
+
+/// Check an evaluation of the answer to `question_id` (module doc).
+pub fn validate_evaluation(e: &EvaluationResult, question_id: &str, correct: bool) -> Vec<ValidationError> {
+    let mut errors = Vec::new();
+    if e.question_id != question_id {
+        errors.push(ValidationError::new(
+            "question_id_mismatch",
+            "question_id",
+            format!("the work order evaluates question `{question_id}`, not `{}`", e.question_id),
+        ));
+    }
+    if correct && !e.diagnosed_misconceptions.is_empty() {
+        errors.push(ValidationError::new(
+            "misconception_on_correct_answer",
+            "diagnosed_misconceptions",
+            "the answer is correct: diagnose no misconception",
+        ));
+    }
+    for (i, m) in e.diagnosed_misconceptions.iter().enumerate() {
+        nonempty(m, "empty_field", &format!("diagnosed_misconceptions[{i}]"), &mut errors);
+    }
+    nonempty(&e.rationale, "empty_field", "rationale", &mut errors);
+    nonempty(&e.feedback, "empty_field", "feedback", &mut errors);
+    errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mastery_claim_is_a_whole_word() {
+        let mut errors = Vec::new();
+        no_mastery_claim(
+            &serde_json::json!({"a": ["You have Mastered it"], "b": "estimated session mastery"}),
+            &mut errors,
+        );
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].path, "a[0]");
+        let mut errors = Vec::new();
+        no_mastery_claim(&serde_json::json!({"a": "unmastered? remastered"}), &mut errors);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn redaction_reaches_nested_strings() {
+        let mut v = serde_json::json!({"x": [{"y": "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"}]});
+        let counts = redact_json(&mut v);
+        assert_eq!(counts.get("github_token"), Some(&1));
+        assert!(!v.to_string().contains("ghp_abcdef"));
+    }
+}
