@@ -1,14 +1,16 @@
 //! Wall-clock deadlines for policy calls, through wasmtime's epoch interruption.
 //!
-//! What this is for: bounding how long one policy call may run. The engine is built with
-//! `epoch_interruption`; each call's store gets a deadline of `ticks(time_ms)` epochs, and
+//! What this is for: bounding how long one call into an *alternate* policy component (one
+//! named in config.yaml) may run. Its engine is built with `epoch_interruption`; each call's
+//! store gets a deadline of `ticks(time_ms)` epochs, and
 //! a [`Ticker`] thread advances the engine's epoch every [`TICK`] while at least one call
 //! is running. A call past its deadline traps with `Trap::Interrupt`.
 //!
 //! Why epochs and not fuel: fuel instruments every basic block with a counter update and
 //! cost ranking 1,000 candidates ~20% (docs/performance.md); an epoch check is one load and
 //! compare at function entries and loop headers. The bound is wall-clock rather than an
-//! instruction count, which is what a user waiting on a command cares about.
+//! instruction count, which is what a user waiting on a command cares about. The embedded
+//! default component is part of this binary and runs on an engine without the checks.
 //!
 //! What it is not for: limiting memory (the store's `ResourceLimiter` does that) or
 //! deciding what a timeout means to the caller (`PolicyError::TimedOut`).

@@ -41,6 +41,9 @@ pub use exports::dossier::policy::merge::{
 pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
 pub use exports::dossier::policy::ranking::{Candidate, Confidence, RankingOptions, Suggestion};
 use exports::dossier::policy::{distill, learning, merge, priority, ranking};
+/// The `learning` interface's types (codecall; converted to `dossier_core::learning`'s in
+/// `crate::learning`).
+pub use exports::dossier::policy::learning as wit_learning;
 
 /// The typed exports of one interface, bound from an instance.
 trait Bind: Sized {
@@ -258,7 +261,13 @@ pub struct LoadReport {
 /// The policy components of one process: which source serves each interface, the engine,
 /// and every component loaded so far (each at most once).
 pub struct Policies {
+    /// Runs the embedded default component: part of this binary, built and tested with it,
+    /// so it gets no interruption instrumentation (epoch checks cost it ~10-20%).
     engine: Engine,
+    /// Runs alternate components from config.yaml (DESIGN §1: under time and memory
+    /// limits): the same configuration plus epoch interruption. Created on first use.
+    bounded: std::sync::OnceLock<Result<Engine, PolicyError>>,
+    pooled: bool,
     cache: CompileCache,
     sources: HashMap<Interface, Source>,
     limits: Limits,
@@ -277,24 +286,16 @@ impl Policies {
         overrides: &HashMap<Interface, PathBuf>,
         limits: Limits,
     ) -> Result<Self, PolicyError> {
-        let mut config = wasmtime::Config::new();
-        config.epoch_interruption(true);
-        config.max_wasm_stack(1 << 20);
-        // Every call gets a fresh instance. In a long-running process (the MCP server, see
-        // `use_pooled_instances`) pooled slots keep up to `KEEP_RESIDENT` bytes of a finished
-        // call's memory resident (zeroed, not unmapped), so it does not page-fault its way
-        // through megabytes of input on every call. A short-lived process (CLI, hooks) makes
-        // a call or two: the pool's set-up and zeroing would only cost it page faults.
-        if POOLED.load(std::sync::atomic::Ordering::Relaxed) {
-            config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(pooling(&limits)));
-        }
-        let engine = Engine::new(&config).map_err(|e| PolicyError::Engine(e.to_string()))?;
+        let pooled = POOLED.load(std::sync::atomic::Ordering::Relaxed);
+        let engine = new_engine(&limits, pooled, false)?;
         let sources = Interface::ALL
             .iter()
             .map(|&i| (i, overrides.get(&i).map_or(Source::Embedded, |p| Source::File(p.clone()))))
             .collect();
         Ok(Policies {
             engine,
+            bounded: std::sync::OnceLock::new(),
+            pooled,
             cache,
             sources,
             limits,
@@ -317,8 +318,14 @@ impl Policies {
         self.limits
     }
 
-    pub fn engine(&self) -> &Engine {
-        &self.engine
+    /// The engine that runs `source`: see the fields `engine` and `bounded`.
+    fn engine_for(&self, source: &Source) -> Result<&Engine, PolicyError> {
+        match source {
+            Source::Embedded => Ok(&self.engine),
+            Source::File(_) => {
+                self.bounded.get_or_init(|| new_engine(&self.limits, self.pooled, true)).as_ref().map_err(Clone::clone)
+            }
+        }
     }
 
     /// Load the component serving `interface` and check it exports that interface.
@@ -348,7 +355,7 @@ impl Policies {
             }
         };
         drop(loaded);
-        check_exports(&self.engine, entry.pre.component(), interface, &source)?;
+        check_exports(self.engine_for(&source)?, entry.pre.component(), interface, &source)?;
         Ok(entry)
     }
 
@@ -369,13 +376,14 @@ impl Policies {
         if !wasmparser_is_component(bytes) {
             return Err(not_a_component("not a component binary (core module or other file)".into()));
         }
+        let engine = self.engine_for(source)?;
         let (component, cache) = if self.compile_allowed.load(std::sync::atomic::Ordering::Relaxed) {
-            self.cache.load(&self.engine, bytes).map_err(|e| not_a_component(e.to_string()))?
+            self.cache.load(engine, bytes).map_err(|e| not_a_component(e.to_string()))?
         } else {
-            let c = self.cache.load_cached(&self.engine, bytes).map_err(|e| not_a_component(e.to_string()))?;
+            let c = self.cache.load_cached(engine, bytes).map_err(|e| not_a_component(e.to_string()))?;
             (c.ok_or(PolicyError::NotCompiled { interface, component: source.clone() })?, CacheOutcome::Hit)
         };
-        let mut linker = Linker::<CallState>::new(&self.engine);
+        let mut linker = Linker::<CallState>::new(engine);
         // Grant nothing: every import (wasi:cli, wasi:io, ...) traps if called.
         linker.define_unknown_imports_as_traps(&component).map_err(|e| PolicyError::Engine(e.to_string()))?;
         let pre = linker.instantiate_pre(&component).map_err(|e| not_a_component(e.to_string()))?;
@@ -392,11 +400,16 @@ impl Policies {
         run: impl FnOnce(&mut Store<CallState>, &G) -> wasmtime::Result<R>,
     ) -> Result<R, PolicyError> {
         let loaded = self.load(interface)?;
-        let mut store =
-            Store::new(&self.engine, CallState { max_memory: self.limits.memory_bytes, denied_growth: None });
+        let source = self.source(interface);
+        let engine = self.engine_for(source)?;
+        let mut store = Store::new(engine, CallState { max_memory: self.limits.memory_bytes, denied_growth: None });
         store.limiter(|s| s as &mut dyn ResourceLimiter);
-        store.set_epoch_deadline(deadline::ticks(self.limits.time_ms));
-        let _running = self.ticker.enter(&self.engine);
+        // Alternate components run under the wall-clock deadline; the embedded one has no
+        // epoch checks compiled in (see `Policies::engine`).
+        let _running = matches!(source, Source::File(_)).then(|| {
+            store.set_epoch_deadline(deadline::ticks(self.limits.time_ms));
+            self.ticker.enter(engine)
+        });
         let instance =
             loaded.pre.instantiate(&mut store).map_err(|e| self.failure(&store, e, interface, "instantiate"))?;
         let guest = G::bind(&mut store, &instance, &loaded.pre).map_err(|e| PolicyError::ContractMismatch {
@@ -579,9 +592,175 @@ impl Policies {
         Ok(plan)
     }
 
+    /// Score an implementation's learning opportunity (`learning.score-opportunity`). Checked:
+    /// score and confidence are finite and in 0..=1, the score is in its recommendation's band
+    /// (recommend 0.6..=1, optional 0.3..<0.6, skip 0), and the fingerprint is `fp-` + 16 hex digits.
+    pub fn learning_score_opportunity(
+        &self,
+        input: &learning::OpportunityInput,
+    ) -> Result<learning::Opportunity, PolicyError> {
+        const F: &str = "score-opportunity";
+        let out = self.call(Interface::Learning, F, |store, guest: &learning::Guest| {
+            guest.call_score_opportunity(store, input)
+        })?;
+        let o = out.map_err(|r| self.refused(Interface::Learning, F, r))?;
+        let bad = |reason: String| Err(self.invalid(Interface::Learning, F, reason));
+        for (name, v) in [("score", o.score), ("confidence", o.confidence)] {
+            if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
+                return bad(format!("{name} {v} is outside 0..=1"));
+            }
+        }
+        let in_band = match o.recommendation {
+            learning::Recommendation::Recommend => o.score >= 0.6,
+            learning::Recommendation::Optional => (0.3..0.6).contains(&o.score),
+            learning::Recommendation::Skip => o.score == 0.0,
+        };
+        if !in_band {
+            return bad(format!("score {} is outside the band of `{:?}`", o.score, o.recommendation));
+        }
+        let hex = o.fingerprint.strip_prefix("fp-").unwrap_or_default();
+        if hex.len() != 16 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return bad(format!("fingerprint `{}` is not `fp-` and 16 hex digits", o.fingerprint));
+        }
+        Ok(o)
+    }
+
+    /// Plan a learning session from concepts (`learning.plan`). Checked: unit ids are non-empty
+    /// and unique; every unit names at least one concept, each an input concept in at most one
+    /// unit; prerequisites, cycles and alternatives name units of the plan; omissions name input
+    /// concepts; difficulties are 1..=5 and values finite.
+    pub fn learning_plan(
+        &self,
+        concepts: &[learning::Concept],
+        budget_minutes: u32,
+    ) -> Result<learning::LearningPlan, PolicyError> {
+        const F: &str = "plan";
+        let out = self.call(Interface::Learning, F, |store, guest: &learning::Guest| {
+            guest.call_plan(store, concepts, budget_minutes)
+        })?;
+        let plan = out.map_err(|r| self.refused(Interface::Learning, F, r))?;
+        let bad = |reason: String| Err(self.invalid(Interface::Learning, F, reason));
+        let known: std::collections::HashSet<&str> = concepts.iter().map(|c| c.id.as_str()).collect();
+        let mut units = std::collections::HashSet::new();
+        for u in &plan.units {
+            if u.id.is_empty() || !units.insert(u.id.as_str()) {
+                return bad(format!("unit id `{}` is empty or repeated", u.id));
+            }
+        }
+        let mut placed = std::collections::HashSet::new();
+        for u in &plan.units {
+            if u.concept_ids.is_empty() {
+                return bad(format!("unit `{}` names no concept", u.id));
+            }
+            if let Some(c) = u.concept_ids.iter().find(|c| !known.contains(c.as_str()) || !placed.insert(c.as_str())) {
+                return bad(format!("unit `{}` names concept `{c}`, which is not an input concept or is in two units", u.id));
+            }
+            if let Some(p) = u.prerequisites.iter().chain(&u.alternatives).find(|p| !units.contains(p.as_str())) {
+                return bad(format!("unit `{}` refers to `{p}`, which is not a unit of the plan", u.id));
+            }
+            if !(1..=5).contains(&u.difficulty) || !u.value.is_finite() {
+                return bad(format!("unit `{}` has difficulty {} or value {} out of range", u.id, u.difficulty, u.value));
+            }
+        }
+        if let Some(id) = plan.cycles.iter().flatten().find(|id| !units.contains(id.as_str())) {
+            return bad(format!("a cycle names `{id}`, which is not a unit of the plan"));
+        }
+        if let Some(o) = plan.omitted.iter().find(|o| !known.contains(o.concept_id.as_str())) {
+            return bad(format!("omission of `{}`, which is not an input concept", o.concept_id));
+        }
+        Ok(plan)
+    }
+
+    /// The next learning move (`learning.next-move`). Checked: the move names a unit of the
+    /// plan, questions are at difficulty 1..=5, and a finish lists only units of the plan.
+    pub fn learning_next_move(&self, state: &learning::LearnerState) -> Result<learning::LearningMove, PolicyError> {
+        const F: &str = "next-move";
+        let out =
+            self.call(Interface::Learning, F, |store, guest: &learning::Guest| guest.call_next_move(store, state))?;
+        let mv = out.map_err(|r| self.refused(Interface::Learning, F, r))?;
+        let units: std::collections::HashSet<&str> = state.plan.units.iter().map(|u| u.id.as_str()).collect();
+        let (named, question): (Vec<&String>, Option<&learning::QuestionRequest>) = match &mv {
+            learning::LearningMove::Teach(t) => (vec![&t.unit_id], None),
+            learning::LearningMove::Ask(q) | learning::LearningMove::Deepen(q) | learning::LearningMove::Retry(q) => {
+                (vec![&q.unit_id], Some(q))
+            }
+            learning::LearningMove::Reinforce(r) => (vec![&r.unit_id, &r.question.unit_id], Some(&r.question)),
+            learning::LearningMove::Finish(e) => (e.evidenced.iter().chain(&e.weak).collect(), None),
+        };
+        if let Some(id) = named.iter().find(|id| !units.contains(id.as_str())) {
+            return Err(self.invalid(Interface::Learning, F, format!("the move names `{id}`, which is not a unit of the plan")));
+        }
+        if let Some(q) = question.filter(|q| !(1..=5).contains(&q.difficulty)) {
+            return Err(self.invalid(Interface::Learning, F, format!("question difficulty {} is outside 1..=5", q.difficulty)));
+        }
+        Ok(mv)
+    }
+
+    /// Item-quality findings for one MCQ (`learning.check-item`). Checked: every finding has a code.
+    pub fn learning_check_item(&self, item: &learning::McqItem) -> Result<Vec<Finding>, PolicyError> {
+        const F: &str = "check-item";
+        let out =
+            self.call(Interface::Learning, F, |store, guest: &learning::Guest| guest.call_check_item(store, item))?;
+        let findings = out.map_err(|r| self.refused(Interface::Learning, F, r))?;
+        if findings.iter().any(|f| f.code.trim().is_empty()) {
+            return Err(self.invalid(Interface::Learning, F, "a finding has an empty code".into()));
+        }
+        Ok(findings)
+    }
+
+    /// Display order of a question's choices (`learning.shuffle-choices`). Checked: a
+    /// permutation of the choice indices.
+    pub fn learning_shuffle_choices(
+        &self,
+        question_id: &str,
+        choices: &[learning::Choice],
+        correct_choice_id: &str,
+        previous_positions: &[u32],
+    ) -> Result<Vec<u32>, PolicyError> {
+        const F: &str = "shuffle-choices";
+        let out = self.call(Interface::Learning, F, |store, guest: &learning::Guest| {
+            guest.call_shuffle_choices(store, question_id, choices, correct_choice_id, previous_positions)
+        })?;
+        let order = out.map_err(|r| self.refused(Interface::Learning, F, r))?;
+        let mut seen = vec![false; choices.len()];
+        if order.len() != choices.len() {
+            return Err(self.invalid(
+                Interface::Learning,
+                F,
+                format!("{} positions for {} choices", order.len(), choices.len()),
+            ));
+        }
+        for &i in &order {
+            match seen.get_mut(i as usize) {
+                Some(s) if !*s => *s = true,
+                _ => {
+                    return Err(self.invalid(Interface::Learning, F, format!("index {i} repeated or out of range")));
+                }
+            }
+        }
+        Ok(order)
+    }
+
     fn invalid(&self, interface: Interface, function: &'static str, reason: String) -> PolicyError {
         PolicyError::InvalidOutput { interface, component: self.source(interface).clone(), function, reason }
     }
+}
+
+/// An engine for policy calls; `bounded` adds epoch interruption (the deadline).
+///
+/// Every call gets a fresh instance. In a long-running process (the MCP server, see
+/// `use_pooled_instances`) pooled slots keep up to `KEEP_RESIDENT` bytes of a finished call's
+/// memory resident (zeroed, not unmapped), so it does not page-fault its way through
+/// megabytes of input on every call. A short-lived process (CLI, hooks) makes a call or two:
+/// the pool's set-up and zeroing would only cost it page faults.
+fn new_engine(limits: &Limits, pooled: bool, bounded: bool) -> Result<Engine, PolicyError> {
+    let mut config = wasmtime::Config::new();
+    config.epoch_interruption(bounded);
+    config.max_wasm_stack(1 << 20);
+    if pooled {
+        config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(pooling(limits)));
+    }
+    Engine::new(&config).map_err(|e| PolicyError::Engine(e.to_string()))
 }
 
 /// Component binaries carry layer 1 in their header; core modules carry layer 0.
