@@ -333,3 +333,161 @@ fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
     assert!(last.contains("conflict_detected"), "the model saw the conflicts");
     assert!(last.contains("\\\"target_slug\\\""), "the model saw the completed merge");
 }
+
+/// A tmux server on its own socket, killed on drop.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket]);
+        c
+    }
+    fn send(&self, keys: &[&str]) {
+        for k in keys {
+            assert!(self.cmd().args(["send-keys", "-t", "cc", k]).status().unwrap().success());
+            std::thread::sleep(Duration::from_millis(400));
+        }
+    }
+    fn screen(&self) -> String {
+        let out = self.cmd().args(["capture-pane", "-p", "-t", "cc"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+    fn wait_for(&self, text: &str, secs: u64) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(start.elapsed() < Duration::from_secs(secs), "never saw {text:?} on screen:\n{s}");
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").status();
+    }
+}
+
+/// What a user sees (DESIGN §4 recipe): interactive Claude Code under tmux, the scripted
+/// model calls `dossier_merge`, the merge form appears on screen, the user picks "Keep the
+/// source's" and accepts, and the merge completes with that resolution.
+#[test]
+fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied() {
+    let store = TempStore::new();
+    store.init();
+    let make = |name: &str, decision: &str| {
+        let out = store.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
+        let v = support::json_of(&out);
+        let slug = v["data"]["slug"].as_str().unwrap().to_string();
+        let rev = v["data"]["revision"].as_str().unwrap().to_string();
+        let file = store.dir.path().join(format!("{slug}.md"));
+        std::fs::write(
+            &file,
+            format!(
+                "# {name}\n\n## Situation\n\nQueue design.\n\n## Decisions\n\n- {decision} Decided by Ana. [src:art_x]\n\n\
+                 ## Findings\n\n## Current State\n\n## Next Steps\n\n- Ship.\n"
+            ),
+        )
+        .unwrap();
+        assert!(
+            store
+                .cmd()
+                .args(["save", &slug, "--base-revision", &rev, "--from-file"])
+                .arg(&file)
+                .output()
+                .unwrap()
+                .status
+                .success()
+        );
+        slug
+    };
+    let target = make("Queue store", "Use Postgres for the job queue because we need transactions.");
+    let source = make("Queue notes", "Use Redis for the job queue because latency matters most.");
+    let home = store.dir.path().join("home");
+    let project = store.dir.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let config = serde_json::json!({
+        "hasCompletedOnboarding": true,
+        "theme": "dark",
+        "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
+        "mcpServers": { "dossier": {
+            "type": "stdio",
+            "command": env!("CARGO_BIN_EXE_dossier"),
+            "args": ["mcp"],
+            "env": { "DOSSIER_HOME": store.root().display().to_string() }
+        } }
+    });
+    std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    let log = store.dir.path().join("requests.jsonl");
+    let pair = format!("{source},{target}");
+    let (_api, port) = scripted_api(&log, &["merge", &pair]);
+
+    let tmux = Tmux { socket: format!("dossier-e2e-{}", std::process::id()) };
+    let command = format!(
+        "env -i HOME={} PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color ANTHROPIC_BASE_URL=http://127.0.0.1:{port} \
+         ANTHROPIC_API_KEY=sk-ant-e2e-dummy DISABLE_AUTOUPDATER=1 {} --allowedTools 'mcp__dossier__*'",
+        home.display(),
+        claude().display()
+    );
+    let started = tmux
+        .cmd()
+        .args(["new-session", "-d", "-s", "cc", "-x", "120", "-y", "40", "-c"])
+        .arg(&project)
+        .arg(&command)
+        .status()
+        .unwrap();
+    assert!(started.success(), "tmux new-session");
+    tmux.wait_for("Detected a custom API key", 60);
+    tmux.send(&["Up", "Enter"]);
+    tmux.wait_for("auto mode", 60);
+    // The input box takes keys a moment after it is drawn; the prompt is submitted once it
+    // shows in the box.
+    std::thread::sleep(Duration::from_secs(3));
+    let prompt = "Merge the queue notes into the queue store.";
+    assert!(tmux.cmd().args(["send-keys", "-t", "cc", "-l", prompt]).status().unwrap().success());
+    tmux.wait_for(prompt, 20);
+    std::thread::sleep(Duration::from_secs(1));
+    tmux.send(&["Enter"]);
+    let start = Instant::now();
+    let mut last_enter = Instant::now();
+    let form = loop {
+        let s = tmux.screen();
+        if s.contains("requests your input") {
+            break s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(90), "never saw the form:\n{s}");
+        // An Enter swallowed while the box was still settling: the prompt is still in it.
+        if last_enter.elapsed() > Duration::from_secs(8) && !s.contains("dossier") {
+            tmux.send(&["Enter"]);
+            last_enter = Instant::now();
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    assert!(form.contains("Merge conflict (contradictory decision)") && form.contains("Redis"), "{form}");
+    // Expand the choice, pick the second option, then Accept.
+    tmux.send(&["Right", "Down", "Space"]);
+    tmux.wait_for("Keep the source's", 10);
+    tmux.send(&["Down", "Down", "Enter"]);
+
+    let state_file = store.root().join(&target).join("dossier.md");
+    let start = Instant::now();
+    while !std::fs::read_to_string(&state_file).unwrap().contains("Redis") {
+        assert!(start.elapsed() < Duration::from_secs(60), "the merge never completed:\n{}", tmux.screen());
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let state = std::fs::read_to_string(&state_file).unwrap();
+    assert!(!state.contains("Postgres"), "the user's choice (keep the source's) was applied:\n{state}");
+    let conflicts: Vec<PathBuf> = std::fs::read_dir(store.root().join(&target).join("conflicts"))
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    assert!(conflicts.is_empty(), "a form answered in time preserves no conflict file: {conflicts:?}");
+    let audit = std::fs::read_to_string(store.root().join(&target).join("audit.log")).unwrap();
+    assert!(audit.contains("\"conflict_resolved\"") && audit.contains("keep_source"), "{audit}");
+}

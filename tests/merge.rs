@@ -400,3 +400,73 @@ fn concurrent_edit_conflicts_are_listed_shown_and_resolved_through_the_save_path
     let file = std::fs::read_to_string(store.root().join(&slug).join("conflicts").join(format!("{conf}.md"))).unwrap();
     assert!(file.contains("resolved: true") && file.contains("keep_proposal"), "{file}");
 }
+
+/// The terminal walk (`dossier merge` on a TTY), driven under tmux: each conflict is shown
+/// with both sides, the answers typed at the prompts become the resolutions.
+#[test]
+fn merge_on_a_terminal_asks_about_each_conflict_and_applies_the_answers() {
+    let store = TempStore::new();
+    store.init();
+    let (source, target, _, _) = pair(&store, true);
+    let socket = format!("dossier-merge-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        std::process::Command::new("tmux").args(["-L", &socket]).args(args).output().expect("tmux runs")
+    };
+    struct Kill<'a>(&'a dyn Fn(&[&str]) -> std::process::Output);
+    impl Drop for Kill<'_> {
+        fn drop(&mut self) {
+            (self.0)(&["kill-server"]);
+        }
+    }
+    let _kill = Kill(&tmux);
+    let done = store.dir.path().join("done");
+    let cmd = format!(
+        "DOSSIER_HOME={} {} merge {source} {target}; echo $? > {}; sleep 60",
+        store.root().display(),
+        env!("CARGO_BIN_EXE_dossier"),
+        done.display()
+    );
+    assert!(tmux(&["new-session", "-d", "-s", "m", "-x", "160", "-y", "50", &cmd]).status.success());
+    let screen = || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "m"]).stdout).into_owned();
+    let wait = |text: &str| {
+        let start = std::time::Instant::now();
+        loop {
+            let s = screen();
+            if s.matches(text).count() > 0 {
+                return s;
+            }
+            assert!(start.elapsed().as_secs() < 60, "never saw {text:?}:\n{s}");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    };
+    let mut answered = 0;
+    // One prompt per conflict; the contradictory decision gets "s" (keep the source's),
+    // anything else "t".
+    loop {
+        let s = wait("Keep [t]arget");
+        let prompts = s.matches("Keep [t]arget").count();
+        if prompts <= answered {
+            if done.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            continue;
+        }
+        let last = s.rfind("Conflict ").map(|i| &s[i..]).unwrap_or_default();
+        let key = if last.contains("contradictory_decision") { "s" } else { "t" };
+        tmux(&["send-keys", "-t", "m", key, "Enter"]);
+        answered += 1;
+        if last.contains(&format!("Conflict {answered}/{answered}")) {
+            break;
+        }
+    }
+    let start = std::time::Instant::now();
+    while !done.exists() {
+        assert!(start.elapsed().as_secs() < 60, "merge never finished:\n{}", screen());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0", "{}", screen());
+    let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
+    assert!(state.contains("Use SQLite for the event store") && !state.contains("Use Postgres"), "{state}");
+    assert!(screen().contains("merged "), "{}", screen());
+}
