@@ -237,7 +237,7 @@ fn a_contradictory_decision_is_detected_preserved_and_resolved_with_audit_events
     let t = events(&tdir);
     order(&t, &["merge_conflict", "conflict_created", "merge_started", "conflict_resolved", "merge_completed"]);
     let s = events(&sdir);
-    order(&s, &["merge_conflict", "merge_started", "conflict_resolved", "merge_completed"]);
+    order(&s, &["merge_conflict", "conflict_created", "merge_started", "conflict_resolved", "merge_completed"]);
     assert_eq!(frontmatter(&sdir)["status"], "archived");
 }
 

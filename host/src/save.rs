@@ -843,13 +843,16 @@ pub fn merge(
                 ev.details.insert("conflict_ids".into(), json!(ids));
                 audit::append(dir, &ev)?;
             }
+            // The file lives in the target; both Dossiers' logs record it.
             for (conf, path) in created {
-                let mut ev = event(EventKind::ConflictCreated, &tid, actor, session_id);
-                details(&mut ev);
-                ev.details.insert("conflict_id".into(), json!(conf));
-                ev.details.insert("kind".into(), json!("merge"));
-                ev.details.insert("path".into(), json!(path));
-                audit::append(&tdir, &ev)?;
+                for (dir, id) in [(&tdir, &tid), (&sdir, &sid)] {
+                    let mut ev = event(EventKind::ConflictCreated, id, actor, session_id);
+                    details(&mut ev);
+                    ev.details.insert("conflict_id".into(), json!(conf));
+                    ev.details.insert("kind".into(), json!("merge"));
+                    ev.details.insert("path".into(), json!(path));
+                    audit::append(dir, &ev)?;
+                }
             }
             return Ok(MergeWritten::Conflicts(out));
         }
