@@ -44,6 +44,9 @@ pub struct ConfidenceGate {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LessonView {
     pub checkpoint: String,
+    /// Serialized as `lesson_kind`: `kind` is [`Next`]'s tag, and a second `kind` key would
+    /// replace it (`"kind": "reinforcement"`).
+    #[serde(rename = "lesson_kind")]
     pub kind: LessonKind,
     pub unit: UnitBrief,
     pub lesson: Lesson,

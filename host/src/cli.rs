@@ -33,7 +33,8 @@ use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewA
     long_about = "Durable, provenance-carrying memory for long-running agent work.\n\n\
                   The store lives in $DOSSIER_HOME, else ~/.dossier. Every read command takes --json.",
     after_help = "Exit codes: 0 ok, 1 failed check, 2 usage, 3 not_found, 4 conflict/ambiguity, 5 invalid input, \
-                  6 policy_unavailable, 7 store_unavailable, 8 capability/target warning, 69 not yet available, 74 I/O."
+                  6 policy_unavailable, 7 store_unavailable, 8 capability/target warning, 9 codecall session refuses \
+                  the request now, 65 corrupt codecall log, 69 not yet available, 74 I/O."
 )]
 pub struct Cli {
     /// Print the result as JSON (the MCP envelope: ok, data or error, warnings, next_actions).
@@ -222,6 +223,155 @@ pub enum Command {
         /// session-start, session-end, pre-compact or stop.
         event: String,
     },
+    /// codecall: a learning session about a finished implementation. The agent answers work
+    /// orders (`submit`), the user answers gates (`answer`); see docs/cli.md.
+    Codecall {
+        #[command(subcommand)]
+        command: CodecallCommand,
+    },
+}
+
+/// Where a codecall command finds the event log.
+#[derive(Debug, clap::Args)]
+pub struct LogArg {
+    /// The event log file (all sessions in one JSONL file) instead of `<store>/learning/<session>.jsonl`.
+    #[arg(long, value_name = "PATH")]
+    pub log: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CodecallCommand {
+    /// Start a session: collect evidence from the repository and return the first work order.
+    Start {
+        /// The repository (any directory inside its work tree); default: the current directory.
+        #[arg(long, value_name = "PATH")]
+        repo: Option<PathBuf>,
+        /// The implementation is the diff BASE..HEAD (both needed); default: working-tree changes.
+        #[arg(long, value_name = "REV", requires = "head")]
+        base: Option<String>,
+        #[arg(long, value_name = "REV", requires = "base")]
+        head: Option<String>,
+        /// The task or result text of the conversation (redacted before it is recorded).
+        #[arg(long, value_name = "TEXT")]
+        task: Option<String>,
+        /// The session id to use (`lrn_` + 26 lowercase letters or digits); default: a new one.
+        #[arg(long, value_name = "ID")]
+        session_id: Option<String>,
+        /// Time budget of the session, in minutes (1 to 480).
+        #[arg(long, value_name = "N", default_value_t = dossier_codecall::event::DEFAULT_MAX_MINUTES)]
+        max_minutes: u32,
+        /// Idempotency key: the same id again returns the same session (default: a new ULID).
+        /// Without --session-id, the session id is derived from it.
+        #[arg(long, value_name = "ID")]
+        operation_id: Option<String>,
+        /// Print the work order's prompt template, input, evidence and result schema.
+        #[arg(long)]
+        show_work_order: bool,
+        #[command(flatten)]
+        log: LogArg,
+    },
+    /// Hand in the agent's result for the pending work order (or report that it has none).
+    #[command(group(clap::ArgGroup::new("outcome").required(true).multiple(false)))]
+    Submit {
+        /// The session id (`lrn_…`).
+        session: String,
+        /// The work order's id.
+        #[arg(long, value_name = "ID")]
+        checkpoint: String,
+        /// The result, a JSON file valid against the work order's result_schema (`-`: stdin).
+        #[arg(long, value_name = "FILE", group = "outcome")]
+        result_file: Option<PathBuf>,
+        /// The agent could not produce a result, and why.
+        #[arg(long, value_name = "REASON", group = "outcome")]
+        failure: Option<String>,
+        /// Idempotency key (default: a new ULID); a corrected result needs a new one.
+        #[arg(long, value_name = "ID")]
+        operation_id: Option<String>,
+        /// Print the next work order's prompt template, input, evidence and result schema.
+        #[arg(long)]
+        show_work_order: bool,
+        #[command(flatten)]
+        log: LogArg,
+    },
+    /// Answer the pending gate: Start/Skip, confidence per unit, lesson read, or a question.
+    #[command(group(clap::ArgGroup::new("answer").required(true).multiple(false)))]
+    Answer {
+        /// The session id (`lrn_…`).
+        session: String,
+        /// The gate's checkpoint (the decision/confidence gate, lesson or question id).
+        #[arg(long, value_name = "ID")]
+        checkpoint: String,
+        /// Start the recommended session.
+        #[arg(long, group = "answer")]
+        accept: bool,
+        /// Skip it (the session is cancelled as declined).
+        #[arg(long, group = "answer")]
+        decline: bool,
+        /// Confidence per unit: UNIT=expert|comfortable|heard_of_it|never_learned (units left out: neutral).
+        #[arg(long, value_name = "UNIT=LEVEL", num_args = 1.., group = "answer")]
+        confidence: Vec<String>,
+        /// Use the default (neutral) confidence for every unit.
+        #[arg(long, group = "answer")]
+        default_confidence: bool,
+        /// The lesson was read.
+        #[arg(long, group = "answer")]
+        acknowledge: bool,
+        /// The chosen choice of the shown question.
+        #[arg(long, value_name = "ID", group = "answer")]
+        choice: Option<String>,
+        /// Idempotency key (default: a new ULID).
+        #[arg(long, value_name = "ID")]
+        operation_id: Option<String>,
+        /// Print the next work order's prompt template, input, evidence and result schema.
+        #[arg(long)]
+        show_work_order: bool,
+        #[command(flatten)]
+        log: LogArg,
+    },
+    /// Cancel the session (any state but completed, cancelled or failed).
+    Cancel {
+        /// The session id (`lrn_…`).
+        session: String,
+        /// Why (redacted before it is recorded).
+        #[arg(long, value_name = "TEXT")]
+        note: Option<String>,
+        /// Idempotency key (default: a new ULID).
+        #[arg(long, value_name = "ID")]
+        operation_id: Option<String>,
+        #[command(flatten)]
+        log: LogArg,
+    },
+    /// Reconnect: finish a step a crash interrupted and show the current step.
+    Resume {
+        /// The session id (`lrn_…`).
+        session: String,
+        /// Also return the events after this sequence number.
+        #[arg(long, value_name = "N")]
+        after_sequence: Option<u64>,
+        /// Print the work order's prompt template, input, evidence and result schema.
+        #[arg(long)]
+        show_work_order: bool,
+        #[command(flatten)]
+        log: LogArg,
+    },
+    /// The session's current step (records nothing).
+    Show {
+        /// The session id (`lrn_…`).
+        session: String,
+        /// Print the work order's prompt template, input, evidence and result schema.
+        #[arg(long)]
+        show_work_order: bool,
+        #[command(flatten)]
+        log: LogArg,
+    },
+    /// Re-derive every decision of a session's log with the policy, without a model or the
+    /// repository, and report any difference (exit 1).
+    Replay {
+        /// A session id, or the path of a log file (every session in it) or directory.
+        session_or_log: String,
+        #[command(flatten)]
+        log: LogArg,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -386,7 +536,222 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
             std::process::exit(0)
         }
         Command::Hook { .. } => unreachable!("handled before dispatch"),
+        Command::Codecall { command } => cmd_codecall(command),
     }
+}
+
+/// Run one codecall operation over the log and render the step it returns.
+fn codecall_step(
+    app: &App,
+    log: Option<PathBuf>,
+    show_work_order: bool,
+    f: impl FnOnce(&mut dossier_codecall::Runtime<'_>) -> dossier_codecall::error::Result<dossier_codecall::Step>,
+) -> Result<Output> {
+    let target = crate::codecall::log_target(app, log.as_deref())?;
+    let step = crate::codecall::with_runtime(app, target.clone(), f)?;
+    let file = crate::codecall::log_file(&target, &step.session_id);
+    let r = crate::codecall::render(&step, file.as_deref(), show_work_order);
+    let mut out = Output::new(r.data, r.human);
+    out.warnings = r.warnings;
+    out.next_actions = r.next_actions;
+    Ok(out)
+}
+
+fn cmd_codecall(command: CodecallCommand) -> Result<Output> {
+    use crate::codecall as cc;
+    use dossier_codecall::{
+        Answer, AnswerRequest, CancelReason, CancelRequest, ResumeRequest, StartRequest, SubmitOutcome, SubmitRequest,
+    };
+    let app = App::open()?;
+    let op = |id: Option<String>| id.unwrap_or_else(cc::new_operation_id);
+    match command {
+        CodecallCommand::Start {
+            repo,
+            base,
+            head,
+            task,
+            session_id,
+            max_minutes,
+            operation_id,
+            show_work_order,
+            log,
+        } => {
+            let repo = match repo {
+                Some(r) => r,
+                None => std::env::current_dir().map_err(|e| DossierError::io("read", Path::new("."), e))?,
+            };
+            // Recorded absolute, so `resume` from another directory collects the same repository.
+            let repo = std::fs::canonicalize(&repo).map_err(|e| {
+                DossierError::new(Code::InvalidInput, format!("--repo {}: {e}", repo.display()))
+                    .with_next("dossier codecall start --repo <path inside a git work tree>")
+            })?;
+            let changes = match (base, head) {
+                (Some(base), Some(head)) => dossier_evidence::Changes::Revisions { base, head },
+                _ => dossier_evidence::Changes::WorkingTree,
+            };
+            let options = dossier_codecall::StartOptions { max_minutes, ..Default::default() };
+            // A caller-given operation id without a session id names the session after it, so a
+            // retried start finds the session it started.
+            let session_id = session_id.or_else(|| operation_id.as_deref().map(cc::session_id_for_operation));
+            let req = StartRequest {
+                operation_id: op(operation_id),
+                session_id,
+                invocation: Default::default(),
+                locator: dossier_evidence::ImplementationLocator { repo, changes, task },
+                completed: true,
+                options,
+                actor: dossier_codecall::Actor::User,
+            };
+            codecall_step(&app, log.log, show_work_order, |rt| rt.start(req))
+        }
+        CodecallCommand::Submit { session, checkpoint, result_file, failure, operation_id, show_work_order, log } => {
+            let outcome = match (result_file, failure) {
+                (Some(file), _) => SubmitOutcome::Result { result: read_result(&file)? },
+                (None, Some(reason)) => SubmitOutcome::Failure { reason },
+                (None, None) => unreachable!("clap requires one of --result-file and --failure"),
+            };
+            let req = SubmitRequest { session_id: session, operation_id: op(operation_id), checkpoint, outcome };
+            codecall_step(&app, log.log, show_work_order, |rt| rt.submit(req))
+        }
+        CodecallCommand::Answer {
+            session,
+            checkpoint,
+            accept,
+            decline,
+            confidence,
+            default_confidence,
+            acknowledge,
+            choice,
+            operation_id,
+            show_work_order,
+            log,
+        } => {
+            let answer = if accept || decline {
+                Answer::Decision { accept }
+            } else if default_confidence {
+                Answer::Confidence { levels: Default::default() }
+            } else if !confidence.is_empty() {
+                Answer::Confidence { levels: parse_confidence(&confidence)? }
+            } else if acknowledge {
+                Answer::Acknowledge
+            } else if let Some(choice_id) = choice {
+                Answer::Choice { choice_id }
+            } else {
+                unreachable!("clap requires one answer")
+            };
+            let req = AnswerRequest { session_id: session, operation_id: op(operation_id), checkpoint, answer };
+            codecall_step(&app, log.log, show_work_order, |rt| rt.answer(req))
+        }
+        CodecallCommand::Cancel { session, note, operation_id, log } => {
+            let req = CancelRequest {
+                session_id: session,
+                operation_id: op(operation_id),
+                reason: CancelReason::UserCancelled,
+                note,
+                actor: dossier_codecall::Actor::User,
+            };
+            codecall_step(&app, log.log, false, |rt| rt.cancel(req))
+        }
+        CodecallCommand::Resume { session, after_sequence, show_work_order, log } => {
+            let req = ResumeRequest { session_id: session, after_sequence };
+            codecall_step(&app, log.log, show_work_order, |rt| rt.resume(req))
+        }
+        CodecallCommand::Show { session, show_work_order, log } => {
+            codecall_step(&app, log.log, show_work_order, |rt| rt.show(&session))
+        }
+        CodecallCommand::Replay { session_or_log, log } => {
+            let (target, only) = if dossier_codecall::valid_session_id(&session_or_log) {
+                let target = match &log.log {
+                    Some(p) => dossier_codecall::LogTarget::File(p.clone()),
+                    None => {
+                        app.store.require()?;
+                        dossier_codecall::LogTarget::File(dossier_codecall::log::session_log_path(
+                            &app.store.learning_dir(),
+                            &session_or_log,
+                        ))
+                    }
+                };
+                (target, Some(session_or_log))
+            } else {
+                let p = PathBuf::from(&session_or_log);
+                if p.is_dir() {
+                    (dossier_codecall::LogTarget::Directory(p), None)
+                } else if p.is_file() {
+                    (dossier_codecall::LogTarget::File(p), None)
+                } else {
+                    return Err(DossierError::new(
+                        Code::InvalidInput,
+                        format!("`{session_or_log}` is neither a session id (`lrn_…`) nor a log file or directory"),
+                    ));
+                }
+            };
+            if let dossier_codecall::LogTarget::File(p) = &target
+                && !p.is_file()
+            {
+                return Err(cc::error(dossier_codecall::RuntimeError::new(
+                    dossier_codecall::ErrorCode::UnknownSession,
+                    format!("no event log at {}", p.display()),
+                )));
+            }
+            let mut report = cc::replay(&app, &target)?;
+            if let Some(sid) = &only {
+                report.sessions.retain(|s| &s.session_id == sid);
+                if report.sessions.is_empty() {
+                    return Err(cc::error(dossier_codecall::RuntimeError::new(
+                        dossier_codecall::ErrorCode::UnknownSession,
+                        format!("no session `{sid}` in the event log"),
+                    )));
+                }
+            }
+            let identical = report.is_identical();
+            let mut data = serde_json::to_value(&report).expect("replay reports serialize");
+            data["identical"] = json!(identical);
+            let mut out = Output::new(data, cc::render_replay(&report));
+            if !identical {
+                out.exit = 1;
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// A worker result file (`-`: stdin) as JSON. Not JSON at all is the caller's mistake, not a
+/// worker result, so nothing is recorded.
+fn read_result(file: &Path) -> Result<Value> {
+    let text = if file == Path::new("-") {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| DossierError::io("read", Path::new("stdin"), e))?;
+        s
+    } else {
+        std::fs::read_to_string(file).map_err(|e| DossierError::io("read", file, e))?
+    };
+    serde_json::from_str(&text).map_err(|e| {
+        DossierError::new(Code::InvalidInput, format!("{} is not JSON: {e}; nothing was recorded", file.display()))
+    })
+}
+
+/// `UNIT=LEVEL` pairs (levels as in the confidence gate; `-` and `_` both accepted).
+fn parse_confidence(
+    pairs: &[String],
+) -> Result<std::collections::BTreeMap<String, dossier_codecall::contract::ConfidenceLevel>> {
+    pairs
+        .iter()
+        .map(|pair| {
+            let bad = || {
+                DossierError::new(
+                    Code::InvalidInput,
+                    format!(
+                        "--confidence `{pair}`: expected UNIT=LEVEL with LEVEL one of expert, comfortable, heard_of_it, \
+                         never_learned, neutral"
+                    ),
+                )
+            };
+            let (unit, level) = pair.split_once('=').ok_or_else(bad)?;
+            let level = serde_json::from_value(json!(level.trim().replace('-', "_"))).map_err(|_| bad())?;
+            Ok((unit.trim().to_string(), level))
+        })
+        .collect()
 }
 
 /// Who the audit log names for CLI mutations.

@@ -7,8 +7,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-/// Error codes. The first ten are the SPEC's (§8.2); the rest are host codes documented in
-/// `docs/cli.md`. Serialized in snake_case, identical in CLI `--json` and MCP envelopes.
+/// Error codes. The first ten are the SPEC's (§8.2); the rest are host codes and codecall's
+/// runtime codes, documented in `docs/cli.md`. Serialized in snake_case, identical in CLI `--json` and MCP envelopes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Code {
@@ -34,6 +34,29 @@ pub enum Code {
     InvalidInput,
     /// A file-system operation failed.
     Io,
+    // codecall's runtime codes, passed through verbatim (docs/codecall-runtime.md).
+    /// A codecall request is malformed (empty operation id, unknown unit or choice, ...).
+    InvalidRequest,
+    /// The agent's worker result failed validation (`details.errors` lists every rule broken).
+    InvalidWorkerResult,
+    /// The codecall session does not accept this request in its current state.
+    IllegalTransition,
+    /// No codecall session with this id in the log.
+    UnknownSession,
+    /// The checkpoint named is no longer pending.
+    StaleOperation,
+    /// An operation id reused with a different request (or `start` on an existing session id).
+    OperationConflict,
+    /// The codecall session is completed, cancelled or failed.
+    SessionEnded,
+    /// Accepting a recommendation whose plan has no units.
+    NothingToTeach,
+    /// The learning policy failed or answered out of contract; the session is unchanged.
+    PolicyError,
+    /// The codecall event log cannot be read or written.
+    LogError,
+    /// The codecall event log has an event the reducer refuses.
+    CorruptLog,
 }
 
 impl Code {
@@ -55,24 +78,39 @@ impl Code {
             Code::NotYetAvailable => "not_yet_available",
             Code::InvalidInput => "invalid_input",
             Code::Io => "io_error",
+            Code::InvalidRequest => "invalid_request",
+            Code::InvalidWorkerResult => "invalid_worker_result",
+            Code::IllegalTransition => "illegal_transition",
+            Code::UnknownSession => "unknown_session",
+            Code::StaleOperation => "stale_operation",
+            Code::OperationConflict => "operation_conflict",
+            Code::SessionEnded => "session_ended",
+            Code::NothingToTeach => "nothing_to_teach",
+            Code::PolicyError => "policy_error",
+            Code::LogError => "log_error",
+            Code::CorruptLog => "corrupt_log",
         }
     }
 
     /// The process exit code for this error (documented in `docs/cli.md`).
     pub fn exit_code(self) -> u8 {
         match self {
-            Code::NotFound => 3,
-            Code::AmbiguousTarget | Code::ConflictDetected | Code::ConcurrentEdit => 4,
+            Code::NotFound | Code::UnknownSession => 3,
+            Code::AmbiguousTarget | Code::ConflictDetected | Code::ConcurrentEdit | Code::OperationConflict => 4,
             Code::InvalidFrontmatter
             | Code::ArtifactTooLarge
             | Code::BinaryArtifactUnsupported
             | Code::InvalidConfig
-            | Code::InvalidInput => 5,
-            Code::PolicyUnavailable => 6,
+            | Code::InvalidInput
+            | Code::InvalidRequest
+            | Code::InvalidWorkerResult => 5,
+            Code::PolicyUnavailable | Code::PolicyError => 6,
             Code::StoreUnavailable => 7,
             Code::TranscriptUnavailable | Code::OverTokenTarget | Code::HarnessCapabilityUnavailable => 8,
+            Code::IllegalTransition | Code::StaleOperation | Code::SessionEnded | Code::NothingToTeach => 9,
+            Code::CorruptLog => 65,
             Code::NotYetAvailable => 69,
-            Code::Io => 74,
+            Code::Io | Code::LogError => 74,
         }
     }
 }

@@ -480,7 +480,7 @@ impl DossierServer {
     }
 
     #[tool(
-        description = "Merge source into target (target survives, source archived). Conflicts are asked of the user; else conflict_detected: ask them, call again with resolved_conflicts."
+        description = "Merge source into target (kept). On conflict_detected ask the user, retry with resolved_conflicts."
     )]
     fn dossier_merge(
         &self,

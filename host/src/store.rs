@@ -1,9 +1,10 @@
 //! The local store (SPEC §3.2): where it is, its layout, and reading the Dossiers in it.
 //!
 //! Layout under the root (`DOSSIER_HOME`, else `~/.dossier`):
-//! `config.yaml`, `context/{library.md,guide.md}`, `sessions/`, one directory per Dossier
-//! named by its slug, and `.cache/` for derived caches (compiled policy components). Dot
-//! directories and the reserved names `context` and `sessions` are never Dossiers.
+//! `config.yaml`, `context/{library.md,guide.md}`, `sessions/`, `learning/` (codecall's event
+//! logs), one directory per Dossier named by its slug, and `.cache/` for derived caches
+//! (compiled policy components). Dot directories and the reserved names `context`, `sessions`
+//! and `learning` are never Dossiers.
 //!
 //! Not for: writing Dossiers. Every mutation goes through the single Save path (its own
 //! module, with the file-store issue); this module only reads.
@@ -16,7 +17,7 @@ use crate::error::{Code, DossierError, Result};
 use crate::model::{self, Frontmatter, Times};
 
 /// Directory names at the store root that are not Dossiers.
-pub const RESERVED_NAMES: [&str; 2] = ["context", "sessions"];
+pub const RESERVED_NAMES: [&str; 3] = ["context", "sessions", "learning"];
 
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -59,6 +60,11 @@ impl Store {
     }
     pub fn sessions_dir(&self) -> PathBuf {
         self.root.join("sessions")
+    }
+    /// codecall's event logs, one `<session-id>.jsonl` per learning session (created by the
+    /// first `dossier codecall start` that uses the default log).
+    pub fn learning_dir(&self) -> PathBuf {
+        self.root.join("learning")
     }
     /// Compiled policy components (derived; safe to remove).
     /// The frontmatter cache shared between processes (derived; see `FrontmatterCache`).

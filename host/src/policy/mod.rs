@@ -35,15 +35,15 @@ wasmtime::component::bindgen!({
 pub use dossier::policy::types::{Finding, Severity};
 pub use dossier::policy::types::{Level, LifecycleStatus, PolicyError as ComponentRefusal};
 pub use exports::dossier::policy::distill::ArtifactInfo;
+/// The `learning` interface's types (codecall; converted to `dossier_core::learning`'s in
+/// `crate::learning`).
+pub use exports::dossier::policy::learning as wit_learning;
 pub use exports::dossier::policy::merge::{
     Conflict, ConflictKind, ConflictSide, MergePlan, MergeSide, Resolution, ResolutionChoice,
 };
 pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
 pub use exports::dossier::policy::ranking::{Candidate, Confidence, RankingOptions, Suggestion};
 use exports::dossier::policy::{distill, learning, merge, priority, ranking};
-/// The `learning` interface's types (codecall; converted to `dossier_core::learning`'s in
-/// `crate::learning`).
-pub use exports::dossier::policy::learning as wit_learning;
 
 /// The typed exports of one interface, bound from an instance.
 trait Bind: Sized {
@@ -653,13 +653,19 @@ impl Policies {
                 return bad(format!("unit `{}` names no concept", u.id));
             }
             if let Some(c) = u.concept_ids.iter().find(|c| !known.contains(c.as_str()) || !placed.insert(c.as_str())) {
-                return bad(format!("unit `{}` names concept `{c}`, which is not an input concept or is in two units", u.id));
+                return bad(format!(
+                    "unit `{}` names concept `{c}`, which is not an input concept or is in two units",
+                    u.id
+                ));
             }
             if let Some(p) = u.prerequisites.iter().chain(&u.alternatives).find(|p| !units.contains(p.as_str())) {
                 return bad(format!("unit `{}` refers to `{p}`, which is not a unit of the plan", u.id));
             }
             if !(1..=5).contains(&u.difficulty) || !u.value.is_finite() {
-                return bad(format!("unit `{}` has difficulty {} or value {} out of range", u.id, u.difficulty, u.value));
+                return bad(format!(
+                    "unit `{}` has difficulty {} or value {} out of range",
+                    u.id, u.difficulty, u.value
+                ));
             }
         }
         if let Some(id) = plan.cycles.iter().flatten().find(|id| !units.contains(id.as_str())) {
@@ -688,10 +694,18 @@ impl Policies {
             learning::LearningMove::Finish(e) => (e.evidenced.iter().chain(&e.weak).collect(), None),
         };
         if let Some(id) = named.iter().find(|id| !units.contains(id.as_str())) {
-            return Err(self.invalid(Interface::Learning, F, format!("the move names `{id}`, which is not a unit of the plan")));
+            return Err(self.invalid(
+                Interface::Learning,
+                F,
+                format!("the move names `{id}`, which is not a unit of the plan"),
+            ));
         }
         if let Some(q) = question.filter(|q| !(1..=5).contains(&q.difficulty)) {
-            return Err(self.invalid(Interface::Learning, F, format!("question difficulty {} is outside 1..=5", q.difficulty)));
+            return Err(self.invalid(
+                Interface::Learning,
+                F,
+                format!("question difficulty {} is outside 1..=5", q.difficulty),
+            ));
         }
         Ok(mv)
     }
