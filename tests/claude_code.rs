@@ -264,11 +264,10 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
     assert_eq!(last.matches("Stop hook feedback:").count(), 1, "(d) asked exactly once");
 }
 
-/// `dossier_merge` from Claude Code (print mode): the merge form is cancelled there, so the
-/// model gets `conflict_detected` with the conflicts, calls again with `resolved_conflicts`,
-/// and the files show the resolution.
-#[test]
-fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
+/// A store with two Dossiers whose decisions contradict ("Queue store" keeps Postgres,
+/// "Queue notes" wants Redis), and a Claude Code home registering `dossier mcp` on it.
+/// Returns (store, source slug, target slug, home, project).
+fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf) {
     let store = TempStore::new();
     store.init();
     let make = |name: &str, decision: &str| {
@@ -292,13 +291,13 @@ fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
     };
     let target = make("Queue store", "Use Postgres for the job queue because we need transactions.");
     let source = make("Queue notes", "Use Redis for the job queue because latency matters most.");
-
     let home = store.dir.path().join("home");
     let project = store.dir.path().join("project");
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&project).unwrap();
     let config = serde_json::json!({
         "hasCompletedOnboarding": true,
+        "theme": "dark",
         "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
         "mcpServers": { "dossier": {
             "type": "stdio",
@@ -308,6 +307,15 @@ fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
         } }
     });
     std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    (store, source, target, home, project)
+}
+
+/// `dossier_merge` from Claude Code (print mode): the merge form is cancelled there, so the
+/// model gets `conflict_detected` with the conflicts, calls again with `resolved_conflicts`,
+/// and the files show the resolution.
+#[test]
+fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
+    let (store, source, target, home, project) = queue_pair_with_claude_home();
     let log = store.dir.path().join("requests.jsonl");
     let pair = format!("{source},{target}");
     let (_api, port) = scripted_api(&log, &["merge", &pair]);
@@ -379,52 +387,7 @@ impl Drop for Tmux {
 /// source's" and accepts, and the merge completes with that resolution.
 #[test]
 fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied() {
-    let store = TempStore::new();
-    store.init();
-    let make = |name: &str, decision: &str| {
-        let out = store.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
-        let v = support::json_of(&out);
-        let slug = v["data"]["slug"].as_str().unwrap().to_string();
-        let rev = v["data"]["revision"].as_str().unwrap().to_string();
-        let file = store.dir.path().join(format!("{slug}.md"));
-        std::fs::write(
-            &file,
-            format!(
-                "# {name}\n\n## Situation\n\nQueue design.\n\n## Decisions\n\n- {decision} Decided by Ana. [src:art_x]\n\n\
-                 ## Findings\n\n## Current State\n\n## Next Steps\n\n- Ship.\n"
-            ),
-        )
-        .unwrap();
-        assert!(
-            store
-                .cmd()
-                .args(["save", &slug, "--base-revision", &rev, "--from-file"])
-                .arg(&file)
-                .output()
-                .unwrap()
-                .status
-                .success()
-        );
-        slug
-    };
-    let target = make("Queue store", "Use Postgres for the job queue because we need transactions.");
-    let source = make("Queue notes", "Use Redis for the job queue because latency matters most.");
-    let home = store.dir.path().join("home");
-    let project = store.dir.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::create_dir_all(&project).unwrap();
-    let config = serde_json::json!({
-        "hasCompletedOnboarding": true,
-        "theme": "dark",
-        "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
-        "mcpServers": { "dossier": {
-            "type": "stdio",
-            "command": env!("CARGO_BIN_EXE_dossier"),
-            "args": ["mcp"],
-            "env": { "DOSSIER_HOME": store.root().display().to_string() }
-        } }
-    });
-    std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    let (store, source, target, home, project) = queue_pair_with_claude_home();
     let log = store.dir.path().join("requests.jsonl");
     let pair = format!("{source},{target}");
     let (_api, port) = scripted_api(&log, &["merge", &pair]);
