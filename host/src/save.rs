@@ -794,7 +794,7 @@ pub fn merge(
         )
         .with_next(format!("dossier show {into}")));
     }
-    let committed = merged_from(&tdoc.frontmatter).iter().any(|id| *id == sid);
+    let committed = merged_from(&tdoc.frontmatter).contains(&sid);
     let mut outcome = MergeOutcome {
         source_id: sid.clone(),
         source_slug: sdoc.frontmatter.slug.clone(),
