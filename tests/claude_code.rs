@@ -71,10 +71,10 @@ impl Drop for Api {
     }
 }
 
-#[test]
-fn claude_code_promotes_lists_binds_and_saves_through_dossier_mcp() {
-    let store = TempStore::new();
-    store.init();
+/// A temporary Claude Code home beside `store` whose `~/.claude.json` registers `dossier mcp`
+/// on that store (onboarding done, the project trusted), and a project directory. Returns
+/// (home, project).
+fn claude_home(store: &TempStore) -> (PathBuf, PathBuf) {
     let home = store.dir.path().join("home");
     let project = store.dir.path().join("project");
     std::fs::create_dir_all(&home).unwrap();
@@ -91,6 +91,14 @@ fn claude_code_promotes_lists_binds_and_saves_through_dossier_mcp() {
         } }
     });
     std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    (home, project)
+}
+
+#[test]
+fn claude_code_promotes_lists_binds_and_saves_through_dossier_mcp() {
+    let store = TempStore::new();
+    store.init();
+    let (home, project) = claude_home(&store);
 
     let log = store.dir.path().join("requests.jsonl");
     let (_api, port) = scripted_api(&log, &[]);
@@ -291,22 +299,7 @@ fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf
     };
     let target = make("Queue store", "Use Postgres for the job queue because we need transactions.");
     let source = make("Queue notes", "Use Redis for the job queue because latency matters most.");
-    let home = store.dir.path().join("home");
-    let project = store.dir.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::create_dir_all(&project).unwrap();
-    let config = serde_json::json!({
-        "hasCompletedOnboarding": true,
-        "theme": "dark",
-        "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
-        "mcpServers": { "dossier": {
-            "type": "stdio",
-            "command": env!("CARGO_BIN_EXE_dossier"),
-            "args": ["mcp"],
-            "env": { "DOSSIER_HOME": store.root().display().to_string() }
-        } }
-    });
-    std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    let (home, project) = claude_home(&store);
     (store, source, target, home, project)
 }
 

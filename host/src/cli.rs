@@ -3,8 +3,6 @@
 //! (`ok`, `data`/`error`, `warnings`, `next_actions`) for `--json`.
 //!
 //! Not for: behaviour. Each command calls the one operation that MCP and hooks also use.
-//! Commands of the SPEC's tree that later issues own say "not yet available" and exit 69;
-//! they never pretend to succeed.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -34,7 +32,7 @@ use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewA
                   The store lives in $DOSSIER_HOME, else ~/.dossier. Every read command takes --json.",
     after_help = "Exit codes: 0 ok, 1 failed check, 2 usage, 3 not_found, 4 conflict/ambiguity, 5 invalid input, \
                   6 policy_unavailable, 7 store_unavailable, 8 capability/target warning, 9 codecall session refuses \
-                  the request now, 65 corrupt codecall log, 69 not yet available, 74 I/O."
+                  the request now, 65 corrupt codecall log, 74 I/O."
 )]
 pub struct Cli {
     /// Print the result as JSON (the MCP envelope: ok, data or error, warnings, next_actions).

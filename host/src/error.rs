@@ -28,8 +28,6 @@ pub enum Code {
     PolicyUnavailable,
     /// The store does not exist or is not usable.
     StoreUnavailable,
-    /// The command exists in the SPEC's command tree but not in this build.
-    NotYetAvailable,
     /// An argument is malformed.
     InvalidInput,
     /// A file-system operation failed.
@@ -75,7 +73,6 @@ impl Code {
             Code::InvalidConfig => "invalid_config",
             Code::PolicyUnavailable => "policy_unavailable",
             Code::StoreUnavailable => "store_unavailable",
-            Code::NotYetAvailable => "not_yet_available",
             Code::InvalidInput => "invalid_input",
             Code::Io => "io_error",
             Code::InvalidRequest => "invalid_request",
@@ -109,7 +106,6 @@ impl Code {
             Code::TranscriptUnavailable | Code::OverTokenTarget | Code::HarnessCapabilityUnavailable => 8,
             Code::IllegalTransition | Code::StaleOperation | Code::SessionEnded | Code::NothingToTeach => 9,
             Code::CorruptLog => 65,
-            Code::NotYetAvailable => 69,
             Code::Io | Code::LogError => 74,
         }
     }
