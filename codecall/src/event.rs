@@ -117,6 +117,11 @@ pub struct StartOptions {
     /// Documentation retrieval is off by default (DESIGN §3, gate 4). Always `true` here: the
     /// runtime has no retrieval; lessons label model knowledge.
     pub offline: bool,
+    /// The Dossier (id) the host saves the summary to when the session completes (the §19
+    /// long-term-memory hand-off, opt-in). The runtime only records it, so whichever process
+    /// completes the session knows where the summary goes; it never reads or writes a Dossier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub save_summary_to: Option<String>,
 }
 
 /// Default session budget, minutes.
@@ -131,6 +136,7 @@ impl Default for StartOptions {
             privacy: PrivacyRules::default(),
             slice: None,
             offline: true,
+            save_summary_to: None,
         }
     }
 }

@@ -108,6 +108,11 @@ impl Paths {
         }
     }
 
+    /// `~/.claude/commands/codecall.md`: the `/codecall` user command.
+    pub fn codecall_command(&self) -> PathBuf {
+        self.home.join(".claude").join("commands").join("codecall.md")
+    }
+
     /// From `$HOME`; `None` when it is unset or empty.
     pub fn from_env() -> Option<Paths> {
         std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| Paths::new(Path::new(&h)))
@@ -1402,6 +1407,9 @@ pub struct Outcome {
     pub backups: Vec<PathBuf>,
     /// What is registered now.
     pub registration: Registration,
+    /// The `/codecall` user command (`~/.claude/commands/codecall.md`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<CommandInstall>,
     /// The SPEC §13.1 lines.
     pub report: Vec<String>,
     pub warnings: Vec<String>,
@@ -1536,8 +1544,16 @@ pub fn run(paths: &Paths, opts: &Options, ask: &mut dyn FnMut(&str) -> bool) -> 
         ));
     }
 
+    let command = match decision {
+        Decision::Applied | Decision::UpToDate => Some(codecall_command(paths, register, &mut warnings)),
+        Decision::PlanOnly if register => Some(CommandInstall { path: paths.codecall_command(), outcome: "planned" }),
+        _ => None,
+    };
     let registration = inspect(paths);
-    let report = registration.report_lines(Some(&detection));
+    let mut report = registration.report_lines(Some(&detection));
+    if let Some(c) = &command {
+        report.push(format!("/codecall command: {} ({})", c.outcome, c.path.display()));
+    }
     // Files the plan could not edit (a section of the wrong shape) that still parse.
     for p in planned.problems.iter().filter(|p| !registration.problems.iter().any(|q| q.file == p.file)) {
         warnings.push(p.warning());
@@ -1559,10 +1575,65 @@ pub fn run(paths: &Paths, opts: &Options, ask: &mut dyn FnMut(&str) -> bool) -> 
         changes: applied.changes,
         backups: applied.backups,
         registration,
+        command,
         report,
         warnings,
         next_actions,
     }
+}
+
+/// What init did with the `/codecall` user command.
+#[derive(Clone, Debug, Serialize)]
+pub struct CommandInstall {
+    pub path: PathBuf,
+    /// `installed`, `present` (ours, unchanged), `kept` (someone else's file: never
+    /// overwritten), `removed` (ours, on `--remove`), `absent`, `planned` or `failed`.
+    pub outcome: &'static str,
+}
+
+/// Install (or, on `--remove`, remove) `~/.claude/commands/codecall.md`. A file of that name
+/// that is not byte-for-byte ours is never touched: it is the user's.
+fn codecall_command(paths: &Paths, register: bool, warnings: &mut Vec<String>) -> CommandInstall {
+    let path = paths.codecall_command();
+    let ours = crate::mcp::codecall::COMMAND.as_bytes();
+    let outcome = match (fs::read(&path), register) {
+        (Ok(bytes), true) if bytes == ours => "present",
+        (Ok(bytes), false) if bytes == ours => match fs::remove_file(&path) {
+            Ok(()) => "removed",
+            Err(e) => {
+                warnings.push(format!("could not remove {}: {e}", path.display()));
+                "failed"
+            }
+        },
+        (Ok(_), _) => {
+            if register {
+                warnings.push(format!(
+                    "{} exists and is not dossier's, so it was left alone: `/codecall` runs your file. dossier's                      is also available as the MCP prompt /mcp__dossier__codecall.",
+                    path.display()
+                ));
+            }
+            "kept"
+        }
+        (Err(_), false) => "absent",
+        (Err(_), true) => {
+            let written = path
+                .parent()
+                .map_or(Ok(()), |d| fs::create_dir_all(d).map_err(|e| DossierError::io("create", d, e)))
+                .and_then(|()| files::write_atomic(&path, ours));
+            match written {
+                Ok(()) => "installed",
+                Err(e) => {
+                    warnings.push(format!(
+                        "could not install the /codecall command at {}: {}",
+                        path.display(),
+                        e.message
+                    ));
+                    "failed"
+                }
+            }
+        }
+    };
+    CommandInstall { path, outcome }
 }
 
 fn install(exe: &Path, to: &Path, warnings: &mut Vec<String>) -> String {

@@ -262,6 +262,14 @@ pub enum CodecallCommand {
         /// Without --session-id, the session id is derived from it.
         #[arg(long, value_name = "ID")]
         operation_id: Option<String>,
+        /// Save the summary, when the session completes, to the Dossier this agent session is
+        /// bound to (`CLAUDE_CODE_SESSION_ID`); `codecall.save_summaries` in config.yaml does it
+        /// for every session.
+        #[arg(long)]
+        save_summary: bool,
+        /// Save the summary, when the session completes, to this Dossier (slug or id).
+        #[arg(long, value_name = "DOSSIER", conflicts_with = "save_summary")]
+        save_summary_to: Option<String>,
         /// Print the work order's prompt template, input, evidence and result schema.
         #[arg(long)]
         show_work_order: bool,
@@ -546,11 +554,16 @@ fn codecall_step(
     f: impl FnOnce(&mut dossier_codecall::Runtime<'_>) -> dossier_codecall::error::Result<dossier_codecall::Step>,
 ) -> Result<Output> {
     let target = crate::codecall::log_target(app, log.as_deref())?;
-    let step = crate::codecall::with_runtime(app, target.clone(), f)?;
-    let file = crate::codecall::log_file(&target, &step.session_id);
-    let r = crate::codecall::render(&step, file.as_deref(), show_work_order);
-    let mut out = Output::new(r.data, r.human);
+    let ran = crate::codecall::run(app, target, "user:cli", f)?;
+    let mut r = crate::codecall::render(&ran.step, ran.log.as_deref(), show_work_order);
+    let mut human = r.human;
+    if let Some(h) = &ran.hand_off {
+        r.data["hand_off"] = json!(h);
+        human.push_str(&format!("summary saved to Dossier {} as artifact {}\n", h.dossier_id, h.artifact_id));
+    }
+    let mut out = Output::new(r.data, human);
     out.warnings = r.warnings;
+    out.warnings.extend(ran.warnings);
     out.next_actions = r.next_actions;
     Ok(out)
 }
@@ -558,7 +571,7 @@ fn codecall_step(
 fn cmd_codecall(command: CodecallCommand) -> Result<Output> {
     use crate::codecall as cc;
     use dossier_codecall::{
-        Answer, AnswerRequest, CancelReason, CancelRequest, ResumeRequest, StartRequest, SubmitOutcome, SubmitRequest,
+        Answer, AnswerRequest, CancelReason, CancelRequest, ResumeRequest, SubmitOutcome, SubmitRequest,
     };
     let app = App::open()?;
     let op = |id: Option<String>| id.unwrap_or_else(cc::new_operation_id);
@@ -571,36 +584,28 @@ fn cmd_codecall(command: CodecallCommand) -> Result<Output> {
             session_id,
             max_minutes,
             operation_id,
+            save_summary,
+            save_summary_to,
             show_work_order,
             log,
         } => {
-            let repo = match repo {
-                Some(r) => r,
-                None => std::env::current_dir().map_err(|e| DossierError::io("read", Path::new("."), e))?,
-            };
-            // Recorded absolute, so `resume` from another directory collects the same repository.
-            let repo = std::fs::canonicalize(&repo).map_err(|e| {
-                DossierError::new(Code::InvalidInput, format!("--repo {}: {e}", repo.display()))
-                    .with_next("dossier codecall start --repo <path inside a git work tree>")
-            })?;
-            let changes = match (base, head) {
-                (Some(base), Some(head)) => dossier_evidence::Changes::Revisions { base, head },
-                _ => dossier_evidence::Changes::WorkingTree,
-            };
-            let options = dossier_codecall::StartOptions { max_minutes, ..Default::default() };
-            // A caller-given operation id without a session id names the session after it, so a
-            // retried start finds the session it started.
-            let session_id = session_id.or_else(|| operation_id.as_deref().map(cc::session_id_for_operation));
-            let req = StartRequest {
-                operation_id: op(operation_id),
+            let input = cc::StartInput {
+                repo,
+                base,
+                head,
+                task,
                 session_id,
-                invocation: Default::default(),
-                locator: dossier_evidence::ImplementationLocator { repo, changes, task },
-                completed: true,
-                options,
-                actor: dossier_codecall::Actor::User,
+                max_minutes: Some(max_minutes),
+                operation_id,
+                save_summary: save_summary.then_some(true),
+                harness_session: std::env::var("CLAUDE_CODE_SESSION_ID").ok(),
+                save_summary_to,
+                ..Default::default()
             };
-            codecall_step(&app, log.log, show_work_order, |rt| rt.start(req))
+            let (req, warnings) = cc::start_request(&app, input)?;
+            let mut out = codecall_step(&app, log.log, show_work_order, |rt| rt.start(req))?;
+            out.warnings.splice(0..0, warnings);
+            Ok(out)
         }
         CodecallCommand::Submit { session, checkpoint, result_file, failure, operation_id, show_work_order, log } => {
             let outcome = match (result_file, failure) {

@@ -42,6 +42,18 @@ pub struct Config {
     pub tokens: TokensConfig,
     #[serde(default)]
     pub hooks: HooksConfig,
+    #[serde(default)]
+    pub codecall: CodecallConfig,
+}
+
+/// codecall in Claude Code (docs/codecall.md).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CodecallConfig {
+    /// Save every completed session's summary to the agent session's bound Dossier (the §19
+    /// hand-off; a session can also opt in alone with `save_summary` at start). Default off.
+    #[serde(default)]
+    pub save_summaries: bool,
 }
 
 /// Claude Code hook behaviour (docs/harness-capabilities.md).
@@ -176,6 +188,7 @@ impl Default for Config {
             policy: PolicyConfig::default(),
             tokens: TokensConfig::default(),
             hooks: HooksConfig::default(),
+            codecall: CodecallConfig::default(),
         }
     }
 }

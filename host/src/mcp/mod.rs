@@ -9,10 +9,15 @@
 //! Every result stays under Claude Code's ~48 KB cap: lists and searches are limited and say
 //! how to get more, recall and session payloads are paged.
 //!
+//! codecall's five tools and its `codecall` prompt are in [`codecall`], on this same server.
+//! Tool schemas are compacted ([`compact_schema`]) before they are listed: Claude Code's model
+//! sees them all, and together they must fit a token budget (tested below).
+//!
 //! Not for: behaviour of its own. If a tool needs logic, it belongs in the operation module.
 
 use std::sync::{Arc, Mutex};
 
+use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
@@ -21,7 +26,7 @@ use rmcp::model::{
     ProtocolVersion, ServerCapabilities,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, ServiceExt, prompt_handler, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -30,6 +35,8 @@ use crate::error::{Code, DossierError, Result};
 use crate::model::{self, ArtifactType, ContentFormat, Level, Provenance, Status};
 use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewArtifact, SaveRequest};
 use crate::{context, listing, recall, search, sessions, suggest};
+
+pub mod codecall;
 
 /// The key of the one form a `dossier_merge` round asks.
 const MERGE_FORM_KEY: &str = "merge_conflict";
@@ -41,6 +48,61 @@ const ACTOR: &str = "agent:mcp";
 pub struct DossierServer {
     app: Arc<Mutex<App>>,
     tool_router: ToolRouter<Self>,
+    prompt_router: PromptRouter<Self>,
+}
+
+/// Drop what a schema spends tokens on without telling a caller anything: the `$schema`
+/// dialect, `null` as an alternative type of optional fields (omitting one is how to leave it
+/// out), and integer `format`s with their implied `minimum: 0`. Recursive.
+pub fn compact_schema(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.remove("$schema");
+            if let Some(Value::Array(types)) = map.get("type")
+                && types.len() == 2
+                && types.iter().any(|t| t == "null")
+                && let Some(other) = types.iter().find(|t| *t != "null").cloned()
+            {
+                map.insert("type".into(), other);
+            }
+            if let Some(Value::Array(any)) = map.get("anyOf")
+                && any.len() == 2
+                && any.iter().any(|s| s.get("type").is_some_and(|t| t == "null"))
+                && let Some(Value::Object(inner)) =
+                    any.iter().find(|s| !s.get("type").is_some_and(|t| t == "null")).cloned()
+            {
+                map.remove("anyOf");
+                for (k, x) in inner {
+                    map.entry(k).or_insert(x);
+                }
+            }
+            if map.get("format").and_then(Value::as_str).is_some_and(|f| f.starts_with("uint") || f.starts_with("int"))
+            {
+                map.remove("format");
+                if map.get("minimum").is_some_and(|m| m == 0) {
+                    map.remove("minimum");
+                }
+            }
+            for x in map.values_mut() {
+                compact_schema(x);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(compact_schema),
+        _ => {}
+    }
+}
+
+/// Every tool (Dossier's and codecall's) with compacted schemas.
+fn all_tools() -> ToolRouter<DossierServer> {
+    let mut router = DossierServer::tool_router() + DossierServer::codecall_router();
+    for route in router.map.values_mut() {
+        let mut schema = Value::Object((*route.attr.input_schema).clone());
+        compact_schema(&mut schema);
+        if let Value::Object(map) = schema {
+            route.attr.input_schema = Arc::new(map);
+        }
+    }
+    router
 }
 
 fn envelope(r: Result<(Value, Vec<String>, Vec<String>)>) -> CallToolResult {
@@ -205,7 +267,11 @@ fn outcome(app: &App, o: save::SaveOutcome) -> Result<(Value, Vec<String>, Vec<S
 
 impl DossierServer {
     pub fn new(app: App) -> Self {
-        DossierServer { app: Arc::new(Mutex::new(app)), tool_router: Self::tool_router() }
+        DossierServer {
+            app: Arc::new(Mutex::new(app)),
+            tool_router: all_tools(),
+            prompt_router: Self::codecall_prompts(),
+        }
     }
 
     fn with_app<T>(&self, f: impl FnOnce(&App) -> T) -> T {
@@ -542,11 +608,12 @@ impl DossierServer {
 }
 
 #[tool_handler(router = self.tool_router)]
+#[prompt_handler(router = self.prompt_router)]
 impl ServerHandler for DossierServer {
     fn get_info(&self) -> InitializeResult {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().enable_prompts().build())
             .with_server_info(Implementation::new("dossier", env!("CARGO_PKG_VERSION")))
-            .with_instructions("Dossier: durable memory for long-running work. dossier_list to see open work, dossier_session to resume one.")
+            .with_instructions("Dossier: durable memory for long-running work. dossier_list to see open work, dossier_session to resume one. codecall_start: a learning session about what was just built.")
     }
 }
 
@@ -568,7 +635,7 @@ pub fn serve(app: App) -> Result<()> {
 
 /// The JSON of every tool definition as a client receives it from `tools/list`.
 pub fn tool_definitions() -> Value {
-    serde_json::to_value(DossierServer::tool_router().list_all()).expect("tool definitions serialize")
+    serde_json::to_value(all_tools().list_all()).expect("tool definitions serialize")
 }
 
 #[cfg(test)]
@@ -576,12 +643,13 @@ mod tests {
     use super::*;
 
     /// Claude Code shows the model only tool names until it loads them; all schemas together
-    /// must stay within 3,000 (estimated Claude) tokens. A size budget, not a timing.
+    /// (the nine Dossier tools and codecall's five) must stay within 3,000 (estimated Claude)
+    /// tokens. A size budget, not a timing.
     #[test]
     fn all_tool_schemas_fit_the_token_budget() {
         let defs = tool_definitions();
         let tools = defs.as_array().unwrap();
-        assert_eq!(tools.len(), 9);
+        assert_eq!(tools.len(), 14);
         let text = defs.to_string();
         let estimate = crate::tokens::estimate(&text, crate::tokens::DEFAULT_CALIBRATION);
         eprintln!(
@@ -594,6 +662,35 @@ mod tests {
         for t in tools {
             let d = t["description"].as_str().unwrap();
             assert!(d.len() <= 100, "description too long: {d}");
+            let per = crate::tokens::estimate(&t.to_string(), crate::tokens::DEFAULT_CALIBRATION).tokens;
+            eprintln!("  {:<18} ~{per} estimated tokens", t["name"].as_str().unwrap());
         }
+    }
+
+    #[test]
+    fn compacting_keeps_meaning_and_drops_only_noise() {
+        let mut s = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+                "page": { "type": ["integer", "null"], "format": "uint", "minimum": 0, "description": "1-based" },
+                "when": { "anyOf": [{ "$ref": "#/$defs/Level" }, { "type": "null" }], "description": "x" },
+                "name": { "type": "string" }
+            },
+            "required": ["name"]
+        });
+        compact_schema(&mut s);
+        assert_eq!(
+            s,
+            json!({
+                "type": "object",
+                "properties": {
+                    "page": { "type": "integer", "description": "1-based" },
+                    "when": { "$ref": "#/$defs/Level", "description": "x" },
+                    "name": { "type": "string" }
+                },
+                "required": ["name"]
+            })
+        );
     }
 }

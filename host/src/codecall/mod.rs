@@ -4,6 +4,10 @@
 //! tokenizer counting the budget; the runtime's errors as [`DossierError`]s (codes verbatim);
 //! and a short human rendering of a [`Step`] for the CLI.
 //!
+//! One path for CLI and MCP: [`start_request`] builds a start from either's arguments, and
+//! [`run`] runs an operation and then the Dossier hand-off ([`handoff`]); the user gates as
+//! MCP forms are in [`forms`].
+//!
 //! Not for: session logic (the runtime), policy (the component), or argument parsing (`cli.rs`).
 //! Nothing here reads the repository except through `dossier-evidence`, and nothing prints a
 //! question's answer key: views come from the runtime, which never puts it in a question.
@@ -18,6 +22,9 @@ use dossier_codecall::{
 use dossier_evidence::{EvidencePack, EvidenceRequest, TokenCounter};
 use serde::Serialize;
 use serde_json::{Value, json};
+
+pub mod forms;
+pub mod handoff;
 
 use crate::app::App;
 use crate::error::{Code, DossierError, Result};
@@ -72,6 +79,112 @@ pub fn session_id_for_operation(operation_id: &str) -> String {
     let bits = u128::from_be_bytes(hash.as_bytes()[..16].try_into().expect("16 bytes"));
     let id: String = (0..26).map(|i| DIGITS[((bits >> (125 - 5 * i)) & 31) as usize] as char).collect();
     format!("lrn_{id}")
+}
+
+/// A start as the CLI's flags or the MCP tool's arguments give it.
+#[derive(Clone, Debug, Default)]
+pub struct StartInput {
+    /// Any directory inside the work tree; default: the current directory.
+    pub repo: Option<PathBuf>,
+    /// The implementation is `base..head` (both, or neither: the working-tree changes).
+    pub base: Option<String>,
+    pub head: Option<String>,
+    pub task: Option<String>,
+    pub session_id: Option<String>,
+    pub max_minutes: Option<u32>,
+    pub operation_id: Option<String>,
+    pub invocation: dossier_codecall::Invocation,
+    /// Hand the summary to the bound Dossier (`None`: `codecall.save_summaries`).
+    pub save_summary: Option<bool>,
+    /// The agent session (`CLAUDE_CODE_SESSION_ID`) whose bound Dossier receives the summary.
+    pub harness_session: Option<String>,
+    /// Hand the summary to this Dossier (slug or id) instead of the bound one.
+    pub save_summary_to: Option<String>,
+}
+
+/// The runtime's start request for `input`, and warnings (a hand-off asked for with nothing
+/// bound). The repository is recorded absolute, so `resume` elsewhere collects the same one.
+pub fn start_request(app: &App, input: StartInput) -> Result<(dossier_codecall::StartRequest, Vec<String>)> {
+    let repo = match input.repo {
+        Some(r) => r,
+        None => std::env::current_dir().map_err(|e| DossierError::io("read", Path::new("."), e))?,
+    };
+    let repo = std::fs::canonicalize(&repo).map_err(|e| {
+        DossierError::new(Code::InvalidInput, format!("repository {}: {e}", repo.display()))
+            .with_next("pass a path inside a git work tree as the repository")
+    })?;
+    let changes = match (input.base, input.head) {
+        (Some(base), Some(head)) => dossier_evidence::Changes::Revisions { base, head },
+        (None, None) => dossier_evidence::Changes::WorkingTree,
+        _ => {
+            return Err(DossierError::new(Code::InvalidInput, "base and head go together: pass both, or neither")
+                .with_next("omit both for the working-tree changes"));
+        }
+    };
+    let (save_summary_to, warning) = match &input.save_summary_to {
+        Some(named) => (Some(handoff::dossier_id(app, named)?), None),
+        None => handoff::target(app, input.save_summary, input.harness_session.as_deref()),
+    };
+    let options = dossier_codecall::StartOptions {
+        max_minutes: input.max_minutes.unwrap_or(dossier_codecall::event::DEFAULT_MAX_MINUTES),
+        save_summary_to,
+        ..Default::default()
+    };
+    // A caller-given operation id without a session id names the session after it, so a
+    // retried start finds the session it started.
+    let session_id = input.session_id.or_else(|| input.operation_id.as_deref().map(session_id_for_operation));
+    let req = dossier_codecall::StartRequest {
+        operation_id: input.operation_id.unwrap_or_else(new_operation_id),
+        session_id,
+        invocation: input.invocation,
+        locator: dossier_evidence::ImplementationLocator { repo, changes, task: input.task },
+        completed: true,
+        options,
+        actor: dossier_codecall::Actor::User,
+    };
+    Ok((req, warning.into_iter().collect()))
+}
+
+/// What [`run`] did: the step, the log file, and the summary hand-off if there was one.
+pub struct Ran {
+    pub step: Step,
+    pub log: Option<PathBuf>,
+    pub hand_off: Option<handoff::HandOff>,
+    pub warnings: Vec<String>,
+}
+
+/// Run one operation over `target`, then, when the session is completed and opted in to the
+/// hand-off, save its summary to its Dossier (once; see [`handoff`]). A failed hand-off is a
+/// warning: the session itself completed and its log holds the summary.
+pub fn run(
+    app: &App,
+    target: LogTarget,
+    actor: &str,
+    f: impl FnOnce(&mut Runtime<'_>) -> std::result::Result<Step, RuntimeError>,
+) -> Result<Ran> {
+    let (step, hand_off_to) = with_runtime(app, target.clone(), |rt| {
+        let step = f(rt)?;
+        let to = rt
+            .session(&step.session_id)
+            .and_then(|s| s.started.as_ref())
+            .and_then(|s| s.options.save_summary_to.clone());
+        Ok((step, to))
+    })?;
+    let log = log_file(&target, &step.session_id);
+    let mut warnings = Vec::new();
+    let mut hand_off = None;
+    if let (Next::Summary(summary), Some(dossier)) = (&step.next, hand_off_to) {
+        let harness = std::env::var("CLAUDE_CODE_SESSION_ID").ok();
+        match handoff::save_summary(app, &dossier, &step.session_id, summary, log.as_deref(), actor, harness) {
+            Ok(h) => hand_off = Some(h),
+            Err(e) => warnings.push(format!(
+                "the summary could not be saved to Dossier {dossier}: {} (it is in the session log; `dossier codecall \
+                 show {}` retries)",
+                e.message, step.session_id
+            )),
+        }
+    }
+    Ok(Ran { step, log, hand_off, warnings })
 }
 
 /// Where the log is: the file given, else the store's `learning/` directory (the store must
@@ -164,7 +277,7 @@ pub struct Rendered {
 }
 
 /// A serde enum's wire name (`waiting_for_decision`, `heard_of_it`, ...).
-fn wire<T: Serialize>(v: &T) -> String {
+pub(crate) fn wire<T: Serialize>(v: &T) -> String {
     match serde_json::to_value(v) {
         Ok(Value::String(s)) => s,
         Ok(other) => other.to_string(),
