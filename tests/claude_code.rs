@@ -447,3 +447,135 @@ fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied()
     let audit = std::fs::read_to_string(store.root().join(&target).join("audit.log")).unwrap();
     assert!(audit.contains("\"conflict_resolved\"") && audit.contains("keep_source"), "{audit}");
 }
+
+/// A Claude Code home (as [`claude_home`]) whose project is a git repository with an
+/// uncommitted change worth a codecall session (retries with exponential backoff), and a
+/// Dossier to hand the summary to. Returns (store, Dossier slug, home, project).
+fn codecall_project() -> (TempStore, String, PathBuf, PathBuf) {
+    let store = TempStore::new();
+    store.init();
+    let out = store.cmd().args(["promote", "--json", "--create", "--name", "HTTP client hardening"]).output().unwrap();
+    let slug = support::json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
+    let (home, project) = claude_home(&store);
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&project)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let before = "pub async fn fetch(url: &str) -> Result<String, String> {\n    send(url).await\n}\n\n\
+                  async fn send(url: &str) -> Result<String, String> {\n    Err(format!(\"unreachable {url}\"))\n}\n";
+    let after = "use std::time::Duration;\n\npub async fn fetch(url: &str) -> Result<String, String> {\n    \
+                 retry_with_backoff(url, 5, Duration::from_millis(100)).await\n}\n\n\
+                 pub async fn retry_with_backoff(url: &str, attempts: u32, base: Duration) -> Result<String, String> {\n    \
+                 let mut delay = base;\n    let mut last = String::new();\n    for _ in 0..attempts {\n        \
+                 match send(url).await {\n            Ok(body) => return Ok(body),\n            Err(e) => last = e,\n        \
+                 }\n        sleep(delay).await;\n        delay *= 2;\n    }\n    Err(last)\n}\n\n\
+                 async fn sleep(_d: Duration) {}\n\n\
+                 async fn send(url: &str) -> Result<String, String> {\n    Err(format!(\"unreachable {url}\"))\n}\n";
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/lib.rs"), "pub mod client;\n").unwrap();
+    std::fs::write(project.join("src/client.rs"), before).unwrap();
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "base"]);
+    std::fs::write(project.join("src/client.rs"), after).unwrap();
+    // The `/codecall` command as `dossier init` installs it (init's part: tests/claude_init.rs).
+    let commands = home.join(".claude/commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(commands.join("codecall.md"), include_str!("../assets/claude/commands/codecall.md")).unwrap();
+    (store, slug, home, project)
+}
+
+/// The one codecall event log under the store, as JSON lines.
+fn codecall_log(store: &TempStore) -> Vec<serde_json::Value> {
+    let logs: Vec<PathBuf> = std::fs::read_dir(store.root().join("learning"))
+        .expect("the learning log directory exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    assert_eq!(logs.len(), 1, "one session: {logs:?}");
+    std::fs::read_to_string(&logs[0]).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// The summary artifact the hand-off saved in the Dossier `slug` (a Markdown artifact: its
+/// metadata is its frontmatter).
+fn summary_artifact(store: &TempStore, slug: &str) -> String {
+    let found: Vec<String> = std::fs::read_dir(store.root().join(slug).join("artifacts"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .filter(|t| t.contains("type: decision_evidence"))
+        .collect();
+    assert_eq!(found.len(), 1, "exactly one summary artifact: {found:?}");
+    found.into_iter().next().unwrap()
+}
+
+/// A full codecall session from Claude Code in print mode (issue 10): the scripted model binds
+/// a Dossier, starts a session with `save_summary`, loads the tools, does every work order
+/// (its first concepts result is invalid, is rejected with the exact error, and the corrected
+/// one is accepted), answers the gates whose forms print mode cancels (the results say what
+/// to ask and which tool to call), and the session completes: the event log is on disk and
+/// the summary is a `decision_evidence` artifact of the bound Dossier.
+#[test]
+fn claude_code_runs_a_full_codecall_session_and_hands_the_summary_to_the_bound_dossier() {
+    let (store, slug, home, project) = codecall_project();
+    let log = store.dir.path().join("requests.jsonl");
+    let arg = format!("{slug},{}", project.display());
+    let (_api, port) = scripted_api(&log, &["codecall", &arg]);
+    let out = run_claude(
+        &home,
+        &project,
+        &port,
+        &["-p", "/codecall", "--allowedTools", "mcp__dossier__*", "--max-turns", "200"],
+    );
+    let requests = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "claude failed: {}\nstdout: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let events = codecall_log(&store);
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(types.first(), Some(&"SESSION_STARTED"), "{types:?}");
+    assert_eq!(types.last(), Some(&"SESSION_FINISHED"), "the session completed: {types:?}");
+    for t in ["CONCEPTS_EXTRACTED", "DECISION_RECORDED", "CONFIDENCE_RECORDED", "LESSON_READY", "SUMMARY_READY"] {
+        assert!(types.contains(&t), "{t} missing: {types:?}");
+    }
+    // The invalid result was rejected (recorded as such) before the corrected one was taken.
+    let failed = types.iter().position(|t| *t == "OPERATION_FAILED").expect("the invalid result was rejected");
+    let extracted = types.iter().position(|t| *t == "CONCEPTS_EXTRACTED").unwrap();
+    assert!(failed < extracted, "{types:?}");
+    assert_eq!(events[failed]["payload"]["code"], "invalid_worker_result");
+    let started = &events[0];
+    assert_eq!(started["payload"]["invocation"], "manual");
+
+    // The hand-off: a decision_evidence artifact in the bound Dossier, saved through the Save
+    // path (audited), with provenance naming the session.
+    let sid = started["session_id"].as_str().unwrap();
+    let content = summary_artifact(&store, &slug);
+    assert!(content.contains(&format!("codecall_session: {sid}")), "{content}");
+    assert!(
+        content.contains("# codecall session summary") && content.contains("Estimated session mastery"),
+        "{content}"
+    );
+    let audit = std::fs::read_to_string(store.root().join(&slug).join("audit.log")).unwrap();
+    assert!(audit.lines().last().unwrap().contains("artifacts_added"), "{audit}");
+
+    // What the model saw: the rejection with its exact error, the fallback for the gates
+    // (print mode cancels forms), and the summary with the hand-off.
+    let last = requests.lines().rev().find(|l| l.contains("tool_result")).expect("tool results reached the model");
+    for expected in
+        ["invalid_worker_result", "out_of_range", "ask the user", "codecall_answer session_id=", "\\\"hand_off\\\""]
+    {
+        assert!(last.contains(expected), "the model never saw {expected}");
+    }
+    // `/codecall` expanded to the command's instructions.
+    assert!(requests.contains("Call the `codecall_start` tool"), "the /codecall command reached the model");
+}

@@ -5,9 +5,13 @@ Binds 127.0.0.1 on a free port (written to <port-file>), answers POST /v1/messag
 text/event-stream reply, and appends every request body as one JSON line to <log-file>.
 
 Scenarios: `promote` (the default: promote, list, bind, save), `bind` (load
-dossier_session, bind <slug>, then answer in text: the hooks do the rest) and `merge`
+dossier_session, bind <slug>, then answer in text: the hooks do the rest), `merge`
 (<slug> is `<source>,<target>`: call dossier_merge, read the conflicts from the
-conflict_detected result, call again resolving each with keep_target).
+conflict_detected result, call again resolving each with keep_target) and `codecall`
+(<slug> is `<dossier>,<repo>`: bind the Dossier, start a codecall session on the repo with
+save_summary, then act on each result like an agent: do each work order (the first concepts
+result deliberately invalid, then corrected), and answer each gate the forms did not: accept,
+default confidence, acknowledge, choice `b`; stop at the summary).
 The script (what the "model" does) depends only on the conversation so far: it counts the
 tool_use blocks already in `messages` and returns the next step. Requests without our tools
 (title generation and other helper calls) get a short text reply. It stops itself after
@@ -49,8 +53,140 @@ def tool_results(messages):
     return out
 
 
-def steps(results):
+def first_ref(order):
+    return order["evidence"]["excerpts"][0]["evidence"]
+
+
+def agent_result(order):
+    """A valid worker result for a work order (the shapes of tests/codecall.rs `agent_result`)."""
+    inp = order["input"]
+    step = order["step"]
+    if step == "concepts":
+        derived = inp["derived_signals"]
+        if not derived:
+            return {"concepts": [], "signals": [], "excluded": ["formatting"]}
+        concepts = []
+        for i, d in enumerate(derived[:2]):
+            c = d["concept"]
+            evidence = d.get("evidence") or [first_ref(order)]
+            concepts.append({
+                "id": f"c{i}", "canonical_id": c, "label": c,
+                "category": "concept" if i == 0 else "architecture_decision",
+                "description": f"How this change handles {c}",
+                "objective": f"Explain why the change needs {c}",
+                "prerequisites": [] if i == 0 else ["c0"], "difficulty": 2, "novelty": 0.6,
+                "implementation_relevance": 0.8, "evidence": evidence,
+                "misconceptions": [f"{c} only matters under load"]})
+        return {"concepts": concepts, "signals": [], "excluded": [], "disputed": []}
+    if step == "lesson":
+        unit = inp["unit"]
+        return {"unit_id": unit["id"], "objective": unit["objective"], "what": f"What {unit['label']} is.",
+                "why_here": "The change calls it on every request path shown in the excerpt.",
+                "failure_mode": "Without it the first transient error becomes a user-visible failure.",
+                "connections": ["It feeds the next unit's decision about when to give up."],
+                "misconceptions": ["That it only matters under heavy load."],
+                "mental_model": "A gate that lets work through only when its precondition holds.",
+                "minimal_example": {"language": "rust", "code": "fn gate(ok: bool) -> bool { ok }",
+                                    "explanation": "The smallest gate."},
+                "evidence": [first_ref(order)],
+                "citations": [{"title": "General engineering knowledge", "kind": "model_knowledge"}],
+                "assumptions": []}
+    if step == "question":
+        sub = dict(first_ref(order))
+        sub["end_line"] = sub["start_line"]
+        sub.pop("content_hash", None)
+        label = inp["unit"]["label"]
+        return {"id": inp["question_id"], "unit_id": inp["unit"]["id"],
+                "prompt": f"In this change, what does {label} do after a failure?",
+                "choices": [
+                    {"id": "a", "text": "It retries immediately without any delay between attempts",
+                     "rationale": "Wrong: the code waits between attempts."},
+                    {"id": "b", "text": "It waits longer after each failure so the server can recover",
+                     "rationale": "Right: the delay doubles after each failure."},
+                    {"id": "c", "text": "It gives up after the first timeout and reports the error",
+                     "rationale": "Wrong: it tries several times."},
+                    {"id": "d", "text": "It sends every attempt in parallel to reduce total latency",
+                     "rationale": "Wrong: attempts are sequential."}],
+                "correct_choice_id": "b", "evidence": [sub], "intent": inp["intent"]}
+    if step == "evaluation":
+        correct = inp["correct"]
+        return {"question_id": inp["question"]["id"],
+                "diagnosed_misconceptions": [] if correct else ["believes retries need no delay"],
+                "rationale": "The delay doubles after each failure." if correct else "The chosen answer ignores the delay.",
+                "feedback": "Right." if correct else "Look at how the delay changes between attempts."}
+    raise ValueError(f"unknown step {step}")
+
+
+def codecall_next(result, memo):
+    """The agent's next call after a codecall tool result, or None when the session is over."""
+    try:
+        env = json.loads(result)
+    except ValueError:
+        return None
+    call = lambda tool, args: ("mcp__dossier__" + tool, args)
+    if not env.get("ok"):
+        if env.get("error", {}).get("code") == "invalid_worker_result" and memo.get("order"):
+            order = memo["order"]
+            return call("codecall_submit", {"session_id": order["session_id"], "checkpoint": order["id"],
+                                            "result": agent_result(order)})
+        return None
+    data = env["data"]
+    sid, n = data["session_id"], data["next"]
+    kind = n["kind"]
+    if kind == "work_order":
+        memo["order"] = n
+        result = agent_result(n)
+        if n["step"] == "concepts" and not memo.get("bad_sent") and result["concepts"]:
+            memo["bad_sent"] = True
+            result = json.loads(json.dumps(result))
+            result["concepts"][0]["difficulty"] = 9
+        return call("codecall_submit", {"session_id": sid, "checkpoint": n["id"], "result": result})
+    if kind == "decision":
+        return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "accept": True})
+    if kind == "confidence":
+        return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "confidence": {}})
+    if kind == "lesson":
+        return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "acknowledge": True})
+    if kind == "question":
+        return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "choice_id": "b"})
+    return None
+
+
+def results_by_call(messages):
+    """Tool result text by our call index (tool_use ids are `toolu_<index>`)."""
+    out = {}
+    for m in messages:
+        if m.get("role") == "user" and isinstance(m.get("content"), list):
+            for b in m["content"]:
+                if b.get("type") == "tool_result" and str(b.get("tool_use_id", "")).startswith("toolu_"):
+                    c = b.get("content")
+                    if isinstance(c, list):
+                        c = "".join(x.get("text", "") for x in c if isinstance(x, dict))
+                    try:
+                        out[int(b["tool_use_id"][6:])] = str(c)
+                    except ValueError:
+                        pass
+    return out
+
+
+def steps(results, by_call=None):
     """The scripted sequence; later steps read earlier tool results."""
+    if SCENARIO == "codecall":
+        slug, repo = SLUG.split(",", 1)
+        s = [("ToolSearch", {"query": f"select:mcp__dossier__{t}"})
+             for t in ("dossier_session", "codecall_start", "codecall_submit", "codecall_answer")]
+        s.append(("mcp__dossier__dossier_session", {"id": slug}))
+        s.append(("mcp__dossier__codecall_start", {
+            "repo": repo, "task": "Retry failed HTTP calls with exponential backoff", "save_summary": True}))
+        memo = {}
+        i = len(s) - 1
+        while i in (by_call or {}) and len(s) < 120:
+            nxt = codecall_next(by_call[i], memo)
+            if nxt is None:
+                break
+            s.append(nxt)
+            i += 1
+        return s
     if SCENARIO == "merge":
         source, target = SLUG.split(",")
         s = [("ToolSearch", {"query": "select:mcp__dossier__dossier_merge"}),
@@ -140,7 +276,8 @@ class Handler(BaseHTTPRequestHandler):
             out = reply([{"type": "text", "text": "E2E"}], "end_turn")
         else:
             done = len(tool_uses(req.get("messages", [])))
-            plan = steps(tool_results(req.get("messages", [])))
+            msgs = req.get("messages", [])
+            plan = steps(tool_results(msgs), results_by_call(msgs))
             if done < len(plan):
                 name, args = plan[done]
                 out = reply([{"type": "tool_use", "id": f"toolu_{done:02d}", "name": name, "input": args}], "tool_use")

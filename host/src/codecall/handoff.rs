@@ -122,18 +122,14 @@ pub fn save_summary(
     Ok(HandOff { dossier_id: dossier_id.to_string(), artifact_id, saved_now: true })
 }
 
-/// The artifact of `dir`'s archive whose metadata names `session_id` as its codecall session.
+/// The `decision_evidence` artifact of `dir`'s archive whose provenance names `session_id` as
+/// its codecall session.
 fn saved_artifact(dir: &Path, session_id: &str) -> Option<String> {
-    let needle = format!("{SESSION_KEY}: {session_id}");
-    let entries = std::fs::read_dir(dir.join("archive")).ok()?;
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let Some(id) = name.strip_suffix(".meta.yaml") else { continue };
-        if std::fs::read_to_string(e.path()).is_ok_and(|t| t.lines().any(|l| l.trim() == needle)) {
-            return Some(id.to_string());
-        }
-    }
-    None
+    let (artifacts, _) = crate::archive::list(dir);
+    artifacts.into_iter().filter(|a| a.artifact_type == ArtifactType::DecisionEvidence).find_map(|a| {
+        let meta = crate::archive::read_meta(dir, &a.id)?;
+        (meta.provenance.extra.get(SESSION_KEY).and_then(|v| v.as_str()) == Some(session_id)).then_some(a.id)
+    })
 }
 
 /// The summary as Markdown: what the Dossier keeps, and what `dossier codecall` prints.
