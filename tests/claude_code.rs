@@ -579,3 +579,124 @@ fn claude_code_runs_a_full_codecall_session_and_hands_the_summary_to_the_bound_d
     // `/codecall` expanded to the command's instructions.
     assert!(requests.contains("Call the `codecall_start` tool"), "the /codecall command reached the model");
 }
+
+/// What a user sees of codecall (issue 10, DESIGN §4 recipe): interactive Claude Code under
+/// tmux, the scripted model starts a session and does the work orders, and the user answers
+/// the three kinds of form on screen — Start, a confidence level ("Heard of it"), and each
+/// question (the first option shown) — and exactly those answers reach the event log as the
+/// user's; the session completes with the summary in the bound Dossier.
+#[test]
+fn codecall_forms_appear_in_interactive_claude_code_and_the_answers_chosen_reach_the_log() {
+    let (store, slug, home, project) = codecall_project();
+    let log = store.dir.path().join("requests.jsonl");
+    let arg = format!("{slug},{}", project.display());
+    let (_api, port) = scripted_api(&log, &["codecall", &arg]);
+
+    let tmux = Tmux { socket: format!("dossier-cc-{}", std::process::id()) };
+    let command = format!(
+        "env -i HOME={} PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color ANTHROPIC_BASE_URL=http://127.0.0.1:{port} \
+         ANTHROPIC_API_KEY=sk-ant-e2e-dummy DISABLE_AUTOUPDATER=1 {} --allowedTools 'mcp__dossier__*'",
+        home.display(),
+        claude().display()
+    );
+    let started = tmux
+        .cmd()
+        .args(["new-session", "-d", "-s", "cc", "-x", "120", "-y", "40", "-c"])
+        .arg(&project)
+        .arg(&command)
+        .status()
+        .unwrap();
+    assert!(started.success(), "tmux new-session");
+    tmux.wait_for("Detected a custom API key", 60);
+    tmux.send(&["Up", "Enter"]);
+    tmux.wait_for("auto mode", 60);
+    std::thread::sleep(Duration::from_secs(3));
+    let prompt = "Start a codecall session on what I just built.";
+    assert!(tmux.cmd().args(["send-keys", "-t", "cc", "-l", prompt]).status().unwrap().success());
+    tmux.wait_for(prompt, 20);
+    std::thread::sleep(Duration::from_secs(1));
+    tmux.send(&["Enter"]);
+
+    // Answer every form until the session ends; remember what was chosen on screen.
+    let finished = || {
+        std::fs::read_dir(store.root().join("learning")).is_ok_and(|d| {
+            d.flatten().any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("\"SESSION_FINISHED\"")))
+        })
+    };
+    let to_accept = |tmux: &Tmux| {
+        for _ in 0..12 {
+            if tmux.screen().contains("❯ Accept") {
+                break;
+            }
+            tmux.send(&["Down"]);
+        }
+        assert!(tmux.screen().contains("❯ Accept"), "never reached Accept:\n{}", tmux.screen());
+        tmux.send(&["Enter"]);
+    };
+    let (mut decided, mut confided, mut chosen) = (0, 0, Vec::<String>::new());
+    let start = Instant::now();
+    let mut last_enter = Instant::now();
+    while !finished() {
+        assert!(start.elapsed() < Duration::from_secs(300), "the session never finished:\n{}", tmux.screen());
+        let s = tmux.screen();
+        if !s.contains("requests your input") {
+            // An Enter swallowed while the box was still settling: the prompt is still in it.
+            if decided == 0 && last_enter.elapsed() > Duration::from_secs(8) && !s.contains("dossier") {
+                tmux.send(&["Enter"]);
+                last_enter = Instant::now();
+            }
+            std::thread::sleep(Duration::from_millis(300));
+            continue;
+        }
+        if s.contains("Start it now?") {
+            assert!(s.contains("retries") && s.contains("minute(s)"), "the card shows the plan:\n{s}");
+            tmux.send(&["Right", "Space"]); // the first option: Start
+            tmux.wait_for("Start the session?: ▸ Start", 10);
+            to_accept(&tmux);
+            decided += 1;
+        } else if s.contains("how well do you already know") {
+            // Expanded, the cursor is on the current value ("Use a default", the last).
+            tmux.send(&["Right", "Up", "Up", "Space"]);
+            tmux.wait_for("Heard of it", 10);
+            to_accept(&tmux);
+            confided += 1;
+        } else if s.contains("Your answer") {
+            assert!(s.contains("codecall question on"), "{s}");
+            tmux.send(&["Right", "Space"]); // the first option shown (choices are shuffled)
+            let picked = tmux.wait_for("✔ Your answer: ", 10);
+            let line = picked.lines().find(|l| l.contains("✔ Your answer: ")).unwrap();
+            let id = line.split("✔ Your answer: ").nth(1).unwrap().trim_start_matches(['▸', ' ']);
+            let id = id.split(')').next().unwrap().trim().to_string();
+            chosen.push(id);
+            to_accept(&tmux);
+        } else {
+            panic!("an unexpected form:\n{s}");
+        }
+        // Wait for this form to go before looking for the next one.
+        let gone = Instant::now();
+        while tmux.screen().contains("requests your input") && gone.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    assert_eq!((decided, confided), (1, 1), "one Start/Skip form and one confidence form");
+    assert!(!chosen.is_empty(), "at least one question was asked by form");
+
+    // The log records the user's answers, exactly as chosen on screen.
+    let events = codecall_log(&store);
+    let of = |t: &str| events.iter().filter(|e| e["type"] == t).collect::<Vec<_>>();
+    let decision = of("DECISION_RECORDED");
+    assert_eq!(decision.len(), 1);
+    assert_eq!((decision[0]["actor"].as_str(), decision[0]["payload"]["accept"].as_bool()), (Some("user"), Some(true)));
+    let confidence = of("CONFIDENCE_RECORDED");
+    assert_eq!(confidence[0]["actor"], "user");
+    let levels = confidence[0]["payload"]["levels"].as_object().unwrap();
+    assert!(!levels.is_empty() && levels.values().all(|l| l == "heard_of_it"), "{levels:?}");
+    let answered: Vec<String> = of("QUESTION_ANSWERED")
+        .iter()
+        .inspect(|e| assert_eq!(e["actor"], "user"))
+        .map(|e| e["payload"]["choice_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(answered, chosen, "the log holds the choices made on screen, in order");
+    let content = summary_artifact(&store, &slug);
+    assert!(content.contains("# codecall session summary"), "{content}");
+}

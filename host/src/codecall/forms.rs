@@ -105,7 +105,9 @@ fn confidence_form(gate: &ConfidenceGate) -> (String, Value) {
 }
 
 fn question_form(q: &QuestionView) -> (String, Value) {
-    let message = format!("codecall question on {}:\n{}", q.unit.label, q.prompt);
+    // The choices in full in the message too: a select shows each on one line, cut to the width.
+    let choices: Vec<String> = q.choices.iter().map(|c| format!("{}) {}", c.id, c.text)).collect();
+    let message = format!("codecall question on {}:\n{}\n{}", q.unit.label, q.prompt, choices.join("\n"));
     let options: Vec<Value> =
         q.choices.iter().map(|c| json!({ "const": c.id, "title": format!("{}) {}", c.id, c.text) })).collect();
     let schema = json!({
