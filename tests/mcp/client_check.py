@@ -1,15 +1,18 @@
 """Drives `dossier mcp` through the official Python MCP SDK over stdio.
 
 Run by tests/mcp.rs as `python3 tests/mcp/client_check.py <dossier-binary> <store-dir>`.
-Exits non-zero (with the failed assertion) if any check fails. Checks: the nine tools are
-listed with schemas; each tool answers with the SPEC envelope; error codes; malformed
-parameters are a protocol error and the server keeps serving; results stay under 48 KB.
+Exits non-zero (with the failed assertion) if any check fails. Checks: the nine Dossier tools
+and codecall's five are listed with schemas; each tool answers with the SPEC envelope; error
+codes; malformed parameters are a protocol error and the server keeps serving; results stay
+under 48 KB; the `codecall` prompt; a codecall session started, a rejected result, cancel.
 """
 
 import asyncio
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -17,6 +20,7 @@ from mcp.client.stdio import stdio_client
 TOOLS = {
     "dossier_list", "dossier_recall", "dossier_search", "dossier_save", "dossier_update",
     "dossier_promote", "dossier_link", "dossier_session", "dossier_merge",
+    "codecall_start", "codecall_submit", "codecall_answer", "codecall_cancel", "codecall_resume",
 }
 CAP = 48 * 1024
 
@@ -161,7 +165,68 @@ async def main(binary, store):
             assert sorted(e["data"]["conflicts_resolved"]) == sorted(c["id"] for c in conflicts), e
             content = envelope(await call("dossier_recall", {"id": target}))["data"]["content"]
             assert "Postgres" in content and "Redis" not in content, content
+
+            await codecall_checks(session)
     print("mcp client checks passed")
+
+
+def retry_repo():
+    """A git repository whose uncommitted change adds retries with exponential backoff."""
+    repo = tempfile.mkdtemp()
+    git = lambda *a: subprocess.run(["git", "-c", "user.name=T", "-c", "user.email=t@example.invalid",
+                                     "-c", "commit.gpgsign=false", *a], cwd=repo, check=True, capture_output=True)
+    os.makedirs(os.path.join(repo, "src"))
+    path = os.path.join(repo, "src", "client.rs")
+    with open(path, "w") as f:
+        f.write("pub async fn fetch(url: &str) -> Result<String, String> {\n    send(url).await\n}\n")
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
+    with open(path, "w") as f:
+        f.write("pub async fn fetch(url: &str) -> Result<String, String> {\n"
+                "    retry_with_backoff(url, 5).await\n}\n\n"
+                "pub async fn retry_with_backoff(url: &str, attempts: u32) -> Result<String, String> {\n"
+                "    let mut delay = 100;\n    for _ in 0..attempts {\n"
+                "        if let Ok(b) = send(url).await { return Ok(b); }\n"
+                "        sleep(delay).await;\n        delay *= 2;\n    }\n    Err(url.into())\n}\n")
+    return repo
+
+
+async def codecall_checks(session):
+    """codecall through MCP with a client that speaks no forms: the prompt, a start, a
+    rejected result with its exact errors and the tool to call, a malformed answer, cancel."""
+    call = session.call_tool
+    prompts = await session.list_prompts()
+    assert "codecall" in {p.name for p in prompts.prompts}, prompts
+    p = await session.get_prompt("codecall", {"about": "the retry change"})
+    text = p.messages[0].content.text
+    assert "codecall_start" in text and "the retry change" in text and "---" not in text.splitlines()[0], text
+
+    e = envelope(await call("codecall_start", {"repo": retry_repo(), "task": "Retry with backoff"}))
+    assert e["ok"], e
+    sid, n = e["data"]["session_id"], e["data"]["next"]
+    assert n["kind"] == "work_order" and n["step"] == "concepts", n
+    assert n["result_schema"] and n["template"]["text"], n
+    assert any("codecall_submit session_id=" + sid in a for a in e["next_actions"]), e["next_actions"]
+    assert os.path.isfile(e["data"]["log"]), e["data"]["log"]
+    assert all(" " in ev and ev.split()[1].isupper() for ev in e["data"]["events"]), e["data"]["events"]
+
+    e = envelope(await call("codecall_submit", {"session_id": sid, "checkpoint": n["id"],
+                                                "result": {"concepts": "not a list"}}))
+    assert not e["ok"] and e["error"]["code"] == "invalid_worker_result", e
+    assert e["error"]["details"]["errors"], e
+    assert any("codecall_submit" in a for a in e["next_actions"]), e["next_actions"]
+
+    e = envelope(await call("codecall_answer", {"session_id": sid, "checkpoint": "gate-1",
+                                                "accept": True, "choice_id": "a"}))
+    assert not e["ok"] and e["error"]["code"] == "invalid_input", e
+
+    e = envelope(await call("codecall_cancel", {"session_id": sid, "note": "later"}))
+    assert e["ok"] and e["data"]["state"] == "cancelled" and e["data"]["next"]["kind"] == "cancelled", e
+
+    e = envelope(await call("codecall_resume", {"session_id": "lrn_00000000000000000000000000"}))
+    assert not e["ok"] and e["error"]["code"] == "unknown_session", e
+    assert e["next_actions"] == ["codecall_start"], e
 
 
 if __name__ == "__main__":
