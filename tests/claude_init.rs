@@ -673,3 +673,37 @@ fn doctor_reports_an_unregistered_hook_with_its_fix_and_init_repairs_it() {
         "{v}"
     );
 }
+
+/// Issue 10: init installs the `/codecall` user command, reports it, leaves it alone when it
+/// is already ours, removes it on `--remove`, and never overwrites or removes a file of that
+/// name that is not byte-for-byte ours.
+#[test]
+fn init_installs_the_codecall_command_and_never_clobbers_the_users_own() {
+    let ours = include_str!("../assets/claude/commands/codecall.md");
+    let rel = ".claude/commands/codecall.md";
+    let env = Env::with_fixtures();
+    let (stdout, _) = env.init(&["--yes", "--no-self-install"]);
+    assert_eq!(env.read(rel), ours);
+    assert!(stdout.contains("/codecall command: installed"), "{stdout}");
+    let (stdout, _) = env.init(&["--yes", "--no-self-install"]);
+    assert!(stdout.contains("/codecall command: present"), "{stdout}");
+    env.init(&["--remove", "--yes"]);
+    assert!(!env.home().join(rel).exists(), "ours is removed with the registration");
+    assert!(!env.home().join(".claude/commands").exists(), "and the directory init made for it, now empty");
+
+    // Someone else's /codecall: kept through register and remove, with a warning that says so.
+    let mine = "---\ndescription: my own codecall\n---\nDo my thing.\n";
+    env.write(rel, mine);
+    let (stdout, stderr) = env.init(&["--yes", "--no-self-install"]);
+    assert_eq!(env.read(rel), mine, "never overwritten");
+    assert!(stdout.contains("/codecall command: kept"), "{stdout}");
+    assert!(stderr.contains("left alone") || stdout.contains("left alone"), "{stdout}\n{stderr}");
+    env.init(&["--remove", "--yes"]);
+    assert_eq!(env.read(rel), mine, "never removed");
+
+    // Without a terminal or --yes, init only plans it.
+    let env = Env::with_fixtures();
+    let out = env.cmd().arg("init").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("/codecall command: planned"));
+    assert!(!env.home().join(rel).exists(), "nothing written without consent");
+}

@@ -1599,7 +1599,14 @@ fn codecall_command(paths: &Paths, register: bool, warnings: &mut Vec<String>) -
     let outcome = match (fs::read(&path), register) {
         (Ok(bytes), true) if bytes == ours => "present",
         (Ok(bytes), false) if bytes == ours => match fs::remove_file(&path) {
-            Ok(()) => "removed",
+            Ok(()) => {
+                // The directory too if that left it empty (init created it; an empty
+                // directory holds nothing of anyone's).
+                if let Some(dir) = path.parent() {
+                    let _ = fs::remove_dir(dir);
+                }
+                "removed"
+            }
             Err(e) => {
                 warnings.push(format!("could not remove {}: {e}", path.display()));
                 "failed"
