@@ -705,3 +705,40 @@ fn a_wrong_answer_gets_feedback_and_a_reinforcement_lesson() {
     let remember = next(&done)["points_to_remember"].as_array().unwrap();
     assert!(remember.iter().any(|p| p.as_str().unwrap().contains("believes retries need no delay")), "{remember:?}");
 }
+
+/// Issue 10's hand-off through the CLI: `--save-summary-to` names the Dossier; the completed
+/// session's summary becomes one `decision_evidence` artifact of it (audited, provenance naming
+/// the session), and showing the completed session again finds it instead of saving twice.
+/// `--save-summary` with no bound agent session warns and hands nothing off.
+#[test]
+fn a_completed_sessions_summary_is_saved_once_to_the_named_dossier() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let out = store.cmd().args(["promote", "--json", "--create", "--name", "HTTP client"]).output().unwrap();
+    let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
+
+    let done = drive(&cli, cli.start(&retry(), &["--save-summary-to", &slug]), "none");
+    assert_eq!(next(&done)["kind"], "summary", "{done:#}");
+    let sid = sid_of(&done);
+    let hand_off = &done["data"]["hand_off"];
+    assert_eq!(hand_off["saved_now"], true, "{done:#}");
+    let artifact = hand_off["artifact_id"].as_str().unwrap().to_string();
+    let path = store.root().join(&slug).join("artifacts").join(format!("{artifact}.md"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    for expected in ["type: decision_evidence", &format!("codecall_session: {sid}"), "# codecall session summary"] {
+        assert!(text.contains(expected), "{expected} missing from {text}");
+    }
+    let audit = std::fs::read_to_string(store.root().join(&slug).join("audit.log")).unwrap();
+    assert!(audit.lines().last().unwrap().contains(&artifact), "{audit}");
+
+    let again = cli.ok(&["show", &sid]);
+    assert_eq!(again["data"]["hand_off"]["saved_now"], false, "{again:#}");
+    assert_eq!(again["data"]["hand_off"]["artifact_id"], artifact.as_str());
+    assert_eq!(std::fs::read_dir(store.root().join(&slug).join("artifacts")).unwrap().count(), 1, "saved once");
+
+    let unbound = cli.start(&cache(), &["--save-summary"]);
+    let warnings = unbound["warnings"].to_string();
+    assert!(warnings.contains("no bound Dossier"), "{unbound:#}");
+    let events = log_lines(&store.root().join("learning").join(format!("{}.jsonl", sid_of(&unbound))));
+    assert!(events[0]["payload"]["options"].get("save_summary_to").is_none(), "{:#}", events[0]);
+}
