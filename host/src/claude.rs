@@ -1827,6 +1827,52 @@ mod tests {
     }
 
     #[test]
+    fn a_plugin_provides_what_init_did_not_and_both_present_is_a_double_registration() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::new(dir.path());
+        // `claude --plugin-dir`: only this process knows the plugin started it.
+        let r = inspect_with(&paths, Some(dir.path().join("plugin")));
+        assert!(r.complete() && r.warnings().is_empty(), "{:?}", r.warnings());
+        assert!(matches!(&r.mcp, Capability::Plugin { plugin } if plugin.ends_with("plugin")));
+        assert!(!inspect(&paths).complete());
+
+        // Installed and enabled for the user, as `claude plugin install` records it.
+        fs::create_dir_all(paths.claude_dir().join("plugins")).unwrap();
+        fs::write(
+            crate::plugin::installed_plugins_file(&paths),
+            r#"{"version": 2, "plugins": {"dossier@dossier": [{"scope": "user", "installPath": "/x"}]}}"#,
+        )
+        .unwrap();
+        fs::write(&paths.settings_json, r#"{"enabledPlugins": {"dossier@dossier": true}}"#).unwrap();
+        let r = inspect(&paths);
+        assert_eq!(r.mcp, Capability::Plugin { plugin: "dossier@dossier".into() });
+        assert!(r.complete() && r.transcript_capture && r.double_registration().is_empty());
+        assert!(r.report_lines(None)[0].contains("Plugin: dossier@dossier (user scope, enabled)"));
+
+        // dossier init's server too: a double registration, with both ways out.
+        let exe = dir.path().join("dossier");
+        fs::write(&exe, "#!/bin/sh\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        fs::write(&paths.claude_json, json!({"mcpServers": {"dossier": mcp_entry(&exe)}}).to_string()).unwrap();
+        let r = inspect(&paths);
+        assert!(matches!(r.mcp, Capability::Available { .. }), "init's entry serves");
+        let w = r.double_registration();
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("dossier init --remove") && w[0].contains("claude plugin uninstall dossier@dossier"));
+        assert_eq!(r.warnings()[0], w[0]);
+
+        // Disabled: no longer serving, no longer double.
+        fs::write(&paths.settings_json, r#"{"enabledPlugins": {"dossier@dossier": false}}"#).unwrap();
+        let r = inspect(&paths);
+        assert!(r.double_registration().is_empty());
+        assert_eq!(r.session_start_hook, Capability::NotRegistered);
+    }
+
+    #[test]
     fn registration_warnings_name_what_is_missing() {
         let dir = tempfile::tempdir().unwrap();
         let paths = Paths::new(dir.path());
