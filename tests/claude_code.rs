@@ -13,63 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use support::TempStore;
-
-fn claude() -> PathBuf {
-    let p = support::workspace_root().join("tests/e2e/node_modules/.bin/claude");
-    assert!(p.exists(), "{} missing: run the README's test command (npm ci --prefix tests/e2e)", p.display());
-    p
-}
-
-struct Api(std::process::Child);
-
-/// Start the scripted Messages API logging to `log` (`scenario` and `slug` select the
-/// script); returns it and its port.
-fn scripted_api(log: &std::path::Path, scenario: &[&str]) -> (Api, String) {
-    let port_file = log.with_extension("port");
-    let _ = std::fs::remove_file(&port_file);
-    let api = Api(Command::new("python3")
-        .arg(support::workspace_root().join("tests/e2e/scripted_api.py"))
-        .arg(&port_file)
-        .arg(log)
-        .args(scenario)
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("start the scripted API"));
-    let start = Instant::now();
-    let port = loop {
-        if let Ok(p) = std::fs::read_to_string(&port_file)
-            && !p.is_empty()
-        {
-            break p;
-        }
-        assert!(start.elapsed() < Duration::from_secs(20), "scripted API did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    (api, port)
-}
-
-/// `claude -p` offline in `project` with `home`, against the API on `port`.
-fn run_claude(home: &std::path::Path, project: &std::path::Path, port: &str, args: &[&str]) -> std::process::Output {
-    Command::new(claude())
-        .args(args)
-        .current_dir(project)
-        .env_clear()
-        .env("HOME", home)
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-        .env("ANTHROPIC_API_KEY", "sk-ant-e2e-dummy")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run claude")
-}
-
-impl Drop for Api {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use support::claude::{claude, run_claude, scripted_api};
 
 /// A temporary Claude Code home beside `store` whose `~/.claude.json` registers `dossier mcp`
 /// on that store (onboarding done, the project trusted), and a project directory. Returns

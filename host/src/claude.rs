@@ -81,7 +81,13 @@ impl HookEvent {
 /// The hook command registered for `event`: `<binary> hook <event>`, the binary quoted for
 /// the shell when it needs it.
 pub fn hook_command(binary: &Path, event: HookEvent) -> String {
-    format!("{} hook {}", shell_quote(&binary.to_string_lossy()), event.arg())
+    hook_line(&shell_quote(&binary.to_string_lossy()), event)
+}
+
+/// `<binary_word> hook <event>`, the binary already written as shell text (the plugin's
+/// `"${CLAUDE_PLUGIN_ROOT}/bin/dossier"`, left for the shell to expand).
+pub fn hook_line(binary_word: &str, event: HookEvent) -> String {
+    format!("{binary_word} hook {}", event.arg())
 }
 
 /// The `mcpServers.dossier` entry registered for `binary`.
@@ -257,17 +263,28 @@ pub enum Capability {
     Conflict {
         detail: String,
     },
+    /// Not registered by `dossier init`, but the dossier plugin provides it.
+    Plugin {
+        /// `dossier@<marketplace>`, or the directory a `--plugin-dir` session loaded it from.
+        plugin: String,
+    },
 }
 
 impl Capability {
     pub fn available(&self) -> bool {
-        matches!(self, Capability::Available { .. })
+        matches!(self, Capability::Available { .. } | Capability::Plugin { .. })
+    }
+
+    /// An entry `dossier init` wrote is there (working or not).
+    pub fn init_entry(&self) -> bool {
+        matches!(self, Capability::Available { .. } | Capability::WrongFile { .. } | Capability::MissingBinary { .. })
     }
 
     /// For the report: "available", "not registered", ...
     pub fn describe(&self) -> String {
         match self {
             Capability::Available { .. } => "available".to_string(),
+            Capability::Plugin { plugin } => format!("available (plugin {plugin})"),
             Capability::NotRegistered => "not registered".to_string(),
             Capability::WrongFile { file } => {
                 format!("not registered (an entry is in {}, where Claude Code does not read it)", file.display())
@@ -310,6 +327,12 @@ pub struct Registration {
     /// Transcripts are captured by the session-end and pre-compaction hooks.
     pub transcript_capture: bool,
     pub problems: Vec<FileProblem>,
+    /// Every installation of the dossier plugin Claude Code records (any scope).
+    pub plugin_installs: Vec<crate::plugin::Install>,
+    /// The dossier plugin directory that started this process (a hook or MCP server the
+    /// plugin runs, e.g. under `claude --plugin-dir`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launched_by_plugin: Option<PathBuf>,
 }
 
 impl Registration {
@@ -322,6 +345,58 @@ impl Registration {
         }
     }
 
+    /// What provides the capabilities `dossier init` did not register: a user-scope enabled
+    /// plugin install, else the plugin that started this process.
+    pub fn serving_plugin(&self) -> Option<String> {
+        self.plugin_installs
+            .iter()
+            .find(|i| i.serves_everywhere())
+            .map(|i| i.id.clone())
+            .or_else(|| self.launched_by_plugin.as_ref().map(|p| p.display().to_string()))
+    }
+
+    /// Entries `dossier init` wrote exist (MCP server or any hook, working or not).
+    pub fn init_registered(&self) -> bool {
+        self.mcp.init_entry() || HookEvent::ALL.iter().any(|e| self.hook(*e).init_entry())
+    }
+
+    /// Both `dossier init`'s registration and the plugin are present: every hook would run
+    /// twice and there would be two MCP servers. One warning per place it happens, each with
+    /// how to keep one. (At run time init's registration serves and the plugin stands down.)
+    pub fn double_registration(&self) -> Vec<String> {
+        if !self.init_registered() {
+            return Vec::new();
+        }
+        let init = "`dossier init`'s registration (~/.claude.json, ~/.claude/settings.json)";
+        let mut w = Vec::new();
+        for i in self.plugin_installs.iter().filter(|i| i.enabled) {
+            let place = match &i.project {
+                Some(p) => format!("in {}", p.display()),
+                None => "everywhere".to_string(),
+            };
+            w.push(format!(
+                "Dossier is registered twice with Claude Code {place}: by {init} and by the plugin {} ({} scope). \
+                 dossier init's hooks and MCP server serve; the plugin's stand down. Keep one: `dossier init --remove` \
+                 (keep the plugin) or `claude plugin uninstall {}{}` (keep dossier init's).",
+                i.id,
+                i.scope,
+                i.id,
+                if i.scope == "user" { String::new() } else { format!(" --scope {}", i.scope) }
+            ));
+        }
+        if let Some(root) = &self.launched_by_plugin
+            && w.is_empty()
+        {
+            w.push(format!(
+                "Dossier is registered twice in this session: by {init} and by the plugin loaded from {}. dossier \
+                 init's hooks and MCP server serve; the plugin's stand down. Keep one: `dossier init --remove` (keep \
+                 the plugin) or stop loading the plugin (keep dossier init's).",
+                root.display()
+            ));
+        }
+        w
+    }
+
     /// Everything registered and working.
     pub fn complete(&self) -> bool {
         self.mcp.available() && HookEvent::ALL.iter().all(|e| self.hook(*e).available())
@@ -332,6 +407,9 @@ impl Registration {
         let mut lines = Vec::new();
         if let Some(d) = detection {
             lines.push(format!("- {}", d.describe()));
+        }
+        for i in &self.plugin_installs {
+            lines.push(format!("- Plugin: {}", i.describe()));
         }
         lines.push(format!("- MCP: {}", self.mcp.describe()));
         lines.push(format!("- Session-start hook: {}", self.session_start_hook.describe()));
@@ -352,10 +430,11 @@ impl Registration {
     /// everything is registered. Short: session start repeats them on every session.
     pub fn warnings(&self) -> Vec<String> {
         let mut w: Vec<String> = self.problems.iter().map(FileProblem::warning).collect();
+        w.extend(self.double_registration());
         let fix = |c: &Capability| match c {
             Capability::WrongFile { .. } => " Run `dossier init` to move it.",
             Capability::MissingBinary { .. } => " Run `dossier init` again from the installed binary.",
-            Capability::Unreadable { .. } | Capability::Conflict { .. } => "",
+            Capability::Unreadable { .. } | Capability::Conflict { .. } | Capability::Plugin { .. } => "",
             _ => " Run `dossier init` to register it.",
         };
         if !self.mcp.available() {
@@ -410,8 +489,14 @@ impl Registration {
     }
 }
 
-/// What is registered under `paths` right now. Reads two files; spawns nothing.
+/// What is registered under `paths` right now, by `dossier init` or an installed plugin.
+/// Reads files; spawns nothing.
 pub fn inspect(paths: &Paths) -> Registration {
+    inspect_with(paths, None)
+}
+
+/// [`inspect`], for a process the dossier plugin at `launched_by_plugin` started.
+pub fn inspect_with(paths: &Paths, launched_by_plugin: Option<PathBuf>) -> Registration {
     let claude = read_value(&paths.claude_json);
     let settings = read_value(&paths.settings_json);
     let mut problems = Vec::new();
@@ -477,24 +562,42 @@ pub fn inspect(paths: &Paths) -> Registration {
         }
     };
 
-    let session_end_hook = hook(HookEvent::SessionEnd);
-    let pre_compaction_hook = hook(HookEvent::PreCompact);
-    Registration {
+    let mut r = Registration {
         claude_json: paths.claude_json.clone(),
         settings_json: paths.settings_json.clone(),
         mcp,
         session_start_hook: hook(HookEvent::SessionStart),
-        transcript_capture: session_end_hook.available() && pre_compaction_hook.available(),
-        session_end_hook,
-        pre_compaction_hook,
+        session_end_hook: hook(HookEvent::SessionEnd),
+        pre_compaction_hook: hook(HookEvent::PreCompact),
         stop_hook: hook(HookEvent::Stop),
+        transcript_capture: false,
         problems,
+        plugin_installs: crate::plugin::installs(paths),
+        launched_by_plugin,
+    };
+    // What init did not register, a serving plugin provides (a broken or misplaced init
+    // entry stays visible: it is a double registration to clean up).
+    if let Some(plugin) = r.serving_plugin() {
+        for cap in [
+            &mut r.mcp,
+            &mut r.session_start_hook,
+            &mut r.session_end_hook,
+            &mut r.pre_compaction_hook,
+            &mut r.stop_hook,
+        ] {
+            if matches!(cap, Capability::NotRegistered | Capability::Conflict { .. } | Capability::Unreadable { .. }) {
+                *cap = Capability::Plugin { plugin: plugin.clone() };
+            }
+        }
     }
+    r.transcript_capture = r.session_end_hook.available() && r.pre_compaction_hook.available();
+    r
 }
 
-/// [`inspect`] for `$HOME`; `None` when HOME is unset.
+/// [`inspect`] for `$HOME` and this process (started by the dossier plugin or not); `None`
+/// when HOME is unset.
 pub fn inspect_current() -> Option<Registration> {
-    Paths::from_env().map(|p| inspect(&p))
+    Paths::from_env().map(|p| inspect_with(&p, crate::plugin::launched_from()))
 }
 
 /// The SPEC §6.1 warnings for the current user's registration (what context files, session
@@ -528,11 +631,14 @@ pub fn record_warnings(record: Option<&ClaudeCodeRecord>) -> Vec<String> {
         stop_hook: cap(r.stop_hook),
         transcript_capture: r.transcript_capture,
         problems: Vec::new(),
+        plugin_installs: Vec::new(),
+        launched_by_plugin: None,
     };
     registration.warnings()
 }
 
-fn read_value(path: &Path) -> Result<Option<Value>, FileProblem> {
+/// A JSON (or JSONC) object file: `Ok(None)` when absent.
+pub(crate) fn read_value(path: &Path) -> Result<Option<Value>, FileProblem> {
     let problem = |p: String| FileProblem { file: path.to_path_buf(), problem: p };
     let text = match fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| problem("is not UTF-8 text".into()))?,
@@ -1001,7 +1107,8 @@ fn remove_found(f: FoundHook) -> Value {
     }
 }
 
-fn hook_entry(command: &str) -> Value {
+/// One entry of a hook event's array, as both settings.json and the plugin's hooks.json hold it.
+pub fn hook_entry(command: &str) -> Value {
     json!({"matcher": "", "hooks": [{"type": "command", "command": command}]})
 }
 
@@ -1369,6 +1476,9 @@ pub enum Decision {
     PlanOnly,
     /// Claude Code is not installed; nothing registered.
     NotDetected,
+    /// The dossier plugin is installed and enabled for this user; nothing registered (it
+    /// would run every hook twice).
+    PluginInstalled,
     /// The files changed while the user was deciding; nothing written.
     Changed,
 }
@@ -1427,8 +1537,22 @@ pub fn run(paths: &Paths, opts: &Options, ask: &mut dyn FnMut(&str) -> bool) -> 
     let register = !opts.mode_remove;
     let mut binary = fs::canonicalize(&opts.exe).unwrap_or_else(|_| opts.exe.clone());
 
-    let skip = register && !detection.detected;
-    if skip {
+    // The plugin, installed and enabled for this user, already provides everything.
+    let plugin = if register {
+        crate::plugin::installs(paths).into_iter().find(crate::plugin::Install::serves_everywhere)
+    } else {
+        None
+    };
+    if let Some(p) = &plugin {
+        warnings.push(format!(
+            "The dossier plugin {} is installed and enabled for this user, so dossier init registered nothing with \
+             Claude Code (both would run every hook twice). To use dossier init's registration instead: `claude \
+             plugin uninstall {}`, then `dossier init`.",
+            p.id, p.id
+        ));
+    }
+    let skip = register && (!detection.detected || plugin.is_some());
+    if register && !detection.detected {
         warnings.push(
             "Claude Code was not found (no ~/.claude, no ~/.claude.json, no `claude` on PATH), so nothing was registered. \
              Install Claude Code, then run `dossier init` again."
@@ -1488,7 +1612,9 @@ pub fn run(paths: &Paths, opts: &Options, ask: &mut dyn FnMut(&str) -> bool) -> 
     let plan_text = planned.render();
 
     let mut applied = Applied::default();
-    let decision = if skip {
+    let decision = if plugin.is_some() {
+        Decision::PluginInstalled
+    } else if skip {
         Decision::NotDetected
     } else if planned.is_empty() {
         Decision::UpToDate
@@ -1560,6 +1686,9 @@ pub fn run(paths: &Paths, opts: &Options, ask: &mut dyn FnMut(&str) -> bool) -> 
     }
     if register {
         warnings.extend(registration.warnings());
+        if plugin.is_some() && registration.init_registered() {
+            next_actions.push("dossier init --remove --yes".to_string());
+        }
     } else {
         // After a removal, what is missing is what was asked for; only file problems matter.
         warnings.extend(registration.problems.iter().map(FileProblem::warning));
@@ -1773,6 +1902,52 @@ mod tests {
         };
         assert!(record_warnings(Some(&all)).is_empty());
         assert!(record_warnings(None)[0].contains("run `dossier init`"));
+    }
+
+    #[test]
+    fn a_plugin_provides_what_init_did_not_and_both_present_is_a_double_registration() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::new(dir.path());
+        // `claude --plugin-dir`: only this process knows the plugin started it.
+        let r = inspect_with(&paths, Some(dir.path().join("plugin")));
+        assert!(r.complete() && r.warnings().is_empty(), "{:?}", r.warnings());
+        assert!(matches!(&r.mcp, Capability::Plugin { plugin } if plugin.ends_with("plugin")));
+        assert!(!inspect(&paths).complete());
+
+        // Installed and enabled for the user, as `claude plugin install` records it.
+        fs::create_dir_all(paths.claude_dir().join("plugins")).unwrap();
+        fs::write(
+            crate::plugin::installed_plugins_file(&paths),
+            r#"{"version": 2, "plugins": {"dossier@dossier": [{"scope": "user", "installPath": "/x"}]}}"#,
+        )
+        .unwrap();
+        fs::write(&paths.settings_json, r#"{"enabledPlugins": {"dossier@dossier": true}}"#).unwrap();
+        let r = inspect(&paths);
+        assert_eq!(r.mcp, Capability::Plugin { plugin: "dossier@dossier".into() });
+        assert!(r.complete() && r.transcript_capture && r.double_registration().is_empty());
+        assert!(r.report_lines(None)[0].contains("Plugin: dossier@dossier (user scope, enabled)"));
+
+        // dossier init's server too: a double registration, with both ways out.
+        let exe = dir.path().join("dossier");
+        fs::write(&exe, "#!/bin/sh\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        fs::write(&paths.claude_json, json!({"mcpServers": {"dossier": mcp_entry(&exe)}}).to_string()).unwrap();
+        let r = inspect(&paths);
+        assert!(matches!(r.mcp, Capability::Available { .. }), "init's entry serves");
+        let w = r.double_registration();
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("dossier init --remove") && w[0].contains("claude plugin uninstall dossier@dossier"));
+        assert_eq!(r.warnings()[0], w[0]);
+
+        // Disabled: no longer serving, no longer double.
+        fs::write(&paths.settings_json, r#"{"enabledPlugins": {"dossier@dossier": false}}"#).unwrap();
+        let r = inspect(&paths);
+        assert!(r.double_registration().is_empty());
+        assert_eq!(r.session_start_hook, Capability::NotRegistered);
     }
 
     #[test]

@@ -221,11 +221,29 @@ pub enum Command {
         /// session-start, session-end, pre-compact or stop.
         event: String,
     },
+    /// The Claude Code plugin (an alternative to `dossier init`'s registration; docs/plugin.md).
+    Plugin {
+        #[command(subcommand)]
+        command: PluginCommand,
+    },
     /// codecall: a learning session about a finished implementation. The agent answers work
     /// orders (`submit`), the user answers gates (`answer`); see docs/cli.md.
     Codecall {
         #[command(subcommand)]
         command: CodecallCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PluginCommand {
+    /// Write the plugin directory (also a one-plugin marketplace) into DIR: plugin.json,
+    /// marketplace.json, hooks/hooks.json, .mcp.json, commands/codecall.md, bin/dossier.
+    Export {
+        dir: PathBuf,
+        /// Copy this dossier binary into DIR/bin/dossier (instead of a launcher that runs the
+        /// dossier installed on the machine).
+        #[arg(long)]
+        binary: bool,
     },
 }
 
@@ -537,12 +555,14 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
         Command::Active { session } => cmd_active(session.as_deref()),
         Command::Switch { target, session } => cmd_switch(&target, session.as_deref()),
         Command::Mcp => {
+            plugin_mcp_stands_down()?;
             crate::policy::use_pooled_instances();
             crate::mcp::serve(App::open()?)?;
             std::process::exit(0)
         }
         Command::Hook { .. } => unreachable!("handled before dispatch"),
         Command::Codecall { command } => cmd_codecall(command),
+        Command::Plugin { command: PluginCommand::Export { dir, binary } } => cmd_plugin_export(&dir, binary),
     }
 }
 
@@ -1133,6 +1153,9 @@ fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result<Output> {
         claude::Decision::Declined => human.push_str("Claude Code's configuration was not changed (declined).\n"),
         claude::Decision::Changed => human.push_str("Claude Code's configuration was not changed.\n"),
         claude::Decision::NotDetected => {}
+        claude::Decision::PluginInstalled => human.push_str(
+            "The dossier plugin provides Claude Code's MCP server and hooks; dossier init registered nothing.\n",
+        ),
     }
     human.push_str("\nClaude Code integration:\n");
     for line in &outcome.report {
@@ -1165,6 +1188,59 @@ fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result<Output> {
     out.warnings = warnings;
     out.next_actions = next_actions;
     Ok(out)
+}
+
+fn cmd_plugin_export(dir: &Path, binary: bool) -> Result<Output> {
+    let exe = if binary { Some(claude::running_binary()?) } else { None };
+    let exported = crate::plugin::export(dir, exe.as_deref())?;
+    let mut human = format!("Claude Code plugin written to {}\n", dir.display());
+    for (path, outcome) in &exported.files {
+        human.push_str(&format!("  {outcome:<10} {path}\n"));
+    }
+    if let Some(b) = &exported.binary {
+        human.push_str(&format!("bin/dossier is a copy of {}.\n", b.display()));
+    } else {
+        human.push_str("bin/dossier runs the dossier installed on this machine (--binary bundles this one).\n");
+    }
+    let shown = dir.display();
+    human.push_str(&format!(
+        "Install: claude plugin marketplace add {shown} && claude plugin install dossier@dossier\n\
+         One session: claude --plugin-dir {shown}\n\
+         Use either the plugin or `dossier init`'s registration (remove it with `dossier init --remove`).\n"
+    ));
+    let mut out = Output::new(serde_json::to_value(&exported).expect("export serializes"), human);
+    out.next_actions = vec![
+        format!("claude plugin marketplace add {shown}"),
+        format!("claude plugin install {}@{}", crate::plugin::PLUGIN_NAME, crate::plugin::MARKETPLACE_NAME),
+    ];
+    if claude::inspect_current().is_some_and(|r| r.init_registered()) {
+        out.warnings.push(
+            "dossier init's registration is present: remove it (`dossier init --remove`) before installing the plugin, \
+             or Claude Code runs every hook twice."
+                .to_string(),
+        );
+    }
+    Ok(out)
+}
+
+/// The dossier plugin's MCP server does not start when `dossier init`'s is registered and
+/// working too (the session gets one set of dossier tools; docs/plugin.md).
+fn plugin_mcp_stands_down() -> Result<()> {
+    let Some(root) = crate::plugin::launched_from() else { return Ok(()) };
+    let Some(paths) = claude::Paths::from_env() else { return Ok(()) };
+    let registration = claude::inspect_with(&paths, Some(root));
+    if !matches!(registration.mcp, claude::Capability::Available { .. }) {
+        return Ok(());
+    }
+    Err(DossierError::new(
+        Code::HarnessCapabilityUnavailable,
+        format!(
+            "the dossier plugin's MCP server stands down: dossier init registered mcpServers.dossier in {} too, and \
+             that one serves this session. {}",
+            paths.claude_json.display(),
+            registration.double_registration().join(" ")
+        ),
+    ))
 }
 
 /// Ask on the terminal (stderr, so `--json` stdout stays one document); yes only for y/yes.

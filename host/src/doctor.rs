@@ -323,14 +323,33 @@ pub fn run() -> Result<Report> {
     // the report recorded in config.yaml (which context/library.md repeats) still says so.
     match crate::claude::inspect_current() {
         Some(r) => {
-            for w in r.warnings() {
+            // dossier init's registration and the plugin both present (docs/plugin.md).
+            let doubles = r.double_registration();
+            for w in &doubles {
+                let fix = match r.plugin_installs.iter().find(|i| i.enabled && w.contains(&i.id)) {
+                    Some(i) => format!(
+                        "dossier init --remove (keep the plugin), or claude plugin uninstall {}{} (keep dossier init's)",
+                        i.id,
+                        if i.scope == "user" { String::new() } else { format!(" --scope {}", i.scope) }
+                    ),
+                    None => "dossier init --remove (keep the plugin), or stop loading the plugin".to_string(),
+                };
+                checks.push(
+                    Check::problem(Severity::Warning, "harness.claude_code", "double_registration", w.clone()).fix(fix),
+                );
+            }
+            for w in r.warnings().into_iter().filter(|w| !doubles.contains(w)) {
                 checks.push(
                     Check::problem(Severity::Warning, "harness.claude_code", "harness_capability_unavailable", w)
                         .fix("dossier init"),
                 );
             }
-            if r.complete() {
-                checks.push(Check::ok("harness.claude_code", "MCP server and hooks registered"));
+            if r.complete() && doubles.is_empty() {
+                let by = match r.serving_plugin() {
+                    Some(p) if !r.init_registered() => format!(" (by the plugin {p})"),
+                    _ => String::new(),
+                };
+                checks.push(Check::ok("harness.claude_code", format!("MCP server and hooks registered{by}")));
             }
             let recorded = app.config.harness.as_ref().and_then(|h| h.claude_code.as_ref());
             let live = crate::sessions::Capabilities::current();

@@ -79,6 +79,17 @@ impl Event {
         }
     }
 
+    /// The registration that runs this handler (`dossier init`'s and the plugin's).
+    pub fn hook_event(self) -> crate::claude::HookEvent {
+        use crate::claude::HookEvent;
+        match self {
+            Event::SessionStart => HookEvent::SessionStart,
+            Event::SessionEnd => HookEvent::SessionEnd,
+            Event::PreCompact => HookEvent::PreCompact,
+            Event::Stop => HookEvent::Stop,
+        }
+    }
+
     /// How long the handler may take before it gives up with a warning.
     fn deadline(self) -> Duration {
         match self {
@@ -156,6 +167,9 @@ pub fn run(event_name: &str, mut stdin: impl Read) -> HookOutput {
         Ok(i) => i,
         Err(e) => return HookOutput::warning(event, &format!("hook input is not the JSON Claude Code sends: {e}")),
     };
+    if let Some(out) = plugin_stands_down(event) {
+        return out;
+    }
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let out = std::panic::catch_unwind(|| handle(event, &input))
@@ -174,6 +188,25 @@ pub fn run(event_name: &str, mut stdin: impl Read) -> HookOutput {
             ),
         ),
     }
+}
+
+/// When the dossier plugin started this hook and `dossier init`'s hook for the same event is
+/// registered and working too, Claude Code runs both: init's does the work, this one stands
+/// down (silent, except one warning line at session start saying how to keep one).
+fn plugin_stands_down(event: Event) -> Option<HookOutput> {
+    let root = crate::plugin::launched_from()?;
+    let paths = crate::claude::Paths::from_env()?;
+    let registration = crate::claude::inspect_with(&paths, Some(root));
+    if !matches!(registration.hook(event.hook_event()), crate::claude::Capability::Available { .. }) {
+        return None;
+    }
+    Some(match event {
+        Event::SessionStart => {
+            let w = registration.double_registration();
+            HookOutput::Text(w.iter().map(|w| format!("Warning: dossier: {w}\n")).collect())
+        }
+        _ => HookOutput::Silent,
+    })
 }
 
 fn handle(event: Event, input: &HookInput) -> Result<HookOutput> {

@@ -25,6 +25,7 @@ pub mod listing;
 pub mod mcp;
 pub mod merge;
 pub mod model;
+pub mod plugin;
 pub mod policy;
 pub mod recall;
 pub mod save;

@@ -4,7 +4,8 @@ Usage: python3 scripted_api.py <port-file> <log-file> [<scenario> <slug>]
 Binds 127.0.0.1 on a free port (written to <port-file>), answers POST /v1/messages with a
 text/event-stream reply, and appends every request body as one JSON line to <log-file>.
 
-Scenarios: `promote` (the default: promote, list, bind, save), `bind` (load
+Scenarios: `promote` (the default: promote, list, bind, save), `plugin` (the same through the
+tool names Claude Code gives the dossier plugin's server, `mcp__plugin_dossier_dossier__*`), `bind` (load
 dossier_session, bind <slug>, then answer in text: the hooks do the rest), `merge`
 (<slug> is `<source>,<target>`: call dossier_merge, read the conflicts from the
 conflict_detected result, call again resolving each with keep_target) and `codecall`
@@ -28,6 +29,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PORT_FILE, LOG_FILE = sys.argv[1], sys.argv[2]
 SCENARIO = sys.argv[3] if len(sys.argv) > 3 else "promote"
 SLUG = sys.argv[4] if len(sys.argv) > 4 else "e2e-pricing-refresh"
+PREFIX = "mcp__dossier__"
+if SCENARIO == "plugin":
+    SCENARIO, PREFIX = "promote", "mcp__plugin_dossier_dossier__"
 STATE = ("# E2E pricing refresh\n\n## Situation\n\nSales prefers annual commits. [src:art_e2e]\n\n"
          "## Decisions\n\n## Findings\n\n## Current State\n\nSaved from Claude Code.\n\n## Next Steps\n")
 
@@ -123,7 +127,7 @@ def codecall_next(result, memo):
         env = json.loads(result)
     except ValueError:
         return None
-    call = lambda tool, args: ("mcp__dossier__" + tool, args)
+    call = lambda tool, args: (PREFIX + tool, args)
     if not env.get("ok"):
         if env.get("error", {}).get("code") == "invalid_worker_result" and memo.get("order"):
             order = memo["order"]
@@ -173,10 +177,10 @@ def steps(results, by_call=None):
     """The scripted sequence; later steps read earlier tool results."""
     if SCENARIO == "codecall":
         slug, repo = SLUG.split(",", 1)
-        s = [("ToolSearch", {"query": f"select:mcp__dossier__{t}"})
+        s = [("ToolSearch", {"query": f"select:{PREFIX}{t}"})
              for t in ("dossier_session", "codecall_start", "codecall_submit", "codecall_answer")]
-        s.append(("mcp__dossier__dossier_session", {"id": slug}))
-        s.append(("mcp__dossier__codecall_start", {
+        s.append((f"{PREFIX}dossier_session", {"id": slug}))
+        s.append((f"{PREFIX}codecall_start", {
             "repo": repo, "task": "Retry failed HTTP calls with exponential backoff", "save_summary": True}))
         memo = {}
         i = len(s) - 1
@@ -189,8 +193,8 @@ def steps(results, by_call=None):
         return s
     if SCENARIO == "merge":
         source, target = SLUG.split(",")
-        s = [("ToolSearch", {"query": "select:mcp__dossier__dossier_merge"}),
-             ("mcp__dossier__dossier_merge", {"source_id": source, "target_id": target})]
+        s = [("ToolSearch", {"query": f"select:{PREFIX}dossier_merge"}),
+             (f"{PREFIX}dossier_merge", {"source_id": source, "target_id": target})]
         ids = []
         for r in results:
             try:
@@ -199,26 +203,26 @@ def steps(results, by_call=None):
                 continue
             ids = [c["id"] for c in env.get("error", {}).get("details", {}).get("conflicts", [])] or ids
         if ids:
-            s.append(("mcp__dossier__dossier_merge", {
+            s.append((f"{PREFIX}dossier_merge", {
                 "source_id": source, "target_id": target,
                 "resolved_conflicts": [{"conflict_id": i, "choice": "keep_target"} for i in ids]}))
         return s
     if SCENARIO == "bind":
-        return [("ToolSearch", {"query": "select:mcp__dossier__dossier_session"}),
-                ("mcp__dossier__dossier_session", {"id": SLUG})]
+        return [("ToolSearch", {"query": f"select:{PREFIX}dossier_session"}),
+                (f"{PREFIX}dossier_session", {"id": SLUG})]
     rev = None
     for r in results:
         m = re.search(r'"revision"\s*:\s*"(rev_[0-9a-f]+)"', r)
         if m:
             rev = m.group(1)
-    s = [("ToolSearch", {"query": f"select:mcp__dossier__{t}"})
+    s = [("ToolSearch", {"query": f"select:{PREFIX}{t}"})
          for t in ("dossier_promote", "dossier_list", "dossier_session", "dossier_save")]
     s += [
-        ("mcp__dossier__dossier_promote", {"name": "E2E pricing refresh",
+        (f"{PREFIX}dossier_promote", {"name": "E2E pricing refresh",
                                            "session_content": "Sales prefers annual commits for enterprise."}),
-        ("mcp__dossier__dossier_list", {}),
-        ("mcp__dossier__dossier_session", {"id": SLUG}),
-        ("mcp__dossier__dossier_save", {"id": SLUG, "base_revision": rev or "missing",
+        (f"{PREFIX}dossier_list", {}),
+        (f"{PREFIX}dossier_session", {"id": SLUG}),
+        (f"{PREFIX}dossier_save", {"id": SLUG, "base_revision": rev or "missing",
                                          "distilled_state_markdown": STATE}),
     ]
     return s
@@ -272,7 +276,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         req = json.loads(body or b"{}")
         names = {t.get("name") for t in req.get("tools", []) if isinstance(t, dict)}
-        if "ToolSearch" not in names and not any(n and n.startswith("mcp__dossier__") for n in names):
+        if "ToolSearch" not in names and not any(n and n.startswith(PREFIX) for n in names):
             out = reply([{"type": "text", "text": "E2E"}], "end_turn")
         else:
             done = len(tool_uses(req.get("messages", [])))
