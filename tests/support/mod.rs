@@ -2,6 +2,8 @@
 //! running the real `dossier` binary, and building the fixture policy components.
 #![allow(dead_code)]
 
+pub mod terminal;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
