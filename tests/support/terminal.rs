@@ -100,7 +100,7 @@ impl Tmux {
         loop {
             let raw = std::fs::read(&log).unwrap_or_default();
             if raw.windows(7).any(|w| w == b"__END__") {
-                let _ = self.cmd().args(["kill-session", "-t", &name]).status();
+                let _ = self.cmd().args(["kill-session", "-t", &name]).stderr(std::process::Stdio::null()).status();
                 return raw;
             }
             assert!(
@@ -115,7 +115,7 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = self.cmd().arg("kill-server").status();
+        let _ = self.cmd().arg("kill-server").stderr(std::process::Stdio::null()).status();
     }
 }
 
