@@ -74,6 +74,12 @@ fn completion_scripts_parse_in_bash_zsh_and_fish() {
     }
     // A shell clap_complete does not know is a usage error, not a script.
     store.cmd().args(["completions", "tcsh"]).assert().code(2);
+    // Completion mode is our own variable: clap_complete's generic `COMPLETE`, meant for some
+    // other program, leaves a normal run (a hook, `dossier mcp`) alone.
+    let out = store.cmd().env("COMPLETE", "bash").arg("path").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), store.root().display().to_string());
+    let out = store.cmd().env("DOSSIER_COMPLETE", "bash").output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), script(&store, "bash"), "the variable alone prints the script");
 }
 
 /// `bash` runs the registered completion function for each command line (the last word
@@ -214,16 +220,16 @@ fn interactive_zsh_lists_both_slugs_on_tab() {
     );
     tool("tmux", &["-V"], &[]);
     tmux.start("z", 120, 30, dir, &cmd);
-    tmux.wait_for("z", "%", 20);
+    tmux.wait_for("z", "%", 60);
     tmux.send("z", &["dossier show "], true);
     tmux.send("z", &["Tab"], false);
-    let screen = tmux.wait_for("z", "hiring-loop", 20);
+    let screen = tmux.wait_for("z", "hiring-loop", 60);
     assert!(screen.contains("pricing-refresh"), "{screen}");
     // Narrow it down: one candidate is inserted in the line.
     tmux.send("z", &["C-u"], false);
     tmux.send("z", &["dossier show pri"], true);
     tmux.send("z", &["Tab"], false);
-    let screen = tmux.wait_for("z", "dossier show pricing-refresh", 20);
+    let screen = tmux.wait_for("z", "dossier show pricing-refresh", 60);
     assert!(!screen.contains("hiring-loop"), "{screen}");
 }
 

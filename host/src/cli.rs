@@ -452,7 +452,7 @@ impl Output {
 }
 
 pub fn run() -> ExitCode {
-    // A shell asking for completions (`COMPLETE=<shell> dossier -- <words>`): answer and stop.
+    // A shell asking for completions (`DOSSIER_COMPLETE=<shell> dossier -- <words>`): answer and stop.
     if let Some(code) = complete::answer_if_requested(Cli::command) {
         return code;
     }
@@ -476,7 +476,7 @@ pub fn run() -> ExitCode {
                 emit(&format!("{}\n", serde_json::to_string_pretty(&envelope).expect("JSON values serialize")));
             } else {
                 emit(&out.human);
-                if !cli_quiet() {
+                if !progress::quiet() {
                     for w in &out.warnings {
                         eprintln!("warning: {w}");
                     }
@@ -502,10 +502,6 @@ pub fn run() -> ExitCode {
             ExitCode::from(e.code.exit_code())
         }
     }
-}
-
-fn cli_quiet() -> bool {
-    progress::quiet()
 }
 
 /// Write to stdout; a closed pipe (`dossier ls | head`) ends output quietly.

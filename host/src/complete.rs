@@ -2,7 +2,7 @@
 //!
 //! Completions are clap_complete's dynamic engine (`CompleteEnv`): the script that
 //! `dossier completions <shell>` prints only registers a function that calls the binary
-//! back (`COMPLETE=<shell> dossier -- <words>`) at each TAB, so subcommands and flags always
+//! back (`DOSSIER_COMPLETE=<shell> dossier -- <words>`) at each TAB, so subcommands and flags always
 //! match the installed binary, and arguments that name a Dossier are completed with the
 //! slugs in the store. Slugs are read the way `dossier ls` reads the store
 //! ([`crate::listing::names`]: the same discovery and frontmatter cache, no policy, no
@@ -19,13 +19,15 @@ use clap_complete::env::{EnvCompleter, Shells};
 
 use crate::error::{Code, DossierError, Result};
 
-/// The environment variable that switches the binary into completion mode.
-pub const VAR: &str = "COMPLETE";
+/// The environment variable that switches the binary into completion mode. Ours, not
+/// clap_complete's generic `COMPLETE`, so no variable meant for another program can turn a
+/// hook or `dossier mcp` into a completion answer.
+pub const VAR: &str = "DOSSIER_COMPLETE";
 
 /// Shells `dossier completions` prints a script for.
 pub const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
-/// Answer a completion request when `COMPLETE` is set (then the process must exit with the
+/// Answer a completion request when `DOSSIER_COMPLETE` is set (then the process must exit with the
 /// returned code); `None` for a normal run. Errors become an empty answer (exit 1, nothing on
 /// stderr): a shell shows no candidates rather than a message in the middle of a line.
 pub fn answer_if_requested(factory: fn() -> clap::Command) -> Option<std::process::ExitCode> {
