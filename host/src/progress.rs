@@ -107,6 +107,7 @@ impl Bar {
 
 impl Progress for Bar {
     fn start(&self, what: &str, total: u64, unit: Unit) {
+        self.bar.set_message(what.to_string());
         self.bar.set_style(self.style(total, unit));
         if total == 0 {
             self.bar.unset_length();
@@ -114,8 +115,6 @@ impl Progress for Bar {
             self.bar.set_length(total);
         }
         self.bar.set_position(0);
-        self.bar.set_message(what.to_string());
-        self.bar.tick();
     }
 
     fn advance(&self, n: u64) {
