@@ -8,12 +8,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
 use crate::app::App;
 use crate::archive;
 use crate::claude;
+use crate::complete;
 use crate::context;
 use crate::doctor::{self, Severity};
 use crate::error::{Code, DossierError, Result};
@@ -21,7 +22,9 @@ use crate::hooks;
 use crate::init;
 use crate::listing::{self, Listing};
 use crate::model::{self, ArtifactType, ContentFormat, Level, Provenance, Status};
+use crate::progress::{self, Progress};
 use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewArtifact, SaveOutcome, SaveRequest};
+use crate::term;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -38,6 +41,10 @@ pub struct Cli {
     /// Print the result as JSON (the MCP envelope: ok, data or error, warnings, next_actions).
     #[arg(long, global = true)]
     pub json: bool,
+    /// No progress bars and no warning notes on stderr (errors are still printed; --json keeps
+    /// its warnings).
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -90,7 +97,10 @@ pub enum Command {
         status: Vec<StatusFilter>,
     },
     /// Show a Dossier's frontmatter, token estimate and artifacts.
-    Show { target: String },
+    Show {
+        #[arg(add = complete::dossier_slugs())]
+        target: String,
+    },
     /// Create a new Dossier (checks for likely existing matches first).
     Promote {
         #[arg(long)]
@@ -104,6 +114,7 @@ pub enum Command {
     },
     /// Attach session content to a Dossier; without a target, list the top candidates.
     Link {
+        #[arg(add = complete::dossier_slugs())]
         target: Option<String>,
         /// The session content to attach (or to find candidates for).
         #[arg(long)]
@@ -112,7 +123,9 @@ pub enum Command {
     /// Merge SOURCE into TARGET (the survivor). On a terminal, asks about each conflict;
     /// otherwise conflicts come back as `conflict_detected` (exit 4) for --resolve.
     Merge {
+        #[arg(add = complete::dossier_slugs())]
         source: String,
+        #[arg(add = complete::dossier_slugs())]
         target: String,
         /// Resolve a conflict: ID=keep-target|keep-source|keep-both|custom:<text> (repeatable).
         #[arg(long, value_name = "ID=CHOICE")]
@@ -128,6 +141,7 @@ pub enum Command {
     },
     /// Print the full Distilled State (never truncated; over-target warns).
     Recall {
+        #[arg(add = complete::dossier_slugs())]
         target: String,
         /// Return only this page (1-based) of at most 40,000 bytes, split on line boundaries.
         #[arg(long)]
@@ -137,7 +151,7 @@ pub enum Command {
     Search {
         query: String,
         /// Only this Dossier.
-        #[arg(long)]
+        #[arg(long, add = complete::dossier_slugs())]
         dossier: Option<String>,
         /// Treat the query as a regular expression (default: literal text).
         #[arg(long)]
@@ -147,15 +161,33 @@ pub enum Command {
         limit: usize,
     },
     /// Set lifecycle status.
-    Status { target: String, status: Status },
+    Status {
+        #[arg(add = complete::dossier_slugs())]
+        target: String,
+        status: Status,
+    },
     /// Set the lead.
-    Lead { target: String, lead: String },
+    Lead {
+        #[arg(add = complete::dossier_slugs())]
+        target: String,
+        lead: String,
+    },
     /// Set the next action.
-    Next { target: String, action: String },
+    Next {
+        #[arg(add = complete::dossier_slugs())]
+        target: String,
+        action: String,
+    },
     /// Edit open questions.
-    Questions { target: String, op: QuestionsOp, questions: Vec<String> },
+    Questions {
+        #[arg(add = complete::dossier_slugs())]
+        target: String,
+        op: QuestionsOp,
+        questions: Vec<String>,
+    },
     /// Set importance, urgency and due date.
     Priority {
+        #[arg(add = complete::dossier_slugs())]
         target: String,
         #[arg(long, value_enum)]
         importance: LevelArg,
@@ -166,18 +198,20 @@ pub enum Command {
     },
     /// Show the session's active Dossier.
     Active {
-        #[arg(long)]
+        #[arg(long, add = complete::session_ids())]
         session: Option<String>,
     },
     /// Bind a Dossier to the session.
     Switch {
+        #[arg(add = complete::dossier_slugs())]
         target: String,
-        #[arg(long)]
+        #[arg(long, add = complete::session_ids())]
         session: Option<String>,
     },
     /// Save a new Distilled State and/or fields against a base revision (the CLI form of
     /// the `dossier_save` tool; see docs/cli.md).
     Save {
+        #[arg(add = complete::dossier_slugs())]
         target: String,
         /// The revision your change started from (`dossier show --json` → data.revision).
         #[arg(long)]
@@ -199,9 +233,15 @@ pub enum Command {
         artifact_type: ArtifactType,
     },
     /// Print the store root, or a Dossier's directory.
-    Path { target: Option<String> },
+    Path {
+        #[arg(add = complete::dossier_slugs())]
+        target: Option<String>,
+    },
     /// Archive a Dossier (hides it from the default view; deletes nothing).
-    Archive { target: String },
+    Archive {
+        #[arg(add = complete::dossier_slugs())]
+        target: String,
+    },
     /// Context files.
     Context {
         #[command(subcommand)]
@@ -225,6 +265,18 @@ pub enum Command {
     Plugin {
         #[command(subcommand)]
         command: PluginCommand,
+    },
+    /// Print the shell completion script (Dossier slugs are completed from the store); see
+    /// docs/cli.md for where each shell loads it from.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (dossier.1), or write one page per command into a directory.
+    Man {
+        /// Write dossier.1 and dossier-<command>.1 for every subcommand here (created if missing).
+        #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+        out_dir: Option<PathBuf>,
     },
     /// codecall: a learning session about a finished implementation. The agent answers work
     /// orders (`submit`), the user answers gates (`answer`); see docs/cli.md.
@@ -286,7 +338,7 @@ pub enum CodecallCommand {
         #[arg(long)]
         save_summary: bool,
         /// Save the summary, when the session completes, to this Dossier (slug or id).
-        #[arg(long, value_name = "DOSSIER", conflicts_with = "save_summary")]
+        #[arg(long, value_name = "DOSSIER", conflicts_with = "save_summary", add = complete::dossier_slugs())]
         save_summary_to: Option<String>,
         /// Print the work order's prompt template, input, evidence and result schema.
         #[arg(long)]
@@ -298,6 +350,7 @@ pub enum CodecallCommand {
     #[command(group(clap::ArgGroup::new("outcome").required(true).multiple(false)))]
     Submit {
         /// The session id (`lrn_…`).
+        #[arg(add = complete::learning_session_ids())]
         session: String,
         /// The work order's id.
         #[arg(long, value_name = "ID")]
@@ -321,6 +374,7 @@ pub enum CodecallCommand {
     #[command(group(clap::ArgGroup::new("answer").required(true).multiple(false)))]
     Answer {
         /// The session id (`lrn_…`).
+        #[arg(add = complete::learning_session_ids())]
         session: String,
         /// The gate's checkpoint (the decision/confidence gate, lesson or question id).
         #[arg(long, value_name = "ID")]
@@ -355,6 +409,7 @@ pub enum CodecallCommand {
     /// Cancel the session (any state but completed, cancelled or failed).
     Cancel {
         /// The session id (`lrn_…`).
+        #[arg(add = complete::learning_session_ids())]
         session: String,
         /// Why (redacted before it is recorded).
         #[arg(long, value_name = "TEXT")]
@@ -368,6 +423,7 @@ pub enum CodecallCommand {
     /// Reconnect: finish a step a crash interrupted and show the current step.
     Resume {
         /// The session id (`lrn_…`).
+        #[arg(add = complete::learning_session_ids())]
         session: String,
         /// Also return the events after this sequence number.
         #[arg(long, value_name = "N")]
@@ -381,6 +437,7 @@ pub enum CodecallCommand {
     /// The session's current step (records nothing).
     Show {
         /// The session id (`lrn_…`).
+        #[arg(add = complete::learning_session_ids())]
         session: String,
         /// Print the work order's prompt template, input, evidence and result schema.
         #[arg(long)]
@@ -392,6 +449,7 @@ pub enum CodecallCommand {
     /// repository, and report any difference (exit 1).
     Replay {
         /// A session id, or the path of a log file (every session in it) or directory.
+        #[arg(add = complete::learning_session_ids())]
         session_or_log: String,
         #[command(flatten)]
         log: LogArg,
@@ -420,8 +478,13 @@ impl Output {
 }
 
 pub fn run() -> ExitCode {
+    // A shell asking for completions (`DOSSIER_COMPLETE=<shell> dossier -- <words>`): answer and stop.
+    if let Some(code) = complete::answer_if_requested(Cli::command) {
+        return code;
+    }
     let cli = Cli::parse();
     let json = cli.json;
+    progress::set_quiet(cli.quiet);
     // Hooks speak Claude Code's protocol, not the envelope, and always exit 0.
     if let Command::Hook { event } = &cli.command {
         emit(&hooks::run(event, std::io::stdin().lock()).render());
@@ -439,8 +502,10 @@ pub fn run() -> ExitCode {
                 emit(&format!("{}\n", serde_json::to_string_pretty(&envelope).expect("JSON values serialize")));
             } else {
                 emit(&out.human);
-                for w in &out.warnings {
-                    eprintln!("warning: {w}");
+                if !progress::quiet() {
+                    for w in &out.warnings {
+                        eprintln!("warning: {w}");
+                    }
                 }
             }
             ExitCode::from(out.exit)
@@ -544,7 +609,7 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
                 token_target: app.config.token_target,
                 ..req
             };
-            saved(save::save(&app.store, &target, req)?, &app)
+            saved(save::save_with_progress(&app.store, &target, req, progress::for_cli().as_ref())?, &app)
         }
         Command::Recall { target, page } => cmd_recall(&target, page),
         Command::Search { query, dossier, regex, limit } => cmd_search(&query, dossier.as_deref(), regex, limit),
@@ -563,7 +628,31 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
         Command::Hook { .. } => unreachable!("handled before dispatch"),
         Command::Codecall { command } => cmd_codecall(command),
         Command::Plugin { command: PluginCommand::Export { dir, binary } } => cmd_plugin_export(&dir, binary),
+        Command::Completions { shell } => {
+            let script = complete::script(&shell.to_string(), &complete::completer_path())?;
+            Ok(Output::new(json!({ "shell": shell.to_string(), "script": script }), script))
+        }
+        Command::Man { out_dir } => cmd_man(out_dir.as_deref()),
     }
+}
+
+/// `dossier man`: dossier.1 on stdout, or every page written into `dir`.
+fn cmd_man(dir: Option<&Path>) -> Result<Output> {
+    let pages = complete::man_pages(Cli::command())?;
+    let Some(dir) = dir else {
+        let (name, text) = pages.into_iter().next().expect("the top-level page comes first");
+        let text = String::from_utf8_lossy(&text).into_owned();
+        return Ok(Output::new(json!({ "page": name, "roff": text }), text));
+    };
+    std::fs::create_dir_all(dir).map_err(|e| DossierError::io("create", dir, e))?;
+    let mut written = Vec::new();
+    for (name, text) in &pages {
+        let path = dir.join(name);
+        crate::files::write_atomic(&path, text)?;
+        written.push(path);
+    }
+    let human = format!("wrote {} man pages to {}\n", written.len(), dir.display());
+    Ok(Output::new(json!({ "pages": written }), human))
 }
 
 /// Run one codecall operation over the log and render the step it returns.
@@ -879,7 +968,7 @@ fn cmd_link(target: Option<&str>, from_file: Option<PathBuf>) -> Result<Output> 
         event: Some(model::EventKind::Link),
         ..Default::default()
     };
-    saved(save::save(&app.store, target, req)?, &app)
+    saved(save::save_with_progress(&app.store, target, req, progress::for_cli().as_ref())?, &app)
 }
 
 fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -> Result<Output> {
@@ -920,7 +1009,7 @@ fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -
     };
     let candidates =
         crate::suggest::guard_new(&app, &query, create, next, "add --create to make a new Dossier anyway")?;
-    let outcome = save::create(&app.store, req)?;
+    let outcome = save::create_with_progress(&app.store, req, progress::for_cli().as_ref())?;
     let mut out = saved(outcome, &app)?;
     for c in &candidates {
         out.warnings.push(format!("possibly related ({} confidence): {} — {}", c.confidence, c.slug, c.reason));
@@ -977,7 +1066,7 @@ fn cmd_recall(target: &str, page: Option<usize>) -> Result<Output> {
 fn cmd_search(query: &str, dossier: Option<&str>, regex: bool, limit: usize) -> Result<Output> {
     let app = App::open()?;
     let q = crate::search::Query { text: query, regex, dossier, limit };
-    let result = crate::search::search(&app, &q)?;
+    let result = crate::search::search_with_progress(&app, &q, progress::for_cli().as_ref())?;
     let mut human = String::new();
     for group in &result.results {
         human.push_str(&format!("{} ({})\n", group.dossier_name, group.slug));
@@ -993,6 +1082,8 @@ fn cmd_search(query: &str, dossier: Option<&str>, regex: bool, limit: usize) -> 
     if result.results.is_empty() {
         human.push_str(&format!("no matches for `{query}` in {} file(s)\n", result.files_searched));
     }
+    // On a terminal each line fits its width (snippets are last, so they are what is cut).
+    let human = term::fit_lines(&human, term::stdout_width());
     let mut out = Output::new(serde_json::to_value(&result).expect("search result serializes"), human);
     if result.truncated {
         out.warnings.push(format!(
@@ -1084,7 +1175,7 @@ fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result<Output> {
 
     // The store part runs whatever is decided about Claude Code (not for --remove).
     if !remove {
-        let report = init::run()?;
+        let report = init::run_with_progress(progress::for_cli().as_ref())?;
         human.push_str(&format!("Dossier initialized at {}\n\n", report.store));
         for (path, outcome) in &report.files {
             human.push_str(&format!("  {outcome:<22} {path}\n"));
@@ -1108,7 +1199,13 @@ fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result<Output> {
     };
     let exe = claude::running_binary()?;
     let opts = claude::Options { mode_remove: remove, consent, self_install: !no_self_install, exe };
+    // Detection, migrating stale entries, backups and the self-install copy. When init asks
+    // on the terminal, no bar is drawn over the questions.
+    let bar: Box<dyn Progress> =
+        if matches!(opts.consent, claude::Consent::Ask) { Box::new(progress::Silent) } else { progress::for_cli() };
+    bar.start("registering with Claude Code", 0, progress::Unit::Steps);
     let outcome = claude::run(&paths, &opts, &mut ask_on_terminal);
+    bar.finish();
 
     if let Some(si) = &outcome.self_install {
         let line = match si.outcome.as_str() {
@@ -1279,35 +1376,53 @@ fn cmd_ls(filter: &[StatusFilter]) -> Result<Output> {
     let app = App::open()?;
     app.store.require()?;
     let listing = listing::list(&app, &statuses(filter), listing::now_millis())?;
-    let human = render_table(&listing);
+    let human = render_table(&listing, term::stdout_width());
     let mut out = Output::new(json!({ "dossiers": listing.dossiers }), human);
     out.warnings = listing.warnings;
     Ok(out)
 }
 
-fn truncate(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
-}
-
-fn render_table(listing: &Listing) -> String {
+/// The open-work table. Off a terminal (`width` None) every value is complete; on one, the
+/// slug column keeps whole slugs while the next action keeps at least 16 columns, and the
+/// next action (a display column) takes the rest, shortened with `…`.
+fn render_table(listing: &Listing, width: Option<usize>) -> String {
     if listing.dossiers.is_empty() {
-        return "No dossiers match. Create one with `dossier promote --name <name>`.\n".to_string();
+        return term::fit_lines("No dossiers match. Create one with `dossier promote --name <name>`.\n", width);
     }
-    let mut s = format!("{:<3} {:<8} {:>5}  {:<28} {}\n", "PRI", "STATUS", "STALE", "DOSSIER", "NEXT ACTION");
+    // "PRI STATUS   STALE  " before the slug, one space after it.
+    const FIXED: usize = 3 + 1 + 8 + 1 + 5 + 2 + 1;
+    const MIN_NEXT: usize = 16;
+    let slug_full = listing.dossiers.iter().map(|d| term::width(&d.slug)).max().unwrap_or(0).max("DOSSIER".len());
+    let (slug_w, next_w) = match width {
+        None => (slug_full, usize::MAX),
+        Some(w) => {
+            let room = w.saturating_sub(FIXED);
+            let slug_w = slug_full.min(room.saturating_sub(MIN_NEXT)).max("DOSSIER".len().min(room));
+            (slug_w, room.saturating_sub(slug_w))
+        }
+    };
+    let row = |pri: &str, status: &str, stale: &str, slug: &str, next: &str| {
+        let line = format!(
+            "{pri:<3} {status:<8} {stale:>5}  {} {}",
+            term::pad(&term::fit(slug, slug_w), slug_w),
+            term::fit(next, next_w)
+        );
+        let line = line.trim_end().to_string();
+        // Narrower than the fixed columns: the line itself is cut (terminal only).
+        let line = match width {
+            Some(w) => term::fit(&line, w),
+            None => line,
+        };
+        format!("{line}\n")
+    };
+    let mut s = row("PRI", "STATUS", "STALE", "DOSSIER", "NEXT ACTION");
     for d in &listing.dossiers {
-        s.push_str(&format!(
-            "{:<3} {:<8} {:>4}d  {:<28} {}\n",
-            d.priority_score,
+        s.push_str(&row(
+            &d.priority_score.to_string(),
             d.status.as_str(),
-            d.staleness_days,
-            truncate(&d.slug, 28),
-            truncate(&d.next_action, 60)
+            &format!("{}d", d.staleness_days),
+            &d.slug,
+            &d.next_action,
         ));
     }
     s
@@ -1388,17 +1503,22 @@ fn cmd_doctor(fix: bool) -> Result<Output> {
 pub enum ConflictsCommand {
     /// Conflict files of one Dossier, or of every Dossier.
     List {
+        #[arg(add = complete::dossier_slugs())]
         target: Option<String>,
         /// Include resolved ones.
         #[arg(long)]
         all: bool,
     },
     /// Print one conflict file.
-    Show { conflict_id: String },
+    Show {
+        #[arg(add = complete::conflict_ids())]
+        conflict_id: String,
+    },
     /// Resolve a concurrent-edit conflict: keep the current state, or save the proposal (or
     /// your own text) on top of it through the Save path. Merge conflicts are resolved by
     /// `dossier merge`.
     Resolve {
+        #[arg(add = complete::conflict_ids())]
         conflict_id: String,
         /// keep-current | keep-proposal
         #[arg(long, value_enum, conflicts_with = "from_file")]
@@ -1436,7 +1556,15 @@ fn cmd_merge(source: &str, target: &str, flags: &[String], file: Option<&Path>, 
             resolutions.push(ask_resolution(i + 1, conflicts.len(), c)?);
         }
     }
-    let o = crate::merge::merge(&app, source, target, &resolutions, "user:cli", &None)?;
+    let o = crate::merge::merge_with_progress(
+        &app,
+        source,
+        target,
+        &resolutions,
+        "user:cli",
+        &None,
+        progress::for_cli().as_ref(),
+    )?;
     let human = if o.already_merged {
         format!("{} was already merged into {}; nothing to do\n", o.source_slug, o.target_slug)
     } else {
@@ -1531,6 +1659,8 @@ fn cmd_conflicts(command: ConflictsCommand, _json: bool) -> Result<Output> {
             if items.is_empty() {
                 human.push_str("no open conflicts\n");
             }
+            // On a terminal each line fits its width (the summary is last, so it is what is cut).
+            let human = term::fit_lines(&human, term::stdout_width());
             Ok(Output::new(json!({ "conflicts": items }), human))
         }
         ConflictsCommand::Show { conflict_id } => {

@@ -16,6 +16,7 @@ use crate::context::{self, GUIDE};
 use crate::error::{DossierError, Result};
 use crate::files::{self, FileOutcome};
 use crate::policy::{CacheOutcome, Interface};
+use crate::progress::{Progress, Unit};
 
 #[derive(Debug, Serialize)]
 pub struct InitReport {
@@ -28,6 +29,13 @@ pub struct InitReport {
 }
 
 pub fn run() -> Result<InitReport> {
+    run_with_progress(&crate::progress::SILENT)
+}
+
+/// [`run`], reporting its steps to `progress` (compiling the policy component on a cold
+/// cache is the slow one).
+pub fn run_with_progress(progress: &dyn Progress) -> Result<InitReport> {
+    progress.start("preparing the store", 0, Unit::Steps);
     let store = crate::store::Store::locate()?;
     let mut report = InitReport {
         store: store.root().display().to_string(),
@@ -63,9 +71,11 @@ pub fn run() -> Result<InitReport> {
     let outcome = files::write_if_changed(&library, &context::current_library(&app)?)?;
     report.files.push((library.display().to_string(), outcome.as_str().to_string()));
 
+    progress.start("loading the policy components", Interface::ALL.len() as u64, Unit::Steps);
     let policies = app.policies()?;
     for interface in Interface::ALL {
         let r = policies.check(interface)?;
+        progress.advance(1);
         let cache = match &r.cache {
             CacheOutcome::Hit => "cache warm".to_string(),
             CacheOutcome::Compiled { stored: true } => "compiled and cached".to_string(),
@@ -75,6 +85,7 @@ pub fn run() -> Result<InitReport> {
         };
         report.policies.push((interface.name().to_string(), r.source.to_string(), cache));
     }
+    progress.finish();
     Ok(report)
 }
 

@@ -1,6 +1,7 @@
 //! The open-work list: every Dossier's frontmatter, filtered by status and ordered by the
 //! priority policy, with derived fields (staleness, priority score). Shared by `dossier
-//! ls`, the context library, and later the MCP `dossier_list` tool.
+//! ls`, the context library, and later the MCP `dossier_list` tool; [`names`] is the same
+//! read without the policy, for shell completion.
 //!
 //! Not for: ordering decisions (the `priority` policy component makes them) or rendering.
 
@@ -99,6 +100,34 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
         });
     }
     Ok(listing)
+}
+
+/// What completion needs to name a Dossier.
+#[derive(Clone, Debug)]
+pub struct Name {
+    pub id: String,
+    pub slug: String,
+    pub name: String,
+    pub status: Status,
+}
+
+/// Every readable Dossier's id, slug, name and status, by slug: the same discovery and
+/// frontmatter cache as [`list`], without the policy (no order to decide) and without
+/// warnings (an unreadable Dossier is left out). Never creates anything: a store that does
+/// not exist has no names.
+pub fn names(store: &crate::store::Store) -> Vec<Name> {
+    if !store.exists() {
+        return Vec::new();
+    }
+    let Ok(stamped) = store.dossier_files_stamped() else { return Vec::new() };
+    let (files, stamps): (Vec<PathBuf>, Vec<_>) = stamped.into_iter().map(|(p, st)| (p, Some(st))).unzip();
+    let cache = crate::store::FrontmatterCache::persistent(store.frontmatter_cache_path());
+    cache
+        .read_stamped(&files, &stamps)
+        .into_iter()
+        .filter_map(|r| r.ok())
+        .map(|(fm, _)| Name { id: fm.id, slug: fm.slug, name: fm.name, status: fm.status })
+        .collect()
 }
 
 /// Now, in milliseconds since the epoch. The only clock read on the listing path.

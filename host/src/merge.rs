@@ -160,10 +160,30 @@ pub fn merge(
     actor: &str,
     session_id: &Option<String>,
 ) -> Result<MergeOutcome> {
+    merge_with_progress(app, source, target, resolutions, actor, session_id, &crate::progress::SILENT)
+}
+
+/// [`merge`], reporting the artifact copy to `progress` (the CLI's bar on a terminal).
+pub fn merge_with_progress(
+    app: &App,
+    source: &str,
+    target: &str,
+    resolutions: &[ResolutionInput],
+    actor: &str,
+    session_id: &Option<String>,
+    progress: &dyn crate::progress::Progress,
+) -> Result<MergeOutcome> {
     let resolutions: Vec<Resolution> = resolutions.iter().map(ResolutionInput::to_policy).collect::<Result<_>>()?;
-    let written = save::merge(&app.store, source, target, actor, session_id, &resolutions, |s, t| {
-        Ok(MergeDecision { plan: app.policies()?.merge(&side(s), &side(t), &resolutions)? })
-    })?;
+    let written = save::merge_with_progress(
+        &app.store,
+        source,
+        target,
+        actor,
+        session_id,
+        &resolutions,
+        |s, t| Ok(MergeDecision { plan: app.policies()?.merge(&side(s), &side(t), &resolutions)? }),
+        progress,
+    )?;
     match written {
         MergeWritten::Completed(o) => Ok(o),
         MergeWritten::Conflicts(found) => Err(conflict_detected(source, target, &found)),

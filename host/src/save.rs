@@ -31,6 +31,7 @@ use crate::model::{
     self, ArtifactMeta, ArtifactType, AuditEvent, ContentFormat, DossierDoc, EventKind, Frontmatter, Level, Provenance,
     Status,
 };
+use crate::progress::{Progress, Unit};
 use crate::store::Store;
 
 /// Largest artifact accepted (SPEC §4.3).
@@ -237,11 +238,30 @@ struct Prepared {
     warning: Option<String>,
 }
 
-fn prepare(artifacts: &[NewArtifact], dossier_id: &str, now: &str) -> Result<Vec<Prepared>> {
-    artifacts.iter().map(|a| prepare_one(a, dossier_id, now)).collect()
+fn prepare(artifacts: &[NewArtifact], dossier_id: &str, now: &str, progress: &dyn Progress) -> Result<Vec<Prepared>> {
+    artifacts.iter().map(|a| prepare_one(a, dossier_id, now, progress)).collect()
 }
 
-fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str) -> Result<Prepared> {
+/// Read a file in 1 MiB pieces, reporting bytes to `progress` (a large capture on a terminal).
+fn read_reporting(path: &Path, len: u64, what: &str, progress: &dyn Progress) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut f = fs::File::open(path)?;
+    let mut out = Vec::with_capacity(len as usize);
+    let mut buf = vec![0u8; 1 << 20];
+    progress.start(what, len, Unit::Bytes);
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+        progress.advance(n as u64);
+    }
+    progress.finish();
+    Ok(out)
+}
+
+fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str, progress: &dyn Progress) -> Result<Prepared> {
     if a.title.trim().is_empty() {
         return Err(DossierError::new(Code::InvalidInput, "every artifact needs a title"));
     }
@@ -269,7 +289,8 @@ fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str) -> Result<Prepared>
             if provenance.path.is_none() {
                 provenance.path = Some(path.display().to_string());
             }
-            fs::read(path).map_err(|e| DossierError::io("read", path, e))?
+            read_reporting(path, meta.len(), &format!("reading {}", a.title), progress)
+                .map_err(|e| DossierError::io("read", path, e))?
         }
     };
     let id = ids::new_id(Prefix::Artifact);
@@ -420,6 +441,11 @@ pub(crate) fn event(kind: EventKind, dossier_id: &str, actor: &str, session_id: 
 
 /// Create a new Dossier. The slug comes from the name; a taken slug gets a short id suffix.
 pub fn create(store: &Store, req: CreateRequest) -> Result<SaveOutcome> {
+    create_with_progress(store, req, &crate::progress::SILENT)
+}
+
+/// [`create`], reporting the reading of large artifact files to `progress`.
+pub fn create_with_progress(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
     store.require()?;
     let name = req.name.trim().to_string();
     if name.is_empty() {
@@ -428,7 +454,7 @@ pub fn create(store: &Store, req: CreateRequest) -> Result<SaveOutcome> {
     req.updates.validate()?;
     let id = ids::new_id(Prefix::Dossier);
     let now = model::now_timestamp();
-    let prepared = prepare(&req.artifacts, &id, &now)?;
+    let prepared = prepare(&req.artifacts, &id, &now, progress)?;
 
     let mut fm = Frontmatter {
         id: id.clone(),
@@ -523,6 +549,16 @@ fn changes_since(events: &[AuditEvent], base: &str) -> Option<(Vec<String>, bool
 
 /// Apply `req` to the Dossier named by `target` (slug or id).
 pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome> {
+    save_with_progress(store, target, req, &crate::progress::SILENT)
+}
+
+/// [`save`], reporting the reading of large artifact files to `progress`.
+pub fn save_with_progress(
+    store: &Store,
+    target: &str,
+    req: SaveRequest,
+    progress: &dyn Progress,
+) -> Result<SaveOutcome> {
     store.require()?;
     let dir = store.resolve(target)?;
     req.updates.validate()?;
@@ -539,7 +575,7 @@ pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome
     let current = DossierDoc::parse(&current_text, &file)?;
     let id = current.frontmatter.id.clone();
     let now = model::now_timestamp();
-    let prepared = prepare(&req.artifacts, &id, &now)?;
+    let prepared = prepare(&req.artifacts, &id, &now, progress)?;
     let current_rev = revision_of(&dir, current_text.as_bytes());
 
     let fields: Vec<String> = req.updates.fields().iter().map(|s| s.to_string()).collect();
@@ -768,6 +804,21 @@ pub fn merge(
     resolutions: &[crate::policy::Resolution],
     decide: impl FnOnce(&DossierDoc, &DossierDoc) -> Result<MergeDecision>,
 ) -> Result<MergeWritten> {
+    merge_with_progress(store, source, target, actor, session_id, resolutions, decide, &crate::progress::SILENT)
+}
+
+/// [`merge`], reporting the copy of the source's artifacts to `progress`.
+#[allow(clippy::too_many_arguments)]
+pub fn merge_with_progress(
+    store: &Store,
+    source: &str,
+    target: &str,
+    actor: &str,
+    session_id: &Option<String>,
+    resolutions: &[crate::policy::Resolution],
+    decide: impl FnOnce(&DossierDoc, &DossierDoc) -> Result<MergeDecision>,
+    progress: &dyn Progress,
+) -> Result<MergeWritten> {
     store.require()?;
     let sdir = store.resolve(source)?;
     let tdir = store.resolve(target)?;
@@ -862,7 +913,7 @@ pub fn merge(
             audit::append(dir, &ev)?;
         }
         failpoint("merge_after_started");
-        outcome.artifacts_copied = copy_artifacts(&sdir, &tdir)?;
+        outcome.artifacts_copied = copy_artifacts(&sdir, &tdir, progress)?;
         failpoint("merge_after_artifacts");
 
         let mut fm = tdoc.frontmatter.clone();
@@ -917,7 +968,7 @@ pub fn merge(
         // Re-run after the commit point: the target's state is written; copy anything
         // missing (nothing, unless the archive was tampered with), record the target's
         // events if the interrupted run did not get to them, and finish the source.
-        outcome.artifacts_copied = copy_artifacts(&sdir, &tdir)?;
+        outcome.artifacts_copied = copy_artifacts(&sdir, &tdir, progress)?;
         let (events, _) = audit::read(&tdir)?;
         let recorded = events.iter().any(|e| {
             e.event == EventKind::MergeCompleted && e.details.get("source_id").and_then(|v| v.as_str()) == Some(&sid)
@@ -1010,7 +1061,7 @@ pub fn resolution_json(c: &crate::policy::ResolutionChoice) -> serde_json::Value
 /// atomically; files already there with the same bytes are skipped. Returns the ids of the
 /// artifacts copied. A file of the same name with different bytes is an error: artifact ids
 /// are unique, so it can only be damage, and nothing is overwritten.
-fn copy_artifacts(from: &Path, to: &Path) -> Result<Vec<String>> {
+fn copy_artifacts(from: &Path, to: &Path, progress: &dyn Progress) -> Result<Vec<String>> {
     let (src, dst) = (from.join("artifacts"), to.join("artifacts"));
     fs::create_dir_all(&dst).map_err(|e| DossierError::io("create", &dst, e))?;
     let mut names: Vec<String> = match fs::read_dir(&src) {
@@ -1020,7 +1071,9 @@ fn copy_artifacts(from: &Path, to: &Path) -> Result<Vec<String>> {
     names.retain(|n| !n.starts_with('.'));
     names.sort();
     let mut copied = Vec::new();
+    progress.start("copying the source's artifacts", names.len() as u64, Unit::Files);
     for name in names {
+        progress.advance(1);
         let (from_file, to_file) = (src.join(&name), dst.join(&name));
         let bytes = fs::read(&from_file).map_err(|e| DossierError::io("read", &from_file, e))?;
         match fs::read(&to_file) {
@@ -1040,6 +1093,7 @@ fn copy_artifacts(from: &Path, to: &Path) -> Result<Vec<String>> {
             copied.push(id);
         }
     }
+    progress.finish();
     Ok(copied)
 }
 

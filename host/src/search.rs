@@ -28,6 +28,7 @@ use crate::app::App;
 use crate::archive;
 use crate::error::{Code, DossierError, Result};
 use crate::model::Status;
+use crate::progress::{Progress, Unit};
 use crate::store;
 
 /// Longest snippet, in characters.
@@ -156,6 +157,11 @@ fn matcher(q: &Query<'_>) -> Result<RegexMatcher> {
 }
 
 pub fn search(app: &App, q: &Query<'_>) -> Result<SearchResult> {
+    search_with_progress(app, q, &crate::progress::SILENT)
+}
+
+/// [`search`], reporting each file searched to `progress` (the CLI's bar on a terminal).
+pub fn search_with_progress(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<SearchResult> {
     app.store.require()?;
     if q.text.is_empty() {
         return Err(DossierError::new(Code::InvalidInput, "the search query is empty"));
@@ -191,7 +197,9 @@ pub fn search(app: &App, q: &Query<'_>) -> Result<SearchResult> {
         }
     }
 
-    let per_file = scan(&matcher, &targets, q.limit.max(1));
+    progress.start("searching", targets.len() as u64, Unit::Files);
+    let per_file = scan(&matcher, &targets, q.limit.max(1), progress);
+    progress.finish();
 
     let mut total = 0u64;
     let mut binary = 0usize;
@@ -234,7 +242,7 @@ pub fn search(app: &App, q: &Query<'_>) -> Result<SearchResult> {
 }
 
 /// Search every target, in parallel, keeping at most `cap` hits per file.
-fn scan(matcher: &RegexMatcher, targets: &[Target], cap: usize) -> Vec<FileHits> {
+fn scan(matcher: &RegexMatcher, targets: &[Target], cap: usize, progress: &dyn Progress) -> Vec<FileHits> {
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 8);
     let next = AtomicUsize::new(0);
     let mut slots: Vec<FileHits> = (0..targets.len()).map(|_| FileHits::default()).collect();
@@ -253,6 +261,7 @@ fn scan(matcher: &RegexMatcher, targets: &[Target], cap: usize) -> Vec<FileHits>
                         let mut sink = Collect { matcher, out: FileHits::default(), cap };
                         // An unreadable file (removed mid-search, permissions) has no hits.
                         let _ = searcher.search_path(matcher, &t.path, &mut sink);
+                        progress.advance(1);
                         done.push((i, sink.out));
                     }
                     done

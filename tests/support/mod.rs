@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod claude;
+pub mod terminal;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
