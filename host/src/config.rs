@@ -42,6 +42,28 @@ pub struct Config {
     pub tokens: TokensConfig,
     #[serde(default)]
     pub hooks: HooksConfig,
+    #[serde(default)]
+    pub codecall: CodecallConfig,
+}
+
+/// codecall in Claude Code (docs/codecall-card.md).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CodecallConfig {
+    /// The Stop hook shows a one-line card when the session's changes are worth a learning
+    /// session (`recommend` only, once per concept set per session).
+    #[serde(default = "default_true")]
+    pub recommendation_cards: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl Default for CodecallConfig {
+    fn default() -> Self {
+        CodecallConfig { recommendation_cards: true }
+    }
 }
 
 /// Claude Code hook behaviour (docs/harness-capabilities.md).
@@ -176,6 +198,7 @@ impl Default for Config {
             policy: PolicyConfig::default(),
             tokens: TokensConfig::default(),
             hooks: HooksConfig::default(),
+            codecall: CodecallConfig::default(),
         }
     }
 }
@@ -355,6 +378,15 @@ mod tests {
         assert_eq!(c.priority.weights.urgency, 1);
         assert!(c.policy_overrides(Path::new("/s")).is_empty());
         assert_eq!(c.limits(), Limits::default());
+        assert!(c.codecall.recommendation_cards);
+    }
+
+    #[test]
+    fn recommendation_cards_can_be_turned_off_and_typos_are_errors() {
+        let c = Config::parse("codecall:\n  recommendation_cards: false\n", Path::new("config.yaml")).unwrap();
+        assert!(!c.codecall.recommendation_cards);
+        let e = Config::parse("codecall:\n  recommendation_card: false\n", Path::new("config.yaml")).unwrap_err();
+        assert!(e.message.contains("recommendation_card"), "{}", e.message);
     }
 
     #[test]
