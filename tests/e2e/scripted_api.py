@@ -5,9 +5,11 @@ Binds 127.0.0.1 on a free port (written to <port-file>), answers POST /v1/messag
 text/event-stream reply, and appends every request body as one JSON line to <log-file>.
 
 Scenarios: `promote` (the default: promote, list, bind, save), `bind` (load
-dossier_session, bind <slug>, then answer in text: the hooks do the rest) and `merge`
+dossier_session, bind <slug>, then answer in text: the hooks do the rest), `merge`
 (<slug> is `<source>,<target>`: call dossier_merge, read the conflicts from the
-conflict_detected result, call again resolving each with keep_target).
+conflict_detected result, call again resolving each with keep_target) and `edit` (<slug> is
+the project directory: Write an OAuth middleware file, Edit it, then a failing Edit of a file
+that does not exist; the codecall card test).
 The script (what the "model" does) depends only on the conversation so far: it counts the
 tool_use blocks already in `messages` and returns the next step. Requests without our tools
 (title generation and other helper calls) get a short text reply. It stops itself after
@@ -67,6 +69,13 @@ def steps(results):
                 "source_id": source, "target_id": target,
                 "resolved_conflicts": [{"conflict_id": i, "choice": "keep_target"} for i in ids]}))
         return s
+    if SCENARIO == "edit":
+        path = f"{SLUG}/src/auth/oauth_middleware.rs"
+        return [("Write", {"file_path": path,
+                           "content": "pub struct OAuthMiddleware;\n\npub fn check(token: &str) -> bool {\n    !token.is_empty()\n}\n"}),
+                ("Edit", {"file_path": path, "old_string": "    !token.is_empty()",
+                          "new_string": "    token.starts_with(\"Bearer \")"}),
+                ("Edit", {"file_path": f"{SLUG}/src/missing.rs", "old_string": "a", "new_string": "b"})]
     if SCENARIO == "bind":
         return [("ToolSearch", {"query": "select:mcp__dossier__dossier_session"}),
                 ("mcp__dossier__dossier_session", {"id": SLUG})]
@@ -136,7 +145,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         req = json.loads(body or b"{}")
         names = {t.get("name") for t in req.get("tools", []) if isinstance(t, dict)}
-        if "ToolSearch" not in names and not any(n and n.startswith("mcp__dossier__") for n in names):
+        if SCENARIO == "edit":
+            scripted = "Write" in names
+        else:
+            scripted = "ToolSearch" in names or any(n and n.startswith("mcp__dossier__") for n in names)
+        if not scripted:
             out = reply([{"type": "text", "text": "E2E"}], "end_turn")
         else:
             done = len(tool_uses(req.get("messages", [])))
