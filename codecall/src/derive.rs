@@ -340,6 +340,17 @@ pub fn is_test_infrastructure(path: &str) -> bool {
     words(path).iter().any(|w| WORDS.contains(&w.as_str()))
 }
 
+/// Prose rather than code: Markdown, reStructuredText, AsciiDoc, plain text, and the usual
+/// top-level prose files (`README`, `CHANGELOG`, `LICENSE`, ...), by name.
+pub fn is_documentation(path: &str) -> bool {
+    let name = file_name(path);
+    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+    matches!(ext, "md" | "mdx" | "markdown" | "rst" | "adoc" | "txt")
+        || ["readme", "changelog", "license", "notice", "authors", "contributing"]
+            .iter()
+            .any(|p| name == *p || name.strip_prefix(p).is_some_and(|r| r.starts_with('.')))
+}
+
 /// A generated file by its name or directory: lock files, `*.generated.*`, `*.pb.go`,
 /// `*_pb2.py`, minified bundles, `generated/` and `__generated__/` directories. (Content
 /// markers such as `@generated` are the caller's to check: this looks at the path only.)

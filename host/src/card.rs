@@ -17,7 +17,8 @@
 //!   of the changed paths and names defined on the changed lines;
 //! - exclusions are detected from paths and text: an isolated dependency bump (only manifests and
 //!   lock files), generated-only (generated paths or an `@generated`/`DO NOT EDIT` header),
-//!   tests-only without test infrastructure (`tests-without-strategy`: no signals counted);
+//!   documentation only (`copy-text`: no signals), tests-only without test infrastructure
+//!   (`tests-without-strategy`: no signals);
 //! - `completed` is true (Claude Code fires Stop when the agent finished its turn, not on an
 //!   interrupt); `inspectable` is whether a non-sensitive file of the repository was changed;
 //! - the policy component's `score-opportunity` decides (loaded from the compile cache only).
@@ -34,7 +35,7 @@
 //! (`hooks`).
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{BufRead, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use dossier_codecall::LearningPolicy;
@@ -56,8 +57,8 @@ pub const MAX_READ_BYTES: u64 = 32 << 20;
 const MAX_CONCEPTS: usize = 3;
 /// Text scanned per edit for definitions and generated-file markers.
 const MAX_SCAN_BYTES: usize = 64 << 10;
-/// The tools whose calls change files.
-const EDIT_TOOLS: [&str; 4] = ["Edit", "MultiEdit", "Write", "NotebookEdit"];
+/// The tools whose calls change files, as their names appear quoted in a transcript line.
+const EDIT_TOOLS: [&str; 4] = ["\"Edit\"", "\"MultiEdit\"", "\"Write\"", "\"NotebookEdit\""];
 
 /// What one session's card has seen so far.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -119,12 +120,11 @@ pub fn check(app: &App, input: &HookInput) -> Option<String> {
         state.transcript = transcript_text;
         state.offset = 0;
     }
-    let (chunk, end) = read_new_lines(transcript, state.offset)?;
+    let (edits, end) = read_new_edits(transcript, state.offset)?;
     if end == state.offset {
         return None;
     }
     state.offset = end;
-    let edits = edits_in(&chunk);
     if edits.is_empty() {
         write_state(&state_path, &state)?;
         return None;
@@ -172,52 +172,86 @@ fn write_state(path: &Path, state: &CardState) -> Option<()> {
     files::write_atomic(path, &serde_json::to_vec(state).ok()?).ok()
 }
 
-/// The whole lines of `path` after byte `offset` (from the start again when the file is now
-/// shorter), and the offset after them.
-fn read_new_lines(path: &Path, offset: u64) -> Option<(String, u64)> {
+/// The successful edits in the whole lines of `path` after byte `offset` (from the start again
+/// when the file is now shorter), and the offset after those lines. Streams the file through a
+/// fixed buffer: the transcript is never held in memory whole.
+fn read_new_edits(path: &Path, offset: u64) -> Option<(Vec<Edit>, u64)> {
     let mut f = std::fs::File::open(path).ok()?;
     let len = f.metadata().ok()?.len();
     let mut start = if offset > len { 0 } else { offset };
-    let mut skip_partial = false;
-    if len - start > MAX_READ_BYTES {
+    let skip_partial = len - start > MAX_READ_BYTES;
+    if skip_partial {
         start = len - MAX_READ_BYTES;
-        skip_partial = true;
     }
     f.seek(SeekFrom::Start(start)).ok()?;
-    let mut bytes = Vec::with_capacity((len - start) as usize);
-    f.take(len - start).read_to_end(&mut bytes).ok()?;
-    let mut from = 0;
-    if skip_partial {
-        from = bytes.iter().position(|&b| b == b'\n').map_or(bytes.len(), |p| p + 1);
+    let mut reader = std::io::BufReader::with_capacity(256 << 10, f.take(len - start));
+    let mut scanner = Scanner::default();
+    let mut line = Vec::new();
+    let mut end = start;
+    let mut first = true;
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).ok()?;
+        // Only whole lines: a line still being written is read next time.
+        if n == 0 || line.last() != Some(&b'\n') {
+            break;
+        }
+        end += n as u64;
+        if !(first && skip_partial) {
+            scanner.line(&line);
+        }
+        first = false;
     }
-    // Only whole lines: a line still being written is read next time.
-    let to = bytes.iter().rposition(|&b| b == b'\n').map_or(from, |p| p + 1).max(from);
-    let end = start + to as u64;
-    let text = String::from_utf8_lossy(&bytes[from..to]).into_owned();
-    Some((text, end))
+    Some((scanner.finish(), end))
 }
 
-/// The successful edit tool calls in transcript `lines` (JSONL as Claude Code writes it).
-/// Only lines that can hold one are parsed: an assistant line with an edit tool's `tool_use`,
-/// or a user line with an error result.
-pub fn edits_in(lines: &str) -> Vec<Edit> {
-    let mut edits = Vec::new();
-    let mut failed: HashSet<String> = HashSet::new();
-    for line in lines.lines() {
-        let maybe_edit = line.contains("\"tool_use\"") && EDIT_TOOLS.iter().any(|t| line.contains(&format!("\"{t}\"")));
-        let maybe_error = line.contains("\"is_error\"");
-        if !(maybe_edit || maybe_error) {
-            continue;
+/// The successful edit tool calls in transcript `text` (JSONL as Claude Code writes it).
+pub fn edits_in(text: &[u8]) -> Vec<Edit> {
+    let mut scanner = Scanner::default();
+    for line in text.split(|&b| b == b'\n') {
+        scanner.line(line);
+    }
+    scanner.finish()
+}
+
+/// Collects edit calls and failed tool calls line by line. Only lines that can hold one are
+/// parsed: an assistant line with an edit tool's `tool_use`, or a user line with an error
+/// result (a substring test first: most of a transcript is bookkeeping that is never parsed).
+struct Scanner {
+    tool_use: memchr::memmem::Finder<'static>,
+    is_error: memchr::memmem::Finder<'static>,
+    tools: Vec<memchr::memmem::Finder<'static>>,
+    edits: Vec<Edit>,
+    failed: HashSet<String>,
+}
+
+impl Default for Scanner {
+    fn default() -> Self {
+        Scanner {
+            tool_use: memchr::memmem::Finder::new(b"\"tool_use\""),
+            is_error: memchr::memmem::Finder::new(b"\"is_error\""),
+            tools: EDIT_TOOLS.iter().map(|t| memchr::memmem::Finder::new(t.as_bytes())).collect(),
+            edits: Vec::new(),
+            failed: HashSet::new(),
         }
-        let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
-        let Some(blocks) = v.pointer("/message/content").and_then(Value::as_array) else { continue };
+    }
+}
+
+impl Scanner {
+    fn line(&mut self, line: &[u8]) {
+        let maybe_edit = self.tool_use.find(line).is_some() && self.tools.iter().any(|t| t.find(line).is_some());
+        if !(maybe_edit || self.is_error.find(line).is_some()) {
+            return;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(line) else { return };
+        let Some(blocks) = v.pointer("/message/content").and_then(Value::as_array) else { return };
         match v.get("type").and_then(Value::as_str) {
             Some("assistant") => {
                 for b in blocks {
                     if b.get("type").and_then(Value::as_str) == Some("tool_use")
                         && let Some(e) = edit_of(b)
                     {
-                        edits.push(e);
+                        self.edits.push(e);
                     }
                 }
             }
@@ -227,15 +261,18 @@ pub fn edits_in(lines: &str) -> Vec<Edit> {
                         && b.get("is_error").and_then(Value::as_bool) == Some(true)
                         && let Some(id) = b.get("tool_use_id").and_then(Value::as_str)
                     {
-                        failed.insert(id.to_string());
+                        self.failed.insert(id.to_string());
                     }
                 }
             }
             _ => {}
         }
     }
-    edits.retain(|e| !failed.contains(&e.tool_use_id));
-    edits
+
+    fn finish(mut self) -> Vec<Edit> {
+        self.edits.retain(|e| !self.failed.contains(&e.tool_use_id));
+        self.edits
+    }
 }
 
 fn edit_of(block: &Value) -> Option<Edit> {
@@ -432,16 +469,21 @@ pub fn opportunity_input(files: &BTreeMap<String, FileChange>) -> (Vec<l::Signal
         code.clone()
     } else {
         let source: Vec<_> = code.iter().copied().filter(|(p, f)| !generated(p, f)).collect();
+        let prose = |p: &str| derive::is_documentation(p);
         if source.is_empty() {
             excluded.insert(l::ExcludedKind::GeneratedOnly);
             code.clone()
+        } else if source.iter().all(|(p, _)| prose(p)) {
+            excluded.insert(l::ExcludedKind::CopyText);
+            Vec::new()
         } else if source.iter().all(|(p, _)| derive::is_test_path(p))
             && !source.iter().any(|(p, _)| derive::is_test_infrastructure(p))
         {
             excluded.insert(l::ExcludedKind::TestsWithoutStrategy);
             Vec::new()
         } else {
-            source
+            // Prose next to code gives no signal of its own (the code does).
+            source.into_iter().filter(|(p, _)| !prose(p)).collect()
         }
     };
     let changed: Vec<ChangedPath<'_>> =
@@ -519,6 +561,11 @@ mod tests {
         assert!(!s.is_empty() && e.is_empty(), "test infrastructure may carry a strategy");
 
         let fmt = FileChange { change: Change::Formatting, ..Default::default() };
+        let (s, e, _) = input(&[("docs/auth.md", code(&[])), ("README.md", code(&[]))]);
+        assert!(s.is_empty() && e == [l::ExcludedKind::CopyText], "{s:?} {e:?}");
+        let (s, _, _) = input(&[("docs/cache.md", code(&[])), ("src/auth.rs", code(&[]))]);
+        assert_eq!(s.len(), 1, "prose next to code gives no signal of its own: {s:?}");
+
         let (s, e, i) = input(&[("src/auth/oauth_middleware.rs", fmt)]);
         assert!(i && s.is_empty() && e == [l::ExcludedKind::Formatting], "{s:?} {e:?}");
 
@@ -536,7 +583,7 @@ mod tests {
             r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"/r/src/Edit.rs"}}]}}"#,
         ]
         .join("\n");
-        let edits = edits_in(&lines);
+        let edits = edits_in(lines.as_bytes());
         assert_eq!(edits.len(), 1, "{edits:?}");
         assert_eq!(edits[0].path, PathBuf::from("/r/src/a.rs"));
         assert_eq!(edits[0].pairs, [(None, "fn a() {}\n".to_string())]);
