@@ -64,7 +64,9 @@ impl Fixture {
         let result = match error {
             Some(e) => json!({"type": "tool_result", "content": format!("<tool_use_error>{e}</tool_use_error>"),
                               "is_error": true, "tool_use_id": id}),
-            None => json!({"tool_use_id": id, "type": "tool_result", "content": "The file has been updated successfully."}),
+            None => {
+                json!({"tool_use_id": id, "type": "tool_result", "content": "The file has been updated successfully."})
+            }
         };
         if error.is_none() {
             let path = PathBuf::from(input["file_path"].as_str().unwrap());
@@ -161,7 +163,11 @@ fn a_strong_change_shows_the_card_once_per_session() {
     // The same Stop again: nothing new, silent.
     assert_eq!(f.stop(&f.input("s-1")), "");
     // More work on the same concepts in a later turn: the same fingerprint, silent.
-    f.edit("src/auth/oauth_middleware.rs", "pub struct OAuthMiddleware;", "pub struct OAuthMiddleware {\n    pub realm: String,\n}");
+    f.edit(
+        "src/auth/oauth_middleware.rs",
+        "pub struct OAuthMiddleware;",
+        "pub struct OAuthMiddleware {\n    pub realm: String,\n}",
+    );
     assert_eq!(f.stop(&f.input("s-1")), "");
     assert_eq!(f.card_state("s-1")["shown"].as_array().unwrap().len(), 1);
     // Claude Code continuing because of a Stop hook: never a card.
@@ -180,7 +186,10 @@ fn a_new_concept_later_in_the_session_is_a_new_card() {
     let first = card_of(&f.stop(&f.input("s-grow")));
     f.write("src/net/retry.rs", "pub fn retry_with_backoff() {}\n");
     let second = card_of(&f.stop(&f.input("s-grow")));
-    assert!(!first.contains("retries") && second.contains("retries, backoff and failure handling"), "{first}\n{second}");
+    assert!(
+        !first.contains("retries") && second.contains("retries, backoff and failure handling"),
+        "{first}\n{second}"
+    );
     assert_eq!(f.card_state("s-grow")["shown"].as_array().unwrap().len(), 2);
 }
 
@@ -191,8 +200,16 @@ fn formatting_and_comment_only_changes_show_nothing() {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, MIDDLEWARE).unwrap();
     // Reformatted (whitespace only), then a comment added: neither is a learning opportunity.
-    f.edit("src/auth/oauth_middleware.rs", "impl OAuthMiddleware {\n    pub fn check(token: &str) -> bool {", "impl OAuthMiddleware\n{\n    pub fn check(token: &str)\n        -> bool {");
-    f.edit("src/auth/oauth_middleware.rs", "pub struct OAuthMiddleware;", "// Checks bearer tokens.\npub struct OAuthMiddleware;");
+    f.edit(
+        "src/auth/oauth_middleware.rs",
+        "impl OAuthMiddleware {\n    pub fn check(token: &str) -> bool {",
+        "impl OAuthMiddleware\n{\n    pub fn check(token: &str)\n        -> bool {",
+    );
+    f.edit(
+        "src/auth/oauth_middleware.rs",
+        "pub struct OAuthMiddleware;",
+        "// Checks bearer tokens.\npub struct OAuthMiddleware;",
+    );
     assert_eq!(f.stop(&f.input("s-fmt")), "");
     let state = f.card_state("s-fmt");
     assert_eq!(state["files"]["src/auth/oauth_middleware.rs"]["change"], "comments", "{state}");

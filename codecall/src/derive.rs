@@ -334,8 +334,20 @@ pub fn is_test_path(path: &str) -> bool {
 /// factories, `conftest.py` (a change to one may carry a transferable test strategy).
 pub fn is_test_infrastructure(path: &str) -> bool {
     const WORDS: &[&str] = &[
-        "fixture", "fixtures", "support", "helper", "helpers", "harness", "conftest", "mock", "mocks", "factory",
-        "factories", "testutil", "testutils", "testing",
+        "fixture",
+        "fixtures",
+        "support",
+        "helper",
+        "helpers",
+        "harness",
+        "conftest",
+        "mock",
+        "mocks",
+        "factory",
+        "factories",
+        "testutil",
+        "testutils",
+        "testing",
     ];
     words(path).iter().any(|w| WORDS.contains(&w.as_str()))
 }
@@ -357,8 +369,17 @@ pub fn is_documentation(path: &str) -> bool {
 pub fn is_generated_path(path: &str) -> bool {
     let name = file_name(path);
     const SUFFIXES: &[&str] = &[
-        ".pb.go", "_pb2.py", "_pb2_grpc.py", ".pb.rs", ".pb.h", ".pb.cc", ".g.dart", ".freezed.dart", ".min.js",
-        ".min.css", ".designer.cs",
+        ".pb.go",
+        "_pb2.py",
+        "_pb2_grpc.py",
+        ".pb.rs",
+        ".pb.h",
+        ".pb.cc",
+        ".g.dart",
+        ".freezed.dart",
+        ".min.js",
+        ".min.css",
+        ".designer.cs",
     ];
     is_lockfile(path)
         || name.contains(".generated.")

@@ -141,9 +141,11 @@ fn transcript_text(repo: &Path) -> String {
     let mut tool = |push: &mut dyn FnMut(serde_json::Value), name: &str, input: serde_json::Value, result: &str| {
         id += 1;
         let tid = format!("toolu_{id:04}");
-        push(json!({"parentUuid": null, "isSidechain": false, "type": "assistant", "message": {"id": "msg", "type": "message",
+        push(
+            json!({"parentUuid": null, "isSidechain": false, "type": "assistant", "message": {"id": "msg", "type": "message",
             "role": "assistant", "model": "claude", "content": [{"type": "tool_use", "id": tid, "name": name, "input": input}],
-            "stop_reason": "tool_use"}, "cwd": repo, "sessionId": "s", "version": "2.1.328"}));
+            "stop_reason": "tool_use"}, "cwd": repo, "sessionId": "s", "version": "2.1.328"}),
+        );
         push(json!({"parentUuid": null, "isSidechain": false, "type": "user", "message": {"role": "user", "content": [
             {"tool_use_id": tid, "type": "tool_result", "content": result}]}, "toolUseResult": {"filePath": input["file_path"]},
             "cwd": repo, "sessionId": "s", "version": "2.1.328"}));
@@ -151,7 +153,9 @@ fn transcript_text(repo: &Path) -> String {
     let file_text = "pub fn f(x: u32) -> u32 { x + 1 }\n".repeat(100);
     for turn in 0..30 {
         push(json!({"type": "api-request", "sessionId": "s", "params": {"system": pad}}));
-        push(json!({"type": "user", "message": {"role": "user", "content": format!("Turn {turn}: keep going")}, "cwd": repo}));
+        push(
+            json!({"type": "user", "message": {"role": "user", "content": format!("Turn {turn}: keep going")}, "cwd": repo}),
+        );
         for r in 0..3 {
             let path = repo.join(format!("src/api/m{:03}/file_{}.rs", r, r * 20));
             tool(&mut push, "Read", json!({"file_path": path}), &file_text);
@@ -162,7 +166,8 @@ fn transcript_text(repo: &Path) -> String {
         let code = format!("pub fn handler_{turn}(x: u32) -> u32 {{\n    x * {turn}\n}}\n").repeat(20);
         // The files exist as the tools left them (the card reads their first bytes).
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, code.replacen(&format!("    x * {turn}\n"), &format!("    x * {turn} + 1\n"), 1)).unwrap();
+        std::fs::write(&path, code.replacen(&format!("    x * {turn}\n"), &format!("    x * {turn} + 1\n"), 1))
+            .unwrap();
         tool(&mut push, "Write", json!({"file_path": path, "content": code}), "File created successfully");
         tool(
             &mut push,
@@ -177,7 +182,9 @@ fn transcript_text(repo: &Path) -> String {
             std::fs::write(&path, code).unwrap();
             tool(&mut push, "Write", json!({"file_path": path, "content": code}), "File created successfully");
         }
-        push(json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Done with this step."}]}}));
+        push(
+            json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Done with this step."}]}}),
+        );
     }
     out
 }

@@ -486,11 +486,18 @@ pub fn opportunity_input(files: &BTreeMap<String, FileChange>) -> (Vec<l::Signal
             source.into_iter().filter(|(p, _)| !prose(p)).collect()
         }
     };
-    let changed: Vec<ChangedPath<'_>> =
-        from.iter().map(|(p, f)| ChangedPath { path: p, sensitive: false, symbols: &f.symbols, evidence: None }).collect();
+    let changed: Vec<ChangedPath<'_>> = from
+        .iter()
+        .map(|(p, f)| ChangedPath { path: p, sensitive: false, symbols: &f.symbols, evidence: None })
+        .collect();
     let signals = derive::derive_signals_from(&changed)
         .into_iter()
-        .map(|d| l::Signal { kind: core_signal_kind(d.kind), concept: d.concept, reason: d.reason, evidence: Vec::new() })
+        .map(|d| l::Signal {
+            kind: core_signal_kind(d.kind),
+            concept: d.concept,
+            reason: d.reason,
+            evidence: Vec::new(),
+        })
         .collect();
     (signals, excluded.into_iter().collect(), inspectable)
 }
@@ -535,7 +542,11 @@ mod tests {
     }
 
     fn code(symbols: &[&str]) -> FileChange {
-        FileChange { change: Change::Code, symbols: symbols.iter().map(|s| s.to_string()).collect(), ..Default::default() }
+        FileChange {
+            change: Change::Code,
+            symbols: symbols.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        }
     }
 
     fn input(files: &[(&str, FileChange)]) -> (Vec<l::Signal>, Vec<l::ExcludedKind>, bool) {
