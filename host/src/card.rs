@@ -132,10 +132,17 @@ pub fn check(app: &App, input: &HookInput) -> Option<String> {
     let cwd = input.cwd.clone().or_else(|| std::env::current_dir().ok())?;
     let root = repository_root(&cwd);
     let sensitive = dossier_evidence::SensitivePaths::new(&Default::default()).ok()?;
+    let mut in_repository = false;
     for e in &edits {
         let Some(rel) = relative(&root, &e.path) else { continue };
         let file = state.files.entry(rel.clone()).or_default();
         merge_edit(file, &root, &rel, e, sensitive.is_sensitive(&rel)).ok()?;
+        in_repository = true;
+    }
+    if !in_repository {
+        // Only edits outside the repository (plans, settings): no change to score.
+        write_state(&state_path, &state)?;
+        return None;
     }
     let (input_signals, excluded, inspectable) = opportunity_input(&state.files);
     let opportunity = ComponentLearningPolicy::new(app.policies().ok()?)
