@@ -279,6 +279,85 @@ fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
     assert!(last.contains("\\\"target_slug\\\""), "the model saw the completed merge");
 }
 
+/// codecall's recommendation card from the real Claude Code: `dossier init` registers the Stop
+/// hook; the scripted model writes and edits an OAuth middleware in a git project (and one edit
+/// fails). Claude Code shows the hook's `systemMessage` to the user (in print mode with
+/// stream-json: a `system`/`informational` line "Stop says: ..."), the stop is not blocked, and
+/// a resumed turn with no new changes shows nothing.
+#[test]
+fn claude_code_shows_the_codecall_card_once_after_a_turn_that_changed_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/main.rs"), "fn main() {}\n").unwrap();
+    let git = Command::new("git").args(["init", "-q"]).current_dir(&project).status().unwrap();
+    assert!(git.success());
+    std::fs::create_dir_all(&home).unwrap();
+    let seed = serde_json::json!({
+        "hasCompletedOnboarding": true,
+        "theme": "dark",
+        "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
+    });
+    std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&seed).unwrap()).unwrap();
+    let init = Command::new(env!("CARGO_BIN_EXE_dossier"))
+        .args(["init", "--yes", "--no-self-install"])
+        .env("HOME", &home)
+        .env_remove("DOSSIER_HOME")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(init.status.success(), "{}", String::from_utf8_lossy(&init.stdout));
+    let args = ["--allowedTools", "Write", "Edit", "--output-format", "stream-json", "--verbose"];
+    let cards = |out: &std::process::Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["type"] == "system" && v["subtype"] == "informational")
+            .filter_map(|v| v["content"].as_str().map(str::to_string))
+            .filter(|c| c.contains("codecall:"))
+            .collect()
+    };
+
+    let log = dir.path().join("requests-1.jsonl");
+    let (api, port) = scripted_api(&log, &["edit", project.to_str().unwrap()]);
+    let mut first_args = vec!["-p", "Add the OAuth middleware."];
+    first_args.extend(args);
+    let out = run_claude(&home, &project, &port, &first_args);
+    drop(api);
+    assert!(out.status.success(), "claude failed: {}", String::from_utf8_lossy(&out.stderr));
+    let written = std::fs::read_to_string(project.join("src/auth/oauth_middleware.rs")).unwrap();
+    assert!(written.contains("Bearer"), "the scripted edits ran: {written}");
+    let shown = cards(&out);
+    assert_eq!(shown.len(), 1, "one card: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        shown[0].starts_with("Stop says: codecall: authentication and authorization boundary, middleware and request pipeline — /codecall to start, ~"),
+        "{}",
+        shown[0]
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("Stop hook feedback"), "the card never blocks the stop");
+    let session_id = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|v| v["session_id"].as_str().map(str::to_string))
+        .expect("a session id in the stream");
+    let state = home.join(".dossier/sessions/cards").join(format!("{session_id}.json"));
+    let state: serde_json::Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+    assert_eq!(state["shown"].as_array().unwrap().len(), 1, "{state}");
+    assert!(state["files"].get("src/missing.rs").is_none(), "a failed edit changed nothing: {state}");
+
+    // The same session resumed: the model has nothing left to do; no new changes, no card.
+    let log = dir.path().join("requests-2.jsonl");
+    let (api, port) = scripted_api(&log, &["edit", project.to_str().unwrap()]);
+    let mut resumed = vec!["-p", "Anything else?", "--resume", &session_id];
+    resumed.extend(args);
+    let out = run_claude(&home, &project, &port, &resumed);
+    drop(api);
+    assert!(out.status.success(), "claude --resume failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(cards(&out).is_empty(), "shown once per session: {}", String::from_utf8_lossy(&out.stdout));
+}
+
 /// A tmux server on its own socket, killed on drop.
 struct Tmux {
     socket: String,

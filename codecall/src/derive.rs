@@ -227,15 +227,43 @@ pub fn to_ref(r: &dossier_evidence::EvidenceRef) -> EvidenceRef {
     }
 }
 
+/// One changed file as the signal rules see it: its repository-relative path, whether it is a
+/// sensitive path (never a signal), the symbols defined on or around its changed lines, and the
+/// evidence ref a signal from it cites, when there is one.
+#[derive(Clone, Debug, Default)]
+pub struct ChangedPath<'a> {
+    pub path: &'a str,
+    pub sensitive: bool,
+    pub symbols: &'a [String],
+    pub evidence: Option<EvidenceRef>,
+}
+
 /// Signals derived from the pack (see the module doc), in rule order.
 pub fn derive_signals(pack: &EvidencePack) -> Vec<DerivedSignal> {
-    let files: Vec<_> = pack.files.iter().filter(|f| !f.sensitive).collect();
+    let files: Vec<ChangedPath<'_>> = pack
+        .files
+        .iter()
+        .map(|f| ChangedPath {
+            path: &f.path,
+            sensitive: f.sensitive,
+            symbols: &f.symbols,
+            evidence: excerpt_ref(pack, &f.path),
+        })
+        .collect();
+    derive_signals_from(&files)
+}
+
+/// Signals derived from changed paths and their symbols (the same rules as [`derive_signals`],
+/// for callers without an evidence pack, e.g. the Stop hook's recommendation card, which knows
+/// the session's changed paths and text from its transcript). In rule order.
+pub fn derive_signals_from(changed: &[ChangedPath<'_>]) -> Vec<DerivedSignal> {
+    let files: Vec<&ChangedPath<'_>> = changed.iter().filter(|f| !f.sensitive).collect();
     let mut out = Vec::new();
     for rule in RULES {
         let mut matches: Vec<String> = Vec::new();
         let mut evidence: Vec<EvidenceRef> = Vec::new();
         for f in &files {
-            let path_hit = words(&f.path).into_iter().find(|w| rule.words.contains(&w.as_str()));
+            let path_hit = words(f.path).into_iter().find(|w| rule.words.contains(&w.as_str()));
             let symbol_hit = f
                 .symbols
                 .iter()
@@ -249,10 +277,10 @@ pub fn derive_signals(pack: &EvidencePack) -> Vec<DerivedSignal> {
                 matches.push(note);
             }
             if evidence.len() < 3
-                && let Some(r) = excerpt_ref(pack, &f.path)
-                && !evidence.contains(&r)
+                && let Some(r) = &f.evidence
+                && !evidence.contains(r)
             {
-                evidence.push(r);
+                evidence.push(r.clone());
             }
         }
         if !matches.is_empty() {
@@ -265,11 +293,8 @@ pub fn derive_signals(pack: &EvidencePack) -> Vec<DerivedSignal> {
             });
         }
     }
-    let manifest: Vec<_> = files.iter().filter(|f| MANIFESTS.contains(&file_name(&f.path).as_str())).collect();
-    let code = files.iter().any(|f| {
-        let name = file_name(&f.path);
-        !MANIFESTS.contains(&name.as_str()) && !LOCKFILES.contains(&name.as_str())
-    });
+    let manifest: Vec<_> = files.iter().filter(|f| is_manifest(f.path)).collect();
+    let code = files.iter().any(|f| !is_manifest(f.path) && !is_lockfile(f.path));
     if let Some(m) = manifest.first()
         && code
     {
@@ -282,10 +307,85 @@ pub fn derive_signals(pack: &EvidencePack) -> Vec<DerivedSignal> {
                 kind_phrase(SignalKind::DependencyRelationship),
                 m.path
             ),
-            evidence: excerpt_ref(pack, &m.path).into_iter().collect(),
+            evidence: m.evidence.clone().into_iter().collect(),
         });
     }
     out
+}
+
+/// A dependency manifest (`Cargo.toml`, `package.json`, ...), by file name.
+pub fn is_manifest(path: &str) -> bool {
+    MANIFESTS.contains(&file_name(path).as_str())
+}
+
+/// A dependency lock file (generated; never a signal on its own), by file name.
+pub fn is_lockfile(path: &str) -> bool {
+    LOCKFILES.contains(&file_name(path).as_str())
+}
+
+/// A test file, by the test-strategy rule's words (`test`, `tests`, `spec`, `fixtures`, ...)
+/// among its path words, or a test-file suffix (`foo_test.go`, `foo.test.ts`, `foo.spec.js`).
+pub fn is_test_path(path: &str) -> bool {
+    let tests = RULES.iter().find(|r| r.slug == "tests").expect("the test-strategy rule exists");
+    words(path).iter().any(|w| tests.words.contains(&w.as_str()))
+}
+
+/// Test infrastructure rather than test cases: fixtures, shared helpers, harnesses, mocks,
+/// factories, `conftest.py` (a change to one may carry a transferable test strategy).
+pub fn is_test_infrastructure(path: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "fixture",
+        "fixtures",
+        "support",
+        "helper",
+        "helpers",
+        "harness",
+        "conftest",
+        "mock",
+        "mocks",
+        "factory",
+        "factories",
+        "testutil",
+        "testutils",
+        "testing",
+    ];
+    words(path).iter().any(|w| WORDS.contains(&w.as_str()))
+}
+
+/// Prose rather than code: Markdown, reStructuredText, AsciiDoc, plain text, and the usual
+/// top-level prose files (`README`, `CHANGELOG`, `LICENSE`, ...), by name.
+pub fn is_documentation(path: &str) -> bool {
+    let name = file_name(path);
+    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+    matches!(ext, "md" | "mdx" | "markdown" | "rst" | "adoc" | "txt")
+        || ["readme", "changelog", "license", "notice", "authors", "contributing"]
+            .iter()
+            .any(|p| name == *p || name.strip_prefix(p).is_some_and(|r| r.starts_with('.')))
+}
+
+/// A generated file by its name or directory: lock files, `*.generated.*`, `*.pb.go`,
+/// `*_pb2.py`, minified bundles, `generated/` and `__generated__/` directories. (Content
+/// markers such as `@generated` are the caller's to check: this looks at the path only.)
+pub fn is_generated_path(path: &str) -> bool {
+    let name = file_name(path);
+    const SUFFIXES: &[&str] = &[
+        ".pb.go",
+        "_pb2.py",
+        "_pb2_grpc.py",
+        ".pb.rs",
+        ".pb.h",
+        ".pb.cc",
+        ".g.dart",
+        ".freezed.dart",
+        ".min.js",
+        ".min.css",
+        ".designer.cs",
+    ];
+    is_lockfile(path)
+        || name.contains(".generated.")
+        || name.contains("_generated.")
+        || SUFFIXES.iter().any(|s| name.ends_with(s))
+        || path.split('/').any(|c| matches!(c.to_ascii_lowercase().as_str(), "generated" | "__generated__"))
 }
 
 fn kind_phrase(kind: SignalKind) -> &'static str {

@@ -70,3 +70,4 @@ pub use privacy::{DEFAULT_DENY, PrivacyRules, SensitivePaths};
 pub use redact::Redactor;
 pub use refs::{EvidenceRef, VerifyError, WORKTREE, content_hash, verify};
 pub use request::{Changes, EvidenceRequest, ImplementationLocator, Level, Limits, SliceRequest};
+pub use symbols::defined_in;

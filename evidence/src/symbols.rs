@@ -210,6 +210,23 @@ pub(crate) fn definition(lang: Lang, line: &str) -> Option<(&str, &'static str)>
     None
 }
 
+/// The names defined on the lines of `text`, a changed snippet of the file at `path` (the
+/// language follows the path's extension), in order of appearance and without repeats. For
+/// callers that have changed text but no repository diff (e.g. the edits an agent made, read
+/// from its transcript); the collector itself looks at whole files and hunks.
+pub fn defined_in(path: &str, text: &str) -> Vec<String> {
+    let lang = language(path);
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if let Some((name, _)) = definition(lang, line)
+            && !out.iter().any(|n| n == name)
+        {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
 /// Names too common to be useful search terms.
 const STOP_NAMES: &[&str] = &[
     "main",

@@ -46,14 +46,28 @@ pub struct Config {
     pub codecall: CodecallConfig,
 }
 
-/// codecall in Claude Code (docs/codecall.md).
-#[derive(Clone, Debug, Default, Deserialize)]
+/// codecall in Claude Code (docs/codecall.md, docs/codecall-card.md).
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CodecallConfig {
+    /// The Stop hook shows a one-line card when the session's changes are worth a learning
+    /// session (`recommend` only, once per concept set per session).
+    #[serde(default = "default_true")]
+    pub recommendation_cards: bool,
     /// Save every completed session's summary to the agent session's bound Dossier (the §19
     /// hand-off; a session can also opt in alone with `save_summary` at start). Default off.
     #[serde(default)]
     pub save_summaries: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl Default for CodecallConfig {
+    fn default() -> Self {
+        CodecallConfig { recommendation_cards: true, save_summaries: false }
+    }
 }
 
 /// Claude Code hook behaviour (docs/harness-capabilities.md).
@@ -368,6 +382,15 @@ mod tests {
         assert_eq!(c.priority.weights.urgency, 1);
         assert!(c.policy_overrides(Path::new("/s")).is_empty());
         assert_eq!(c.limits(), Limits::default());
+        assert!(c.codecall.recommendation_cards);
+    }
+
+    #[test]
+    fn recommendation_cards_can_be_turned_off_and_typos_are_errors() {
+        let c = Config::parse("codecall:\n  recommendation_cards: false\n", Path::new("config.yaml")).unwrap();
+        assert!(!c.codecall.recommendation_cards);
+        let e = Config::parse("codecall:\n  recommendation_card: false\n", Path::new("config.yaml")).unwrap_err();
+        assert!(e.message.contains("recommendation_card"), "{}", e.message);
     }
 
     #[test]

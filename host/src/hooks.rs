@@ -10,7 +10,9 @@
 //!   artifact of the bound Dossier through the Save path; `reason: clear` then clears the
 //!   binding (the Dossier on disk is untouched).
 //! - `stop`: the save cadence — ask the agent once to save when the transcript has grown
-//!   by `hooks.save_reminder_bytes` since the bound Dossier last changed.
+//!   by `hooks.save_reminder_bytes` since the bound Dossier last changed — and codecall's
+//!   recommendation card (`card`): one non-blocking `systemMessage` line when the session's
+//!   changes are worth a learning session.
 //!
 //! Invariants: a hook always exits 0 and never prints a stack trace into the session; an
 //! internal failure becomes one visible warning line. Each event has a deadline (SessionEnd
@@ -118,6 +120,9 @@ pub struct HookInput {
     /// Stop: true when Claude Code is already continuing because of a Stop hook.
     #[serde(default)]
     pub stop_hook_active: bool,
+    /// The session's working directory (every event).
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
 }
 
 /// What a hook prints on stdout (always with exit code 0).
@@ -239,8 +244,32 @@ fn handle(event: Event, input: &HookInput) -> Result<HookOutput> {
             let warnings = capture_transcript(&app, input, "hook:pre-compact")?;
             Ok(warnings_output(&warnings))
         }
-        Event::Stop => stop(&app, input),
+        Event::Stop => {
+            // The codecall card never depends on (or changes) the save cadence's outcome.
+            let card = crate::card::check(&app, input);
+            with_card(stop(&app, input), card)
+        }
     }
+}
+
+/// The Stop hook's output with the codecall card added as (or to) its `systemMessage`: the
+/// card is for the user only, and never turns a stop into a block or a block into a stop.
+fn with_card(out: Result<HookOutput>, card: Option<String>) -> Result<HookOutput> {
+    let Some(card) = card else { return out };
+    let mut value = match out {
+        Ok(HookOutput::Json(v)) if v.is_object() => v,
+        Ok(_) => json!({}),
+        Err(e) => match HookOutput::warning(Event::Stop, &e.message) {
+            HookOutput::Json(v) => v,
+            _ => json!({}),
+        },
+    };
+    let message = match value.get("systemMessage").and_then(|m| m.as_str()) {
+        Some(m) if !m.is_empty() => format!("{m}\n{card}"),
+        _ => card,
+    };
+    value["systemMessage"] = json!(message);
+    Ok(HookOutput::Json(value))
 }
 
 fn warnings_output(warnings: &[String]) -> HookOutput {

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod archive;
 pub mod audit;
+pub mod card;
 pub mod claude;
 pub mod cli;
 pub mod codecall;

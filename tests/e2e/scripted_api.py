@@ -12,7 +12,9 @@ conflict_detected result, call again resolving each with keep_target) and `codec
 (<slug> is `<dossier>,<repo>`: bind the Dossier, start a codecall session on the repo with
 save_summary, then act on each result like an agent: do each work order (the first concepts
 result deliberately invalid, then corrected), and answer each gate the forms did not: accept,
-default confidence, acknowledge, choice `b`; stop at the summary).
+default confidence, acknowledge, choice `b`; stop at the summary) and `edit` (<slug> is
+the project directory: Write an OAuth middleware file, Edit it, then a failing Edit of a file
+that does not exist; the codecall card test).
 The script (what the "model" does) depends only on the conversation so far: it counts the
 tool_use blocks already in `messages` and returns the next step. Requests without our tools
 (title generation and other helper calls) get a short text reply. It stops itself after
@@ -207,6 +209,13 @@ def steps(results, by_call=None):
                 "source_id": source, "target_id": target,
                 "resolved_conflicts": [{"conflict_id": i, "choice": "keep_target"} for i in ids]}))
         return s
+    if SCENARIO == "edit":
+        path = f"{SLUG}/src/auth/oauth_middleware.rs"
+        return [("Write", {"file_path": path,
+                           "content": "pub struct OAuthMiddleware;\n\npub fn check(token: &str) -> bool {\n    !token.is_empty()\n}\n"}),
+                ("Edit", {"file_path": path, "old_string": "    !token.is_empty()",
+                          "new_string": "    token.starts_with(\"Bearer \")"}),
+                ("Edit", {"file_path": f"{SLUG}/src/missing.rs", "old_string": "a", "new_string": "b"})]
     if SCENARIO == "bind":
         return [("ToolSearch", {"query": f"select:{PREFIX}dossier_session"}),
                 (f"{PREFIX}dossier_session", {"id": SLUG})]
@@ -276,7 +285,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         req = json.loads(body or b"{}")
         names = {t.get("name") for t in req.get("tools", []) if isinstance(t, dict)}
-        if "ToolSearch" not in names and not any(n and n.startswith(PREFIX) for n in names):
+        if SCENARIO == "edit":
+            scripted = "Write" in names
+        else:
+            scripted = "ToolSearch" in names or any(n and n.startswith(PREFIX) for n in names)
+        if not scripted:
             out = reply([{"type": "text", "text": "E2E"}], "end_turn")
         else:
             done = len(tool_uses(req.get("messages", [])))
