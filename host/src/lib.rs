@@ -33,3 +33,4 @@ pub mod sessions;
 pub mod store;
 pub mod suggest;
 pub mod tokens;
+pub mod tui;
