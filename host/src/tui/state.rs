@@ -832,3 +832,172 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::model::Level;
+    use crate::save::{CreateRequest, FrontmatterUpdates, SaveRequest};
+    use crate::store::Store;
+
+    fn press(s: &mut State, code: KeyCode) {
+        s.key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    fn slugs(s: &State) -> Vec<&str> {
+        s.rows.iter().map(|r| r.item.slug.as_str()).collect()
+    }
+
+    /// A real store with four Dossiers of different priorities and statuses.
+    fn store() -> (tempfile::TempDir, State) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path().join("store"));
+        std::fs::create_dir_all(store.root()).unwrap();
+        for (name, status, imp, urg) in [
+            ("Low work", Status::Active, Level::Low, Level::Low),
+            ("Urgent work", Status::Active, Level::High, Level::High),
+            ("Blocked work", Status::Blocked, Level::High, Level::Low),
+            ("Done work", Status::Resolved, Level::High, Level::High),
+        ] {
+            let req = CreateRequest {
+                name: name.to_string(),
+                distilled_state: Some(format!(
+                    "# {name}\n\n## Situation\n\n{name} situation.\n\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n"
+                )),
+                updates: FrontmatterUpdates {
+                    status: Some(status),
+                    importance: Some(imp),
+                    urgency: Some(urg),
+                    next_action: Some(format!("Next for {name}")),
+                    ..Default::default()
+                },
+                actor: ACTOR.to_string(),
+                ..Default::default()
+            };
+            save::create(&store, req).unwrap();
+        }
+        let app = App::with(store, Config::default());
+        let state = State::new(app, Some("sess-unit".to_string()));
+        (dir, state)
+    }
+
+    #[test]
+    fn the_list_is_the_listing_order_and_filters_toggle_statuses() {
+        let (_d, mut s) = store();
+        let expected: Vec<String> = listing::list(&s.app, &Status::OPEN, listing::now_millis())
+            .unwrap()
+            .dossiers
+            .into_iter()
+            .map(|d| d.slug)
+            .collect();
+        assert_eq!(slugs(&s), expected);
+        assert_eq!(slugs(&s)[0], "urgent-work", "high/high first");
+        assert!(s.rows.iter().all(|r| r.tokens.is_some_and(|t| t > 0)));
+        press(&mut s, KeyCode::Char('3'));
+        assert!(!slugs(&s).contains(&"blocked-work"), "3 hides blocked");
+        press(&mut s, KeyCode::Char('4'));
+        assert!(slugs(&s).contains(&"done-work"), "4 shows resolved");
+        press(&mut s, KeyCode::Char('0'));
+        assert_eq!(slugs(&s), expected);
+    }
+
+    #[test]
+    fn open_shows_the_whole_state_and_bind_writes_the_session_binding() {
+        let (_d, mut s) = store();
+        press(&mut s, KeyCode::Enter);
+        let Some(View::Dossier(v)) = s.views.last() else { panic!("not opened") };
+        assert_eq!(v.slug, "urgent-work");
+        assert!(v.body.contains("Urgent work situation.") && v.body.contains("## Next Steps"));
+        press(&mut s, KeyCode::Char('b'));
+        let b = sessions::read(&s.app.store, "sess-unit").unwrap().unwrap();
+        assert_eq!(Some(b.dossier_id.clone().unwrap()), s.bound.as_ref().map(|(id, _)| id.clone()));
+        assert_eq!(s.bound.as_ref().unwrap().1, "urgent-work");
+        press(&mut s, KeyCode::Esc);
+        press(&mut s, KeyCode::Char('u'));
+        assert_eq!(sessions::read(&s.app.store, "sess-unit").unwrap().unwrap().dossier_id, None);
+        assert!(s.bound.is_none());
+    }
+
+    #[test]
+    fn binding_without_a_session_is_an_error_on_the_status_line() {
+        let (_d, mut s) = store();
+        s.session = None;
+        press(&mut s, KeyCode::Char('b'));
+        assert_eq!(s.message.as_ref().unwrap().tone, Tone::Error);
+        assert!(!s.app.store.sessions_dir().exists());
+    }
+
+    #[test]
+    fn a_clean_merge_asks_for_confirmation_and_goes_through_the_merge_operation() {
+        let (_d, mut s) = store();
+        // Select "low-work" as source, then "urgent-work" as target.
+        let low = slugs(&s).iter().position(|x| *x == "low-work").unwrap();
+        s.selected = low;
+        press(&mut s, KeyCode::Char('m'));
+        assert_eq!(s.merge_source.as_deref(), Some("low-work"));
+        s.selected = 0;
+        press(&mut s, KeyCode::Enter);
+        assert!(matches!(s.views.last(), Some(View::Confirm(_))), "a confirmation first");
+        press(&mut s, KeyCode::Char('n'));
+        assert!(s.views.is_empty());
+        assert!(slugs(&s).contains(&"low-work"), "declined: nothing merged");
+        s.selected = slugs(&s).iter().position(|x| *x == "low-work").unwrap();
+        press(&mut s, KeyCode::Char('m'));
+        s.selected = slugs(&s).iter().position(|x| *x == "urgent-work").unwrap();
+        press(&mut s, KeyCode::Enter);
+        // Differing next actions conflict: walk them, keeping the target's.
+        while let Some(View::Merge(_)) = s.views.last() {
+            press(&mut s, KeyCode::Char('t'));
+        }
+        press(&mut s, KeyCode::Char('y'));
+        assert!(s.views.is_empty(), "{:?}", s.message.as_ref().map(|m| &m.text));
+        assert!(!slugs(&s).contains(&"low-work"), "the source is archived: {:?}", slugs(&s));
+        let text = std::fs::read_to_string(s.app.store.root().join("low-work/dossier.md")).unwrap();
+        assert!(text.contains("status: archived") && text.contains("merged_into:"), "{text}");
+    }
+
+    #[test]
+    fn a_concurrent_edit_conflict_is_resolved_with_the_users_text() {
+        let (_d, mut s) = store();
+        let dir = s.app.store.root().join("low-work");
+        let base = save::revision(&dir).unwrap();
+        let state = |marker: &str| {
+            format!("# Low work\n\n## Situation\n\n{marker}\n\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n")
+        };
+        let req = |m: &str| SaveRequest {
+            base_revision: Some(base.clone()),
+            distilled_state: Some(state(m)),
+            actor: "agent:test".into(),
+            ..Default::default()
+        };
+        save::save(&s.app.store, "low-work", req("Theirs.")).unwrap();
+        let err = save::save(&s.app.store, "low-work", req("Ours.")).unwrap_err();
+        assert_eq!(err.code, crate::error::Code::ConcurrentEdit);
+        press(&mut s, KeyCode::Char('c'));
+        let Some(View::Conflicts(c)) = s.views.last() else { panic!() };
+        assert_eq!(c.items.len(), 1);
+        press(&mut s, KeyCode::Enter);
+        let Some(View::Edit(e)) = s.views.last() else { panic!("{:?}", s.message.as_ref().map(|m| &m.text)) };
+        assert!(e.current.contains("Theirs.") && e.proposal.contains("Ours."));
+        assert!(e.provenance[0].contains("agent:test"));
+        press(&mut s, KeyCode::Char('w'));
+        assert!(s.editing());
+        press(&mut s, KeyCode::Char('q')); // typed into the editor, not quitting
+        assert!(!s.quit);
+        s.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        assert!(matches!(s.views.last(), Some(View::Conflicts(c)) if c.items.is_empty()));
+        let text = std::fs::read_to_string(dir.join("dossier.md")).unwrap();
+        assert!(text.contains("q# Low work") && text.contains("Ours."), "{text}");
+    }
+
+    #[test]
+    fn ctrl_c_and_q_quit_but_not_inside_an_editor() {
+        let (_d, mut s) = store();
+        s.key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        assert!(s.quit);
+        let (_d, mut s) = store();
+        press(&mut s, KeyCode::Char('q'));
+        assert!(s.quit);
+    }
+}
