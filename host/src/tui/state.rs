@@ -594,21 +594,34 @@ impl State {
         let s = |k: &str| h.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
         let (r, _, _) = recall::recall(&self.app, &info.dossier_id, None)?;
         let current = DossierDoc::parse(&r.content, &r.path.join("dossier.md"))?.body;
+        let short = |r: &str| r.chars().take(16).collect::<String>();
+        let by = match h.get("session_id").and_then(|v| v.as_str()) {
+            Some(sid) => format!("proposed by {} (session {sid}) at {}", s("actor"), s("created_at")),
+            None => format!("proposed by {} at {}", s("actor"), s("created_at")),
+        };
         let mut provenance = vec![
-            format!("proposed by {} (session {}) at {}", s("actor"), s("session_id"), s("created_at")),
-            format!("on revision {}; the Dossier was at {} then, is at {} now", s("base_revision"), s("current_revision"), r.revision),
+            by,
+            format!(
+                "based on {}, when the Dossier was at {}",
+                short(&s("base_revision")),
+                short(&s("current_revision"))
+            ),
         ];
         if let Some(u) = h.get("frontmatter_updates").filter(|u| u.as_object().is_some_and(|o| !o.is_empty())) {
             provenance.push(format!("field changes: {u}"));
         }
+        let proposal = body.trim_start_matches('\n').to_string();
+        // Both panes open at the first line where the two differ.
+        let first_diff = current.lines().zip(proposal.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        let at = Scroll { offset: first_diff.saturating_sub(2), max: usize::MAX, page: 0 };
         Ok(EditConflict {
             info,
             current_revision: r.revision,
             current,
-            proposal: body.trim_start_matches('\n').to_string(),
+            proposal,
             provenance,
             focus: 1,
-            scroll: [Scroll::default(); 2],
+            scroll: [at; 2],
             editor: None,
         })
     }
