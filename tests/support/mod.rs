@@ -204,7 +204,7 @@ impl Tmux {
 
     /// Type `text` literally.
     pub fn type_text(&self, text: &str) {
-        assert!(self.cmd().args(["send-keys", "-t", "t", "-l", text]).status().unwrap().success());
+        assert!(self.cmd().args(["send-keys", "-t", "t", "-l", "--", text]).status().unwrap().success());
         std::thread::sleep(std::time::Duration::from_millis(150));
     }
 
