@@ -538,8 +538,11 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
         Command::Switch { target, session } => cmd_switch(&target, session.as_deref()),
         Command::Tui { session } => {
             if json {
-                return Err(DossierError::new(Code::InvalidInput, "`dossier tui` is interactive and has no --json form")
-                    .with_next("dossier ls --json"));
+                return Err(DossierError::new(
+                    Code::InvalidInput,
+                    "`dossier tui` is interactive and has no --json form",
+                )
+                .with_next("dossier ls --json"));
             }
             crate::tui::run(session.as_deref())?;
             Ok(Output::new(json!({}), String::new()))

@@ -74,7 +74,7 @@ fn plain_lines(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
 
 /// " 42% " of the way down, or nothing when everything fits.
 fn position(s: &Scroll) -> String {
-    if s.max == 0 { String::new() } else { format!(" {}% ", (s.offset * 100) / s.max) }
+    (s.offset * 100).checked_div(s.max).map_or_else(String::new, |p| format!(" {p}% "))
 }
 
 fn truncate(s: &str, width: usize) -> String {
@@ -184,10 +184,8 @@ pub fn draw(f: &mut Frame, s: &mut State) {
         Some(View::Edit(v)) => {
             let [prov, panes] =
                 Layout::vertical([Constraint::Length(v.provenance.len() as u16 + 1), Constraint::Min(4)]).areas(main);
-            let mut head = vec![Line::styled(
-                format!("Concurrent edit on {} — {}", v.info.slug, v.info.id),
-                Style::new().bold(),
-            )];
+            let mut head =
+                vec![Line::styled(format!("Concurrent edit on {} — {}", v.info.slug, v.info.id), Style::new().bold())];
             head.extend(v.provenance.iter().map(|p| Line::styled(p.clone(), Style::new().fg(Color::Cyan))));
             f.render_widget(Paragraph::new(head).wrap(Wrap { trim: false }), prov);
             if let Some(ed) = &v.editor {
@@ -203,15 +201,13 @@ pub fn draw(f: &mut Frame, s: &mut State) {
                 let diff_lines = |text: &str, other: &std::collections::HashSet<&str>, width: u16| {
                     let mut out = Vec::new();
                     for l in text.lines() {
-                        let style =
-                            if other.contains(l) { Style::new() } else { Style::new().fg(Color::Green).bold() };
+                        let style = if other.contains(l) { Style::new() } else { Style::new().fg(Color::Green).bold() };
                         out.extend(plain_lines(l, width, style));
                     }
                     out
                 };
-                let b0 = Block::bordered()
-                    .border_style(focus(0))
-                    .title(format!(" [c] Current ({}) ", v.current_revision));
+                let b0 =
+                    Block::bordered().border_style(focus(0)).title(format!(" [c] Current ({}) ", v.current_revision));
                 let l0 = diff_lines(&v.current, &proposal_lines, b0.inner(top).width);
                 scrolled(f, top, b0, l0, &mut v.scroll[0]);
                 let b1 = Block::bordered().border_style(focus(1)).title(" [p] Proposal (kept in conflicts/) ");
@@ -229,8 +225,7 @@ pub fn draw(f: &mut Frame, s: &mut State) {
             if let Some(ed) = &w.editor {
                 let [q, e] = Layout::vertical([Constraint::Length(2), Constraint::Min(3)]).areas(main);
                 f.render_widget(
-                    Paragraph::new(format!("{} ({})", c.subject, c.kind.replace('_', " ")))
-                        .wrap(Wrap { trim: false }),
+                    Paragraph::new(format!("{} ({})", c.subject, c.kind.replace('_', " "))).wrap(Wrap { trim: false }),
                     q,
                 );
                 f.render_widget(ed, e);
@@ -238,18 +233,16 @@ pub fn draw(f: &mut Frame, s: &mut State) {
             } else {
                 let width = block.inner(main).width;
                 let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };
-                let mut lines = plain_lines(
-                    &format!("{} — {}", c.kind.replace('_', " "), c.subject),
-                    width,
-                    Style::new().bold(),
-                );
+                let mut lines =
+                    plain_lines(&format!("{} — {}", c.kind.replace('_', " "), c.subject), width, Style::new().bold());
                 let chosen = w.choices[w.at].as_ref().map(|r| format!("{:?}", r.choice));
                 if let Some(ch) = chosen {
                     lines.push(Line::styled(format!("decided: {ch}"), Style::new().fg(Color::Green)));
                 }
-                for (label, name, side, color) in
-                    [("[t] Target", &w.target, &c.target, Color::Cyan), ("[s] Source", &w.source, &c.source, Color::Magenta)]
-                {
+                for (label, name, side, color) in [
+                    ("[t] Target", &w.target, &c.target, Color::Cyan),
+                    ("[s] Source", &w.source, &c.source, Color::Magenta),
+                ] {
                     lines.push(Line::raw(""));
                     lines.push(Line::styled(
                         format!("{label}: {name} ({})", at(side.line)),

@@ -490,7 +490,8 @@ impl State {
                 let Some(a) = v.artifacts.get(v.artifact_selected) else { return };
                 match archive::read_content(a) {
                     Ok(text) => {
-                        let view = ArtifactView { title: a.title.clone(), id: a.id.clone(), text, scroll: Scroll::default() };
+                        let view =
+                            ArtifactView { title: a.title.clone(), id: a.id.clone(), text, scroll: Scroll::default() };
                         self.views.push(View::Artifact(view));
                     }
                     Err(e) => self.message = Some(Message { tone: Tone::Error, text: e }),
@@ -570,7 +571,9 @@ impl State {
                             let (source, target) = (self.slug_of(&source), self.slug_of(&target));
                             self.start_merge(&source, &target);
                         }
-                        None => self.info(format!("{} does not name its merge's source and target", info.path.display())),
+                        None => {
+                            self.info(format!("{} does not name its merge's source and target", info.path.display()))
+                        }
                     }
                 } else {
                     match self.edit_conflict(info) {
@@ -661,7 +664,8 @@ impl State {
                     c.items.retain(|i| i.id != r.conflict_id);
                     c.selected = c.selected.min(c.items.len().saturating_sub(1));
                 }
-                let mut text = format!("resolved {} ({}); {} is at {}", r.conflict_id, r.resolution, r.slug, r.revision);
+                let mut text =
+                    format!("resolved {} ({}); {} is at {}", r.conflict_id, r.resolution, r.slug, r.revision);
                 if let Some(w) = context::after_mutation(&self.app) {
                     text.push_str(&format!(" · warning: {w}"));
                 }
@@ -976,7 +980,9 @@ mod tests {
         let dir = s.app.store.root().join("low-work");
         let base = save::revision(&dir).unwrap();
         let state = |marker: &str| {
-            format!("# Low work\n\n## Situation\n\n{marker}\n\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n")
+            format!(
+                "# Low work\n\n## Situation\n\n{marker}\n\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n"
+            )
         };
         let req = |m: &str| SaveRequest {
             base_revision: Some(base.clone()),
