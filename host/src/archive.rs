@@ -4,6 +4,8 @@
 //! `<id>.meta.yaml` sidecar. Only metadata is read here: artifact content is never loaded
 //! to list or show a Dossier.
 //!
+//! [`read_content`] loads one artifact's text, for the TUI's archive browser only.
+//!
 //! Not for: writing artifacts (the Save path does).
 
 use std::fs;
@@ -74,6 +76,20 @@ pub fn read_meta(dir: &Path, id: &str) -> Option<ArtifactMeta> {
     }
     let y = fs::read_to_string(adir.join(format!("{id}.meta.yaml"))).ok()?;
     serde_saphyr::from_str(&y).ok()
+}
+
+/// One artifact's content as text (a `.md` artifact without its metadata frontmatter), for
+/// reading it whole; never on listing or recall paths.
+pub fn read_content(a: &ArtifactSummary) -> Result<String, String> {
+    let bytes = fs::read(&a.path).map_err(|e| format!("could not read {}: {e}", a.path.display()))?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    if a.path.extension().is_some_and(|e| e == "md")
+        && let Some(rest) = text.strip_prefix("---\n")
+        && let Some(end) = rest.find("\n---\n")
+    {
+        return Ok(rest[end + 5..].trim_start_matches('\n').to_string());
+    }
+    Ok(text)
 }
 
 fn read_md_meta(path: &Path) -> Result<ArtifactMeta, String> {

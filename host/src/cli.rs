@@ -254,6 +254,14 @@ pub enum Command {
         #[arg(long)]
         fix: bool,
     },
+    /// Browse open work in a terminal UI: filter, read a Dossier and its archive, bind one to
+    /// the session, merge, and resolve conflicts (keyboard only; keys in docs/cli.md).
+    Tui {
+        /// The session to bind Dossiers to (default: CLAUDE_CODE_SESSION_ID; without either,
+        /// binding is unavailable and everything else works).
+        #[arg(long)]
+        session: Option<String>,
+    },
     /// Run the MCP server over stdio.
     Mcp,
     /// Handle a Claude Code hook event (reads the event JSON on stdin; always exits 0).
@@ -619,6 +627,17 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
         Command::Conflicts { command } => cmd_conflicts(command, json),
         Command::Active { session } => cmd_active(session.as_deref()),
         Command::Switch { target, session } => cmd_switch(&target, session.as_deref()),
+        Command::Tui { session } => {
+            if json {
+                return Err(DossierError::new(
+                    Code::InvalidInput,
+                    "`dossier tui` is interactive and has no --json form",
+                )
+                .with_next("dossier ls --json"));
+            }
+            crate::tui::run(session.as_deref())?;
+            Ok(Output::new(json!({}), String::new()))
+        }
         Command::Mcp => {
             plugin_mcp_stands_down()?;
             crate::policy::use_pooled_instances();
@@ -1038,8 +1057,7 @@ fn cmd_active(session: Option<&str>) -> Result<Output> {
 fn cmd_switch(target: &str, session: Option<&str>) -> Result<Output> {
     let app = App::open()?;
     let sid = crate::sessions::session_id(session)?;
-    let (r, mut warnings, next) = crate::recall::recall(&app, target, Some(1))?;
-    let binding = crate::sessions::write(&app.store, &sid, Some(r.id.clone()), Some(r.revision.clone()))?;
+    let (binding, r, mut warnings, next) = crate::sessions::switch(&app, &sid, target)?;
     warnings.extend(binding.capabilities.warnings());
     let human =
         format!("session {sid} now works on {} ({}, ~{} tokens)\n", r.slug, r.revision, r.token_estimate.tokens);
@@ -1634,27 +1652,17 @@ fn cmd_conflicts(command: ConflictsCommand, _json: bool) -> Result<Output> {
     let app = App::open()?;
     match command {
         ConflictsCommand::List { target, all } => {
-            let dirs = match target {
-                Some(t) => vec![app.store.resolve(&t)?],
-                None => app.store.dossier_files()?.iter().filter_map(|f| f.parent().map(Path::to_path_buf)).collect(),
-            };
             let mut items = Vec::new();
             let mut human = String::new();
-            for dir in dirs {
-                for path in crate::merge::conflict_files(&dir) {
-                    let Some(c) = crate::conflicts::read(&path) else { continue };
-                    if c.resolved && !all {
-                        continue;
-                    }
-                    human.push_str(&format!(
-                        "{:<34} {:<15} {:<9} {}\n",
-                        c.id,
-                        c.kind,
-                        if c.resolved { "resolved" } else { "open" },
-                        c.summary
-                    ));
-                    items.push(serde_json::to_value(&c).expect("conflict serializes"));
-                }
+            for c in crate::conflicts::list(&app, target.as_deref(), all)? {
+                human.push_str(&format!(
+                    "{:<34} {:<15} {:<9} {}\n",
+                    c.id,
+                    c.kind,
+                    if c.resolved { "resolved" } else { "open" },
+                    c.summary
+                ));
+                items.push(serde_json::to_value(&c).expect("conflict serializes"));
             }
             if items.is_empty() {
                 human.push_str("no open conflicts\n");

@@ -1,5 +1,6 @@
 //! Conflict files (`<dossier>/conflicts/<id>.md`, SPEC §11.5, §8.7): reading them and
-//! resolving concurrent-edit conflicts (`dossier conflicts list|show|resolve`, the TUI).
+//! resolving concurrent-edit conflicts (`dossier conflicts list|show|resolve`, the TUI's
+//! conflicts view).
 //!
 //! What this is for: the resolution surface of a proposal the Save path refused to
 //! last-write-win. Keeping the current state marks the conflict resolved; keeping the
@@ -60,6 +61,21 @@ pub fn read(path: &Path) -> Option<ConflictInfo> {
         summary,
         path: path.to_path_buf(),
     })
+}
+
+/// The conflict files of `target`, or of every Dossier (`dossier conflicts list`, the TUI),
+/// open ones only unless `all`; in Dossier order, then file name order.
+pub fn list(app: &App, target: Option<&str>, all: bool) -> Result<Vec<ConflictInfo>> {
+    let dirs: Vec<PathBuf> = match target {
+        Some(t) => vec![app.store.resolve(t)?],
+        None => app.store.dossier_files()?.iter().filter_map(|f| f.parent().map(Path::to_path_buf)).collect(),
+    };
+    Ok(dirs
+        .iter()
+        .flat_map(|dir| crate::merge::conflict_files(dir))
+        .filter_map(|path| read(&path))
+        .filter(|c| all || !c.resolved)
+        .collect())
 }
 
 /// Find a conflict by id in any Dossier.

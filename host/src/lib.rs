@@ -38,3 +38,4 @@ pub mod store;
 pub mod suggest;
 pub mod term;
 pub mod tokens;
+pub mod tui;

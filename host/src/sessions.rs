@@ -164,6 +164,20 @@ pub fn write(store: &Store, session_id: &str, dossier_id: Option<String>, revisi
     Ok(binding)
 }
 
+/// Bind `target` to `session_id` (`dossier switch`, MCP `dossier_session` with an id, the
+/// TUI's bind key): recall its first page (resolving the target, its revision and token
+/// estimate), then write the binding at that revision. Returns the binding, the recall,
+/// and the recall's warnings and next actions.
+pub fn switch(
+    app: &crate::app::App,
+    session_id: &str,
+    target: &str,
+) -> Result<(Binding, crate::recall::Recall, Vec<String>, Vec<String>)> {
+    let (r, warnings, next) = crate::recall::recall(app, target, Some(1))?;
+    let binding = write(&app.store, session_id, Some(r.id.clone()), Some(r.revision.clone()))?;
+    Ok((binding, r, warnings, next))
+}
+
 /// Rewrite an existing binding (hooks record capture and cadence state in it).
 pub fn update(store: &Store, binding: &Binding) -> Result<()> {
     store_binding(&path(store, &binding.session_id)?, binding)

@@ -171,3 +171,84 @@ pub fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// A tmux server on its own socket with one session `t`, killed on drop: the real terminal
+/// the interactive tests type into (`send-keys`) and read (`capture-pane`).
+pub struct Tmux {
+    pub socket: String,
+}
+
+impl Tmux {
+    /// Start `command` in a `width`×`height` window.
+    pub fn start(name: &str, width: u16, height: u16, command: &str) -> Tmux {
+        let tmux = Tmux { socket: format!("dossier-{name}-{}", std::process::id()) };
+        let ok = tmux
+            .cmd()
+            .args(["new-session", "-d", "-s", "t", "-x", &width.to_string(), "-y", &height.to_string(), command])
+            .status()
+            .expect("tmux runs (the README's test command installs it)");
+        assert!(ok.success(), "tmux new-session");
+        tmux
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket]);
+        c
+    }
+
+    /// Send keys by tmux name (`Enter`, `Escape`, `C-c`, `Down`, or a plain character).
+    pub fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            assert!(self.cmd().args(["send-keys", "-t", "t", k]).status().unwrap().success());
+            std::thread::sleep(std::time::Duration::from_millis(150));
+        }
+    }
+
+    /// Type `text` literally.
+    pub fn type_text(&self, text: &str) {
+        assert!(self.cmd().args(["send-keys", "-t", "t", "-l", "--", text]).status().unwrap().success());
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+
+    pub fn screen(&self) -> String {
+        let out = self.cmd().args(["capture-pane", "-p", "-t", "t"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The screen with its colours and attributes as escape sequences.
+    pub fn screen_escaped(&self) -> String {
+        let out = self.cmd().args(["capture-pane", "-p", "-e", "-t", "t"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// A tmux format of the pane, e.g. `#{alternate_on}`.
+    pub fn pane(&self, format: &str) -> String {
+        let out = self.cmd().args(["display-message", "-p", "-t", "t", format]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// Wait until the screen satisfies `pred` (a generous bound: a slow machine is not a
+    /// failure, a screen that never shows it is).
+    pub fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = std::time::Instant::now();
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            assert!(start.elapsed().as_secs() < 60, "never saw {what} on screen:\n{s}");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+
+    pub fn wait_for(&self, text: &str) -> String {
+        self.wait(&format!("{text:?}"), |s| s.contains(text))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").status();
+    }
+}

@@ -515,8 +515,7 @@ impl DossierServer {
                     SaveRequest { base_revision: Some(base), distilled_state: Some(state), ..Self::save_request(app) };
                 saved_previous = Some(save::save(&app.store, &current, req)?);
             }
-            let (r, mut w, mut n) = recall::recall(app, &target, Some(1))?;
-            let b = sessions::write(&app.store, &sid, Some(r.id.clone()), Some(r.revision.clone()))?;
+            let (b, r, mut w, mut n) = sessions::switch(app, &sid, &target)?;
             if let Some(prev) = &saved_previous {
                 w.extend(prev.warnings.iter().cloned());
             }
