@@ -398,17 +398,11 @@ impl Drop for Tmux {
     }
 }
 
-/// What a user sees (DESIGN §4 recipe): interactive Claude Code under tmux, the scripted
-/// model calls `dossier_merge`, the merge form appears on screen, the user picks "Keep the
-/// source's" and accepts, and the merge completes with that resolution.
-#[test]
-fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied() {
-    let (store, source, target, home, project) = queue_pair_with_claude_home();
-    let log = store.dir.path().join("requests.jsonl");
-    let pair = format!("{source},{target}");
-    let (_api, port) = scripted_api(&log, &["merge", &pair]);
-
-    let tmux = Tmux { socket: format!("dossier-e2e-{}", std::process::id()) };
+/// Interactive Claude Code in a tmux session `cc` on its own socket (`<name>-<pid>`), in
+/// `project` with `home`, against the scripted API on `port` (DESIGN §4 recipe): accept the
+/// custom API key, wait for the input box, type `prompt` and submit it.
+fn interactive_claude(name: &str, home: &std::path::Path, project: &std::path::Path, port: &str, prompt: &str) -> Tmux {
+    let tmux = Tmux { socket: format!("{name}-{}", std::process::id()) };
     let command = format!(
         "env -i HOME={} PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color ANTHROPIC_BASE_URL=http://127.0.0.1:{port} \
          ANTHROPIC_API_KEY=sk-ant-e2e-dummy DISABLE_AUTOUPDATER=1 {} --allowedTools 'mcp__dossier__*'",
@@ -418,7 +412,7 @@ fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied()
     let started = tmux
         .cmd()
         .args(["new-session", "-d", "-s", "cc", "-x", "120", "-y", "40", "-c"])
-        .arg(&project)
+        .arg(project)
         .arg(&command)
         .status()
         .unwrap();
@@ -429,11 +423,24 @@ fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied()
     // The input box takes keys a moment after it is drawn; the prompt is submitted once it
     // shows in the box.
     std::thread::sleep(Duration::from_secs(3));
-    let prompt = "Merge the queue notes into the queue store.";
     assert!(tmux.cmd().args(["send-keys", "-t", "cc", "-l", prompt]).status().unwrap().success());
     tmux.wait_for(prompt, 20);
     std::thread::sleep(Duration::from_secs(1));
     tmux.send(&["Enter"]);
+    tmux
+}
+
+/// What a user sees (DESIGN §4 recipe): interactive Claude Code under tmux, the scripted
+/// model calls `dossier_merge`, the merge form appears on screen, the user picks "Keep the
+/// source's" and accepts, and the merge completes with that resolution.
+#[test]
+fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied() {
+    let (store, source, target, home, project) = queue_pair_with_claude_home();
+    let log = store.dir.path().join("requests.jsonl");
+    let pair = format!("{source},{target}");
+    let (_api, port) = scripted_api(&log, &["merge", &pair]);
+
+    let tmux = interactive_claude("dossier-e2e", &home, &project, &port, "Merge the queue notes into the queue store.");
     let start = Instant::now();
     let mut last_enter = Instant::now();
     let form = loop {
@@ -615,30 +622,8 @@ fn codecall_forms_appear_in_interactive_claude_code_and_the_answers_chosen_reach
     let arg = format!("{slug},{}", project.display());
     let (_api, port) = scripted_api(&log, &["codecall", &arg]);
 
-    let tmux = Tmux { socket: format!("dossier-cc-{}", std::process::id()) };
-    let command = format!(
-        "env -i HOME={} PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color ANTHROPIC_BASE_URL=http://127.0.0.1:{port} \
-         ANTHROPIC_API_KEY=sk-ant-e2e-dummy DISABLE_AUTOUPDATER=1 {} --allowedTools 'mcp__dossier__*'",
-        home.display(),
-        claude().display()
-    );
-    let started = tmux
-        .cmd()
-        .args(["new-session", "-d", "-s", "cc", "-x", "120", "-y", "40", "-c"])
-        .arg(&project)
-        .arg(&command)
-        .status()
-        .unwrap();
-    assert!(started.success(), "tmux new-session");
-    tmux.wait_for("Detected a custom API key", 60);
-    tmux.send(&["Up", "Enter"]);
-    tmux.wait_for("auto mode", 60);
-    std::thread::sleep(Duration::from_secs(3));
-    let prompt = "Start a codecall session on what I just built.";
-    assert!(tmux.cmd().args(["send-keys", "-t", "cc", "-l", prompt]).status().unwrap().success());
-    tmux.wait_for(prompt, 20);
-    std::thread::sleep(Duration::from_secs(1));
-    tmux.send(&["Enter"]);
+    let tmux =
+        interactive_claude("dossier-cc", &home, &project, &port, "Start a codecall session on what I just built.");
 
     // Answer every form until the session ends; remember what was chosen on screen.
     let finished = || {

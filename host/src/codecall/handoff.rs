@@ -162,18 +162,7 @@ pub fn markdown(session_id: &str, s: &Summary) -> String {
         }
         h.push('\n');
     }
-    let weak: Vec<String> = s
-        .weak_areas
-        .iter()
-        .map(|w| {
-            let why = if w.diagnosed_misconceptions.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", w.diagnosed_misconceptions.join("; "))
-            };
-            format!("{} ({} wrong){why}", w.label, w.wrong_answers)
-        })
-        .collect();
+    let weak = weak_areas(s);
     for (title, items) in [
         ("Weak areas", &weak),
         ("Takeaways", &s.takeaways),
@@ -191,4 +180,19 @@ pub fn markdown(session_id: &str, s: &Summary) -> String {
     }
     let _ = writeln!(h, "{} question(s) answered, about {} minute(s).", s.questions_answered, s.minutes_spent_estimate);
     h
+}
+
+/// Each weak area as one line: the unit, its wrong answers, the diagnosed misconceptions.
+pub fn weak_areas(s: &Summary) -> Vec<String> {
+    s.weak_areas
+        .iter()
+        .map(|w| {
+            let why = if w.diagnosed_misconceptions.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", w.diagnosed_misconceptions.join("; "))
+            };
+            format!("{} ({} wrong){why}", w.label, w.wrong_answers)
+        })
+        .collect()
 }

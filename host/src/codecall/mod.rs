@@ -390,18 +390,7 @@ pub fn render(step: &Step, log: Option<&Path>, show_work_order: bool) -> Rendere
                     }
                 }
             };
-            let weak: Vec<String> = s
-                .weak_areas
-                .iter()
-                .map(|w| {
-                    let why = if w.diagnosed_misconceptions.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {}", w.diagnosed_misconceptions.join("; "))
-                    };
-                    format!("{} ({} wrong){why}", w.label, w.wrong_answers)
-                })
-                .collect();
+            let weak = handoff::weak_areas(s);
             list(&mut h, "Weak areas", &weak);
             list(&mut h, "Takeaways", &s.takeaways);
             list(&mut h, "Points to remember", &s.points_to_remember);
