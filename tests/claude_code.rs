@@ -70,8 +70,11 @@ fn claude_code_promotes_lists_binds_and_saves_through_dossier_mcp() {
     for event in ["\"create\"", "\"promote\"", "\"save\""] {
         assert!(audit.contains(event), "audit lacks {event}:\n{audit}");
     }
-    let sessions: Vec<_> =
-        std::fs::read_dir(store.root().join("sessions")).unwrap().map(|e| e.unwrap().path()).collect();
+    let sessions: Vec<_> = std::fs::read_dir(store.root().join("sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json")) // not the card's `cards/`
+        .collect();
     assert_eq!(sessions.len(), 1, "one binding, keyed by Claude Code's session id");
     let binding: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&sessions[0]).unwrap()).unwrap();
     assert!(binding["dossier_id"].as_str().unwrap().starts_with("dos_"));
@@ -154,7 +157,12 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
     assert!(out.status.success(), "claude failed: {}\n{}", String::from_utf8_lossy(&out.stderr), requests.len());
     let first = requests.lines().find(|l| l.contains("ToolSearch")).expect("a model request with tools");
     assert!(first.contains("Dossier: 1 open: Launch readiness"), "(a) the nudge reached the model:\n{first}");
-    let binding_file = std::fs::read_dir(store.join("sessions")).unwrap().next().unwrap().unwrap().path();
+    // The one binding file (the Stop hook's card keeps its own state in `sessions/cards/`).
+    let binding_file = std::fs::read_dir(store.join("sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .expect("a session binding");
     let binding: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&binding_file).unwrap()).unwrap();
     let session_id = binding["session_id"].as_str().unwrap().to_string();
     assert!(binding["dossier_id"].as_str().unwrap().starts_with("dos_"), "bound by dossier_session: {binding}");

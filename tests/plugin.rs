@@ -171,8 +171,11 @@ fn claude_code_runs_the_plugin_from_plugin_dir() {
     assert!(last.contains("\\\"event\\\":\\\"save\\\"") && !last.contains("\\\"ok\\\":false"), "{last}");
     let audit = std::fs::read_to_string(slug_dir.join("audit.log")).unwrap();
     assert_eq!(audit.matches("\"actor\":\"hook:session-end\"").count(), 1, "SessionEnd captured once:\n{audit}");
-    let binding_files: Vec<PathBuf> =
-        std::fs::read_dir(store.join("sessions")).unwrap().map(|e| e.unwrap().path()).collect();
+    let binding_files: Vec<PathBuf> = std::fs::read_dir(store.join("sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json")) // not the card's `cards/`
+        .collect();
     assert_eq!(binding_files.len(), 1);
     assert!(read_json(&binding_files[0])["dossier_id"].as_str().unwrap().starts_with("dos_"));
 }
