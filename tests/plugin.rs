@@ -58,6 +58,27 @@ fn read_json(p: &Path) -> Value {
 /// The committed plugin is exactly what the generator writes, and its hooks and MCP server
 /// are exactly what `dossier init` registers (read back from the files init wrote), with the
 /// plugin's binary in place of init's. The real CLI validates it strictly.
+/// `claude --plugin-dir plugin/ -p ...` offline (the pricing prompt, `allowed` tools), with the
+/// built `dossier` first on PATH so the plugin's launcher runs it.
+fn claude_with_plugin_dir(home: &Path, project: &Path, port: &str, allowed: &str) -> std::process::Output {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dossier")).parent().unwrap().display().to_string();
+    let plugin_dir = support::workspace_root().join("plugin");
+    run_claude_env(
+        home,
+        project,
+        port,
+        &[
+            "--plugin-dir",
+            plugin_dir.to_str().unwrap(),
+            "-p",
+            "Track the pricing work in a Dossier and save it.",
+            "--allowedTools",
+            allowed,
+        ],
+        &[("PATH", format!("{bin_dir}:{}", support::claude::PATH))],
+    )
+}
+
 #[test]
 fn the_committed_plugin_is_the_export_and_matches_what_init_registers() {
     let dir = tempfile::tempdir().unwrap();
@@ -132,22 +153,7 @@ fn claude_code_runs_the_plugin_from_plugin_dir() {
 
     let log = dir.path().join("requests.jsonl");
     let (_api, port) = scripted_api(&log, &["plugin"]);
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dossier")).parent().unwrap().display().to_string();
-    let plugin_dir = support::workspace_root().join("plugin");
-    let out = run_claude_env(
-        &home,
-        &project,
-        &port,
-        &[
-            "--plugin-dir",
-            plugin_dir.to_str().unwrap(),
-            "-p",
-            "Track the pricing work in a Dossier and save it.",
-            "--allowedTools",
-            "mcp__plugin_dossier_dossier__*",
-        ],
-        &[("PATH", format!("{bin_dir}:{}", support::claude::PATH))],
-    );
+    let out = claude_with_plugin_dir(&home, &project, &port, "mcp__plugin_dossier_dossier__*");
     let requests = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(
         out.status.success(),
@@ -255,22 +261,7 @@ fn with_init_registered_a_plugin_dir_session_runs_everything_once() {
 
     let log = dir.path().join("requests.jsonl");
     let (_api, port) = scripted_api(&log, &[]);
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dossier")).parent().unwrap().display().to_string();
-    let plugin_dir = support::workspace_root().join("plugin");
-    let out = run_claude_env(
-        &home,
-        &project,
-        &port,
-        &[
-            "--plugin-dir",
-            plugin_dir.to_str().unwrap(),
-            "-p",
-            "Track the pricing work in a Dossier and save it.",
-            "--allowedTools",
-            "mcp__dossier__*",
-        ],
-        &[("PATH", format!("{bin_dir}:{}", support::claude::PATH))],
-    );
+    let out = claude_with_plugin_dir(&home, &project, &port, "mcp__dossier__*");
     let requests = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(out.status.success(), "claude failed: {}", String::from_utf8_lossy(&out.stderr));
     let first = requests.lines().find(|l| l.contains("ToolSearch")).expect("a model request with tools");

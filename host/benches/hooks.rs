@@ -50,20 +50,26 @@ fn home() -> &'static Path {
 }
 
 fn session_start(home: &Path) -> String {
+    hook(
+        "session-start",
+        home,
+        home,
+        br#"{"session_id":"bench-unbound","source":"startup","hook_event_name":"SessionStart"}"#,
+    )
+}
+
+/// `dossier hook <event>` in `cwd` with `HOME=home` (the default store), `input` on stdin.
+fn hook(event: &str, cwd: &Path, home: &Path, input: &[u8]) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_dossier"))
-        .args(["hook", "session-start"])
+        .args(["hook", event])
+        .current_dir(cwd)
         .env("HOME", home)
         .env_remove("DOSSIER_HOME")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(br#"{"session_id":"bench-unbound","source":"startup","hook_event_name":"SessionStart"}"#)
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
@@ -194,19 +200,7 @@ fn stop(home: &Path, repo: &Path, transcript: &Path, session: &str) -> String {
         "session_id": session, "transcript_path": transcript, "cwd": repo, "permission_mode": "default",
         "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done."
     });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dossier"))
-        .args(["hook", "stop"])
-        .current_dir(repo)
-        .env("HOME", home)
-        .env_remove("DOSSIER_HOME")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
+    hook("stop", repo, home, input.to_string().as_bytes())
 }
 
 #[divan::bench(sample_count = 50)]
