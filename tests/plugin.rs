@@ -62,7 +62,7 @@ fn read_json(p: &Path) -> Value {
 /// built `dossier` first on PATH so the plugin's launcher runs it.
 fn claude_with_plugin_dir(home: &Path, project: &Path, port: &str, allowed: &str) -> std::process::Output {
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_dossier")).parent().unwrap().display().to_string();
-    let plugin_dir = support::workspace_root().join("plugin");
+    let plugin_dir = support::workspace_root().join("assets/plugin");
     run_claude_env(
         home,
         project,
@@ -87,15 +87,15 @@ fn the_committed_plugin_is_the_export_and_matches_what_init_registers() {
     seed_home(&home, &dir.path().join("project"), serde_json::json!({}));
     let exported = json_ok(&dossier(&home, &["--json", "plugin", "export", out_dir.to_str().unwrap()]));
     assert!(exported["data"]["files"].as_array().unwrap().iter().all(|f| f[1] == "created"));
-    let committed = support::workspace_root().join("plugin");
+    let committed = support::workspace_root().join("assets/plugin");
     let (want, got) = (tree(&out_dir), tree(&committed));
     assert_eq!(
         want.keys().collect::<Vec<_>>(),
         got.keys().collect::<Vec<_>>(),
-        "plugin/ is out of date: run `dossier plugin export plugin`"
+        "assets/plugin/ is out of date: run `dossier plugin export assets/plugin`"
     );
     for (path, contents) in &want {
-        assert!(got[path] == *contents, "plugin/{path} is out of date: run `dossier plugin export plugin`");
+        assert!(got[path] == *contents, "assets/plugin/{path} is out of date: run `dossier plugin export assets/plugin`");
     }
     // A second export changes nothing.
     let again = json_ok(&dossier(&home, &["--json", "plugin", "export", out_dir.to_str().unwrap()]));

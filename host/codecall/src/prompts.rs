@@ -64,10 +64,10 @@ impl Template {
     }
 }
 
-const CONCEPTS_V1: &str = include_str!("../../assets/prompts/concepts.v1.md");
-const LESSON_V1: &str = include_str!("../../assets/prompts/lesson.v1.md");
-const QUESTION_V1: &str = include_str!("../../assets/prompts/question.v1.md");
-const EVALUATION_V1: &str = include_str!("../../assets/prompts/evaluation.v1.md");
+const CONCEPTS_V1: &str = include_str!("../../../assets/prompts/concepts.v1.md");
+const LESSON_V1: &str = include_str!("../../../assets/prompts/lesson.v1.md");
+const QUESTION_V1: &str = include_str!("../../../assets/prompts/question.v1.md");
+const EVALUATION_V1: &str = include_str!("../../../assets/prompts/evaluation.v1.md");
 
 /// The current template of a step.
 pub fn template(step: WorkStep) -> Template {
