@@ -430,10 +430,8 @@ fn sample_dossiers_validate_clean() {
         samples.push(dst);
     }
     assert!(samples.len() >= 2, "samples: {samples:?}");
-    let app = dossier::app::App::with(
-        dossier::store::Store::at(store.root().to_path_buf()),
-        dossier::config::Config::default(),
-    );
+    let app =
+        dossier::app::with(dossier::store::Store::at(store.root().to_path_buf()), dossier::config::Config::default());
     for dir in &samples {
         let findings = dossier::distill::findings(&app, dir).unwrap();
         assert!(findings.is_empty(), "{}: {findings:?}", dir.display());

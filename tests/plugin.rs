@@ -95,7 +95,10 @@ fn the_committed_plugin_is_the_export_and_matches_what_init_registers() {
         "assets/plugin/ is out of date: run `dossier plugin export assets/plugin`"
     );
     for (path, contents) in &want {
-        assert!(got[path] == *contents, "assets/plugin/{path} is out of date: run `dossier plugin export assets/plugin`");
+        assert!(
+            got[path] == *contents,
+            "assets/plugin/{path} is out of date: run `dossier plugin export assets/plugin`"
+        );
     }
     // A second export changes nothing.
     let again = json_ok(&dossier(&home, &["--json", "plugin", "export", out_dir.to_str().unwrap()]));

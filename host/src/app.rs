@@ -1,65 +1,47 @@
-//! The per-process context every operation runs in: the store, its configuration, and the
-//! policy components (created on first use, so commands that need no policy never build
-//! a wasm engine).
+//! Opening the store's [`App`] with this binary's services: the wasm policy components (created
+//! on first use, so commands that need no policy never build a wasm engine) and Claude Code as
+//! the harness.
 //!
-//! Not for: behaviour. Operations live in their own modules and take an `&App`.
+//! Not for: behaviour (the operations take an `&App`), or the services themselves
+//! (`policy::ComponentPolicy`, `claude::ClaudeCode`).
 
-use std::cell::OnceCell;
+pub use dossier_store::App;
 
-use crate::config::Config;
 use crate::error::Result;
-use crate::policy::{CompileCache, Policies};
-use crate::store::Store;
+use crate::policy::{ComponentPolicy, Policies};
+use dossier_store::config::Config;
+use dossier_store::layout::Store;
 
-pub struct App {
-    pub store: Store,
-    pub config: Config,
-    /// Frontmatter read so far, persisted in the store's `.cache/` between processes.
-    pub frontmatter: crate::store::FrontmatterCache,
-    policies: OnceCell<Policies>,
-    /// False on latency-bound paths (hooks): policies created here never compile.
-    compile_allowed: std::cell::Cell<bool>,
+/// Locate the store and read its config (a missing config is the default).
+pub fn open() -> Result<App> {
+    App::open(services)
 }
 
-impl App {
-    /// Locate the store and read its config (a missing config is the default).
-    pub fn open() -> Result<App> {
-        let store = Store::locate()?;
-        let config = Config::load(&store.config_path())?;
-        Ok(App::with(store, config))
-    }
+/// An `App` over `store` and `config` with this binary's services.
+pub fn with(store: Store, config: Config) -> App {
+    let (policy, harness) = services(&store, &config);
+    App::new(store, config, policy, harness)
+}
 
-    pub fn with(store: Store, config: Config) -> App {
-        // Persist parsed frontmatter only for a store that exists (reads never create one).
-        let frontmatter = if store.exists() {
-            crate::store::FrontmatterCache::persistent(store.frontmatter_cache_path())
-        } else {
-            Default::default()
-        };
-        App { store, config, frontmatter, policies: OnceCell::new(), compile_allowed: std::cell::Cell::new(true) }
-    }
+fn services(
+    store: &Store,
+    config: &Config,
+) -> (Box<dyn dossier_store::policy::Policy>, Box<dyn dossier_store::harness::Harness>) {
+    (Box::new(ComponentPolicy::new(store, config)), Box::new(crate::harness::ClaudeCode))
+}
 
-    /// Policy components created by this `App` load only from the compile cache (hooks).
-    /// Nothing is created until a policy is actually needed.
-    pub fn forbid_compile(&self) {
-        self.compile_allowed.set(false);
-        if let Some(p) = self.policies.get() {
-            p.forbid_compile();
-        }
-    }
+fn component(app: &App) -> &ComponentPolicy {
+    let any: &dyn std::any::Any = app.policy();
+    any.downcast_ref::<ComponentPolicy>().expect("every App of this binary is opened with its ComponentPolicy")
+}
 
-    /// The policy components named by the config. The compile cache lives in the store
-    /// when the store exists; otherwise components are compiled in memory only.
-    pub fn policies(&self) -> Result<&Policies> {
-        if let Some(p) = self.policies.get() {
-            return Ok(p);
-        }
-        let cache = CompileCache::new(self.store.exists().then(|| self.store.policy_cache_dir()));
-        let overrides = self.config.policy_overrides(self.store.root());
-        let policies = Policies::new(cache, &overrides, self.config.limits())?;
-        if !self.compile_allowed.get() {
-            policies.forbid_compile();
-        }
-        Ok(self.policies.get_or_init(|| policies))
-    }
+/// The policy components named by the config (for the learning interface, init and doctor,
+/// which speak to the components themselves).
+pub fn policies(app: &App) -> Result<&Policies> {
+    component(app).policies()
+}
+
+/// Policy components created for `app` load only from the compile cache (hooks).
+pub fn forbid_compile(app: &App) {
+    component(app).forbid_compile();
 }

@@ -145,7 +145,7 @@ pub fn check(app: &App, input: &HookInput) -> Option<String> {
         return None;
     }
     let (input_signals, excluded, inspectable) = opportunity_input(&state.files);
-    let opportunity = ComponentLearningPolicy::new(app.policies().ok()?)
+    let opportunity = ComponentLearningPolicy::new(crate::app::policies(app).ok()?)
         .score_opportunity(&l::OpportunityInput {
             completed: true,
             inspectable,

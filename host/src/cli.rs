@@ -164,6 +164,7 @@ pub enum Command {
     Status {
         #[arg(add = complete::dossier_slugs())]
         target: String,
+        #[arg(value_parser = crate::values::status())]
         status: Status,
     },
     /// Set the lead.
@@ -223,13 +224,13 @@ pub enum Command {
         #[arg(long)]
         next: Option<String>,
         /// Set the status.
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = crate::values::status())]
         status: Option<Status>,
         /// Capture a file as an artifact (repeatable).
         #[arg(long)]
         artifact: Vec<PathBuf>,
         /// Type of the captured artifacts.
-        #[arg(long, value_enum, default_value = "file-snapshot")]
+        #[arg(long, value_parser = crate::values::artifact_type(), default_value = "file-snapshot")]
         artifact_type: ArtifactType,
     },
     /// Print the store root, or a Dossier's directory.
@@ -611,7 +612,7 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
                 token_target: 0,
                 event: None,
             };
-            let app = App::open()?;
+            let app = crate::app::open()?;
             let req = SaveRequest {
                 calibration: app.config.tokens.calibration,
                 token_target: app.config.token_target,
@@ -641,7 +642,7 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
         Command::Mcp => {
             plugin_mcp_stands_down()?;
             crate::policy::use_pooled_instances();
-            crate::mcp::serve(App::open()?)?;
+            crate::mcp::serve(crate::app::open()?)?;
             std::process::exit(0)
         }
         Command::Hook { .. } => unreachable!("handled before dispatch"),
@@ -701,7 +702,7 @@ fn cmd_codecall(command: CodecallCommand) -> Result<Output> {
     use dossier_codecall::{
         Answer, AnswerRequest, CancelReason, CancelRequest, ResumeRequest, SubmitOutcome, SubmitRequest,
     };
-    let app = App::open()?;
+    let app = crate::app::open()?;
     let op = |id: Option<String>| id.unwrap_or_else(cc::new_operation_id);
     match command {
         CodecallCommand::Start {
@@ -920,7 +921,7 @@ fn file_artifact(path: &std::path::Path, artifact_type: ArtifactType) -> NewArti
 
 /// A field edit through the Save path, applied to the current revision under the lock.
 fn update(target: &str, updates: FrontmatterUpdates) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     let req = SaveRequest {
         updates,
         actor: ACTOR.to_string(),
@@ -959,7 +960,7 @@ fn suggestion_lines(suggestions: &[crate::suggest::Suggestion]) -> String {
 }
 
 fn cmd_link(target: Option<&str>, from_file: Option<PathBuf>) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     app.store.require()?;
     let Some(path) = from_file else {
         return Err(DossierError::new(Code::InvalidInput, "link needs the session content: --from-file <path>"));
@@ -991,7 +992,7 @@ fn cmd_link(target: Option<&str>, from_file: Option<PathBuf>) -> Result<Output> 
 }
 
 fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     app.store.require()?;
     let mut req = CreateRequest { actor: ACTOR.to_string(), promote: true, ..Default::default() };
     let mut name = name;
@@ -1041,7 +1042,7 @@ fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -
 }
 
 fn cmd_active(session: Option<&str>) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     app.store.require()?;
     let sid = crate::sessions::session_id(session)?;
     let binding = crate::sessions::read(&app.store, &sid)?;
@@ -1050,12 +1051,12 @@ fn cmd_active(session: Option<&str>) -> Result<Output> {
         None => format!("session {sid}: no active Dossier\n"),
     };
     let mut out = Output::new(json!({ "session_id": sid, "binding": binding }), human);
-    out.warnings = crate::sessions::Capabilities::current().warnings();
+    out.warnings = crate::harness::ClaudeCode::registered().warnings();
     Ok(out)
 }
 
 fn cmd_switch(target: &str, session: Option<&str>) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     let sid = crate::sessions::session_id(session)?;
     let (binding, r, mut warnings, next) = crate::sessions::switch(&app, &sid, target)?;
     warnings.extend(binding.capabilities.warnings());
@@ -1072,7 +1073,7 @@ fn cmd_switch(target: &str, session: Option<&str>) -> Result<Output> {
 }
 
 fn cmd_recall(target: &str, page: Option<usize>) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     let (recall, warnings, next_actions) = crate::recall::recall(&app, target, page)?;
     let human = recall.content.clone();
     let mut out = Output::new(serde_json::to_value(&recall).expect("recall serializes"), human);
@@ -1082,7 +1083,7 @@ fn cmd_recall(target: &str, page: Option<usize>) -> Result<Output> {
 }
 
 fn cmd_search(query: &str, dossier: Option<&str>, regex: bool, limit: usize) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     let q = crate::search::Query { text: query, regex, dossier, limit };
     let result = crate::search::search_with_progress(&app, &q, progress::for_cli().as_ref())?;
     let mut human = String::new();
@@ -1113,7 +1114,7 @@ fn cmd_search(query: &str, dossier: Option<&str>, regex: bool, limit: usize) -> 
 }
 
 fn cmd_show(target: &str) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     app.store.require()?;
     let dir = app.store.resolve(target)?;
     let file = dir.join("dossier.md");
@@ -1290,7 +1291,7 @@ fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result<Output> {
             Ok(_) => {}
             Err(e) => warnings.push(format!("the capability report was not recorded: {}", e.message)),
         }
-        if let Ok(app) = App::open()
+        if let Ok(app) = crate::app::open()
             && let Err(e) = context::refresh_library(&app)
         {
             warnings.push(format!("context/library.md was not refreshed: {}", e.message));
@@ -1391,7 +1392,7 @@ fn statuses(filter: &[StatusFilter]) -> Vec<Status> {
 }
 
 fn cmd_ls(filter: &[StatusFilter]) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     app.store.require()?;
     let listing = listing::list(&app, &statuses(filter), listing::now_millis())?;
     let human = render_table(&listing, term::stdout_width());
@@ -1447,7 +1448,7 @@ fn render_table(listing: &Listing, width: Option<usize>) -> String {
 }
 
 fn cmd_path(target: Option<&str>) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     let path = match target {
         None => app.store.root().to_path_buf(),
         Some(t) => {
@@ -1459,7 +1460,7 @@ fn cmd_path(target: Option<&str>) -> Result<Output> {
 }
 
 fn cmd_context_refresh() -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     app.store.require()?;
     let path = app.store.library_path();
     let outcome = context::refresh_library(&app)?;
@@ -1555,7 +1556,7 @@ pub enum KeepArg {
 
 fn cmd_merge(source: &str, target: &str, flags: &[String], file: Option<&Path>, json: bool) -> Result<Output> {
     use std::io::IsTerminal;
-    let app = App::open()?;
+    let app = crate::app::open()?;
     let mut resolutions: Vec<crate::merge::ResolutionInput> =
         flags.iter().map(|f| crate::merge::parse_resolve_flag(f)).collect::<Result<_>>()?;
     if let Some(f) = file {
@@ -1649,7 +1650,7 @@ fn ask_resolution(n: usize, total: usize, c: &crate::merge::ConflictView) -> Res
 }
 
 fn cmd_conflicts(command: ConflictsCommand, _json: bool) -> Result<Output> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     match command {
         ConflictsCommand::List { target, all } => {
             let mut items = Vec::new();

@@ -17,7 +17,6 @@ use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
-use crate::app::App;
 use crate::config::Config;
 use crate::context;
 use crate::error::Result;
@@ -188,8 +187,8 @@ pub fn run() -> Result<Report> {
         Config::default()
     };
 
-    let app = App::with(store, config);
-    match app.policies() {
+    let app = crate::app::with(store, config);
+    match crate::app::policies(&app) {
         Ok(policies) => {
             for interface in Interface::ALL {
                 let name = format!("policy.{}", interface.name());
@@ -277,7 +276,7 @@ pub fn run() -> Result<Report> {
         if policy_loads {
             match crate::distill::findings(&app, &dir) {
                 Ok(findings) => {
-                    for f in findings.iter().filter(|f| f.severity == crate::policy::Severity::Error) {
+                    for f in findings.iter().filter(|f| f.severity == dossier_store::policy::Severity::Error) {
                         checks.push(
                             Check::problem(Severity::Warning, "dossier.distill", &f.code, f.message.clone())
                                 .file(file.clone())
@@ -352,7 +351,7 @@ pub fn run() -> Result<Report> {
                 checks.push(Check::ok("harness.claude_code", format!("MCP server and hooks registered{by}")));
             }
             let recorded = app.config.harness.as_ref().and_then(|h| h.claude_code.as_ref());
-            let live = crate::sessions::Capabilities::current();
+            let live = crate::harness::ClaudeCode::registered();
             let matches = recorded.is_some_and(|c| {
                 c.mcp == live.mcp
                     && c.session_start_hook == live.session_start_hook
@@ -482,7 +481,7 @@ pub fn repair(report: &Report) -> Result<Repairs> {
         let done = match r {
             // The library renders priorities with the config's weights: with a config that
             // does not parse, it is left for the user to fix first.
-            Repair::RefreshLibrary => App::open()
+            Repair::RefreshLibrary => crate::app::open()
                 .and_then(|app| context::refresh_library(&app))
                 .map(|_| "regenerated context/library.md".to_string())
                 .map_err(|e| format!("context/library.md not regenerated: {}", e.message)),

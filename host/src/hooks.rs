@@ -215,7 +215,7 @@ fn plugin_stands_down(event: Event) -> Option<HookOutput> {
 }
 
 fn handle(event: Event, input: &HookInput) -> Result<HookOutput> {
-    let app = App::open()?;
+    let app = crate::app::open()?;
     if !app.store.exists() {
         return Ok(match event {
             Event::SessionStart => HookOutput::Text(format!(
@@ -226,7 +226,7 @@ fn handle(event: Event, input: &HookInput) -> Result<HookOutput> {
         });
     }
     // Hooks never compile the policy component: a cold cache is reported, not paid for.
-    app.forbid_compile();
+    crate::app::forbid_compile(&app);
     match event {
         Event::SessionStart => session_start(&app, input),
         Event::SessionEnd => {
@@ -236,7 +236,7 @@ fn handle(event: Event, input: &HookInput) -> Result<HookOutput> {
                 && b.dossier_id.is_some()
             {
                 // `/clear` removes the Dossier from the session, never from disk (SPEC §5.2).
-                sessions::write(&app.store, &input.session_id, None, None)?;
+                sessions::write(&app, &input.session_id, None, None)?;
             }
             Ok(warnings_output(&warnings))
         }

@@ -10,7 +10,6 @@ use std::fs;
 
 use serde::Serialize;
 
-use crate::app::App;
 use crate::config::{self, Config, DEFAULT_CONFIG};
 use crate::context::{self, GUIDE};
 use crate::error::{DossierError, Result};
@@ -66,13 +65,13 @@ pub fn run_with_progress(progress: &dyn Progress) -> Result<InitReport> {
     }
     report.files.push((guide.display().to_string(), outcome.as_str().to_string()));
 
-    let app = App::with(store, config);
+    let app = crate::app::with(store, config);
     let library = app.store.library_path();
     let outcome = files::write_if_changed(&library, &context::current_library(&app)?)?;
     report.files.push((library.display().to_string(), outcome.as_str().to_string()));
 
     progress.start("loading the policy components", Interface::ALL.len() as u64, Unit::Steps);
-    let policies = app.policies()?;
+    let policies = crate::app::policies(&app)?;
     for interface in Interface::ALL {
         let r = policies.check(interface)?;
         progress.advance(1);

@@ -1,6 +1,6 @@
-//! Progress of long operations (a large search, a merge's artifact copy, a large capture,
-//! init's steps) as a handle the caller passes in: the operations report phases and
-//! increments to a [`Progress`]; what, if anything, is drawn is the caller's choice.
+//! Progress as the CLI draws it: the store's operations report phases and increments to a
+//! [`Progress`] (the trait is `dossier_store::progress`'s, re-exported here); this module is
+//! the terminal's side of it.
 //!
 //! The CLI passes [`for_cli`], which draws an indicatif bar on stderr only when stderr is a
 //! terminal and `--quiet` is off; MCP and hooks pass [`SILENT`] (they never print
@@ -17,35 +17,7 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use unicode_width::UnicodeWidthChar as _;
 
-/// What a phase counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    Files,
-    Bytes,
-    Steps,
-}
-
-/// Where operations report progress. Implementations are cheap to call from many threads.
-pub trait Progress: Sync {
-    /// Begin a phase named `what` of `total` units (0: unknown, a spinner).
-    fn start(&self, what: &str, total: u64, unit: Unit);
-    /// `n` more units of the current phase are done.
-    fn advance(&self, n: u64);
-    /// The operation is over: remove what was drawn.
-    fn finish(&self);
-}
-
-/// Reports nothing (MCP, hooks, tests, and the CLI off a terminal or with `--quiet`).
-pub struct Silent;
-
-/// The no-op progress every non-CLI path uses.
-pub static SILENT: Silent = Silent;
-
-impl Progress for Silent {
-    fn start(&self, _: &str, _: u64, _: Unit) {}
-    fn advance(&self, _: u64) {}
-    fn finish(&self) {}
-}
+pub use dossier_store::progress::{Progress, SILENT, Silent, Unit};
 
 /// Colour and escape sequences are allowed on stderr: `NO_COLOR` unset (any value, even
 /// empty, disables them, as no-color.org says) and `TERM` not `dumb`.

@@ -214,7 +214,7 @@ pub fn with_runtime<R>(
     target: LogTarget,
     f: impl FnOnce(&mut Runtime<'_>) -> std::result::Result<R, RuntimeError>,
 ) -> Result<R> {
-    let policy = ComponentLearningPolicy::new(app.policies()?);
+    let policy = ComponentLearningPolicy::new(crate::app::policies(app)?);
     let evidence = HostEvidence { tokens: HostTokens::new(app.config.tokens.calibration) };
     let mut rt = Runtime::open(target, &policy).map_err(error)?.with_evidence_source(evidence);
     f(&mut rt).map_err(error)
@@ -222,7 +222,7 @@ pub fn with_runtime<R>(
 
 /// Replay `target` with the component policy.
 pub fn replay(app: &App, target: &LogTarget) -> Result<ReplayReport> {
-    let policy = ComponentLearningPolicy::new(app.policies()?);
+    let policy = ComponentLearningPolicy::new(crate::app::policies(app)?);
     dossier_codecall::replay(target, &policy).map_err(error)
 }
 

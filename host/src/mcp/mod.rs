@@ -37,6 +37,7 @@ use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewA
 use crate::{context, listing, recall, search, sessions, suggest};
 
 pub mod codecall;
+mod merge_form;
 
 /// The key of the one form a `dossier_merge` round asks.
 const MERGE_FORM_KEY: &str = "merge_conflict";
@@ -492,9 +493,9 @@ impl DossierServer {
         envelope(self.with_app(|app| {
             app.store.require()?;
             let sid = sessions::session_id(p.session_id.as_deref())?;
-            let caps = sessions::Capabilities::in_mcp_server();
+            let caps = crate::harness::ClaudeCode::in_mcp_server();
             if p.clear.unwrap_or(false) {
-                let b = sessions::write(&app.store, &sid, None, None)?;
+                let b = sessions::write(app, &sid, None, None)?;
                 return Ok((json!({ "binding": b }), caps.warnings(), Vec::new()));
             }
             let Some(target) = p.id else {
@@ -560,7 +561,7 @@ impl DossierServer {
         resolutions.append(&mut form.resolutions);
         let mut dismissed = false;
         if let (Some(pending), Some(responses)) = (form.pending.take(), responses) {
-            match crate::merge::form_answer(&pending, responses.get(MERGE_FORM_KEY)) {
+            match merge_form::form_answer(&pending, responses.get(MERGE_FORM_KEY)) {
                 Some(r) => resolutions.push(r),
                 None => dismissed = true,
             }
@@ -575,7 +576,7 @@ impl DossierServer {
             if let Ok(Some(next)) = pending {
                 let state = MergeFormState { resolutions, pending: Some(next.id.clone()) };
                 let mut requests = InputRequests::new();
-                requests.insert(MERGE_FORM_KEY.into(), crate::merge::form_request(&next));
+                requests.insert(MERGE_FORM_KEY.into(), merge_form::form_request(&next));
                 let state = serde_json::to_string(&state).expect("form state serializes");
                 return InputRequiredResult::new(Some(requests), Some(state)).into();
             }

@@ -19,7 +19,6 @@ use std::io::IsTerminal;
 
 use ratatui::crossterm::event::{self, Event};
 
-use crate::app::App;
 use crate::error::{Code, DossierError, Result};
 
 /// Run the TUI until the user quits. `session`: `--session`, else `CLAUDE_CODE_SESSION_ID`;
@@ -33,7 +32,7 @@ pub fn run(session: Option<&str>) -> Result<()> {
         .with_next("dossier ls")
         .with_next("dossier ls --json"));
     }
-    let app = App::open()?;
+    let app = crate::app::open()?;
     app.store.require()?;
     let session = crate::sessions::session_id(session).ok();
     let mut state = State::new(app, session);

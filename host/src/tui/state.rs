@@ -534,7 +534,7 @@ impl State {
     /// Clear the session's binding (the binding file is rewritten without a Dossier).
     pub fn unbind(&mut self) {
         let Some(sid) = self.session.clone() else { return self.no_session() };
-        match sessions::write(&self.app.store, &sid, None, None) {
+        match sessions::write(&self.app, &sid, None, None) {
             Ok(_) => {
                 self.bound = None;
                 self.info(format!("session {sid}: no active Dossier"));
@@ -894,7 +894,7 @@ mod tests {
             };
             save::create(&store, req).unwrap();
         }
-        let app = App::with(store, Config::default());
+        let app = crate::app::with(store, Config::default());
         let state = State::new(app, Some("sess-unit".to_string()));
         (dir, state)
     }

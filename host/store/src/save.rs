@@ -27,12 +27,12 @@ use crate::audit;
 use crate::error::{Code, DossierError, Result};
 use crate::files;
 use crate::ids::{self, Prefix};
+use crate::layout::Store;
 use crate::model::{
     self, ArtifactMeta, ArtifactType, AuditEvent, ContentFormat, DossierDoc, EventKind, Frontmatter, Level, Provenance,
     Status,
 };
 use crate::progress::{Progress, Unit};
-use crate::store::Store;
 
 /// Largest artifact accepted (SPEC §4.3).
 pub const MAX_ARTIFACT_BYTES: u64 = 1 << 30;
@@ -422,7 +422,7 @@ fn lock(dir: &Path) -> Result<DossierLock> {
 }
 
 /// A blank audit event of `kind` stamped now (callers fill in the details).
-pub(crate) fn event(kind: EventKind, dossier_id: &str, actor: &str, session_id: &Option<String>) -> AuditEvent {
+pub fn event(kind: EventKind, dossier_id: &str, actor: &str, session_id: &Option<String>) -> AuditEvent {
     AuditEvent {
         ts: model::now_timestamp(),
         event: kind,

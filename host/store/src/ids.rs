@@ -56,7 +56,7 @@ pub fn slugify(name: &str) -> String {
         slug.truncate(MAX_SLUG_LEN);
         slug = slug.trim_end_matches('-').to_string();
     }
-    if slug.is_empty() || crate::store::RESERVED_NAMES.contains(&slug.as_str()) {
+    if slug.is_empty() || crate::layout::RESERVED_NAMES.contains(&slug.as_str()) {
         // A name with no usable characters, or one that collides with a store directory.
         slug = if slug.is_empty() { "dossier".to_string() } else { format!("{slug}-dossier") };
     }
@@ -103,7 +103,7 @@ mod tests {
             prop_assert!(!s.is_empty() && s.len() <= MAX_SLUG_LEN + "-dossier".len());
             prop_assert!(s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
             prop_assert!(!s.starts_with('-') && !s.ends_with('-') && !s.contains("--"));
-            prop_assert!(!crate::store::RESERVED_NAMES.contains(&s.as_str()));
+            prop_assert!(!crate::layout::RESERVED_NAMES.contains(&s.as_str()));
             prop_assert_eq!(slugify(&s), s.clone(), "slugify is idempotent");
         }
     }

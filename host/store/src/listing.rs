@@ -75,7 +75,7 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
     if rows.is_empty() {
         return Ok(listing);
     }
-    let ranked = app.policies()?.priority_sort(&inputs, now, app.config.priority.weights.to_weights())?;
+    let ranked = app.policy().priority_sort(&inputs, now, app.config.priority.weights.to_weights())?;
     let mut rows: Vec<Option<(Frontmatter, PathBuf)>> = rows.into_iter().map(Some).collect();
     for r in ranked {
         let i = r.index as usize;
@@ -115,13 +115,13 @@ pub struct Name {
 /// frontmatter cache as [`list`], without the policy (no order to decide) and without
 /// warnings (an unreadable Dossier is left out). Never creates anything: a store that does
 /// not exist has no names.
-pub fn names(store: &crate::store::Store) -> Vec<Name> {
+pub fn names(store: &crate::layout::Store) -> Vec<Name> {
     if !store.exists() {
         return Vec::new();
     }
     let Ok(stamped) = store.dossier_files_stamped() else { return Vec::new() };
     let (files, stamps): (Vec<PathBuf>, Vec<_>) = stamped.into_iter().map(|(p, st)| (p, Some(st))).unzip();
-    let cache = crate::store::FrontmatterCache::persistent(store.frontmatter_cache_path());
+    let cache = crate::layout::FrontmatterCache::persistent(store.frontmatter_cache_path());
     cache
         .read_stamped(&files, &stamps)
         .into_iter()

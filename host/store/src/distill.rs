@@ -25,7 +25,7 @@ pub fn findings(app: &App, dir: &Path) -> Result<Vec<Finding>> {
             ArtifactInfo { id: a.id.clone(), line_count }
         })
         .collect();
-    Ok(app.policies()?.distill_validate(&text, &artifacts)?)
+    Ok(app.policy().distill_validate(&text, &artifacts)?)
 }
 
 /// Lines of an artifact's content (after our frontmatter for Markdown), or None when it has

@@ -150,10 +150,4 @@ impl std::fmt::Display for DossierError {
 
 impl std::error::Error for DossierError {}
 
-impl From<crate::policy::PolicyError> for DossierError {
-    fn from(e: crate::policy::PolicyError) -> Self {
-        DossierError::new(Code::PolicyUnavailable, e.to_string()).with_next("dossier doctor")
-    }
-}
-
 pub type Result<T, E = DossierError> = std::result::Result<T, E>;

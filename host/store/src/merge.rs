@@ -138,7 +138,7 @@ pub fn conflicts(app: &App, source: &str, target: &str) -> Result<Vec<ConflictVi
     app.store.require()?;
     let (_, sdoc) = read(app, source)?;
     let (tdir, tdoc) = read(app, target)?;
-    let plan = app.policies()?.merge(&side(&sdoc), &side(&tdoc), &[])?;
+    let plan = app.policy().merge(&side(&sdoc), &side(&tdoc), &[])?;
     Ok(plan
         .unresolved
         .iter()
@@ -181,7 +181,7 @@ pub fn merge_with_progress(
         actor,
         session_id,
         &resolutions,
-        |s, t| Ok(MergeDecision { plan: app.policies()?.merge(&side(s), &side(t), &resolutions)? }),
+        |s, t| Ok(MergeDecision { plan: app.policy().merge(&side(s), &side(t), &resolutions)? }),
         progress,
     )?;
     match written {
@@ -223,58 +223,4 @@ pub fn conflict_files(dir: &Path) -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
-}
-
-/// The MCP form asking the user about one conflict (an elicitation in an MCP
-/// `InputRequiredResult`): a single-select choice and an optional text for `custom`.
-pub fn form_request(c: &ConflictView) -> rmcp::model::InputRequest {
-    use rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest};
-    let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };
-    let message = format!(
-        "Merge conflict ({}) about \"{}\".\nTarget ({}): {}\nSource ({}): {}",
-        c.kind.replace('_', " "),
-        c.subject,
-        at(c.target.line),
-        c.target.text.trim(),
-        at(c.source.line),
-        c.source.text.trim(),
-    );
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "choice": {
-                "type": "string",
-                "title": "Keep which?",
-                "oneOf": [
-                    { "const": "keep_target", "title": "Keep the target's" },
-                    { "const": "keep_source", "title": "Keep the source's" },
-                    { "const": "keep_both", "title": "Keep both" },
-                    { "const": "custom", "title": "Write my own (below)" }
-                ]
-            },
-            "text": { "type": "string", "title": "Your wording (for \"Write my own\")" }
-        },
-        "required": ["choice"]
-    });
-    InputRequest::Elicitation(ElicitRequest::new(ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message,
-        requested_schema: serde_json::from_value(schema).expect("a valid elicitation schema"),
-    }))
-}
-
-/// The resolution in a form's answer (`{"action": "accept", "content": {...}}`); `None` when
-/// the user declined or cancelled, or the answer is unusable.
-pub fn form_answer(conflict_id: &str, response: Option<&Value>) -> Option<ResolutionInput> {
-    let r = response?;
-    if r.get("action").and_then(Value::as_str) != Some("accept") {
-        return None;
-    }
-    let content = r.get("content")?;
-    let choice: ChoiceInput = serde_json::from_value(content.get("choice")?.clone()).ok()?;
-    let text = content.get("text").and_then(Value::as_str).map(str::to_string).filter(|t| !t.trim().is_empty());
-    if choice == ChoiceInput::Custom && text.is_none() {
-        return None;
-    }
-    Some(ResolutionInput { conflict_id: conflict_id.to_string(), choice, text })
 }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Code, DossierError, Result};
 
 /// Lifecycle status (SPEC §4.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Active,
@@ -275,7 +275,7 @@ impl DossierDoc {
 }
 
 /// Artifact types (SPEC §4.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ArtifactType {
     Transcript,
@@ -288,7 +288,7 @@ pub enum ArtifactType {
 
 /// How an artifact's content is stored: `.md` (with frontmatter), `.json`, or `.txt` (both
 /// with a `<id>.meta.yaml` sidecar holding the same metadata).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ContentFormat {
     Markdown,

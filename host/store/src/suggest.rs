@@ -74,7 +74,7 @@ pub fn suggest(app: &App, content: &str, now: i64) -> Result<Vec<Suggestion>> {
     if candidates.is_empty() {
         return Ok(Vec::new());
     }
-    let ranked = app.policies()?.rank(query, &candidates, RankingOptions { limit: TOP, now })?;
+    let ranked = app.policy().rank(query, &candidates, RankingOptions { limit: TOP, now })?;
     Ok(ranked
         .into_iter()
         .map(|s| {

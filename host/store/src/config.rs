@@ -22,7 +22,7 @@ use crate::error::{Code, DossierError, Result};
 use crate::policy::{Interface, Limits, Weights};
 
 /// The shipped default, written by `dossier init` when no config exists.
-pub const DEFAULT_CONFIG: &str = include_str!("../../assets/config.yaml");
+pub use crate::assets::DEFAULT_CONFIG;
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Config {

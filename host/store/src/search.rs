@@ -27,9 +27,9 @@ use serde::Serialize;
 use crate::app::App;
 use crate::archive;
 use crate::error::{Code, DossierError, Result};
+use crate::layout;
 use crate::model::Status;
 use crate::progress::{Progress, Unit};
-use crate::store;
 
 /// Longest snippet, in characters.
 const SNIPPET_CHARS: usize = 200;
@@ -278,7 +278,7 @@ fn scan(matcher: &RegexMatcher, targets: &[Target], cap: usize, progress: &dyn P
 
 fn dossier_header(dir: &Path) -> DossierHits {
     let slug = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    match store::read_frontmatter(&dir.join("dossier.md")) {
+    match layout::read_frontmatter(&dir.join("dossier.md")) {
         Ok((fm, _)) => DossierHits {
             dossier_id: fm.id,
             dossier_name: fm.name,

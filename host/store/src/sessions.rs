@@ -12,62 +12,13 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::App;
 use crate::error::{Code, DossierError, Result};
 use crate::files;
 use crate::ids::{self, Prefix};
-use crate::store::{self, Store};
+use crate::layout::{self, Store};
 
-/// What Claude Code provides (docs/harness-capabilities.md). Recorded with each binding.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Capabilities {
-    pub mcp: bool,
-    pub session_start_hook: bool,
-    pub session_end_hook: bool,
-    pub pre_compaction_hook: bool,
-    pub transcript_capture: bool,
-}
-
-impl Capabilities {
-    /// What the current user's Claude Code registration provides (read from its config
-    /// files, see `claude::inspect`); all false when HOME is unset.
-    pub fn current() -> Capabilities {
-        match crate::claude::inspect_current() {
-            Some(r) => Capabilities {
-                mcp: r.mcp.available(),
-                session_start_hook: r.session_start_hook.available(),
-                session_end_hook: r.session_end_hook.available(),
-                pre_compaction_hook: r.pre_compaction_hook.available(),
-                transcript_capture: r.transcript_capture,
-            },
-            None => Capabilities {
-                mcp: false,
-                session_start_hook: false,
-                session_end_hook: false,
-                pre_compaction_hook: false,
-                transcript_capture: false,
-            },
-        }
-    }
-
-    /// Inside the MCP server the tools evidently work, whatever the files say.
-    pub fn in_mcp_server() -> Capabilities {
-        Capabilities { mcp: true, ..Capabilities::current() }
-    }
-
-    pub fn warnings(&self) -> Vec<String> {
-        let mut w = Vec::new();
-        if !self.transcript_capture {
-            w.push("Transcript archive is unavailable in this session.".to_string());
-        }
-        if !(self.session_end_hook && self.pre_compaction_hook) {
-            w.push(
-                "Deterministic save backstops (session-end, pre-compaction hooks) are unavailable: save at boundaries yourself."
-                    .to_string(),
-            );
-        }
-        w
-    }
-}
+pub use crate::harness::Capabilities;
 
 /// A binding (SPEC §5.1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -107,7 +58,7 @@ pub struct SaveCheck {
 }
 
 fn path(store: &Store, session_id: &str) -> Result<PathBuf> {
-    store::validate_component(session_id)
+    layout::validate_component(session_id)
         .map_err(|_| DossierError::new(Code::InvalidInput, format!("`{session_id}` is not a usable session id")))?;
     Ok(store.sessions_dir().join(format!("{session_id}.json")))
 }
@@ -139,7 +90,8 @@ pub fn read(store: &Store, session_id: &str) -> Result<Option<Binding>> {
 
 /// Bind `dossier_id` (or clear with `None`) for `session_id`. Transcript capture progress
 /// belongs to the session and survives; the save cadence restarts.
-pub fn write(store: &Store, session_id: &str, dossier_id: Option<String>, revision: Option<String>) -> Result<Binding> {
+pub fn write(app: &App, session_id: &str, dossier_id: Option<String>, revision: Option<String>) -> Result<Binding> {
+    let store = &app.store;
     store.require()?;
     let p = path(store, session_id)?;
     std::fs::create_dir_all(store.sessions_dir()).map_err(|e| DossierError::io("create", &store.sessions_dir(), e))?;
@@ -148,15 +100,14 @@ pub fn write(store: &Store, session_id: &str, dossier_id: Option<String>, revisi
         Some(b) => (b.session_binding_id, b.transcript),
         None => (ids::new_id(Prefix::Session), None),
     };
-    let in_claude_code = std::env::var_os("CLAUDE_CODE_SESSION_ID").is_some();
     let binding = Binding {
         session_binding_id: binding_id,
         session_id: session_id.to_string(),
-        harness: if in_claude_code { "claude-code" } else { "cli" }.to_string(),
+        harness: app.harness().name().to_string(),
         dossier_id,
         bound_at: crate::model::now_timestamp(),
         last_seen_revision: revision,
-        capabilities: if in_claude_code { Capabilities::in_mcp_server() } else { Capabilities::current() },
+        capabilities: app.harness().capabilities(),
         transcript,
         save_check: None,
     };
@@ -169,12 +120,12 @@ pub fn write(store: &Store, session_id: &str, dossier_id: Option<String>, revisi
 /// estimate), then write the binding at that revision. Returns the binding, the recall,
 /// and the recall's warnings and next actions.
 pub fn switch(
-    app: &crate::app::App,
+    app: &App,
     session_id: &str,
     target: &str,
 ) -> Result<(Binding, crate::recall::Recall, Vec<String>, Vec<String>)> {
     let (r, warnings, next) = crate::recall::recall(app, target, Some(1))?;
-    let binding = write(&app.store, session_id, Some(r.id.clone()), Some(r.revision.clone()))?;
+    let binding = write(app, session_id, Some(r.id.clone()), Some(r.revision.clone()))?;
     Ok((binding, r, warnings, next))
 }
 

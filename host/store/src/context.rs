@@ -12,12 +12,12 @@ use crate::model::Status;
 use std::fmt::Write as _;
 
 /// The Distillation Guide shipped with this binary.
-pub const GUIDE: &str = include_str!("../../assets/guide.md");
+pub use crate::assets::GUIDE;
 
 /// The capability warnings of SPEC §6.1 for `context/library.md`: from the report `dossier
 /// init` (or `doctor`) last recorded in `config.yaml`, as SPEC §9.3 asks.
 pub fn capability_warnings(app: &App) -> Vec<String> {
-    crate::claude::record_warnings(app.config.harness.as_ref().and_then(|h| h.claude_code.as_ref()))
+    app.harness().recorded_warnings(&app.config)
 }
 
 /// The text of `context/library.md` for `listing`.
