@@ -141,7 +141,7 @@ fn rename_changes_the_display_name_only() {
         actor: "test".into(),
         ..Default::default()
     };
-    let out = dossier::save::save(&s, "first-name", req).unwrap();
+    let out = dossier::save::save(&s, "first-name", req, &dossier::progress::SILENT).unwrap();
     assert_eq!(out.slug, "first-name");
     assert_eq!(out.path, store.root().join("first-name"));
     let d = show(&store, "first-name");

@@ -33,6 +33,7 @@ fn recall_store() -> &'static Path {
         let created = dossier::save::create(
             &store,
             dossier::save::CreateRequest { name: "Big state".into(), actor: "bench".into(), ..Default::default() },
+            &dossier::progress::SILENT,
         )
         .unwrap();
         let words = ["pricing", "renewal", "enterprise", "latency", "migration", "customer", "contract", "forecast"];
@@ -60,7 +61,7 @@ fn recall_store() -> &'static Path {
             actor: "bench".into(),
             ..Default::default()
         };
-        dossier::save::save(&store, &created.slug, req).unwrap();
+        dossier::save::save(&store, &created.slug, req, &dossier::progress::SILENT).unwrap();
         dir
     })
 }

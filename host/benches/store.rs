@@ -65,6 +65,7 @@ fn save_100kb(bencher: Bencher) {
     let created = dossier::save::create(
         &s,
         dossier::save::CreateRequest { name: "Bench save".into(), actor: "bench".into(), ..Default::default() },
+        &dossier::progress::SILENT,
     )
     .unwrap();
     let filler = "- A material claim with provenance for the benchmark. [src:art_0000000000000#L1-L9]\n".repeat(1_200);
@@ -78,6 +79,6 @@ fn save_100kb(bencher: Bencher) {
             actor: "bench".into(),
             ..Default::default()
         };
-        dossier::save::save(&s, &created.slug, req).unwrap()
+        dossier::save::save(&s, &created.slug, req, &dossier::progress::SILENT).unwrap()
     });
 }

@@ -20,10 +20,10 @@ use crate::doctor::{self, Severity};
 use crate::error::{Code, DossierError, Result};
 use crate::hooks;
 use crate::init;
-use crate::listing::{self, Listing};
 use crate::model::{self, ArtifactType, ContentFormat, Level, Provenance, Status};
+use crate::ops::Caller;
 use crate::progress::{self, Progress};
-use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewArtifact, SaveOutcome, SaveRequest};
+use crate::save::{self, ArtifactContent, FrontmatterUpdates, NewArtifact, SaveOutcome, SaveRequest};
 use crate::term;
 
 #[derive(Debug, Parser)]
@@ -484,6 +484,18 @@ impl Output {
     fn new(data: Value, human: String) -> Output {
         Output { data, human, warnings: Vec::new(), next_actions: Vec::new(), exit: 0 }
     }
+
+    /// An operation's outcome: its data as JSON (by `data`), warnings, next steps as commands.
+    fn of<T>(o: crate::ops::Outcome<T>, data: impl FnOnce(&T) -> Value, human: impl FnOnce(&T) -> String) -> Output {
+        let mut out = Output::new(data(&o.data), human(&o.data));
+        out.next_actions = o.next_actions(crate::ops::Surface::Cli);
+        out.warnings = o.warnings;
+        out
+    }
+}
+
+fn json_of<T: serde::Serialize>(t: &T) -> Value {
+    serde_json::to_value(t).expect("outcomes serialize")
 }
 
 pub fn run() -> ExitCode {
@@ -618,7 +630,7 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
                 token_target: app.config.token_target,
                 ..req
             };
-            saved(save::save_with_progress(&app.store, &target, req, progress::for_cli().as_ref())?, &app)
+            saved(crate::ops::save::save(&app, &target, req, progress::for_cli().as_ref())?)
         }
         Command::Recall { target, page } => cmd_recall(&target, page),
         Command::Search { query, dossier, regex, limit } => cmd_search(&query, dossier.as_deref(), regex, limit),
@@ -922,28 +934,11 @@ fn file_artifact(path: &std::path::Path, artifact_type: ArtifactType) -> NewArti
 /// A field edit through the Save path, applied to the current revision under the lock.
 fn update(target: &str, updates: FrontmatterUpdates) -> Result<Output> {
     let app = crate::app::open()?;
-    let req = SaveRequest {
-        updates,
-        actor: ACTOR.to_string(),
-        calibration: app.config.tokens.calibration,
-        token_target: app.config.token_target,
-        ..Default::default()
-    };
-    saved(save::save(&app.store, target, req)?, &app)
+    saved(crate::ops::save::update(&app, &Caller::cli(), target, updates)?)
 }
 
-fn saved(outcome: SaveOutcome, app: &App) -> Result<Output> {
-    let mut warnings = outcome.warnings.clone();
-    // A new Distilled State is checked against the Distillation Guide (advice, not a gate).
-    if outcome.token_estimate.is_some() {
-        warnings.extend(crate::distill::warnings(app, &outcome.path));
-    }
-    // The open-work list may have changed: keep the context library current.
-    warnings.extend(context::after_mutation(app));
-    let human = format!("{} {} ({})\n", event_verb(outcome.event), outcome.slug, outcome.revision);
-    let mut out = Output::new(serde_json::to_value(&outcome).expect("outcome serializes"), human);
-    out.warnings = warnings;
-    Ok(out)
+fn saved(o: crate::ops::Outcome<SaveOutcome>) -> Result<Output> {
+    Ok(Output::of(o, json_of, |o| format!("{} {} ({})\n", event_verb(o.event), o.slug, o.revision)))
 }
 
 fn event_verb(kind: model::EventKind) -> &'static str {
@@ -965,152 +960,123 @@ fn cmd_link(target: Option<&str>, from_file: Option<PathBuf>) -> Result<Output> 
     let Some(path) = from_file else {
         return Err(DossierError::new(Code::InvalidInput, "link needs the session content: --from-file <path>"));
     };
-    let Some(target) = target else {
-        let content = std::fs::read_to_string(&path).map_err(|e| DossierError::io("read", &path, e))?;
-        let candidates = crate::suggest::suggest(&app, &content, crate::listing::now_millis())?;
-        let mut human = String::from("Which Dossier does this belong to? (nothing was linked)\n");
-        human.push_str(&suggestion_lines(&candidates));
-        let mut out = Output::new(json!({ "candidates": candidates, "requires_selection": true }), human);
-        out.next_actions = candidates
-            .iter()
-            .map(|c| format!("dossier link {} --from-file {}", c.slug, path.display()))
-            .chain([format!("dossier promote --from-file {} --create", path.display())])
-            .collect();
-        return Ok(out);
-    };
-    let mut art = file_artifact(&path, ArtifactType::SourceSnapshot);
-    art.title = format!("Linked from {}", art.title);
-    let req = SaveRequest {
-        artifacts: vec![art],
-        actor: ACTOR.to_string(),
-        calibration: app.config.tokens.calibration,
-        token_target: app.config.token_target,
-        event: Some(model::EventKind::Link),
-        ..Default::default()
-    };
-    saved(save::save_with_progress(&app.store, target, req, progress::for_cli().as_ref())?, &app)
+    let mut link = crate::ops::link::Link { from_file: Some(path.display().to_string()), ..Default::default() };
+    match target {
+        None => link.content = std::fs::read_to_string(&path).map_err(|e| DossierError::io("read", &path, e))?,
+        Some(t) => {
+            let mut art = file_artifact(&path, ArtifactType::SourceSnapshot);
+            art.title = format!("Linked from {}", art.title);
+            link.target = Some(t.to_string());
+            link.artifacts.push(art);
+        }
+    }
+    let o = crate::ops::link::link(&app, &Caller::cli(), link, progress::for_cli().as_ref())?;
+    use crate::ops::link::Linked;
+    Ok(Output::of(
+        o,
+        |l| match l {
+            Linked::Candidates(c) => json!({ "candidates": c, "requires_selection": true }),
+            Linked::Saved(o) => json_of(o),
+        },
+        |l| match l {
+            Linked::Candidates(c) => {
+                format!("Which Dossier does this belong to? (nothing was linked)\n{}", suggestion_lines(c))
+            }
+            Linked::Saved(o) => format!("{} {} ({})\n", event_verb(o.event), o.slug, o.revision),
+        },
+    ))
 }
 
 fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, create: bool) -> Result<Output> {
     let app = crate::app::open()?;
     app.store.require()?;
-    let mut req = CreateRequest { actor: ACTOR.to_string(), promote: true, ..Default::default() };
-    let mut name = name;
-    let mut file_text = None;
+    let mut p = crate::ops::promote::Promote { name, create, ..Default::default() };
     if let Some(path) = &from_file {
         let mut art = file_artifact(path, ArtifactType::SourceSnapshot);
         art.title = format!("Promoted from {}", art.title);
-        file_text = std::fs::read(path).ok().and_then(|b| String::from_utf8(b).ok());
+        let file_text = std::fs::read(path).ok().and_then(|b| String::from_utf8(b).ok());
         if let Some(text) = &file_text {
-            if name.is_none() {
-                name = text.lines().find_map(|l| l.strip_prefix("# ")).map(|t| t.trim().to_string());
+            if p.name.is_none() {
+                p.name = text.lines().find_map(|l| l.strip_prefix("# ")).map(|t| t.trim().to_string());
             }
             if text.lines().any(|l| l.trim() == "## Situation") {
-                req.distilled_state = Some(text.clone());
+                p.distilled_state = Some(text.clone());
             }
         }
-        if name.is_none() {
-            name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        if p.name.is_none() {
+            p.name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
         }
-        req.artifacts.push(art);
+        p.content = file_text;
+        p.from_file = Some(path.display().to_string());
+        p.artifacts.push(art);
     }
-    req.name = name.ok_or_else(|| {
-        DossierError::new(Code::InvalidInput, "promote needs --name <name> or --from-file <path>")
-            .with_next("dossier promote --name \"<name>\"")
-    })?;
-    // Guard against duplicates: the name and any content, ranked against existing Dossiers.
-    let query = match &file_text {
-        Some(text) => format!("{}\n{text}", req.name),
-        None => req.name.clone(),
-    };
-    let next = |c: &crate::suggest::Suggestion| match &from_file {
-        Some(p) => format!("dossier link {} --from-file {}", c.slug, p.display()),
-        None => format!("dossier show {}", c.slug),
-    };
-    let candidates =
-        crate::suggest::guard_new(&app, &query, create, next, "add --create to make a new Dossier anyway")?;
-    let outcome = save::create_with_progress(&app.store, req, progress::for_cli().as_ref())?;
-    let mut out = saved(outcome, &app)?;
-    for c in &candidates {
-        out.warnings.push(format!("possibly related ({} confidence): {} — {}", c.confidence, c.slug, c.reason));
-    }
-    out.warnings.push(
-        "transcript_unavailable: no transcript was captured (the CLI has no session transcript; inside Claude Code the session-end and pre-compact hooks capture it)"
-            .to_string(),
-    );
-    Ok(out)
+    saved(crate::ops::promote::promote(&app, &Caller::cli(), p, progress::for_cli().as_ref())?)
 }
 
 fn cmd_active(session: Option<&str>) -> Result<Output> {
     let app = crate::app::open()?;
     app.store.require()?;
     let sid = crate::sessions::session_id(session)?;
-    let binding = crate::sessions::read(&app.store, &sid)?;
-    let human = match binding.as_ref().and_then(|b| b.dossier_id.clone()) {
-        Some(id) => format!("session {sid}: {id}\n"),
-        None => format!("session {sid}: no active Dossier\n"),
-    };
-    let mut out = Output::new(json!({ "session_id": sid, "binding": binding }), human);
-    out.warnings = crate::harness::ClaudeCode::registered().warnings();
-    Ok(out)
+    let mut o = crate::ops::session::active(&app, &sid)?;
+    o.next.clear();
+    Ok(Output::of(
+        o,
+        |b| json!({ "session_id": sid, "binding": b }),
+        |b| match b.as_ref().and_then(|b| b.dossier_id.clone()) {
+            Some(id) => format!("session {sid}: {id}\n"),
+            None => format!("session {sid}: no active Dossier\n"),
+        },
+    ))
 }
 
 fn cmd_switch(target: &str, session: Option<&str>) -> Result<Output> {
     let app = crate::app::open()?;
     let sid = crate::sessions::session_id(session)?;
-    let (binding, r, mut warnings, next) = crate::sessions::switch(&app, &sid, target)?;
-    warnings.extend(binding.capabilities.warnings());
-    let human =
-        format!("session {sid} now works on {} ({}, ~{} tokens)\n", r.slug, r.revision, r.token_estimate.tokens);
-    let mut out = Output::new(
-        json!({ "binding": binding, "slug": r.slug, "revision": r.revision, "token_estimate": r.token_estimate, "page_count": r.page_count }),
-        human,
-    );
-    out.warnings = warnings;
-    out.next_actions = next;
-    out.next_actions.insert(0, format!("dossier recall {}", r.slug));
-    Ok(out)
+    let mut o = crate::ops::session::switch(&app, &Caller::cli(), &sid, target, None)?;
+    o.next.insert(0, crate::ops::Next::call(crate::ops::Op::Recall, &o.data.recall.slug));
+    Ok(Output::of(
+        o,
+        |s| {
+            let r = &s.recall;
+            json!({ "binding": s.binding, "slug": r.slug, "revision": r.revision, "token_estimate": r.token_estimate, "page_count": r.page_count })
+        },
+        |s| {
+            let r = &s.recall;
+            format!("session {sid} now works on {} ({}, ~{} tokens)\n", r.slug, r.revision, r.token_estimate.tokens)
+        },
+    ))
 }
 
 fn cmd_recall(target: &str, page: Option<usize>) -> Result<Output> {
     let app = crate::app::open()?;
-    let (recall, warnings, next_actions) = crate::recall::recall(&app, target, page)?;
-    let human = recall.content.clone();
-    let mut out = Output::new(serde_json::to_value(&recall).expect("recall serializes"), human);
-    out.warnings = warnings;
-    out.next_actions = next_actions;
-    Ok(out)
+    Ok(Output::of(crate::ops::recall::recall(&app, target, page)?, json_of, |r| r.content.clone()))
 }
 
 fn cmd_search(query: &str, dossier: Option<&str>, regex: bool, limit: usize) -> Result<Output> {
     let app = crate::app::open()?;
     let q = crate::search::Query { text: query, regex, dossier, limit };
-    let result = crate::search::search_with_progress(&app, &q, progress::for_cli().as_ref())?;
-    let mut human = String::new();
-    for group in &result.results {
-        human.push_str(&format!("{} ({})\n", group.dossier_name, group.slug));
-        for h in &group.hits {
-            let place = match (&h.artifact_id, &h.artifact_title) {
-                (Some(id), Some(title)) => format!("{id} \"{title}\""),
-                (Some(id), None) => id.clone(),
-                _ => "dossier.md".to_string(),
-            };
-            human.push_str(&format!("  {place}:{}: {}\n", h.line, h.snippet));
+    let mut o = crate::ops::search::search(&app, &q, progress::for_cli().as_ref())?;
+    // On the terminal the truncation is a warning (the next step is in its words).
+    o.warnings.extend(o.next.drain(..).map(|n| n.render(crate::ops::Surface::Cli)));
+    Ok(Output::of(o, json_of, |result| {
+        let mut human = String::new();
+        for group in &result.results {
+            human.push_str(&format!("{} ({})\n", group.dossier_name, group.slug));
+            for h in &group.hits {
+                let place = match (&h.artifact_id, &h.artifact_title) {
+                    (Some(id), Some(title)) => format!("{id} \"{title}\""),
+                    (Some(id), None) => id.clone(),
+                    _ => "dossier.md".to_string(),
+                };
+                human.push_str(&format!("  {place}:{}: {}\n", h.line, h.snippet));
+            }
         }
-    }
-    if result.results.is_empty() {
-        human.push_str(&format!("no matches for `{query}` in {} file(s)\n", result.files_searched));
-    }
-    // On a terminal each line fits its width (snippets are last, so they are what is cut).
-    let human = term::fit_lines(&human, term::stdout_width());
-    let mut out = Output::new(serde_json::to_value(&result).expect("search result serializes"), human);
-    if result.truncated {
-        out.warnings.push(format!(
-            "showing {} of {} matching lines; use --limit or --dossier to see more",
-            result.returned, result.total_hits
-        ));
-    }
-    Ok(out)
+        if result.results.is_empty() {
+            human.push_str(&format!("no matches for `{query}` in {} file(s)\n", result.files_searched));
+        }
+        // On a terminal each line fits its width (snippets are last, so they are what is cut).
+        term::fit_lines(&human, term::stdout_width())
+    }))
 }
 
 fn cmd_show(target: &str) -> Result<Output> {
@@ -1393,25 +1359,21 @@ fn statuses(filter: &[StatusFilter]) -> Vec<Status> {
 
 fn cmd_ls(filter: &[StatusFilter]) -> Result<Output> {
     let app = crate::app::open()?;
-    app.store.require()?;
-    let listing = listing::list(&app, &statuses(filter), listing::now_millis())?;
-    let human = render_table(&listing, term::stdout_width());
-    let mut out = Output::new(json!({ "dossiers": listing.dossiers }), human);
-    out.warnings = listing.warnings;
-    Ok(out)
+    let o = crate::ops::list::list(&app, &statuses(filter), None)?;
+    Ok(Output::of(o, |p| json!({ "dossiers": p.dossiers }), |p| render_table(&p.dossiers, term::stdout_width())))
 }
 
 /// The open-work table. Off a terminal (`width` None) every value is complete; on one, the
 /// slug column keeps whole slugs while the next action keeps at least 16 columns, and the
 /// next action (a display column) takes the rest, shortened with `…`.
-fn render_table(listing: &Listing, width: Option<usize>) -> String {
-    if listing.dossiers.is_empty() {
+fn render_table(dossiers: &[crate::listing::ListItem], width: Option<usize>) -> String {
+    if dossiers.is_empty() {
         return term::fit_lines("No dossiers match. Create one with `dossier promote --name <name>`.\n", width);
     }
     // "PRI STATUS   STALE  " before the slug, one space after it.
     const FIXED: usize = 3 + 1 + 8 + 1 + 5 + 2 + 1;
     const MIN_NEXT: usize = 16;
-    let slug_full = listing.dossiers.iter().map(|d| term::width(&d.slug)).max().unwrap_or(0).max("DOSSIER".len());
+    let slug_full = dossiers.iter().map(|d| term::width(&d.slug)).max().unwrap_or(0).max("DOSSIER".len());
     let (slug_w, next_w) = match width {
         None => (slug_full, usize::MAX),
         Some(w) => {
@@ -1435,7 +1397,7 @@ fn render_table(listing: &Listing, width: Option<usize>) -> String {
         format!("{line}\n")
     };
     let mut s = row("PRI", "STATUS", "STALE", "DOSSIER", "NEXT ACTION");
-    for d in &listing.dossiers {
+    for d in dossiers {
         s.push_str(&row(
             &d.priority_score.to_string(),
             d.status.as_str(),
@@ -1575,33 +1537,21 @@ fn cmd_merge(source: &str, target: &str, flags: &[String], file: Option<&Path>, 
             resolutions.push(ask_resolution(i + 1, conflicts.len(), c)?);
         }
     }
-    let o = crate::merge::merge_with_progress(
-        &app,
-        source,
-        target,
-        &resolutions,
-        "user:cli",
-        &None,
-        progress::for_cli().as_ref(),
-    )?;
-    let human = if o.already_merged {
-        format!("{} was already merged into {}; nothing to do\n", o.source_slug, o.target_slug)
-    } else {
-        format!(
-            "merged {} into {} ({} artifact(s) copied, {} conflict(s) resolved); {} is archived, its files kept\n",
-            o.source_slug,
-            o.target_slug,
-            o.artifacts_copied.len(),
-            o.conflicts_resolved.len(),
-            o.source_slug
-        )
-    };
-    let mut out = Output::new(crate::merge::outcome_json(&o), human);
-    if let Some(w) = context::after_mutation(&app) {
-        out.warnings.push(w);
-    }
-    out.next_actions.push(format!("dossier show {}", o.target_slug));
-    Ok(out)
+    let o = crate::ops::merge::merge(&app, &Caller::cli(), source, target, &resolutions, progress::for_cli().as_ref())?;
+    Ok(Output::of(o, crate::merge::outcome_json, |o| {
+        if o.already_merged {
+            format!("{} was already merged into {}; nothing to do\n", o.source_slug, o.target_slug)
+        } else {
+            format!(
+                "merged {} into {} ({} artifact(s) copied, {} conflict(s) resolved); {} is archived, its files kept\n",
+                o.source_slug,
+                o.target_slug,
+                o.artifacts_copied.len(),
+                o.conflicts_resolved.len(),
+                o.source_slug
+            )
+        }
+    }))
 }
 
 /// Walk one conflict on the terminal (stderr prompts, stdin answers).
@@ -1692,13 +1642,10 @@ fn cmd_conflicts(command: ConflictsCommand, _json: bool) -> Result<Output> {
                         .with_next(format!("dossier conflicts resolve {conflict_id} --from-file STATE.md")));
                 }
             };
-            let r = crate::conflicts::resolve(&app, &conflict_id, choice, "user:cli", &None)?;
-            let human = format!("resolved {} ({}); {} is at {}\n", r.conflict_id, r.resolution, r.slug, r.revision);
-            let mut out = Output::new(serde_json::to_value(&r).expect("resolution serializes"), human);
-            if let Some(w) = context::after_mutation(&app) {
-                out.warnings.push(w);
-            }
-            Ok(out)
+            let o = crate::ops::resolve::resolve(&app, &Caller::cli(), &conflict_id, choice)?;
+            Ok(Output::of(o, json_of, |r| {
+                format!("resolved {} ({}); {} is at {}\n", r.conflict_id, r.resolution, r.slug, r.revision)
+            }))
         }
     }
 }

@@ -378,7 +378,8 @@ fn tilde(p: &Path) -> String {
 /// The bound payload: the Distilled State in full when it fits under the hook cap,
 /// otherwise a header and the exact calls that load it.
 fn bound_payload(app: &App, id: &str, warnings: &[String]) -> Result<String> {
-    let (r, recall_warnings, _) = recall::recall(app, id, None)?;
+    let r = recall::recall(app, id, None)?;
+    let recall_warnings = r.warnings.clone();
     let mut head = String::new();
     head.push_str(&format!("# Dossier: {} (bound to this session)\n\n", r.name));
     for w in warnings.iter().chain(&recall_warnings) {
@@ -480,7 +481,7 @@ fn capture_transcript(app: &App, input: &HookInput, actor: &str) -> Result<Vec<S
         token_target: app.config.token_target,
         ..SaveRequest::default()
     };
-    let outcome = match save::save(&app.store, &id, req) {
+    let outcome = match save::save(&app.store, &id, req, &crate::progress::SILENT) {
         Ok(o) => o,
         Err(e) => return unavailable(format!("saving the transcript failed: {}", e.message)),
     };

@@ -15,6 +15,7 @@ pub mod hooks;
 pub mod init;
 pub mod learning;
 pub mod mcp;
+pub mod ops;
 pub mod plugin;
 pub mod policy;
 pub mod progress;

@@ -32,9 +32,11 @@ use serde_json::{Value, json};
 
 use crate::app::App;
 use crate::error::{Code, DossierError, Result};
-use crate::model::{self, ArtifactType, ContentFormat, Level, Provenance, Status};
-use crate::save::{self, ArtifactContent, CreateRequest, FrontmatterUpdates, NewArtifact, SaveRequest};
-use crate::{context, listing, recall, search, sessions, suggest};
+use crate::model::{ArtifactType, ContentFormat, Level, Provenance, Status};
+use crate::ops;
+use crate::progress::SILENT;
+use crate::save::{ArtifactContent, FrontmatterUpdates, NewArtifact, SaveRequest};
+use crate::{context, recall, search, sessions};
 
 pub mod codecall;
 mod merge_form;
@@ -256,14 +258,15 @@ fn text_artifact(t: ArtifactType, title: &str, format: ContentFormat, content: S
     }
 }
 
-fn outcome(app: &App, o: save::SaveOutcome) -> Result<(Value, Vec<String>, Vec<String>)> {
-    let mut warnings = o.warnings.clone();
-    // A new Distilled State is checked against the Distillation Guide (advice, not a gate).
-    if o.token_estimate.is_some() {
-        warnings.extend(crate::distill::warnings(app, &o.path));
-    }
-    warnings.extend(context::after_mutation(app));
-    Ok((serde_json::to_value(&o).expect("outcome serializes"), warnings, Vec::new()))
+/// An operation's outcome as the envelope's parts, its data as JSON and its next steps as
+/// tool calls.
+fn reply<T>(o: ops::Outcome<T>, data: impl FnOnce(T) -> Value) -> Result<(Value, Vec<String>, Vec<String>)> {
+    let next = o.next_actions(ops::Surface::Mcp);
+    Ok((data(o.data), o.warnings, next))
+}
+
+fn json_of<T: serde::Serialize>(t: T) -> Value {
+    serde_json::to_value(t).expect("outcomes serialize")
 }
 
 impl DossierServer {
@@ -281,13 +284,7 @@ impl DossierServer {
     }
 
     fn save_request(app: &App) -> SaveRequest {
-        SaveRequest {
-            actor: ACTOR.to_string(),
-            session_id: std::env::var("CLAUDE_CODE_SESSION_ID").ok(),
-            calibration: app.config.tokens.calibration,
-            token_target: app.config.token_target,
-            ..Default::default()
-        }
+        ops::Caller::mcp().save_request(app)
     }
 }
 
@@ -296,36 +293,15 @@ impl DossierServer {
     #[tool(description = "List Dossiers in priority order (default: active, waiting, blocked).")]
     fn dossier_list(&self, Parameters(p): Parameters<ListParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
-            app.store.require()?;
             let statuses = p.status.unwrap_or_else(|| Status::OPEN.to_vec());
-            let limit = p.limit.unwrap_or(50);
-            let l = listing::list(app, &statuses, listing::now_millis())?;
-            let total = l.dossiers.len();
-            let items: Vec<_> = l.dossiers.into_iter().take(limit).collect();
-            let mut next = Vec::new();
-            if total > items.len() {
-                next.push(format!(
-                    "{} more: call dossier_list with a larger limit or a status filter",
-                    total - items.len()
-                ));
-            }
-            Ok((json!({ "dossiers": items, "total": total }), l.warnings, next))
+            let o = ops::list::list(app, &statuses, Some(p.limit.unwrap_or(50)))?;
+            reply(o, |page| json!({ "dossiers": page.dossiers, "total": page.total }))
         }))
     }
 
     #[tool(description = "Full Distilled State of a Dossier, paged (≤40 KB per page), with token estimate.")]
     fn dossier_recall(&self, Parameters(p): Parameters<RecallParams>) -> CallToolResult {
-        envelope(self.with_app(|app| {
-            let (r, w, mut n) = recall::recall(app, &p.id, Some(p.page.unwrap_or(1)))?;
-            if r.page < r.page_count {
-                n.retain(|a| !a.starts_with("dossier recall"));
-                n.insert(
-                    0,
-                    format!("call dossier_recall with page {} (page {} of {})", r.page + 1, r.page, r.page_count),
-                );
-            }
-            Ok((serde_json::to_value(&r).expect("recall serializes"), w, n))
-        }))
+        envelope(self.with_app(|app| reply(ops::recall::recall(app, &p.id, Some(p.page.unwrap_or(1)))?, json_of)))
     }
 
     #[tool(description = "Search all Dossiers and their archives (literal, smart case).")]
@@ -337,12 +313,7 @@ impl DossierServer {
                 dossier: p.dossier.as_deref(),
                 limit: p.limit.unwrap_or(20),
             };
-            let r = search::search(app, &q)?;
-            let mut next = Vec::new();
-            if r.truncated {
-                next.push(format!("{} of {} hits shown: raise limit or pass dossier", r.returned, r.total_hits));
-            }
-            Ok((serde_json::to_value(&r).expect("search serializes"), Vec::new(), next))
+            reply(ops::search::search(app, &q, &SILENT)?, json_of)
         }))
     }
 
@@ -370,7 +341,7 @@ impl DossierServer {
                     .collect(),
                 ..Self::save_request(app)
             };
-            outcome(app, save::save(&app.store, &p.id, req)?)
+            reply(ops::save::save(app, &p.id, req, &SILENT)?, json_of)
         }))
     }
 
@@ -388,30 +359,19 @@ impl DossierServer {
                 due_date: p.due_date,
                 ..Default::default()
             };
-            if updates.fields().is_empty() {
-                return Err(DossierError::new(Code::InvalidInput, "nothing to update: pass at least one field"));
-            }
-            outcome(app, save::save(&app.store, &p.id, SaveRequest { updates, ..Self::save_request(app) })?)
+            reply(ops::save::update(app, &ops::Caller::mcp(), &p.id, updates)?, json_of)
         }))
     }
 
     #[tool(description = "Create a Dossier; flags likely duplicates (set create=true to override).")]
     fn dossier_promote(&self, Parameters(p): Parameters<PromoteParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
-            app.store.require()?;
             let harness = p.harness.clone().unwrap_or_else(|| "claude-code".into());
-            let query = [Some(p.name.as_str()), p.session_content.as_deref(), p.distilled_state_markdown.as_deref()]
+            let content = [p.session_content.as_deref(), p.distilled_state_markdown.as_deref()]
                 .into_iter()
                 .flatten()
                 .collect::<Vec<_>>()
                 .join("\n");
-            let candidates = suggest::guard_new(
-                app,
-                &query,
-                p.create.unwrap_or(false),
-                |c| format!("ask the user, then dossier_link id={}", c.slug),
-                "dossier_promote with create=true",
-            )?;
             let mut artifacts = Vec::new();
             if let Some(c) = p.session_content {
                 artifacts.push(text_artifact(
@@ -432,59 +392,52 @@ impl DossierServer {
                     &harness,
                 ));
             }
-            let req = CreateRequest {
-                name: p.name,
+            let promote = ops::promote::Promote {
+                name: Some(p.name),
                 distilled_state: p.distilled_state_markdown,
                 artifacts,
-                actor: ACTOR.to_string(),
-                session_id: std::env::var("CLAUDE_CODE_SESSION_ID").ok(),
-                promote: true,
-                ..Default::default()
+                content: (!content.is_empty()).then_some(content),
+                create: p.create.unwrap_or(false),
+                has_transcript,
+                from_file: None,
             };
-            let o = save::create(&app.store, req)?;
-            let (data, mut w, n) = outcome(app, o)?;
-            if !has_transcript {
-                w.push("transcript_unavailable: no transcript was captured for this promote".into());
-            }
-            for c in candidates {
-                w.push(format!("possibly related ({}): {} — {}", c.confidence, c.slug, c.reason));
-            }
-            Ok((data, w, n))
+            reply(ops::promote::promote(app, &ops::Caller::mcp(), promote, &SILENT)?, json_of)
         }))
     }
 
     #[tool(description = "Attach session content to a Dossier; without id, returns top-3 candidates.")]
     fn dossier_link(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
-            app.store.require()?;
-            let Some(id) = p.id else {
-                let content = [p.session_content.as_deref(), p.distilled_state_markdown.as_deref()]
-                    .into_iter()
-                    .flatten()
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                if content.trim().is_empty() {
-                    return Err(DossierError::new(Code::InvalidInput, "pass session_content to find candidates"));
-                }
-                let candidates = suggest::suggest(app, &content, listing::now_millis())?;
-                let next =
-                    vec!["ask the user which Dossier this belongs to, then call dossier_link with its id".to_string()];
-                return Ok((json!({ "candidates": candidates, "requires_selection": true }), Vec::new(), next));
+            let content = [p.session_content.as_deref(), p.distilled_state_markdown.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join("\n");
+            let artifacts = p
+                .session_content
+                .into_iter()
+                .map(|c| {
+                    text_artifact(
+                        ArtifactType::SourceSnapshot,
+                        "Linked session content",
+                        ContentFormat::Markdown,
+                        c,
+                        "claude-code",
+                    )
+                })
+                .collect();
+            let link = ops::link::Link {
+                target: p.id,
+                content,
+                artifacts,
+                distilled_state: p.distilled_state_markdown,
+                base_revision: p.base_revision,
+                from_file: None,
             };
-            let mut req = Self::save_request(app);
-            req.event = Some(model::EventKind::Link);
-            req.base_revision = p.base_revision;
-            req.distilled_state = p.distilled_state_markdown;
-            if let Some(c) = p.session_content {
-                req.artifacts.push(text_artifact(
-                    ArtifactType::SourceSnapshot,
-                    "Linked session content",
-                    ContentFormat::Markdown,
-                    c,
-                    "claude-code",
-                ));
-            }
-            outcome(app, save::save(&app.store, &id, req)?)
+            reply(ops::link::link(app, &ops::Caller::mcp(), link, &SILENT)?, |linked| match linked {
+                ops::link::Linked::Candidates(c) => json!({ "candidates": c, "requires_selection": true }),
+                ops::link::Linked::Saved(o) => json_of(o),
+            })
         }))
     }
 
@@ -493,55 +446,37 @@ impl DossierServer {
         envelope(self.with_app(|app| {
             app.store.require()?;
             let sid = sessions::session_id(p.session_id.as_deref())?;
-            let caps = crate::harness::ClaudeCode::in_mcp_server();
             if p.clear.unwrap_or(false) {
-                let b = sessions::write(app, &sid, None, None)?;
-                return Ok((json!({ "binding": b }), caps.warnings(), Vec::new()));
+                return reply(ops::session::clear(app, &sid)?, |b| json!({ "binding": b }));
             }
             let Some(target) = p.id else {
-                let b = sessions::read(&app.store, &sid)?;
-                let next = if b.as_ref().and_then(|b| b.dossier_id.as_ref()).is_none() {
-                    vec!["call dossier_list, then dossier_session with id to bind one".to_string()]
-                } else {
-                    Vec::new()
-                };
-                return Ok((json!({ "binding": b }), caps.warnings(), next));
+                return reply(ops::session::active(app, &sid)?, |b| json!({ "binding": b }));
             };
-            // Switching saves the current Dossier first where the agent gave us its state.
-            let mut saved_previous = None;
-            if let (Some(state), Some(base)) = (p.current_distilled_state_markdown, p.current_base_revision)
-                && let Some(current) = sessions::read(&app.store, &sid)?.and_then(|b| b.dossier_id)
-            {
-                let req =
-                    SaveRequest { base_revision: Some(base), distilled_state: Some(state), ..Self::save_request(app) };
-                saved_previous = Some(save::save(&app.store, &current, req)?);
-            }
-            let (b, r, mut w, mut n) = sessions::switch(app, &sid, &target)?;
-            if let Some(prev) = &saved_previous {
-                w.extend(prev.warnings.iter().cloned());
-            }
-            w.extend(caps.warnings());
+            let previous = p.current_distilled_state_markdown.zip(p.current_base_revision);
+            let mut o = ops::session::switch(app, &ops::Caller::mcp(), &sid, &target, previous)?;
             let guide = context::GUIDE;
+            let r = &o.data.recall;
             // Guide and state together must stay under the transport cap; otherwise page.
             let state = if r.page_count == 1 && guide.len() + r.content.len() <= recall::PAGE_BYTES {
                 Some(r.content.clone())
             } else {
-                n.insert(
-                    0,
-                    format!("call dossier_recall id={} page=1 (of {}) for the Distilled State", r.slug, r.page_count),
-                );
+                let first = ops::Next::call(ops::Op::Recall, &r.slug)
+                    .arg("page", "page", 1)
+                    .note(format!("of {}, for the Distilled State", r.page_count));
+                o.next.insert(0, first);
                 None
             };
-            let data = json!({
-                "binding": b,
-                "guide": guide,
-                "distilled_state": state,
-                "revision": r.revision,
-                "token_estimate": r.token_estimate,
-                "page_count": r.page_count,
-                "saved_previous": saved_previous,
-            });
-            Ok((data, w, n))
+            reply(o, |s| {
+                json!({
+                    "binding": s.binding,
+                    "guide": guide,
+                    "distilled_state": state,
+                    "revision": s.recall.revision,
+                    "token_estimate": s.recall.token_estimate,
+                    "page_count": s.recall.page_count,
+                    "saved_previous": s.saved_previous,
+                })
+            })
         }))
     }
 
@@ -571,7 +506,7 @@ impl DossierServer {
         let forms = context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
             && context.client_capabilities().is_none_or(|c| c.elicitation.is_some());
         if forms && !dismissed {
-            let pending = crate::merge::conflicts(&app, &p.source_id, &p.target_id)
+            let pending = ops::merge::conflicts(&app, &p.source_id, &p.target_id)
                 .map(|all| all.into_iter().find(|c| !resolutions.iter().any(|r| r.conflict_id == c.id)));
             if let Ok(Some(next)) = pending {
                 let state = MergeFormState { resolutions, pending: Some(next.id.clone()) };
@@ -581,28 +516,15 @@ impl DossierServer {
                 return InputRequiredResult::new(Some(requests), Some(state)).into();
             }
         }
-        let r = crate::merge::merge(
-            &app,
-            &p.source_id,
-            &p.target_id,
-            &resolutions,
-            ACTOR,
-            &std::env::var("CLAUDE_CODE_SESSION_ID").ok(),
-        )
-        .map(|o| {
-            let mut w = Vec::new();
-            if let Some(x) = context::after_mutation(&app) {
-                w.push(x);
-            }
-            (crate::merge::outcome_json(&o), w, vec![format!("dossier_recall id={}", o.target_slug)])
-        })
-        .map_err(|e| {
-            if dismissed && e.code == Code::ConflictDetected {
-                e.with_next("the user dismissed the form: ask them in the conversation instead")
-            } else {
-                e
-            }
-        });
+        let r = ops::merge::merge(&app, &ops::Caller::mcp(), &p.source_id, &p.target_id, &resolutions, &SILENT)
+            .and_then(|o| reply(o, |o| crate::merge::outcome_json(&o)))
+            .map_err(|e| {
+                if dismissed && e.code == Code::ConflictDetected {
+                    e.with_next("the user dismissed the form: ask them in the conversation instead")
+                } else {
+                    e
+                }
+            });
         envelope(r).into()
     }
 }

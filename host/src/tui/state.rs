@@ -23,7 +23,7 @@ use crate::error::DossierError;
 use crate::listing::{self, ListItem};
 use crate::merge::{self, ChoiceInput, ConflictView, ResolutionInput};
 use crate::model::{DossierDoc, Status};
-use crate::{context, recall, save, sessions};
+use crate::{recall, save, sessions};
 
 /// The actor recorded in audit events for writes made from the TUI.
 pub const ACTOR: &str = "user:tui";
@@ -415,7 +415,8 @@ impl State {
     }
 
     fn dossier_view(&self, slug: &str) -> crate::error::Result<DossierView> {
-        let (r, warnings, _) = recall::recall(&self.app, slug, None)?;
+        let r = recall::recall(&self.app, slug, None)?;
+        let warnings = r.warnings.clone();
         let file = r.path.join("dossier.md");
         let doc = DossierDoc::parse(&r.content, &file)?;
         let fm = &doc.frontmatter;
@@ -513,8 +514,9 @@ impl State {
     /// Bind `slug` to the session, as `dossier switch` does.
     pub fn bind(&mut self, slug: &str) {
         let Some(sid) = self.session.clone() else { return self.no_session() };
-        match sessions::switch(&self.app, &sid, slug) {
-            Ok((_, r, _, _)) => {
+        match crate::ops::session::switch(&self.app, &crate::ops::Caller::tui(), &sid, slug, None) {
+            Ok(o) => {
+                let r = o.data.recall;
                 self.info(format!("session {sid} now works on {} (~{} tokens)", r.slug, r.token_estimate.tokens));
                 self.bound = Some((r.id, r.slug));
             }
@@ -595,7 +597,7 @@ impl State {
             )
         })?;
         let s = |k: &str| h.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
-        let (r, _, _) = recall::recall(&self.app, &info.dossier_id, None)?;
+        let r = recall::recall(&self.app, &info.dossier_id, None)?;
         let current = DossierDoc::parse(&r.content, &r.path.join("dossier.md"))?.body;
         let short = |r: &str| r.chars().take(16).collect::<String>();
         let by = match h.get("session_id").and_then(|v| v.as_str()) {
@@ -657,8 +659,9 @@ impl State {
 
     /// Resolve a concurrent-edit conflict as `dossier conflicts resolve` does.
     fn resolve_edit(&mut self, id: &str, choice: conflicts::Choice) {
-        match conflicts::resolve(&self.app, id, choice, ACTOR, &None) {
-            Ok(r) => {
+        match crate::ops::resolve::resolve(&self.app, &crate::ops::Caller::tui(), id, choice) {
+            Ok(out) => {
+                let r = &out.data;
                 self.views.pop();
                 if let Some(View::Conflicts(c)) = self.views.last_mut() {
                     c.items.retain(|i| i.id != r.conflict_id);
@@ -666,7 +669,7 @@ impl State {
                 }
                 let mut text =
                     format!("resolved {} ({}); {} is at {}", r.conflict_id, r.resolution, r.slug, r.revision);
-                if let Some(w) = context::after_mutation(&self.app) {
+                for w in &out.warnings {
                     text.push_str(&format!(" · warning: {w}"));
                 }
                 self.reload();
@@ -784,8 +787,10 @@ impl State {
 
     /// The merge itself, as `dossier merge --resolve ...` runs it.
     fn run_merge(&mut self, source: &str, target: &str, resolutions: &[ResolutionInput]) {
-        match merge::merge(&self.app, source, target, resolutions, ACTOR, &None) {
-            Ok(o) => {
+        let progress = &crate::progress::SILENT;
+        match crate::ops::merge::merge(&self.app, &crate::ops::Caller::tui(), source, target, resolutions, progress) {
+            Ok(out) => {
+                let o = &out.data;
                 self.views.clear();
                 let mut text = if o.already_merged {
                     format!("{} was already merged into {}; nothing to do", o.source_slug, o.target_slug)
@@ -799,7 +804,7 @@ impl State {
                         o.source_slug
                     )
                 };
-                if let Some(w) = context::after_mutation(&self.app) {
+                for w in &out.warnings {
                     text.push_str(&format!(" · warning: {w}"));
                 }
                 self.reload();
@@ -892,7 +897,7 @@ mod tests {
                 actor: ACTOR.to_string(),
                 ..Default::default()
             };
-            save::create(&store, req).unwrap();
+            save::create(&store, req, &crate::progress::SILENT).unwrap();
         }
         let app = crate::app::with(store, Config::default());
         let state = State::new(app, Some("sess-unit".to_string()));
@@ -990,8 +995,8 @@ mod tests {
             actor: "agent:test".into(),
             ..Default::default()
         };
-        save::save(&s.app.store, "low-work", req("Theirs.")).unwrap();
-        let err = save::save(&s.app.store, "low-work", req("Ours.")).unwrap_err();
+        save::save(&s.app.store, "low-work", req("Theirs."), &crate::progress::SILENT).unwrap();
+        let err = save::save(&s.app.store, "low-work", req("Ours."), &crate::progress::SILENT).unwrap_err();
         assert_eq!(err.code, crate::error::Code::ConcurrentEdit);
         press(&mut s, KeyCode::Char('c'));
         let Some(View::Conflicts(c)) = s.views.last() else { panic!() };

@@ -152,19 +152,8 @@ pub fn conflicts(app: &App, source: &str, target: &str) -> Result<Vec<ConflictVi
 /// Merge `source` into `target` with `resolutions` (SPEC §8.7). Unresolved conflicts →
 /// `conflict_detected`, each conflict in `details.conflicts`, preserved in the target's
 /// `conflicts/`, and no Dossier content changed.
+/// The artifact copy is reported to `progress` (the CLI's bar on a terminal).
 pub fn merge(
-    app: &App,
-    source: &str,
-    target: &str,
-    resolutions: &[ResolutionInput],
-    actor: &str,
-    session_id: &Option<String>,
-) -> Result<MergeOutcome> {
-    merge_with_progress(app, source, target, resolutions, actor, session_id, &crate::progress::SILENT)
-}
-
-/// [`merge`], reporting the artifact copy to `progress` (the CLI's bar on a terminal).
-pub fn merge_with_progress(
     app: &App,
     source: &str,
     target: &str,
@@ -174,7 +163,7 @@ pub fn merge_with_progress(
     progress: &dyn crate::progress::Progress,
 ) -> Result<MergeOutcome> {
     let resolutions: Vec<Resolution> = resolutions.iter().map(ResolutionInput::to_policy).collect::<Result<_>>()?;
-    let written = save::merge_with_progress(
+    let written = save::merge(
         &app.store,
         source,
         target,

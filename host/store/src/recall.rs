@@ -66,10 +66,13 @@ pub struct Recall {
     pub page_count: usize,
     /// The whole file, or page `page` of it.
     pub content: String,
+    /// Reported in the envelope's `warnings`, not in `data` (over the token target).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
 /// Recall `target`. `page` None returns the whole state (for transports without a cap).
-pub fn recall(app: &App, target: &str, page: Option<usize>) -> Result<(Recall, Vec<String>, Vec<String>)> {
+pub fn recall(app: &App, target: &str, page: Option<usize>) -> Result<Recall> {
     app.store.require()?;
     let dir = app.store.resolve(target)?;
     let file = dir.join("dossier.md");
@@ -92,44 +95,29 @@ pub fn recall(app: &App, target: &str, page: Option<usize>) -> Result<(Recall, V
         }
     };
     let mut warnings = Vec::new();
-    let mut next = Vec::new();
     let over = estimate.tokens > target_tokens;
     if over {
         warnings.push(format!(
             "over_token_target: the Distilled State is ~{} tokens (estimate: {} {} tokens x {}), over its target of {target_tokens}; it is returned whole, never truncated",
             estimate.tokens, estimate.raw_tokens, estimate.tokenizer, estimate.calibration
         ));
-        next.push(format!(
-            "distill {}: merge restatements and drop superseded detail the Archive already holds (see the Distillation Guide), then save",
-            doc.frontmatter.slug
-        ));
-        next.push(format!("or raise token_target in {} if the state is genuinely this large", file.display()));
-    }
-    if page.is_some() && page_no < page_count {
-        next.insert(
-            0,
-            format!("dossier recall {} --page {} (page {page_no} of {page_count})", doc.frontmatter.slug, page_no + 1),
-        );
     }
     let fm = doc.frontmatter;
-    Ok((
-        Recall {
-            id: fm.id,
-            name: fm.name,
-            slug: fm.slug,
-            revision,
-            path: dir,
-            token_estimate: estimate,
-            token_target: target_tokens,
-            over_token_target: over,
-            bytes: text.len(),
-            page: page_no,
-            page_count,
-            content,
-        },
+    Ok(Recall {
+        id: fm.id,
+        name: fm.name,
+        slug: fm.slug,
+        revision,
+        path: dir,
+        token_estimate: estimate,
+        token_target: target_tokens,
+        over_token_target: over,
+        bytes: text.len(),
+        page: page_no,
+        page_count,
+        content,
         warnings,
-        next,
-    ))
+    })
 }
 
 #[cfg(test)]

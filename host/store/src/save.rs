@@ -440,12 +440,7 @@ pub fn event(kind: EventKind, dossier_id: &str, actor: &str, session_id: &Option
 }
 
 /// Create a new Dossier. The slug comes from the name; a taken slug gets a short id suffix.
-pub fn create(store: &Store, req: CreateRequest) -> Result<SaveOutcome> {
-    create_with_progress(store, req, &crate::progress::SILENT)
-}
-
-/// [`create`], reporting the reading of large artifact files to `progress`.
-pub fn create_with_progress(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
+pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
     store.require()?;
     let name = req.name.trim().to_string();
     if name.is_empty() {
@@ -548,17 +543,8 @@ fn changes_since(events: &[AuditEvent], base: &str) -> Option<(Vec<String>, bool
 }
 
 /// Apply `req` to the Dossier named by `target` (slug or id).
-pub fn save(store: &Store, target: &str, req: SaveRequest) -> Result<SaveOutcome> {
-    save_with_progress(store, target, req, &crate::progress::SILENT)
-}
-
-/// [`save`], reporting the reading of large artifact files to `progress`.
-pub fn save_with_progress(
-    store: &Store,
-    target: &str,
-    req: SaveRequest,
-    progress: &dyn Progress,
-) -> Result<SaveOutcome> {
+/// Large artifact files are read in pieces, reported to `progress`.
+pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
     store.require()?;
     let dir = store.resolve(target)?;
     req.updates.validate()?;
@@ -795,21 +781,9 @@ fn failpoint(_: &str) {}
 /// Idempotent: a run interrupted before the commit point left the target's `dossier.md`
 /// untouched (copied artifacts are reused); after it, a re-run only finishes the source and
 /// the events it finds missing. Source files are never deleted.
-pub fn merge(
-    store: &Store,
-    source: &str,
-    target: &str,
-    actor: &str,
-    session_id: &Option<String>,
-    resolutions: &[crate::policy::Resolution],
-    decide: impl FnOnce(&DossierDoc, &DossierDoc) -> Result<MergeDecision>,
-) -> Result<MergeWritten> {
-    merge_with_progress(store, source, target, actor, session_id, resolutions, decide, &crate::progress::SILENT)
-}
-
-/// [`merge`], reporting the copy of the source's artifacts to `progress`.
+/// The copy of the source's artifacts is reported to `progress`.
 #[allow(clippy::too_many_arguments)]
-pub fn merge_with_progress(
+pub fn merge(
     store: &Store,
     source: &str,
     target: &str,

@@ -156,12 +156,8 @@ fn matcher(q: &Query<'_>) -> Result<RegexMatcher> {
     })
 }
 
-pub fn search(app: &App, q: &Query<'_>) -> Result<SearchResult> {
-    search_with_progress(app, q, &crate::progress::SILENT)
-}
-
-/// [`search`], reporting each file searched to `progress` (the CLI's bar on a terminal).
-pub fn search_with_progress(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<SearchResult> {
+/// Each file searched is reported to `progress` (the CLI's bar on a terminal).
+pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<SearchResult> {
     app.store.require()?;
     if q.text.is_empty() {
         return Err(DossierError::new(Code::InvalidInput, "the search query is empty"));

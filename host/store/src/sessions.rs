@@ -117,16 +117,11 @@ pub fn write(app: &App, session_id: &str, dossier_id: Option<String>, revision: 
 
 /// Bind `target` to `session_id` (`dossier switch`, MCP `dossier_session` with an id, the
 /// TUI's bind key): recall its first page (resolving the target, its revision and token
-/// estimate), then write the binding at that revision. Returns the binding, the recall,
-/// and the recall's warnings and next actions.
-pub fn switch(
-    app: &App,
-    session_id: &str,
-    target: &str,
-) -> Result<(Binding, crate::recall::Recall, Vec<String>, Vec<String>)> {
-    let (r, warnings, next) = crate::recall::recall(app, target, Some(1))?;
+/// estimate), then write the binding at that revision. Returns the binding and the recall.
+pub fn switch(app: &App, session_id: &str, target: &str) -> Result<(Binding, crate::recall::Recall)> {
+    let r = crate::recall::recall(app, target, Some(1))?;
     let binding = write(app, session_id, Some(r.id.clone()), Some(r.revision.clone()))?;
-    Ok((binding, r, warnings, next))
+    Ok((binding, r))
 }
 
 /// Rewrite an existing binding (hooks record capture and cadence state in it).
