@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Code, DossierError, Result};
 
 /// Lifecycle status (SPEC §4.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Active,
