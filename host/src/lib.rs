@@ -21,7 +21,6 @@ pub mod policy;
 pub mod progress;
 pub mod term;
 pub mod tui;
-pub mod values;
 
 // The store's modules under their old paths, so the adapters' `crate::save`-style paths
 // keep resolving while they move to `dossier_store::` (issue 17).

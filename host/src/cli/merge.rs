@@ -1,0 +1,101 @@
+//! `dossier merge SOURCE TARGET`: resolutions from flags or a file, or asked on the terminal
+//! one conflict at a time, then one merge through the store.
+//!
+//! Not for: conflict files (`cli::conflicts`) or the merge itself (`crate::merge`).
+
+use std::path::Path;
+
+use crate::error::{Code, DossierError, Result};
+use crate::progress;
+
+use super::render::Output;
+use crate::ops::Caller;
+
+pub(super) fn cmd_merge(
+    source: &str,
+    target: &str,
+    flags: &[String],
+    file: Option<&Path>,
+    json: bool,
+) -> Result<Output> {
+    use std::io::IsTerminal;
+    let app = crate::app::open()?;
+    let mut resolutions: Vec<crate::merge::ResolutionInput> =
+        flags.iter().map(|f| crate::merge::parse_resolve_flag(f)).collect::<Result<_>>()?;
+    if let Some(f) = file {
+        let text = std::fs::read_to_string(f).map_err(|e| DossierError::io("read", f, e))?;
+        let more: Vec<crate::merge::ResolutionInput> = serde_json::from_str(&text).map_err(|e| {
+            DossierError::new(Code::InvalidInput, format!("{}: not a JSON list of resolutions: {e}", f.display()))
+                .with_next(r#"[{"conflict_id": "conf-...", "choice": "keep_target"}]"#)
+        })?;
+        resolutions.extend(more);
+    }
+    let interactive =
+        !json && resolutions.is_empty() && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if interactive {
+        let conflicts = crate::merge::conflicts(&app, source, target)?;
+        for (i, c) in conflicts.iter().enumerate() {
+            resolutions.push(ask_resolution(i + 1, conflicts.len(), c)?);
+        }
+    }
+    let o = crate::ops::merge::merge(&app, &Caller::cli(), source, target, &resolutions, progress::for_cli().as_ref())?;
+    Ok(Output::of(o, crate::merge::outcome_json, |o| {
+        if o.already_merged {
+            format!("{} was already merged into {}; nothing to do\n", o.source_slug, o.target_slug)
+        } else {
+            format!(
+                "merged {} into {} ({} artifact(s) copied, {} conflict(s) resolved); {} is archived, its files kept\n",
+                o.source_slug,
+                o.target_slug,
+                o.artifacts_copied.len(),
+                o.conflicts_resolved.len(),
+                o.source_slug
+            )
+        }
+    }))
+}
+
+/// Walk one conflict on the terminal (stderr prompts, stdin answers).
+fn ask_resolution(n: usize, total: usize, c: &crate::merge::ConflictView) -> Result<crate::merge::ResolutionInput> {
+    use crate::merge::{ChoiceInput, ResolutionInput};
+    use std::io::{BufRead, Write};
+    let mut err = std::io::stderr().lock();
+    let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };
+    let _ = writeln!(err, "\nConflict {n}/{total} [{}] {}", c.kind, c.subject);
+    let _ = writeln!(err, "  target ({}): {}", at(c.target.line), c.target.text.trim());
+    let _ = writeln!(err, "  source ({}): {}", at(c.source.line), c.source.text.trim());
+    let stdin = std::io::stdin();
+    loop {
+        let _ = write!(err, "Keep [t]arget, [s]ource, [b]oth, or [w]rite your own? ");
+        let _ = err.flush();
+        let mut line = String::new();
+        if stdin.lock().read_line(&mut line).map_err(|e| DossierError::io("read", Path::new("stdin"), e))? == 0 {
+            return Err(DossierError::new(Code::InvalidInput, "no answer (end of input); nothing was merged"));
+        }
+        let choice = match line.trim().to_ascii_lowercase().as_str() {
+            "t" | "target" => ChoiceInput::KeepTarget,
+            "s" | "source" => ChoiceInput::KeepSource,
+            "b" | "both" => ChoiceInput::KeepBoth,
+            "w" | "write" => {
+                let _ =
+                    writeln!(err, "Type the replacement (keep [src:...] markers); end with a line holding only `.`:");
+                let mut text = String::new();
+                for l in stdin.lock().lines() {
+                    let l = l.map_err(|e| DossierError::io("read", Path::new("stdin"), e))?;
+                    if l == "." {
+                        break;
+                    }
+                    text.push_str(&l);
+                    text.push('\n');
+                }
+                return Ok(ResolutionInput {
+                    conflict_id: c.id.clone(),
+                    choice: ChoiceInput::Custom,
+                    text: Some(text),
+                });
+            }
+            _ => continue,
+        };
+        return Ok(ResolutionInput { conflict_id: c.id.clone(), choice, text: None });
+    }
+}
