@@ -17,7 +17,7 @@ pub const GUIDE: &str = include_str!("../../assets/guide.md");
 /// The capability warnings of SPEC §6.1 for `context/library.md`: from the report `dossier
 /// init` (or `doctor`) last recorded in `config.yaml`, as SPEC §9.3 asks.
 pub fn capability_warnings(app: &App) -> Vec<String> {
-    crate::claude::record_warnings(app.config.harness.as_ref().and_then(|h| h.claude_code.as_ref()))
+    crate::claude_code::record_warnings(app.config.harness.as_ref().and_then(|h| h.claude_code.as_ref()))
 }
 
 /// The text of `context/library.md` for `listing`.

@@ -321,7 +321,7 @@ pub fn run() -> Result<Report> {
 
     // Harness registration (SPEC §6.1): what Claude Code has registered now, and whether
     // the report recorded in config.yaml (which context/library.md repeats) still says so.
-    match crate::claude::inspect_current() {
+    match crate::claude_code::inspect_current() {
         Some(r) => {
             // dossier init's registration and the plugin both present (docs/plugin.md).
             let doubles = r.double_registration();
