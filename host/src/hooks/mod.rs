@@ -37,7 +37,7 @@ use crate::app::App;
 use crate::claude_code::{self, Capability, HookEvent};
 use crate::error::{Code, DossierError, Result};
 
-mod card;
+pub mod card;
 mod input;
 mod output;
 mod session_start;
