@@ -8,7 +8,7 @@
 //! [`run`] runs an operation and then the Dossier hand-off ([`handoff`]); the user gates as
 //! MCP forms are in [`forms`].
 //!
-//! Not for: session logic (the runtime), policy (the component), or argument parsing (`cli.rs`).
+//! Not for: session logic (the runtime), policy (the component), or argument parsing (`crate::cli`).
 //! Nothing here reads the repository except through `dossier-evidence`, and nothing prints a
 //! question's answer key: views come from the runtime, which never puts it in a question.
 
