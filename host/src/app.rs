@@ -27,7 +27,7 @@ fn services(
     store: &Store,
     config: &Config,
 ) -> (Box<dyn dossier_store::policy::Policy>, Box<dyn dossier_store::harness::Harness>) {
-    (Box::new(ComponentPolicy::new(store, config)), Box::new(crate::harness::ClaudeCode))
+    (Box::new(ComponentPolicy::new(store, config)), Box::new(crate::claude_code::ClaudeCode))
 }
 
 fn component(app: &App) -> &ComponentPolicy {

@@ -320,7 +320,7 @@ pub fn run() -> Result<Report> {
 
     // Harness registration (SPEC §6.1): what Claude Code has registered now, and whether
     // the report recorded in config.yaml (which context/library.md repeats) still says so.
-    match crate::claude::inspect_current() {
+    match crate::claude_code::inspect_current() {
         Some(r) => {
             // dossier init's registration and the plugin both present (docs/plugin.md).
             let doubles = r.double_registration();
@@ -351,7 +351,7 @@ pub fn run() -> Result<Report> {
                 checks.push(Check::ok("harness.claude_code", format!("MCP server and hooks registered{by}")));
             }
             let recorded = app.config.harness.as_ref().and_then(|h| h.claude_code.as_ref());
-            let live = crate::harness::ClaudeCode::registered();
+            let live = crate::claude_code::ClaudeCode::registered();
             let matches = recorded.is_some_and(|c| {
                 c.mcp == live.mcp
                     && c.session_start_hook == live.session_start_hook

@@ -4,7 +4,7 @@
 //! touches a file the user edited.
 //!
 //! Not for: Claude Code registration (MCP server, hooks, the capability report recorded at
-//! the end of `config.yaml`), which is `claude`; the CLI runs both parts.
+//! the end of `config.yaml`), which is `claude_code`; the CLI runs both parts.
 
 use std::fs;
 

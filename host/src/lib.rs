@@ -4,19 +4,16 @@
 //! Code map and invariants: `docs/ARCHITECTURE.md`.
 
 pub mod app;
-pub mod card;
-pub mod claude;
+pub mod claude_code;
 pub mod cli;
 pub mod codecall;
 pub mod complete;
 pub mod doctor;
-pub mod harness;
 pub mod hooks;
 pub mod init;
 pub mod learning;
 pub mod mcp;
 pub mod ops;
-pub mod plugin;
 pub mod policy;
 pub mod progress;
 pub mod term;

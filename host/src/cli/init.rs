@@ -2,11 +2,11 @@
 //! Claude Code, asking on the terminal first; and the report of both.
 //!
 //! Not for: creating the store (`crate::init`) or reading and editing Claude Code's
-//! configuration (`crate::claude`).
+//! configuration (`crate::claude_code`).
 
 use serde_json::Value;
 
-use crate::claude;
+use crate::claude_code as claude;
 use crate::context;
 use crate::error::Result;
 use crate::init;

@@ -1,18 +1,18 @@
 //! `dossier plugin export`, and the rule that the plugin's MCP server stands down when
 //! `dossier init`'s registration serves the session too.
 //!
-//! Not for: the plugin's files (`crate::plugin`) or inspecting Claude Code (`crate::claude`).
+//! Not for: the plugin's files (`crate::claude_code::plugin`) or inspecting Claude Code (`crate::claude_code`).
 
 use std::path::Path;
 
-use crate::claude;
+use crate::claude_code as claude;
 use crate::error::{Code, DossierError, Result};
 
 use super::render::Output;
 
 pub(super) fn cmd_plugin_export(dir: &Path, binary: bool) -> Result<Output> {
     let exe = if binary { Some(claude::running_binary()?) } else { None };
-    let exported = crate::plugin::export(dir, exe.as_deref())?;
+    let exported = claude::plugin::export(dir, exe.as_deref())?;
     let mut human = format!("Claude Code plugin written to {}\n", dir.display());
     for (path, outcome) in &exported.files {
         human.push_str(&format!("  {outcome:<10} {path}\n"));
@@ -31,7 +31,7 @@ pub(super) fn cmd_plugin_export(dir: &Path, binary: bool) -> Result<Output> {
     let mut out = Output::new(serde_json::to_value(&exported).expect("export serializes"), human);
     out.next_actions = vec![
         format!("claude plugin marketplace add {shown}"),
-        format!("claude plugin install {}@{}", crate::plugin::PLUGIN_NAME, crate::plugin::MARKETPLACE_NAME),
+        format!("claude plugin install {}@{}", claude::plugin::PLUGIN_NAME, claude::plugin::MARKETPLACE_NAME),
     ];
     if claude::inspect_current().is_some_and(|r| r.init_registered()) {
         out.warnings.push(
@@ -46,7 +46,7 @@ pub(super) fn cmd_plugin_export(dir: &Path, binary: bool) -> Result<Output> {
 /// The dossier plugin's MCP server does not start when `dossier init`'s is registered and
 /// working too (the session gets one set of dossier tools; docs/plugin.md).
 pub(super) fn plugin_mcp_stands_down() -> Result<()> {
-    let Some(root) = crate::plugin::launched_from() else { return Ok(()) };
+    let Some(root) = claude::plugin::launched_from() else { return Ok(()) };
     let Some(paths) = claude::Paths::from_env() else { return Ok(()) };
     let registration = claude::inspect_with(&paths, Some(root));
     if !matches!(registration.mcp, claude::Capability::Available { .. }) {

@@ -20,6 +20,7 @@ use dossier_codecall::contract::Summary;
 use serde::Serialize;
 
 use crate::app::App;
+use crate::codecall::text::{cite, wire};
 use crate::error::Result;
 use crate::model::{ArtifactType, ContentFormat, Provenance};
 use crate::save::{self, ArtifactContent, NewArtifact, SaveRequest};
@@ -134,7 +135,6 @@ fn saved_artifact(dir: &Path, session_id: &str) -> Option<String> {
 
 /// The summary as Markdown: what the Dossier keeps, and what `dossier codecall` prints.
 pub fn markdown(session_id: &str, s: &Summary) -> String {
-    use super::wire;
     let mut h = format!("# codecall session summary\n\nSession `{session_id}`: {}\n\n", s.message);
     let e = &s.estimated_session_mastery;
     let _ = writeln!(
@@ -146,8 +146,7 @@ pub fn markdown(session_id: &str, s: &Summary) -> String {
         let _ = writeln!(h, "## Concepts\n");
         for c in &s.concepts {
             let m = &c.estimated_session_mastery;
-            let refs: Vec<String> =
-                c.evidence.iter().map(|r| format!("{}#L{}-L{}", r.path, r.start_line, r.end_line)).collect();
+            let refs: Vec<String> = c.evidence.iter().map(cite).collect();
             let _ = writeln!(
                 h,
                 "- **{}** ({}): {}; {} of {} answers correct; declared {}.{}",

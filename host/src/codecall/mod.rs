@@ -8,7 +8,7 @@
 //! [`run`] runs an operation and then the Dossier hand-off ([`handoff`]); the user gates as
 //! MCP forms are in [`forms`].
 //!
-//! Not for: session logic (the runtime), policy (the component), or argument parsing (`cli.rs`).
+//! Not for: session logic (the runtime), policy (the component), or argument parsing (`crate::cli`).
 //! Nothing here reads the repository except through `dossier-evidence`, and nothing prints a
 //! question's answer key: views come from the runtime, which never puts it in a question.
 
@@ -20,11 +20,13 @@ use dossier_codecall::{
     CollectFailure, ErrorCode, EvidenceSource, LogTarget, Next, ReplayReport, Runtime, RuntimeError, Step, WorkOrder,
 };
 use dossier_evidence::{EvidencePack, EvidenceRequest, TokenCounter};
-use serde::Serialize;
 use serde_json::{Value, json};
 
 pub mod forms;
 pub mod handoff;
+mod text;
+
+use text::{cite, wire};
 
 use crate::app::App;
 use crate::error::{Code, DossierError, Result};
@@ -274,19 +276,6 @@ pub struct Rendered {
     pub human: String,
     pub warnings: Vec<String>,
     pub next_actions: Vec<String>,
-}
-
-/// A serde enum's wire name (`waiting_for_decision`, `heard_of_it`, ...).
-pub(crate) fn wire<T: Serialize>(v: &T) -> String {
-    match serde_json::to_value(v) {
-        Ok(Value::String(s)) => s,
-        Ok(other) => other.to_string(),
-        Err(_) => String::new(),
-    }
-}
-
-fn cite(r: &dossier_codecall::contract::EvidenceRef) -> String {
-    format!("{}#L{}-L{}", r.path, r.start_line, r.end_line)
 }
 
 /// The step as JSON (`data`), a short human text, warnings and the next commands.

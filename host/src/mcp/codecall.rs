@@ -35,14 +35,12 @@ use serde_json::{Value, json};
 
 use super::{ACTOR, DossierServer, envelope};
 use crate::app::App;
+use crate::claude_code::CODECALL_COMMAND;
 use crate::codecall::{self as cc, forms};
 use crate::error::{Code, DossierError, Result};
 
 /// The key of the one form a codecall round asks.
 const FORM_KEY: &str = "codecall_gate";
-
-/// The `/codecall` command's text (also installed by `dossier init` and shipped in the plugin).
-pub const COMMAND: &str = include_str!("../../../assets/claude/commands/codecall.md");
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct StartParams {
@@ -417,9 +415,9 @@ impl DossierServer {
 /// The `/codecall` command's instructions with the user's note in place of `$ARGUMENTS`
 /// (frontmatter dropped: it is for Claude Code's command loader, not the model).
 pub fn command_prompt(about: Option<&str>) -> String {
-    let body = match COMMAND.strip_prefix("---\n").and_then(|rest| rest.split_once("\n---\n")) {
+    let body = match CODECALL_COMMAND.strip_prefix("---\n").and_then(|rest| rest.split_once("\n---\n")) {
         Some((_, body)) => body,
-        None => COMMAND,
+        None => CODECALL_COMMAND,
     };
     body.trim_start().replace("$ARGUMENTS", about.filter(|a| !a.trim().is_empty()).unwrap_or("none"))
 }

@@ -20,7 +20,7 @@ impl ClaudeCode {
     /// What the current user's Claude Code registration provides (read from its config
     /// files, see `claude::inspect`); nothing when HOME is unset.
     pub fn registered() -> Capabilities {
-        match crate::claude::inspect_current() {
+        match super::inspect::inspect_current() {
             Some(r) => Capabilities {
                 mcp: r.mcp.available(),
                 session_start_hook: r.session_start_hook.available(),
@@ -48,6 +48,6 @@ impl Harness for ClaudeCode {
     }
 
     fn recorded_warnings(&self, config: &Config) -> Vec<String> {
-        crate::claude::record_warnings(config.harness.as_ref().and_then(|h| h.claude_code.as_ref()))
+        super::inspect::record_warnings(config.harness.as_ref().and_then(|h| h.claude_code.as_ref()))
     }
 }

@@ -31,8 +31,11 @@
 //! (no transcript, an unreadable file, a policy failure, a corrupt state file) is silence, with
 //! nothing recorded.
 //!
-//! Not for: the codecall session itself (`codecall`), or the save cadence of the Stop hook
-//! (`hooks`).
+//! Takes only what it needs: the store context and the [`Turn`]'s fields (never the hook's
+//! input type, never a call back into `hooks`).
+//!
+//! Not for: the codecall session itself (`crate::codecall`), or the save cadence of the Stop
+//! hook (`hooks::stop`).
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::{BufRead, Read, Seek, SeekFrom};
@@ -47,7 +50,6 @@ use serde_json::Value;
 
 use crate::app::App;
 use crate::files;
-use crate::hooks::HookInput;
 use crate::learning::ComponentLearningPolicy;
 
 /// At most this much new transcript is read per Stop; a longer backlog (a long session that
@@ -107,13 +109,26 @@ pub struct Edit {
     pub pairs: Vec<(Option<String>, String)>,
 }
 
+/// The agent turn a Stop hook reports: what the card reads of Claude Code's hook input.
+#[derive(Clone, Copy, Debug)]
+pub struct Turn<'a> {
+    /// Claude Code's session id (names the card's state file).
+    pub session_id: &'a str,
+    /// The session's transcript (`transcript_path`).
+    pub transcript: Option<&'a Path>,
+    /// The session's working directory (`cwd`); the process's when absent.
+    pub cwd: Option<&'a Path>,
+    /// Claude Code is already continuing because of a Stop hook.
+    pub stop_hook_active: bool,
+}
+
 /// The card line for this Stop, or `None` (most Stops). Never fails: see the module doc.
-pub fn check(app: &App, input: &HookInput) -> Option<String> {
-    if !app.config.codecall.recommendation_cards || input.stop_hook_active || input.session_id.is_empty() {
+pub fn check(app: &App, turn: &Turn<'_>) -> Option<String> {
+    if !app.config.codecall.recommendation_cards || turn.stop_hook_active || turn.session_id.is_empty() {
         return None;
     }
-    let transcript = input.transcript_path.as_ref().filter(|p| !p.as_os_str().is_empty())?;
-    let state_path = state_path(app, &input.session_id)?;
+    let transcript = turn.transcript.filter(|p| !p.as_os_str().is_empty())?;
+    let state_path = state_path(app, turn.session_id)?;
     let mut state = read_state(&state_path).unwrap_or_default();
     let transcript_text = transcript.display().to_string();
     if state.transcript != transcript_text {
@@ -129,7 +144,7 @@ pub fn check(app: &App, input: &HookInput) -> Option<String> {
         write_state(&state_path, &state)?;
         return None;
     }
-    let cwd = input.cwd.clone().or_else(|| std::env::current_dir().ok())?;
+    let cwd = turn.cwd.map(Path::to_path_buf).or_else(|| std::env::current_dir().ok())?;
     let root = repository_root(&cwd);
     let sensitive = dossier_evidence::SensitivePaths::new(&Default::default()).ok()?;
     let mut in_repository = false;

@@ -1,7 +1,7 @@
 //! The Claude Code plugin (docs/plugin.md): the plugin directory `dossier plugin export`
-//! writes (and the repository commits under `plugin/`), built from the same definitions
-//! `dossier init` registers — [`claude::HookEvent::ALL`], [`claude::hook_line`],
-//! [`claude::mcp_entry`], [`claude::SERVER_NAME`] — so the two install paths cannot drift;
+//! writes (and the repository commits under `assets/plugin/`), built from the same definitions
+//! `dossier init` registers — [`HookEvent::ALL`], [`hook_line`], [`mcp_entry`],
+//! [`SERVER_NAME`], [`CODECALL_COMMAND`] (all in `entries`) — so the two install paths cannot drift;
 //! and where Claude Code records an installed dossier plugin, so `dossier init`, `doctor` and
 //! the hooks can tell when both are present.
 //!
@@ -17,8 +17,9 @@
 //! Invariants: export writes only the plugin's own files (never removes anything in the
 //! directory); reading Claude Code's plugin records spawns nothing (hooks call it).
 //!
-//! Not for: registering anything in Claude Code's config files (`claude`), or handling
-//! hook events (`hooks`).
+//! Not for: registering anything in Claude Code's config files (`register`), saying what is
+//! registered (`inspect`, which reads [`installs`] and [`launched_from`]), or handling hook
+//! events (`crate::hooks`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,7 +27,10 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::claude::{self, HookEvent, Paths};
+use crate::claude_code::entries::{CODECALL_COMMAND, HookEvent, SERVER_NAME, hook_entry, hook_line, mcp_entry};
+use crate::claude_code::install::self_install;
+use crate::claude_code::jsonc::read_value;
+use crate::claude_code::paths::Paths;
 use crate::error::{DossierError, Result};
 use crate::files::{self, FileOutcome};
 
@@ -40,8 +44,6 @@ pub const BINARY: &str = "${CLAUDE_PLUGIN_ROOT}/bin/dossier";
 pub const BINARY_PATH: &str = "bin/dossier";
 /// The environment variable Claude Code sets for every process a plugin starts.
 pub const ROOT_ENV: &str = "CLAUDE_PLUGIN_ROOT";
-/// The `/codecall` slash command (shown as `/dossier:codecall` from the plugin).
-pub const CODECALL_COMMAND: &str = include_str!("../../assets/claude/commands/codecall.md");
 
 const DESCRIPTION: &str = "Dossier: durable, provenance-carrying memory for long-running agent work (MCP tools, \
                            session hooks), and the /codecall learning session.";
@@ -134,21 +136,21 @@ pub fn marketplace_json() -> Value {
 /// The hook command for `event`, as `hooks/hooks.json` holds it: the shell expands
 /// `${CLAUDE_PLUGIN_ROOT}` (Claude Code does not), inside double quotes for paths with spaces.
 pub fn hook_command(event: HookEvent) -> String {
-    claude::hook_line(&format!("\"{BINARY}\""), event)
+    hook_line(&format!("\"{BINARY}\""), event)
 }
 
 /// `hooks/hooks.json`: the events `dossier init` registers, in its entry shape.
 pub fn hooks_json() -> Value {
     let mut hooks = serde_json::Map::new();
     for event in HookEvent::ALL {
-        hooks.insert(event.key().to_string(), json!([claude::hook_entry(&hook_command(event))]));
+        hooks.insert(event.key().to_string(), json!([hook_entry(&hook_command(event))]));
     }
     json!({ "description": "Dossier's session hooks (the same ones `dossier init` registers).", "hooks": hooks })
 }
 
 /// `.mcp.json`: the server `dossier init` registers, running the plugin's binary.
 pub fn mcp_json() -> Value {
-    json!({ "mcpServers": { claude::SERVER_NAME: claude::mcp_entry(Path::new(BINARY)) } })
+    json!({ "mcpServers": { SERVER_NAME: mcp_entry(Path::new(BINARY)) } })
 }
 
 /// Every file of the plugin directory except a bundled binary; `bin/dossier` is the launcher.
@@ -190,7 +192,7 @@ pub fn export(dir: &Path, binary: Option<&Path>) -> Result<Exported> {
         let outcome = if f.path == BINARY_PATH
             && let Some(bin) = binary
         {
-            claude::self_install(bin, &path)?
+            self_install(bin, &path)?
         } else {
             write_file(&path, &f.contents, f.executable)?
         };
@@ -268,7 +270,7 @@ pub fn installed_plugins_file(paths: &Paths) -> PathBuf {
 }
 
 fn read_json(path: &Path) -> Option<Value> {
-    claude::read_value(path).ok().flatten()
+    read_value(path).ok().flatten()
 }
 
 /// Every installation of a plugin named `dossier` (any marketplace, any scope), with whether
@@ -324,7 +326,7 @@ mod tests {
         assert_eq!(events.len(), HookEvent::ALL.len());
         for event in HookEvent::ALL {
             let entry = &events[event.key()][0];
-            assert_eq!(entry, &claude::hook_entry(&hook_command(event)));
+            assert_eq!(entry, &hook_entry(&hook_command(event)));
             let command = entry["hooks"][0]["command"].as_str().unwrap();
             // The init form with the plugin's binary, left for the shell to expand.
             assert_eq!(command, format!("\"{BINARY}\" hook {}", event.arg()));
@@ -332,9 +334,9 @@ mod tests {
         let mcp = mcp_json();
         let servers = mcp["mcpServers"].as_object().unwrap();
         assert_eq!(servers.len(), 1);
-        let mut expected = claude::mcp_entry(Path::new("/any/dossier"));
+        let mut expected = mcp_entry(Path::new("/any/dossier"));
         expected["command"] = json!(BINARY);
-        assert_eq!(servers[claude::SERVER_NAME], expected);
+        assert_eq!(servers[SERVER_NAME], expected);
     }
 
     #[test]
