@@ -38,7 +38,7 @@ pub(super) struct Analysis {
 
 /// Role of a token in the main clause.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
+enum Role {
     Other,
     Subject,
     Predicate,
@@ -48,10 +48,10 @@ pub(super) enum Role {
 #[derive(Default)]
 pub(super) struct Scratch {
     pub(super) tk: Toks,
-    pub(super) skip: Vec<bool>,
-    pub(super) role: Vec<Role>,
+    skip: Vec<bool>,
+    role: Vec<Role>,
     pub(super) used: Vec<bool>,
-    pub(super) qual: Vec<bool>,
+    qual: Vec<bool>,
 }
 
 impl Scratch {
@@ -218,7 +218,7 @@ impl Scratch {
 }
 
 /// Index of the first token after leading punctuation, labels and decision leads.
-pub(super) fn lead(tk: &Toks) -> usize {
+fn lead(tk: &Toks) -> usize {
     let mut i = 0;
     loop {
         while i < tk.len() && tk.punct(i).is_some() {
@@ -243,7 +243,7 @@ pub(super) fn lead(tk: &Toks) -> usize {
 }
 
 /// End (exclusive) of the main clause that starts at `start`.
-pub(super) fn clause_end(tk: &Toks, start: usize) -> usize {
+fn clause_end(tk: &Toks, start: usize) -> usize {
     let n = tk.len();
     for i in start + 1..n {
         let t = &tk.toks[i];
@@ -287,7 +287,7 @@ pub(super) fn clause_end(tk: &Toks, start: usize) -> usize {
 /// Set aside rejected alternatives and past values in parentheses: the marker words and the
 /// phrase after them, up to punctuation (`,;):.`) or, after its first word, a preposition or
 /// conjunction.
-pub(super) fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: &mut [bool]) {
+fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: &mut [bool]) {
     let mut i = start;
     while i < end {
         // (first skipped token, first token of the alternative itself)
@@ -334,7 +334,7 @@ pub(super) fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: b
 
 /// "<lead> <decision verb> <choice> <prep> <subject> [<qualifiers>]": sets roles and
 /// returns true when it matches.
-pub(super) fn decision_shape(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &mut [Role]) -> bool {
+fn decision_shape(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &mut [Role]) -> bool {
     let mut i = start;
     while i < end && i < start + 5 && tk.has(i, W_DEC_PREFIX | W_NEG) {
         i += 1;
@@ -369,7 +369,7 @@ pub(super) fn decision_shape(tk: &Toks, start: usize, end: usize, skip: &[bool],
 
 /// The first `:`/`=`/link verb after at least one token: (end of subject, start of predicate),
 /// when the subject has 1 to 8 content words.
-pub(super) fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(usize, usize)> {
+fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(usize, usize)> {
     let mut found = None;
     for (i, t) in tk.toks.iter().enumerate().take(end).skip(start + 1) {
         if skip[i] {
@@ -405,15 +405,7 @@ pub(super) fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) 
 }
 
 /// Typed values among the predicate tokens; marks the tokens they use.
-pub(super) fn values(
-    tk: &Toks,
-    start: usize,
-    end: usize,
-    skip: &[bool],
-    role: &[Role],
-    used: &mut [bool],
-    out: &mut Vec<Value>,
-) {
+fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], used: &mut [bool], out: &mut Vec<Value>) {
     let ok = |k: usize| k < end && role[k] == Role::Predicate && !skip[k];
     let first_pred = (start..end).find(|&k| ok(k) && tk.is_text(k));
     let mut i = start;

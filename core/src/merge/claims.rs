@@ -24,7 +24,7 @@ pub(super) const NEXT_STEPS: usize = 5;
 /// section), 1..=5 the canonical sections, then other `##` sections in order of appearance.
 pub(super) struct Sections {
     pub(super) names: Vec<String>,
-    pub(super) by_key: HashMap<String, usize>,
+    by_key: HashMap<String, usize>,
 }
 
 impl Sections {
@@ -119,7 +119,7 @@ impl<'a> Doc<'a> {
     }
 }
 
-pub(super) fn strip_marker(line: &str) -> &str {
+fn strip_marker(line: &str) -> &str {
     match distill::list_marker(line) {
         Some((_, rest)) => rest,
         None => line.trim_start(),
@@ -275,7 +275,7 @@ pub(super) fn parse<'a>(
     Ok(doc)
 }
 
-pub(super) fn new_block<'a>(sec: usize, kind: Kind, idx: usize, blank_before: bool) -> Block<'a> {
+fn new_block<'a>(sec: usize, kind: Kind, idx: usize, blank_before: bool) -> Block<'a> {
     Block {
         sec,
         kind,
@@ -294,7 +294,7 @@ pub(super) fn new_block<'a>(sec: usize, kind: Kind, idx: usize, blank_before: bo
 /// in `scratch`; returns how many of them are its own text's. Code blocks are keyed by their
 /// exact text (and carry no provenance); a block whose normalised text is empty (only
 /// punctuation or markers) is keyed by its trimmed text.
-pub(super) fn block_key<'a>(lines: &[(u32, &'a str)], b: &mut Block<'a>, scratch: &mut Scratch) -> usize {
+fn block_key<'a>(lines: &[(u32, &'a str)], b: &mut Block<'a>, scratch: &mut Scratch) -> usize {
     let body = &lines[b.start..=b.end];
     let tk = &mut scratch.tk;
     tk.clear();

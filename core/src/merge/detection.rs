@@ -225,7 +225,7 @@ pub(super) fn same_words_conflict(s: &Analysis, t: &Analysis) -> Option<Conflict
 }
 
 /// Whether sorted `a` is contained in sorted `b`.
-pub(super) fn subset(a: &[u64], b: &[u64]) -> bool {
+fn subset(a: &[u64], b: &[u64]) -> bool {
     a.iter().all(|x| b.binary_search(x).is_ok())
 }
 

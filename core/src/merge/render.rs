@@ -36,13 +36,13 @@ pub(super) fn union_provenance<'a>(e: &mut Entry<'a>, own: &[&'a str], markers: 
 
 /// Writes pieces of one section, with a blank line before a piece that had one where it came
 /// from, and around anything that is not a list item.
-pub(super) struct Writer<'o> {
-    pub(super) o: &'o mut String,
-    pub(super) prev_list: Option<bool>,
+struct Writer<'o> {
+    o: &'o mut String,
+    prev_list: Option<bool>,
 }
 
 impl Writer<'_> {
-    pub(super) fn separate(&mut self, list: bool, blank_before: bool) {
+    fn separate(&mut self, list: bool, blank_before: bool) {
         match self.prev_list {
             None => self.o.push('\n'),
             Some(prev) if blank_before || !prev || !list => self.o.push('\n'),

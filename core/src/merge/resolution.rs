@@ -16,13 +16,13 @@ pub(super) struct Fate {
     /// Source blocks in at least one unresolved conflict: left out.
     pub(super) source_unresolved: HashSet<usize>,
     /// Source blocks in any conflict.
-    pub(super) source_in_conflict: HashSet<usize>,
+    source_in_conflict: HashSet<usize>,
     /// Source blocks a resolution dropped (keep-target, custom).
-    pub(super) source_dropped: HashSet<usize>,
+    source_dropped: HashSet<usize>,
     /// Source blocks some resolution said keep-both for.
-    pub(super) source_both: HashSet<usize>,
+    source_both: HashSet<usize>,
     /// Source blocks already placed at a target claim's position (keep-source).
-    pub(super) source_placed: HashSet<usize>,
+    source_placed: HashSet<usize>,
     /// Target blocks replaced, with what goes in their place.
     pub(super) replaced: HashMap<usize, Vec<Replacement>>,
 }

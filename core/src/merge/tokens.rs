@@ -13,7 +13,7 @@ use crate::hash::{FNV64_OFFSET, Key128, fnv64, fnv64_from};
 
 /// If a provenance marker starts at byte `p` — `[src:`, then anything but brackets, then `]`
 /// — the index after it.
-pub(super) fn marker_end(bytes: &[u8], p: usize) -> Option<usize> {
+fn marker_end(bytes: &[u8], p: usize) -> Option<usize> {
     if !bytes[p..].starts_with(b"[src:") {
         return None;
     }
@@ -99,7 +99,7 @@ pub(super) struct Tok {
 /// are skipped. Reused across claims (no allocation per word).
 #[derive(Default)]
 pub(super) struct Toks {
-    pub(super) low: String,
+    low: String,
     pub(super) toks: Vec<Tok>,
 }
 
@@ -267,7 +267,7 @@ impl Toks {
 
     /// A number's key: its value after `k`/`m`/`bn` scaling and its suffix (`10,000` = `10k`),
     /// or its text when it is not a number (`1.2.3`).
-    pub(super) fn num_key(&self, i: usize) -> u64 {
+    fn num_key(&self, i: usize) -> u64 {
         let w = self.w(i);
         match parse_num(w) {
             Some((v, suffix)) => {

@@ -44,14 +44,14 @@ pub(super) const fn unit(name: &str) -> u64 {
     fnv64(name.as_bytes()) | 1
 }
 pub(super) const U_PERCENT: u64 = unit("%");
-pub(super) const U_TIMES: u64 = unit("x");
+const U_TIMES: u64 = unit("x");
 pub(super) const U_SECONDS: u64 = unit("s");
-pub(super) const U_ORDINAL: u64 = unit("th");
+const U_ORDINAL: u64 = unit("th");
 pub(super) const U_USD: u64 = unit("usd");
-pub(super) const U_EUR: u64 = unit("eur");
-pub(super) const U_GBP: u64 = unit("gbp");
+const U_EUR: u64 = unit("eur");
+const U_GBP: u64 = unit("gbp");
 
-pub(super) fn version(s: &str) -> Option<Value> {
+fn version(s: &str) -> Option<Value> {
     let mut parts = [0u32; 4];
     let mut n = 0;
     for p in s.split('.') {
@@ -225,7 +225,7 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
 }
 
 /// Seconds per unit for duration words (months and years are not converted).
-pub(super) fn duration(u: &str) -> Option<f64> {
+fn duration(u: &str) -> Option<f64> {
     Some(match u {
         "ms" | "msec" | "millisecond" | "milliseconds" => 1e-3,
         "s" | "sec" | "secs" | "second" | "seconds" => 1.0,

@@ -51,7 +51,7 @@ pub(super) const W_MONTH: u64 = 1 << 28;
 pub(super) const MONTH_SHIFT: u32 = 56;
 
 /// Stop words. Negations are not stop words.
-pub(super) const STOP: &[&str] = &[
+const STOP: &[&str] = &[
     "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "being", "both",
     "but", "by", "can", "could", "did", "do", "does", "doing", "during", "each", "for", "from", "had", "has", "have",
     "having", "he", "her", "here", "his", "i", "if", "in", "into", "is", "it", "it's", "its", "just", "let's", "lets",
@@ -61,7 +61,7 @@ pub(super) const STOP: &[&str] = &[
     "who", "whom", "whose", "will", "with", "would", "yes", "you", "your",
 ];
 
-pub(super) const NEGATIONS: &[&str] = &[
+const NEGATIONS: &[&str] = &[
     "aren't",
     "can't",
     "cannot",
@@ -92,7 +92,7 @@ pub(super) const NEGATIONS: &[&str] = &[
 
 /// Value-type nouns and modifiers that do not change what a claim is about ("launch date" ≡
 /// "launch", "current budget" ≡ "budget").
-pub(super) const SUBJECT_NOISE: &[&str] = &[
+const SUBJECT_NOISE: &[&str] = &[
     "amount",
     "count",
     "current",
@@ -117,7 +117,7 @@ pub(super) const SUBJECT_NOISE: &[&str] = &[
     "value",
 ];
 
-pub(super) const MONTHS: [&[&str]; 12] = [
+const MONTHS: [&[&str]; 12] = [
     &["january", "jan"],
     &["february", "feb"],
     &["march", "mar"],
@@ -132,7 +132,7 @@ pub(super) const MONTHS: [&[&str]; 12] = [
     &["december", "dec"],
 ];
 
-pub(super) const fn month_flag(m: u64) -> u64 {
+const fn month_flag(m: u64) -> u64 {
     W_MONTH | (m << MONTH_SHIFT)
 }
 
@@ -281,15 +281,15 @@ pub(super) const WORD_CLASSES: &[(u64, &[&str])] = &[
     (month_flag(12), MONTHS[11]),
 ];
 
-pub(super) const TABLE_SIZE: usize = 1024;
+const TABLE_SIZE: usize = 1024;
 
-pub(super) struct WordTable {
+struct WordTable {
     pub(super) hash: [u64; TABLE_SIZE],
     pub(super) word: [&'static str; TABLE_SIZE],
     pub(super) flags: [u64; TABLE_SIZE],
 }
 
-pub(super) const fn str_eq(a: &str, b: &str) -> bool {
+const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
@@ -305,7 +305,7 @@ pub(super) const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 /// Built at compile time: open addressing on the FNV-1a hash, flags of every list a word is in.
-pub(super) const fn build_table() -> WordTable {
+const fn build_table() -> WordTable {
     let mut t = WordTable { hash: [0; TABLE_SIZE], word: [""; TABLE_SIZE], flags: [0; TABLE_SIZE] };
     let mut c = 0;
     while c < WORD_CLASSES.len() {
@@ -335,7 +335,7 @@ pub(super) const fn build_table() -> WordTable {
     t
 }
 
-pub(super) static WORD_TABLE: WordTable = build_table();
+static WORD_TABLE: WordTable = build_table();
 
 /// The classes of lowercase word `w` whose FNV-1a hash (| 1) is `h`.
 pub(super) fn word_flags(h: u64, w: &str) -> u64 {
