@@ -20,8 +20,8 @@ use crate::contract::{
     ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvidenceRef, LearningPlan, Lesson, MoveKind, Question,
     QuestionIntent, SignalKind, Summary,
 };
-use crate::state::SessionState;
-use crate::validate::ValidationError;
+use crate::contract::SessionState;
+use crate::error::ValidationError;
 
 /// Who caused an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

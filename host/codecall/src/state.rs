@@ -20,78 +20,11 @@ use serde::{Deserialize, Serialize};
 use crate::contract::{
     ConceptExtraction, ConfidenceLevel, Evaluation, LearningPlan, Lesson, MoveKind, Question, QuestionIntent, Summary,
 };
+pub use crate::contract::SessionState;
 use crate::event::{
     CancelReason, Event, EventBody, EventKind, LessonKind, LessonRequestRecord, MoveRecord, OpportunityDetected,
     QuestionRequestRecord, RecoveryCause, RecoveryStrategy, SessionEndRecord, SessionStarted,
 };
-
-/// §9 `SessionState`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SessionState {
-    Idle,
-    CollectingContext,
-    Analyzing,
-    Planning,
-    WaitingForDecision,
-    WaitingForConfidence,
-    Teaching,
-    Quiz,
-    Evaluation,
-    Summary,
-    Completed,
-    Cancelled,
-    Recovering,
-    Failed,
-}
-
-impl SessionState {
-    pub const ALL: [SessionState; 14] = [
-        SessionState::Idle,
-        SessionState::CollectingContext,
-        SessionState::Analyzing,
-        SessionState::Planning,
-        SessionState::WaitingForDecision,
-        SessionState::WaitingForConfidence,
-        SessionState::Teaching,
-        SessionState::Quiz,
-        SessionState::Evaluation,
-        SessionState::Summary,
-        SessionState::Completed,
-        SessionState::Cancelled,
-        SessionState::Recovering,
-        SessionState::Failed,
-    ];
-
-    pub fn is_terminal(self) -> bool {
-        matches!(self, SessionState::Completed | SessionState::Cancelled | SessionState::Failed)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SessionState::Idle => "idle",
-            SessionState::CollectingContext => "collecting_context",
-            SessionState::Analyzing => "analyzing",
-            SessionState::Planning => "planning",
-            SessionState::WaitingForDecision => "waiting_for_decision",
-            SessionState::WaitingForConfidence => "waiting_for_confidence",
-            SessionState::Teaching => "teaching",
-            SessionState::Quiz => "quiz",
-            SessionState::Evaluation => "evaluation",
-            SessionState::Summary => "summary",
-            SessionState::Completed => "completed",
-            SessionState::Cancelled => "cancelled",
-            SessionState::Recovering => "recovering",
-            SessionState::Failed => "failed",
-        }
-    }
-}
-
-impl std::fmt::Display for SessionState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// Where an event may take a session: to another state, or nowhere (it is recorded in place).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,7 +266,7 @@ pub struct FailureRecord {
     pub cause: RecoveryCause,
     pub code: String,
     pub checkpoint: Option<String>,
-    pub errors: Vec<crate::validate::ValidationError>,
+    pub errors: Vec<crate::error::ValidationError>,
     pub retryable: bool,
 }
 
