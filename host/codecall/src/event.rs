@@ -16,11 +16,11 @@ use std::collections::BTreeMap;
 use dossier_evidence::{Budget, Changes, EvidencePack, EvidenceRequest, Level, PrivacyRules, SliceRequest};
 use serde::{Deserialize, Serialize};
 
+use crate::contract::SessionState;
 use crate::contract::{
     ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvidenceRef, LearningPlan, Lesson, MoveKind, Question,
     QuestionIntent, SignalKind, Summary,
 };
-use crate::contract::SessionState;
 use crate::error::ValidationError;
 
 /// Who caused an event.

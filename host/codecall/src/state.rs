@@ -17,10 +17,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use dossier_evidence::EvidencePack;
 use serde::{Deserialize, Serialize};
 
+pub use crate::contract::SessionState;
 use crate::contract::{
     ConceptExtraction, ConfidenceLevel, Evaluation, LearningPlan, Lesson, MoveKind, Question, QuestionIntent, Summary,
 };
-pub use crate::contract::SessionState;
 use crate::event::{
     CancelReason, Event, EventBody, EventKind, LessonKind, LessonRequestRecord, MoveRecord, OpportunityDetected,
     QuestionRequestRecord, RecoveryCause, RecoveryStrategy, SessionEndRecord, SessionStarted,

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Level;
+use crate::level::Level;
 
 /// Counts tokens in a piece of evidence text. The host plugs in its real tokenizer; the default
 /// ([`ByteEstimate`]) is `ceil(bytes / 4)`.

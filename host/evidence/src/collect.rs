@@ -23,6 +23,7 @@ use crate::EvidenceError;
 use crate::budget::{ByteEstimate, Limit, Omission, OmissionReason, TokenCounter, Tracker};
 use crate::excerpt::{self, Lines};
 use crate::git::{self, BlobReader, DiffSpec, Fail, Git, RawEntry};
+use crate::level::Level;
 use crate::pack::{
     ChangedFile, EntryKind, EvidencePack, Excerpt, ExcerptReason, FileStatus, Hunk, LevelRecord, LevelStatus, LineSpan,
     LocatorRecord, ResolvedRevision, SCHEMA_VERSION, SearchHit, SearchRecord, SliceRecord,
@@ -30,7 +31,7 @@ use crate::pack::{
 use crate::privacy::SensitivePaths;
 use crate::redact::{Redaction, Redactor};
 use crate::refs::{EvidenceRef, WORKTREE};
-use crate::request::{Changes, EvidenceRequest, Level};
+use crate::request::{Changes, EvidenceRequest};
 use crate::search::{self, Labeler, ScanInput};
 use crate::symbols;
 

@@ -22,11 +22,12 @@ use ignore::WalkBuilder;
 
 use crate::budget::{Omission, OmissionReason};
 use crate::excerpt::Lines;
+use crate::level::Level;
 use crate::pack::{HitKind, LineSpan};
 use crate::privacy::SensitivePaths;
 use crate::redact::{Redaction, Redactor};
 use crate::refs::WORKTREE;
-use crate::request::{Level, Limits};
+use crate::request::Limits;
 use crate::symbols;
 
 /// Which revision a file read from the working tree may claim.
