@@ -6,7 +6,7 @@
 //! limit stops there. Later levels are skipped once a limit is exhausted. Nothing is dropped
 //! without an [`Omission`] saying what and why.
 //!
-//! Not for: deciding *what* to collect (that is the ladder in `collect.rs`) or how many tokens a
+//! Not for: deciding *what* to collect (that is the ladder in `collect/`) or how many tokens a
 //! model really sees: the default counter is an estimate, the host's tokenizer is authoritative.
 
 use std::collections::{BTreeMap, BTreeSet};

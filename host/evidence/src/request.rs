@@ -6,7 +6,7 @@
 //! configuration file, attribute or comment in the repository that could widen what it reads.
 //!
 //! Not for: validating against the repository (revisions are resolved, slice paths checked
-//! against the tree, in `collect.rs`).
+//! against the tree, in `collect/`).
 
 use std::path::PathBuf;
 
