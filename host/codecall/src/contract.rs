@@ -3,7 +3,7 @@
 //! derives (learning plan, evaluation record, summary). Each is a serde type with a JSON Schema
 //! (schemars), so a work order can hand the agent the exact schema of what it must return.
 //! Also the §9 `SessionState` that events, errors and the reducer name (its transitions are in
-//! `state.rs`, which re-exports it).
+//! `state/`, which re-exports it).
 //!
 //! Decoding is strict (`deny_unknown_fields`, enums by name), so a document that decodes has the
 //! structure its schema describes; ranges, lengths and cross-references are checked by

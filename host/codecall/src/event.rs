@@ -8,7 +8,7 @@
 //! evidence collector; task text, agent results and user notes are redacted by the runtime before
 //! an event is built).
 //!
-//! Not for: deciding which event comes next (`runtime.rs`), checking that it may (`state.rs`), or
+//! Not for: deciding which event comes next (`runtime/`), checking that it may (`state/`), or
 //! storing it (`log.rs`).
 
 use std::collections::BTreeMap;

@@ -9,7 +9,7 @@
 //! (which only a crash can leave pending; `resume` completes it). Every event fully determines
 //! the next pending item, so a log cut after any event resumes into the same decisions.
 //!
-//! Not for: deciding what happens next (`runtime.rs`), I/O, or calling the policy. The reducer is
+//! Not for: deciding what happens next (`runtime/`), I/O, or calling the policy. The reducer is
 //! plain bookkeeping over recorded facts.
 
 use std::collections::{BTreeMap, BTreeSet};
