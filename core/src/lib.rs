@@ -13,6 +13,7 @@
 //! the component no capabilities, so a policy that tried would trap.
 
 pub mod distill;
+mod hash;
 pub mod learning;
 pub mod maps;
 pub mod merge;

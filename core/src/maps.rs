@@ -7,19 +7,27 @@
 //! the same on every machine and target. Construct them with `default()` /
 //! `with_capacity_and_hasher(n, Default::default())` or `collect()`.
 //!
-//! What it is not for: resisting hash flooding. Inputs are the caller's own documents.
+//! `KeyMap`/`KeySet` (crate-internal) are for keys that are already hashes (and small integers), such as
+//! merge's claim keys: their hasher only mixes.
+//!
+//! What it is not for: resisting hash flooding (inputs are the caller's own documents), or
+//! hashes whose values matter beyond a map (ids, keys: `crate::hash`, which these build on).
 
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::hash::{FNV64_OFFSET, fnv64_from, mix64};
+
 pub type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<StableHasher>>;
 pub type HashSet<K> = std::collections::HashSet<K, BuildHasherDefault<StableHasher>>;
+pub(crate) type KeyMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+pub(crate) type KeySet<K> = std::collections::HashSet<K, BuildHasherDefault<KeyHasher>>;
 
 /// FNV-1a 64 for bytes; integers mixed by multiply-rotate.
 pub struct StableHasher(u64);
 
 impl Default for StableHasher {
     fn default() -> Self {
-        StableHasher(0xcbf2_9ce4_8422_2325)
+        StableHasher(FNV64_OFFSET)
     }
 }
 
@@ -28,18 +36,39 @@ impl Hasher for StableHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.0 = fnv64_from(self.0, bytes);
     }
     fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+        self.0 = mix64(self.0, n);
     }
     fn write_usize(&mut self, n: usize) {
         self.write_u64(n as u64);
     }
     fn write_u32(&mut self, n: u32) {
         self.write_u64(u64::from(n));
+    }
+}
+
+/// Hasher for map keys that are already hashes (and small integers): a multiply-rotate mix.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = fnv64_from(self.0 ^ FNV64_OFFSET, bytes);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = mix64(self.0, n);
+    }
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
     }
 }
 

@@ -776,7 +776,7 @@ fn synthetic_state(title: &str, bytes: usize, seed: u64, take: impl Fn(usize) ->
 }
 
 #[test]
-#[ignore = "timing: cargo test --release -p dossier-core --test merge_fixtures -- --ignored --nocapture"]
+#[ignore = "timing: cargo test --release -p dossier-core --test main -- merge_fixtures::timing --ignored --nocapture"]
 fn timing_two_100k_token_states() {
     const BYTES: usize = 400_000;
     // Target: claims 0, 1, 2, ... of stream 1. Source: half the same claims (duplicates), 2%

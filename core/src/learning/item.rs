@@ -35,7 +35,8 @@
 
 use crate::distill::{Finding, Severity};
 
-use super::{EvidenceRef, LearningError, QuestionIntent, fnv1a64, invalid};
+use super::identity::{fnv1a64, normalise};
+use super::types::{EvidenceRef, LearningError, QuestionIntent, invalid};
 
 pub const MIN_CHOICES: usize = 3;
 pub const MAX_CHOICES: usize = 5;
@@ -80,7 +81,7 @@ fn finding(code: &'static str, message: String) -> Finding {
 
 /// Lowercase, whitespace collapsed, trailing punctuation dropped.
 fn comparable(text: &str) -> String {
-    super::normalise(text).trim_end_matches(['.', '!', '?', ';', ':', ',']).trim_end().to_string()
+    normalise(text).trim_end_matches(['.', '!', '?', ';', ':', ',']).trim_end().to_string()
 }
 
 /// Lowercase words only (punctuation as spaces), padded with spaces for whole-word search.

@@ -47,10 +47,9 @@ use std::collections::BTreeSet;
 
 use crate::maps::{HashMap, HashSet};
 
-use super::plan::{LearningPlan, LearningUnit, UnitRole};
-use super::{
-    ConfidenceLevel, LearningError, LessonDepth, QuestionIntent, checks_needed, invalid, pace, shift_difficulty,
-};
+use super::pacing::{checks_needed, pace, shift_difficulty};
+use super::plan::{LearningPlan, LearningUnit};
+use super::types::{ConfidenceLevel, LearningError, LessonDepth, QuestionIntent, UnitRole, invalid};
 
 /// A unit closes (weak) at this many wrong answers: at most two remedial questions per unit.
 pub const MAX_WRONG_PER_UNIT: usize = 3;

@@ -40,7 +40,9 @@
 
 use std::collections::BTreeSet;
 
-use super::{CHECK_MINUTES, EvidenceRef, LearningError, LessonDepth, concept_fingerprint, invalid, lesson_minutes};
+use super::identity::{concept_fingerprint, normalise};
+use super::pacing::{CHECK_MINUTES, lesson_minutes};
+use super::types::{EvidenceRef, LearningError, LessonDepth, invalid};
 
 /// Score removed per distinct exclusion, never below the recommendation's band.
 pub const EXCLUSION_PENALTY: f64 = 0.05;
@@ -418,7 +420,7 @@ pub fn score_opportunity(input: &OpportunityInput) -> Result<Opportunity, Learni
     } else {
         let mut concepts: std::collections::BTreeMap<String, bool> = std::collections::BTreeMap::new();
         for sig in &counted {
-            *concepts.entry(super::normalise(&sig.concept)).or_default() |= sig.kind.is_strong();
+            *concepts.entry(normalise(&sig.concept)).or_default() |= sig.kind.is_strong();
         }
         concepts
             .values()

@@ -48,7 +48,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::maps::HashMap;
 
-use super::{ConfidenceLevel, EvidenceRef, LearningError, invalid, normalise, unit_minutes};
+use super::identity::normalise;
+use super::pacing::unit_minutes;
+pub use super::types::UnitRole;
+use super::types::{ConfidenceLevel, EvidenceRef, LearningError, invalid};
 
 /// At most this many alternative next moves per unit.
 pub const MAX_ALTERNATIVES: usize = 3;
@@ -93,12 +96,6 @@ pub struct Concept {
 /// `relevance × category weight × (0.75 + 0.25 × novelty)`, in `0..=1.25`.
 pub fn concept_value(c: &Concept) -> f64 {
     c.relevance * c.category.weight() * (0.75 + 0.25 * c.novelty)
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnitRole {
-    Objective,
-    Prerequisite,
 }
 
 #[derive(Clone, Debug, PartialEq)]

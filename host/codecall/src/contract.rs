@@ -2,6 +2,8 @@
 //! agent submits it (concept extraction, lesson, question, evaluation), and the shapes the runtime
 //! derives (learning plan, evaluation record, summary). Each is a serde type with a JSON Schema
 //! (schemars), so a work order can hand the agent the exact schema of what it must return.
+//! Also the §9 `SessionState` that events, errors and the reducer name (its transitions are in
+//! `state/`, which re-exports it).
 //!
 //! Decoding is strict (`deny_unknown_fields`, enums by name), so a document that decodes has the
 //! structure its schema describes; ranges, lengths and cross-references are checked by
@@ -515,4 +517,72 @@ pub fn worker_result_schemas() -> BTreeMap<&'static str, serde_json::Value> {
 /// The JSON Schema of `T` as a JSON value.
 pub fn schema_of<T: JsonSchema>() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(T)).expect("a schema serializes")
+}
+
+/// §9 `SessionState`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionState {
+    Idle,
+    CollectingContext,
+    Analyzing,
+    Planning,
+    WaitingForDecision,
+    WaitingForConfidence,
+    Teaching,
+    Quiz,
+    Evaluation,
+    Summary,
+    Completed,
+    Cancelled,
+    Recovering,
+    Failed,
+}
+
+impl SessionState {
+    pub const ALL: [SessionState; 14] = [
+        SessionState::Idle,
+        SessionState::CollectingContext,
+        SessionState::Analyzing,
+        SessionState::Planning,
+        SessionState::WaitingForDecision,
+        SessionState::WaitingForConfidence,
+        SessionState::Teaching,
+        SessionState::Quiz,
+        SessionState::Evaluation,
+        SessionState::Summary,
+        SessionState::Completed,
+        SessionState::Cancelled,
+        SessionState::Recovering,
+        SessionState::Failed,
+    ];
+
+    pub fn is_terminal(self) -> bool {
+        matches!(self, SessionState::Completed | SessionState::Cancelled | SessionState::Failed)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SessionState::Idle => "idle",
+            SessionState::CollectingContext => "collecting_context",
+            SessionState::Analyzing => "analyzing",
+            SessionState::Planning => "planning",
+            SessionState::WaitingForDecision => "waiting_for_decision",
+            SessionState::WaitingForConfidence => "waiting_for_confidence",
+            SessionState::Teaching => "teaching",
+            SessionState::Quiz => "quiz",
+            SessionState::Evaluation => "evaluation",
+            SessionState::Summary => "summary",
+            SessionState::Completed => "completed",
+            SessionState::Cancelled => "cancelled",
+            SessionState::Recovering => "recovering",
+            SessionState::Failed => "failed",
+        }
+    }
+}
+
+impl std::fmt::Display for SessionState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }

@@ -4,7 +4,7 @@
 //! and replay run the very same code: replay feeds it the recorded inputs and recorded packs and
 //! compares what comes out with what the log says.
 //!
-//! Not for: envelopes, logs or idempotency (`runtime.rs`), or applying events (`state.rs`).
+//! Not for: envelopes, logs or idempotency (`runtime/`), or applying events (`state/`).
 
 use std::collections::BTreeMap;
 

@@ -1,13 +1,15 @@
 //! The runtime's errors: a stable code (the same string in CLI JSON and MCP envelopes), a message
 //! that says what to do next, and — for a rejected worker result — the exact validation errors.
 //!
+//! [`ValidationError`] lives here, below `event.rs` and `validate.rs`, because both the
+//! `OPERATION_FAILED` event and a call's error carry it; `validate.rs` re-exports it.
+//!
 //! Not for: failures that are part of a session's history (a collector error, a rejected result):
 //! those are events (`OPERATION_FAILED`); an error here is what the *call* returns.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::state::SessionState;
-use crate::validate::ValidationError;
+use crate::contract::SessionState;
 
 /// Stable error codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -112,3 +114,29 @@ impl RuntimeError {
 }
 
 pub type Result<T, E = RuntimeError> = std::result::Result<T, E>;
+
+/// One reason a worker result was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValidationError {
+    /// A stable code, e.g. `evidence_hash_mismatch`, `missing-rationale`.
+    pub code: String,
+    /// Where, as a JSON path into the result (`concepts[1].evidence[0]`); empty for the whole.
+    pub path: String,
+    pub message: String,
+}
+
+impl ValidationError {
+    pub fn new(code: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
+        ValidationError { code: code.to_string(), path: path.into(), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}: {}", self.code, self.message)
+        } else {
+            write!(f, "{} at {}: {}", self.code, self.path, self.message)
+        }
+    }
+}

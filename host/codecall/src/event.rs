@@ -8,7 +8,7 @@
 //! evidence collector; task text, agent results and user notes are redacted by the runtime before
 //! an event is built).
 //!
-//! Not for: deciding which event comes next (`runtime.rs`), checking that it may (`state.rs`), or
+//! Not for: deciding which event comes next (`runtime/`), checking that it may (`state/`), or
 //! storing it (`log.rs`).
 
 use std::collections::BTreeMap;
@@ -16,12 +16,12 @@ use std::collections::BTreeMap;
 use dossier_evidence::{Budget, Changes, EvidencePack, EvidenceRequest, Level, PrivacyRules, SliceRequest};
 use serde::{Deserialize, Serialize};
 
+use crate::contract::SessionState;
 use crate::contract::{
     ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvidenceRef, LearningPlan, Lesson, MoveKind, Question,
     QuestionIntent, SignalKind, Summary,
 };
-use crate::state::SessionState;
-use crate::validate::ValidationError;
+use crate::error::ValidationError;
 
 /// Who caused an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

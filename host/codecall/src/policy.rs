@@ -8,7 +8,7 @@
 //! tests, tools and replay checks, not the product path.
 //!
 //! Not for: policy logic (it lives in `core/src/learning/`), or deciding when to call it
-//! (`runtime.rs`).
+//! (`runtime/`).
 
 use dossier_core::learning as l;
 

@@ -31,38 +31,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dossier_evidence::{EvidencePack, Redactor, VerifyError};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::contract::{ConceptExtraction, EvaluationResult, EvidenceRef, Lesson, Question};
 use crate::event::QuestionRequestRecord;
 use crate::policy::{self, LearningPolicy, PolicyFailure};
 
-/// One reason a worker result was rejected.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ValidationError {
-    /// A stable code, e.g. `evidence_hash_mismatch`, `missing-rationale`.
-    pub code: String,
-    /// Where, as a JSON path into the result (`concepts[1].evidence[0]`); empty for the whole.
-    pub path: String,
-    pub message: String,
-}
-
-impl ValidationError {
-    pub fn new(code: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
-        ValidationError { code: code.to_string(), path: path.into(), message: message.into() }
-    }
-}
-
-impl std::fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}: {}", self.code, self.message)
-        } else {
-            write!(f, "{} at {}: {}", self.code, self.path, self.message)
-        }
-    }
-}
+pub use crate::error::ValidationError;
 
 /// Replace secrets in every string (and object key) of `value`; returns counts by kind.
 pub fn redact_json(value: &mut Value) -> BTreeMap<String, u64> {

@@ -6,7 +6,7 @@
 //! A work order is a pure function of the session: `show` and `resume` rebuild the pending one at
 //! any time, with the errors of the last rejection when there was one.
 //!
-//! Not for: validating results (`validate.rs`) or deciding which step comes next (`runtime.rs`).
+//! Not for: validating results (`validate.rs`) or deciding which step comes next (`runtime/`).
 
 use serde::Serialize;
 use serde_json::Value;

@@ -1,9 +1,7 @@
 //! Contract validation at the worker boundary: every rejection rule, each with a result that
 //! breaks only that rule; a rejected result records one `OPERATION_FAILED` and nothing else.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dossier_codecall::event::EventBody;
 use dossier_codecall::prompts::WorkStep;
 use dossier_codecall::*;

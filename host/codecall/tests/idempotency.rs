@@ -2,9 +2,7 @@
 //! one answer, one session — in memory and across a reopened file log; a reused id with another
 //! input is a conflict; a stale checkpoint is refused.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dossier_codecall::*;
 use serde_json::json;
 

@@ -2,9 +2,7 @@
 //! code, in the task text, in a sensitive `.env`, and echoed back by the agent — appear in no
 //! event, work order, step, error or summary.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dossier_codecall::event::EventBody;
 use dossier_codecall::*;
 

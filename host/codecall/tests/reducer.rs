@@ -3,11 +3,9 @@
 //! state — or refused as `Illegal` without changing the session. The expected table is written
 //! out here from ARCHITECTURE §6 (plus the documented additions), independently of the crate's.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::*;
+use crate::common::*;
 use dossier_codecall::event::{CancelReason, EventBody, SessionCancelled};
 use dossier_codecall::state::{ReduceError, TRANSITIONS, Target};
 use dossier_codecall::*;

@@ -1,11 +1,9 @@
 //! Replay: recorded logs re-derive to identical decisions without a model or a repository; a
 //! different policy, or an edited log, shows up as divergences.
 
-mod common;
-
 use std::io::Write;
 
-use common::*;
+use crate::common::{self, *};
 use dossier_codecall::event::EventBody;
 use dossier_codecall::*;
 use dossier_core::learning as l;

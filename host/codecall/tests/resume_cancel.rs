@@ -2,12 +2,10 @@
 //! exactly the log an uninterrupted run writes; cancel works in every non-terminal state; torn
 //! lines are tolerated and reported, gaps are not.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use dossier_codecall::event::EventBody;
 use dossier_codecall::*;
 

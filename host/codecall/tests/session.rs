@@ -1,11 +1,9 @@
 //! Full sessions over fixture repositories, played by the scripted agent and user, from `start`
 //! to `completed` (ARCHITECTURE §18 fixture integration tests).
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::*;
+use crate::common::*;
 use dossier_codecall::contract::{ConfidenceLevel, EstimateLevel};
 use dossier_codecall::event::{EventBody, MoveRecord};
 use dossier_codecall::*;

@@ -6,7 +6,7 @@
 //! limit stops there. Later levels are skipped once a limit is exhausted. Nothing is dropped
 //! without an [`Omission`] saying what and why.
 //!
-//! Not for: deciding *what* to collect (that is the ladder in `collect.rs`) or how many tokens a
+//! Not for: deciding *what* to collect (that is the ladder in `collect/`) or how many tokens a
 //! model really sees: the default counter is an estimate, the host's tokenizer is authoritative.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Level;
+use crate::level::Level;
 
 /// Counts tokens in a piece of evidence text. The host plugs in its real tokenizer; the default
 /// ([`ByteEstimate`]) is `ceil(bytes / 4)`.

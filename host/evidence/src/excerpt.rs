@@ -7,7 +7,7 @@
 //! adjacent windows are merged; the windows of one file together are capped at
 //! `max_lines_per_file` lines, in file order.
 //!
-//! Not for: reading files or charging the budget (`collect.rs`), or recognising definitions
+//! Not for: reading files or charging the budget (`collect/`), or recognising definitions
 //! (`symbols.rs`).
 
 use crate::pack::{Hunk, LineSpan};

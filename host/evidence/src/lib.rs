@@ -49,6 +49,7 @@ mod collect;
 mod error;
 mod excerpt;
 mod git;
+mod level;
 pub mod pack;
 pub mod privacy;
 pub mod redact;
@@ -62,12 +63,13 @@ pub use budget::{
 };
 pub use collect::{collect, collect_with};
 pub use error::EvidenceError;
+pub use level::Level;
 pub use pack::{
     ChangedFile, EntryKind, EvidencePack, Excerpt, ExcerptReason, FileStatus, HitKind, Hunk, LevelRecord, LevelStatus,
-    LineSpan, LocatorRecord, ResolvedRevision, SearchHit, SearchRecord, SliceRecord,
+    LineSpan, LocatorRecord, ResolvedRevision, SearchHit, SearchRecord, SliceRecord, VerifyError, verify,
 };
 pub use privacy::{DEFAULT_DENY, PrivacyRules, SensitivePaths};
 pub use redact::Redactor;
-pub use refs::{EvidenceRef, VerifyError, WORKTREE, content_hash, verify};
-pub use request::{Changes, EvidenceRequest, ImplementationLocator, Level, Limits, SliceRequest};
+pub use refs::{EvidenceRef, WORKTREE, content_hash};
+pub use request::{Changes, EvidenceRequest, ImplementationLocator, Limits, SliceRequest};
 pub use symbols::defined_in;

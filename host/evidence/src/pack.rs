@@ -5,16 +5,20 @@
 //! counts by kind, and the sensitive paths that were withheld. Every string in it has been
 //! through the redactor.
 //!
-//! Not for: building a pack (that is `collect.rs`) or judging its learning value (the host's
-//! opportunity detector does that).
+//! Verification lives here too: [`verify`] checks an [`EvidenceRef`] against the pack's excerpts
+//! and hits. A ref verified here proves the pack says what the ref claims; whether the repository
+//! still does is for the caller to decide (a worktree ref is only as stable as the working tree).
+//!
+//! Not for: building a pack (that is `collect/`), the citation type itself (`refs.rs`), or
+//! judging its learning value (the host's opportunity detector does that).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::budget::{BudgetReport, Limit};
-use crate::refs::{EvidenceRef, VerifyError};
-use crate::request::Level;
+use crate::level::Level;
+use crate::refs::{EvidenceRef, content_hash, sub_lines};
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -46,13 +50,13 @@ impl EvidencePack {
     /// A ref to lines `start..=end` of `path` at `revision`, if an excerpt or hit in this pack
     /// covers them: the way to cite a sub-span of an excerpt.
     pub fn cite(&self, path: &str, revision: &str, start: u32, end: u32) -> Option<EvidenceRef> {
-        let text = crate::refs::cited_text(self, path, revision, start, end)?;
+        let text = cited_text(self, path, revision, start, end)?;
         Some(EvidenceRef::for_text(path, revision, start, text))
     }
 
     /// [`crate::verify`] as a method.
     pub fn verify<'p>(&'p self, r: &EvidenceRef) -> Result<&'p str, VerifyError> {
-        crate::refs::verify(self, r)
+        verify(self, r)
     }
 }
 
@@ -242,4 +246,55 @@ pub struct LevelRecord {
     pub bytes: u64,
     pub tokens: u64,
     pub elapsed_ms: u64,
+}
+
+/// Why a ref does not verify against a pack.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("{path}@{revision} lines {start}-{end}: no excerpt or search hit in the pack covers these lines")]
+    NotInPack { path: String, revision: String, start: u32, end: u32 },
+    #[error("{path}@{revision} lines {start}-{end}: content hash does not match the pack")]
+    HashMismatch { path: String, revision: String, start: u32, end: u32 },
+}
+
+/// Check that `r` cites lines present in `pack` and that its hash matches them. Returns the
+/// cited text.
+pub fn verify<'p>(pack: &'p EvidencePack, r: &EvidenceRef) -> Result<&'p str, VerifyError> {
+    let text =
+        cited_text(pack, &r.path, &r.revision, r.start_line, r.end_line).ok_or_else(|| VerifyError::NotInPack {
+            path: r.path.clone(),
+            revision: r.revision.clone(),
+            start: r.start_line,
+            end: r.end_line,
+        })?;
+    if content_hash(text) == r.content_hash {
+        Ok(text)
+    } else {
+        Err(VerifyError::HashMismatch {
+            path: r.path.clone(),
+            revision: r.revision.clone(),
+            start: r.start_line,
+            end: r.end_line,
+        })
+    }
+}
+
+/// The pack's text for lines `start..=end` of `path` at `revision`, from the first excerpt or hit
+/// that covers them all.
+fn cited_text<'p>(pack: &'p EvidencePack, path: &str, revision: &str, start: u32, end: u32) -> Option<&'p str> {
+    let items = pack
+        .excerpts
+        .iter()
+        .map(|e| (&e.evidence, e.text.as_str()))
+        .chain(pack.search.hits.iter().map(|h| (&h.evidence, h.text.as_str())));
+    for (ev, text) in items {
+        if ev.path == path && ev.revision == revision && ev.start_line <= start && end <= ev.end_line {
+            let rel_start = start - ev.start_line + 1;
+            let rel_end = end - ev.start_line + 1;
+            if let Some(t) = sub_lines(text, rel_start, rel_end) {
+                return Some(t);
+            }
+        }
+    }
+    None
 }

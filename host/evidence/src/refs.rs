@@ -1,19 +1,17 @@
 //! `EvidenceRef`: a stable citation of lines in a pack (path, revision, 1-based inclusive line
-//! span, BLAKE3 hash of the cited text), and its verification against the pack.
+//! span, BLAKE3 hash of the cited text), the hash, and the line arithmetic citing needs.
 //!
 //! The hash covers the exact bytes of the cited lines *as they appear in the pack*, each with its
 //! line terminator when it has one: that is the file's own bytes, except where the redactor
 //! replaced a secret (the pack never holds the original). `revision` is a full commit id, or
 //! `"worktree"` for files read from the working tree. A ref may cite any sub-span of an excerpt
-//! or hit in the pack; [`verify`] checks that such a span exists and that the hash matches.
+//! or hit in the pack.
 //!
-//! Not for: re-reading the repository. A ref verified here proves the pack says what the ref
-//! claims; whether the repository still does is for the caller to decide (a worktree ref is only
-//! as stable as the working tree).
+//! Not for: verifying a ref against a pack ([`verify`](crate::verify) and
+//! [`VerifyError`](crate::VerifyError) are in `pack.rs`, which this module sits below), or
+//! re-reading the repository.
 
 use serde::{Deserialize, Serialize};
-
-use crate::pack::EvidencePack;
 
 /// The revision name used for content read from the working tree.
 pub const WORKTREE: &str = "worktree";
@@ -73,63 +71,6 @@ pub(crate) fn sub_lines(text: &str, start: u32, end: u32) -> Option<&str> {
         offset += line.len();
         if n == end {
             return begin.map(|b| &text[b..offset]);
-        }
-    }
-    None
-}
-
-/// Why a ref does not verify against a pack.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum VerifyError {
-    #[error("{path}@{revision} lines {start}-{end}: no excerpt or search hit in the pack covers these lines")]
-    NotInPack { path: String, revision: String, start: u32, end: u32 },
-    #[error("{path}@{revision} lines {start}-{end}: content hash does not match the pack")]
-    HashMismatch { path: String, revision: String, start: u32, end: u32 },
-}
-
-/// Check that `r` cites lines present in `pack` and that its hash matches them. Returns the
-/// cited text.
-pub fn verify<'p>(pack: &'p EvidencePack, r: &EvidenceRef) -> Result<&'p str, VerifyError> {
-    let text =
-        cited_text(pack, &r.path, &r.revision, r.start_line, r.end_line).ok_or_else(|| VerifyError::NotInPack {
-            path: r.path.clone(),
-            revision: r.revision.clone(),
-            start: r.start_line,
-            end: r.end_line,
-        })?;
-    if content_hash(text) == r.content_hash {
-        Ok(text)
-    } else {
-        Err(VerifyError::HashMismatch {
-            path: r.path.clone(),
-            revision: r.revision.clone(),
-            start: r.start_line,
-            end: r.end_line,
-        })
-    }
-}
-
-/// The pack's text for lines `start..=end` of `path` at `revision`, from the first excerpt or hit
-/// that covers them all.
-pub(crate) fn cited_text<'p>(
-    pack: &'p EvidencePack,
-    path: &str,
-    revision: &str,
-    start: u32,
-    end: u32,
-) -> Option<&'p str> {
-    let items = pack
-        .excerpts
-        .iter()
-        .map(|e| (&e.evidence, e.text.as_str()))
-        .chain(pack.search.hits.iter().map(|h| (&h.evidence, h.text.as_str())));
-    for (ev, text) in items {
-        if ev.path == path && ev.revision == revision && ev.start_line <= start && end <= ev.end_line {
-            let rel_start = start - ev.start_line + 1;
-            let rel_end = end - ev.start_line + 1;
-            if let Some(t) = sub_lines(text, rel_start, rel_end) {
-                return Some(t);
-            }
         }
     }
     None

@@ -6,41 +6,15 @@
 //! configuration file, attribute or comment in the repository that could widen what it reads.
 //!
 //! Not for: validating against the repository (revisions are resolved, slice paths checked
-//! against the tree, in `collect.rs`).
+//! against the tree, in `collect/`).
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use crate::budget::Budget;
+use crate::level::Level;
 use crate::privacy::PrivacyRules;
-
-/// The rungs of the acquisition ladder (codecall ARCHITECTURE §7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    /// 1: task text, changed-file metadata, diff summary (status, renames, line counts, hunks).
-    Metadata = 1,
-    /// 2: bounded excerpts around changed hunks and the symbols they touch.
-    Excerpts = 2,
-    /// 3: definitions and references of the changed symbols across the repository.
-    Search = 3,
-    /// 4: a declared, bounded repository slice; only with explicit consent.
-    Slice = 4,
-}
-
-impl Level {
-    pub const ALL: [Level; 4] = [Level::Metadata, Level::Excerpts, Level::Search, Level::Slice];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Metadata => "metadata",
-            Level::Excerpts => "excerpts",
-            Level::Search => "search",
-            Level::Slice => "slice",
-        }
-    }
-}
 
 /// Which changes make up the implementation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@
 //! against the size cap before it is read. A file with hits is redacted whole before its lines
 //! are taken, so a hit inside a private key block shows the redaction, not the key.
 //!
-//! Not for: choosing which hits enter the pack (the budget does that in `collect.rs`), or
+//! Not for: choosing which hits enter the pack (the budget does that in `collect/search.rs`), or
 //! searching a revision other than the working tree: refs say `"worktree"` unless the file is
 //! known to equal the head commit's version (see [`Labeler`]).
 
@@ -22,11 +22,12 @@ use ignore::WalkBuilder;
 
 use crate::budget::{Omission, OmissionReason};
 use crate::excerpt::Lines;
+use crate::level::Level;
 use crate::pack::{HitKind, LineSpan};
 use crate::privacy::SensitivePaths;
 use crate::redact::{Redaction, Redactor};
 use crate::refs::WORKTREE;
-use crate::request::{Level, Limits};
+use crate::request::Limits;
 use crate::symbols;
 
 /// Which revision a file read from the working tree may claim.

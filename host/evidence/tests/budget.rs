@@ -1,9 +1,7 @@
 //! Budgets: each limit (files, bytes, tokens, time) is enforced at every level and reported —
 //! used against limit, which level stopped and why, what was left out.
 
-mod common;
-
-use common::{Repo, assert_refs_verify, rust_module};
+use crate::common::{self, Repo, assert_refs_verify, rust_module};
 use dossier_evidence::{EvidencePack, Level, LevelStatus, Limit, OmissionReason, TokenCounter, collect, collect_with};
 
 /// Five changed Rust files, each with several functions, plus callers elsewhere.

@@ -1,9 +1,7 @@
 //! Privacy and security: sensitive paths are never read, secrets never leave the crate, and
 //! repository text cannot change what the collector does (ARCHITECTURE §16, §18 "adversarial").
 
-mod common;
-
-use common::{Repo, assert_refs_verify};
+use crate::common::{self, Repo, assert_refs_verify};
 use dossier_evidence::{Level, LevelStatus, OmissionReason, PrivacyRules, collect};
 
 const ENV_SECRET: &str = "DATABASE_PASSWORD_VALUE_ZQ81";

@@ -1,8 +1,6 @@
 //! Level 4: a declared repository slice is read only with explicit consent, and within budget.
 
-mod common;
-
-use common::{Repo, assert_refs_verify};
+use crate::common::{self, Repo, assert_refs_verify};
 use dossier_evidence::{ExcerptReason, Level, LevelStatus, Limit, OmissionReason, SliceRequest, collect};
 
 fn repo_with_docs() -> (Repo, String) {

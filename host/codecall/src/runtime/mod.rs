@@ -9,6 +9,7 @@
 //! the reducer, append it, apply it, and let the runtime take its own steps (collect evidence,
 //! score, plan, pick the next move, summarise) until the session waits for the agent or the user.
 //! Each event is appended before it is applied, so what is in memory is never ahead of the log.
+//! The operations' input types are in `requests.rs` (re-exported here).
 //!
 //! Not for: transport (CLI, MCP, hooks are the host's thin adapters over these calls), policy
 //! logic (the [`LearningPolicy`] implementation), or judging content (the agent, through work
@@ -16,18 +17,19 @@
 
 use std::collections::BTreeMap;
 
-use dossier_evidence::ImplementationLocator;
-use serde::{Deserialize, Serialize};
-
-use crate::decide::{self, Answer, Ctx, SubmitOutcome};
+use crate::decide::{self, Ctx};
 use crate::error::{ErrorCode, Result, RuntimeError};
-use crate::event::{Actor, CancelReason, Event, EventBody, Invocation, LocatorRecord, RecoveryCause, StartOptions};
+use crate::event::{Actor, Event, EventBody, LocatorRecord, RecoveryCause};
 use crate::log::{Locked, LogFile, LogIssue, LogTarget, session_log_path};
 use crate::policy::LearningPolicy;
 use crate::source::{EvidenceSource, GitEvidence};
 use crate::state::{Awaiting, Session};
 use crate::step::{self, Recovered, Step};
 use crate::validate;
+
+mod requests;
+
+pub use requests::{AnswerRequest, CancelRequest, ResumeRequest, StartRequest, SubmitRequest};
 
 /// The runtime never takes more than this many steps of its own in one call.
 const MAX_HOPS: usize = 64;
@@ -61,85 +63,6 @@ pub fn new_session_id() -> String {
 pub fn valid_session_id(id: &str) -> bool {
     id.strip_prefix("lrn_")
         .is_some_and(|rest| rest.len() == 26 && rest.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()))
-}
-
-fn default_true() -> bool {
-    true
-}
-
-fn default_user() -> Actor {
-    Actor::User
-}
-
-fn default_cancel_reason() -> CancelReason {
-    CancelReason::UserCancelled
-}
-
-/// `start`: a new session for an implementation (§4 `StartSessionInput`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StartRequest {
-    /// Idempotency key: the same id again returns the same session.
-    pub operation_id: String,
-    /// A caller-chosen id (`lrn_<ulid>`), e.g. to name the log file first; generated otherwise.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    #[serde(default)]
-    pub invocation: Invocation,
-    pub locator: ImplementationLocator,
-    /// The implementation is finished (§10: only finished work is eligible).
-    #[serde(default = "default_true")]
-    pub completed: bool,
-    #[serde(default)]
-    pub options: StartOptions,
-    /// `user` for a manual start, `host` for an automatic one.
-    #[serde(default = "default_user")]
-    pub actor: Actor,
-}
-
-/// `submit`: the agent's result for a work order.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SubmitRequest {
-    pub session_id: String,
-    pub operation_id: String,
-    /// The work order's `id`.
-    pub checkpoint: String,
-    #[serde(flatten)]
-    pub outcome: SubmitOutcome,
-}
-
-/// `answer`: the user's input at a gate.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AnswerRequest {
-    pub session_id: String,
-    pub operation_id: String,
-    /// The gate's checkpoint (from the step's `next`).
-    pub checkpoint: String,
-    #[serde(flatten)]
-    pub answer: Answer,
-}
-
-/// `cancel`: stop a session in any non-terminal state.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CancelRequest {
-    pub session_id: String,
-    pub operation_id: String,
-    #[serde(default = "default_cancel_reason")]
-    pub reason: CancelReason,
-    #[serde(default)]
-    pub note: Option<String>,
-    #[serde(default = "default_user")]
-    pub actor: Actor,
-}
-
-/// `resume`: reconnect to a session, finishing a step a crash interrupted.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResumeRequest {
-    pub session_id: String,
-    /// The last sequence the caller saw: later events are returned. `None`: only the events the
-    /// resume itself recorded.
-    #[serde(default)]
-    pub after_sequence: Option<u64>,
 }
 
 struct Slot {

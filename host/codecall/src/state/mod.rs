@@ -1,15 +1,15 @@
 //! The session state machine (ARCHITECTURE §6) and its reducer: the one function that changes a
 //! session. [`Session::apply`] takes an event, checks that it may happen now — the right session,
-//! the next sequence number, a legal `(state, event)` pair in [`TRANSITIONS`], and the guards on
-//! its payload (the work order or question it answers is the one pending) — and only then folds
-//! it in. A rejected event changes nothing.
+//! the next sequence number, a legal `(state, event)` pair in [`TRANSITIONS`] (the table is in
+//! `transitions.rs`), and the guards on its payload (the work order or question it answers is
+//! the one pending) — and only then folds it in. A rejected event changes nothing.
 //!
 //! Besides the §6 state, a session tracks what it is waiting for ([`Pending`]): an agent's worker
 //! result, a user's decision/confidence/acknowledgement/answer, or a step of the runtime's own
 //! (which only a crash can leave pending; `resume` completes it). Every event fully determines
 //! the next pending item, so a log cut after any event resumes into the same decisions.
 //!
-//! Not for: deciding what happens next (`runtime.rs`), I/O, or calling the policy. The reducer is
+//! Not for: deciding what happens next (`runtime/`), I/O, or calling the policy. The reducer is
 //! plain bookkeeping over recorded facts.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use dossier_evidence::EvidencePack;
 use serde::{Deserialize, Serialize};
 
+pub use crate::contract::SessionState;
 use crate::contract::{
     ConceptExtraction, ConfidenceLevel, Evaluation, LearningPlan, Lesson, MoveKind, Question, QuestionIntent, Summary,
 };
@@ -25,155 +26,9 @@ use crate::event::{
     QuestionRequestRecord, RecoveryCause, RecoveryStrategy, SessionEndRecord, SessionStarted,
 };
 
-/// §9 `SessionState`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SessionState {
-    Idle,
-    CollectingContext,
-    Analyzing,
-    Planning,
-    WaitingForDecision,
-    WaitingForConfidence,
-    Teaching,
-    Quiz,
-    Evaluation,
-    Summary,
-    Completed,
-    Cancelled,
-    Recovering,
-    Failed,
-}
+mod transitions;
 
-impl SessionState {
-    pub const ALL: [SessionState; 14] = [
-        SessionState::Idle,
-        SessionState::CollectingContext,
-        SessionState::Analyzing,
-        SessionState::Planning,
-        SessionState::WaitingForDecision,
-        SessionState::WaitingForConfidence,
-        SessionState::Teaching,
-        SessionState::Quiz,
-        SessionState::Evaluation,
-        SessionState::Summary,
-        SessionState::Completed,
-        SessionState::Cancelled,
-        SessionState::Recovering,
-        SessionState::Failed,
-    ];
-
-    pub fn is_terminal(self) -> bool {
-        matches!(self, SessionState::Completed | SessionState::Cancelled | SessionState::Failed)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SessionState::Idle => "idle",
-            SessionState::CollectingContext => "collecting_context",
-            SessionState::Analyzing => "analyzing",
-            SessionState::Planning => "planning",
-            SessionState::WaitingForDecision => "waiting_for_decision",
-            SessionState::WaitingForConfidence => "waiting_for_confidence",
-            SessionState::Teaching => "teaching",
-            SessionState::Quiz => "quiz",
-            SessionState::Evaluation => "evaluation",
-            SessionState::Summary => "summary",
-            SessionState::Completed => "completed",
-            SessionState::Cancelled => "cancelled",
-            SessionState::Recovering => "recovering",
-            SessionState::Failed => "failed",
-        }
-    }
-}
-
-impl std::fmt::Display for SessionState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Where an event may take a session: to another state, or nowhere (it is recorded in place).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    To(SessionState),
-    Stay,
-    /// `DECISION_RECORDED`: accept goes to `waiting_for_confidence`, decline stays (and is
-    /// followed by `SESSION_CANCELLED`).
-    AcceptOrStay,
-}
-
-use SessionState as S;
-
-/// Every legal `(state, event)` pair. The §6 diagram's transitions, plus the events recorded in
-/// place, plus four documented additions: `analyzing → recovering` (concept extraction failed
-/// three times), and cancel from `waiting_for_confidence`, `evaluation` and `summary` (the issue
-/// asks for cancel in every non-terminal state; the diagram omits these three).
-/// `idle` only ever sees `SESSION_STARTED`: the API never leaves a session in `idle`.
-pub const TRANSITIONS: &[(SessionState, EventKind, Target)] = &[
-    (S::Idle, EventKind::SessionStarted, Target::To(S::CollectingContext)),
-    // Collecting context.
-    (S::CollectingContext, EventKind::ContextRequested, Target::Stay),
-    (S::CollectingContext, EventKind::ContextReady, Target::To(S::Analyzing)),
-    (S::CollectingContext, EventKind::OperationFailed, Target::Stay),
-    (S::CollectingContext, EventKind::RecoveryStarted, Target::To(S::Recovering)),
-    (S::CollectingContext, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // Analyzing: waiting for the agent's concept extraction.
-    (S::Analyzing, EventKind::ContextDegraded, Target::Stay),
-    (S::Analyzing, EventKind::RecoverySucceeded, Target::Stay),
-    (S::Analyzing, EventKind::ConceptsExtracted, Target::To(S::Planning)),
-    (S::Analyzing, EventKind::OperationFailed, Target::Stay),
-    (S::Analyzing, EventKind::RecoveryStarted, Target::To(S::Recovering)),
-    (S::Analyzing, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // Planning.
-    (S::Planning, EventKind::OpportunityDetected, Target::Stay),
-    (S::Planning, EventKind::PlanCreated, Target::Stay),
-    (S::Planning, EventKind::LearningRecommendationPresented, Target::To(S::WaitingForDecision)),
-    (S::Planning, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // The Start/Skip card.
-    (S::WaitingForDecision, EventKind::DecisionRecorded, Target::AcceptOrStay),
-    (S::WaitingForDecision, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // The confidence gate.
-    (S::WaitingForConfidence, EventKind::ConfidenceRecorded, Target::To(S::Teaching)),
-    (S::WaitingForConfidence, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // Teaching.
-    (S::Teaching, EventKind::LessonStarted, Target::Stay),
-    (S::Teaching, EventKind::LessonReady, Target::Stay),
-    (S::Teaching, EventKind::ReinforcementReady, Target::Stay),
-    (S::Teaching, EventKind::LessonAcknowledged, Target::Stay),
-    (S::Teaching, EventKind::QuestionRequested, Target::To(S::Quiz)),
-    (S::Teaching, EventKind::OperationFailed, Target::Stay),
-    (S::Teaching, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // Quiz.
-    (S::Quiz, EventKind::QuestionPresented, Target::Stay),
-    (S::Quiz, EventKind::QuestionAnswered, Target::To(S::Evaluation)),
-    (S::Quiz, EventKind::OperationFailed, Target::Stay),
-    (S::Quiz, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // Evaluation.
-    (S::Evaluation, EventKind::AnswerEvaluated, Target::Stay),
-    (S::Evaluation, EventKind::LessonStarted, Target::To(S::Teaching)),
-    (S::Evaluation, EventKind::QuestionRequested, Target::To(S::Quiz)),
-    (S::Evaluation, EventKind::QuizCompleted, Target::To(S::Summary)),
-    (S::Evaluation, EventKind::OperationFailed, Target::Stay),
-    (S::Evaluation, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // Summary.
-    (S::Summary, EventKind::SummaryReady, Target::Stay),
-    (S::Summary, EventKind::SessionFinished, Target::To(S::Completed)),
-    (S::Summary, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-    // Recovering.
-    (S::Recovering, EventKind::ContextRequested, Target::To(S::CollectingContext)),
-    (S::Recovering, EventKind::OpportunityDetected, Target::Stay),
-    (S::Recovering, EventKind::PlanCreated, Target::Stay),
-    (S::Recovering, EventKind::RecoverySucceeded, Target::Stay),
-    (S::Recovering, EventKind::LearningRecommendationPresented, Target::To(S::WaitingForDecision)),
-    (S::Recovering, EventKind::SessionFailed, Target::To(S::Failed)),
-    (S::Recovering, EventKind::SessionCancelled, Target::To(S::Cancelled)),
-];
-
-/// The table entry for a pair, if it is legal.
-pub fn transition(state: SessionState, kind: EventKind) -> Option<Target> {
-    TRANSITIONS.iter().find(|(s, k, _)| *s == state && *k == kind).map(|(_, _, t)| *t)
-}
+pub use transitions::{TRANSITIONS, Target, transition};
 
 /// Concept extraction rejected this many times moves the session to `recovering`.
 pub const MAX_EXTRACTION_FAILURES: u32 = 3;
@@ -333,7 +188,7 @@ pub struct FailureRecord {
     pub cause: RecoveryCause,
     pub code: String,
     pub checkpoint: Option<String>,
-    pub errors: Vec<crate::validate::ValidationError>,
+    pub errors: Vec<crate::error::ValidationError>,
     pub retryable: bool,
 }
 

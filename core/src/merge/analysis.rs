@@ -1,0 +1,504 @@
+//! Claim analysis: what one claim says, for conflict detection — its subject, whether it is
+//! negated, its predicate's choice words, qualifiers and typed values, and its polarity-free
+//! word set.
+//!
+//! What it is for: [`Scratch::analyse`] / [`Scratch::analyse_tokens`] (the rules, step by step,
+//! are on `analyse` and in docs/merge.md), with buffers reused across claims.
+//!
+//! What it is not for: comparing two claims (`detection`), Markdown structure (`claims`) or
+//! semantic understanding: the analysis is lexical.
+
+use super::tokens::{Tk, Toks, words_key};
+use super::values::{Value, value_at};
+use super::words::*;
+
+/// What a claim says, for conflict detection. Words are hashes of their folded forms.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Analysis {
+    pub(super) decision: bool,
+    /// Key of the subject's content words (sorted), or `None` when no subject was found.
+    pub(super) subject: Option<u64>,
+    /// Sorted content words of the whole main clause, negations and typed values set aside.
+    pub(super) pol_words: Vec<u64>,
+    /// Key of `pol_words` (0 when empty).
+    pub(super) pol_key: u64,
+    /// An odd number of negations in the main clause.
+    pub(super) negated: bool,
+    /// Sorted content words of the predicate (the choice, for a decision), values and
+    /// qualifiers excluded.
+    pub(super) choice: Vec<u64>,
+    /// Words after `for`/`in` in the predicate ("for enterprise", "in the EU"), sorted.
+    pub(super) qualifiers: Vec<u64>,
+    /// Typed values of the predicate, past ones ("was June 30") excluded.
+    pub(super) values: Vec<Value>,
+    /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
+    pub(super) subject_display: String,
+    pub(super) pol_display: String,
+}
+
+/// Role of a token in the main clause.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Other,
+    Subject,
+    Predicate,
+}
+
+/// Buffers reused across claims.
+#[derive(Default)]
+pub(super) struct Scratch {
+    pub(super) tk: Toks,
+    skip: Vec<bool>,
+    role: Vec<Role>,
+    pub(super) used: Vec<bool>,
+    qual: Vec<bool>,
+}
+
+impl Scratch {
+    /// Analyse a claim's own text, given as its lines (`decision`: it is under `## Decisions`).
+    ///
+    /// 1. Tokens: words, numbers, punctuation; `[src:...]` and emphasis dropped.
+    /// 2. Leading labels (`Assumption:`, `Decision:`, `Note:` ...) and decision leads ("We
+    ///    decided to", "Team agreed on") are skipped.
+    /// 3. The **main clause** ends at `;`, `—`, a sentence end (`.` then a capital), a
+    ///    condition (*until*, *unless*, *if*) or what starts a rationale or attribution
+    ///    (*because*, *since*, *due to*, *so that*, *given that*, *to avoid*;
+    ///    *rationale*/*reason* before `:` or after punctuation; *decided*, *agreed*,
+    ///    *approved*, *confirmed* before *by/with/on/in/at/during/upon* or after punctuation;
+    ///    *signed off*). The rest is ignored.
+    /// 4. **Rejected alternatives** are set aside: ", not X", "(not X)", "rather than X",
+    ///    "instead of X", "(was X)", and in decisions "A over B"; up to the next punctuation
+    ///    or, after its first word, a preposition or conjunction.
+    /// 5. **Subject.** Decisions first try "[we will|do not|...] <verb> <choice> for|in|as|on
+    ///    <subject>" with verbs *use, adopt, choose, pick, select, prefer, keep, go with, stay
+    ///    with, stick with, switch to, move to, migrate to, standardise on, settle on, opt
+    ///    for*. Then every claim tries the first `:` (followed by a space), `=`, or link verb
+    ///    (*is, are, was, were, stays, remains, becomes, equals, costs, takes*, "<modal> be",
+    ///    "has been", "<moved|set|changed|slipped|pushed|raised|...> to|from"): the subject is
+    ///    the text before it when that has 1 to 8 content words. Decisions finally try
+    ///    "<choice> for <subject>". The subject key is its content words (stop words and
+    ///    value-type nouns or modifiers such as *date, value, current, new* removed, plurals
+    ///    folded), sorted.
+    /// 6. **Values** in the predicate: dates (ISO, "July 14", "14 July 2026", a capitalised
+    ///    month alone), quarters (`Q3`, `Q3 2026`), versions (`v1.2`, `1.2.3`),
+    ///    yes/no/true/false/enabled/disabled, numbers with units (`%`, `x`, currency,
+    ///    durations in seconds, the next word). A value right after *was, were, from,
+    ///    previously, formerly, originally, replacing, superseded* is a past one and ignored.
+    /// 7. **Qualifiers**: up to 4 content words after `for`/`in` in the predicate.
+    pub(super) fn analyse<'t>(
+        &mut self,
+        parts: impl Iterator<Item = &'t str>,
+        decision: bool,
+        display: bool,
+    ) -> Analysis {
+        self.tk.clear();
+        for p in parts {
+            self.tk.push_text(p);
+        }
+        self.analyse_tokens(decision, display)
+    }
+
+    /// [`Scratch::analyse`] of the tokens already in `self.tk`.
+    pub(super) fn analyse_tokens(&mut self, decision: bool, display: bool) -> Analysis {
+        let Scratch { tk, skip, role, used, qual } = self;
+        let tk = &*tk;
+        let n = tk.len();
+        for v in [&mut *skip, &mut *used, &mut *qual] {
+            v.clear();
+            v.resize(n, false);
+        }
+        role.clear();
+        role.resize(n, Role::Other);
+        let start = lead(tk);
+        let end = clause_end(tk, start);
+        mark_alternatives(tk, start, end, decision, skip);
+        if !(decision && decision_shape(tk, start, end, skip, role)) {
+            if let Some((se, ps)) = generic_split(tk, start, end, skip) {
+                role[start..se].fill(Role::Subject);
+                role[ps..end].fill(Role::Predicate);
+            } else if decision && let Some(f) = (start + 1..end).find(|&i| !skip[i] && tk.is(i, "for")) {
+                role[start..f].fill(Role::Predicate);
+                let m = (f + 1..end)
+                    .find(|&i| tk.has(i, W_QUAL_STOP) || matches!(tk.punct(i), Some(',' | '(')))
+                    .unwrap_or(end);
+                role[f + 1..m].fill(Role::Subject);
+                role[m..end].fill(Role::Predicate);
+            } else {
+                role[start..end].fill(Role::Predicate);
+            }
+        }
+        let mut a = Analysis { decision, ..Analysis::default() };
+
+        // Subject.
+        let mut subject: Vec<u64> = Vec::new();
+        let mut any_subject = false;
+        for i in start..end {
+            if role[i] != Role::Subject || skip[i] || !tk.is_text(i) {
+                continue;
+            }
+            if display && !(a.subject_display.is_empty() && tk.has(i, W_ARTICLE)) {
+                if !a.subject_display.is_empty() {
+                    a.subject_display.push(' ');
+                }
+                a.subject_display.push_str(tk.w(i));
+            }
+            any_subject = true;
+            if !tk.has(i, W_STOP | W_NEG | W_NOISE) {
+                subject.push(tk.key(i));
+            }
+        }
+        if any_subject && !subject.is_empty() {
+            subject.sort_unstable();
+            subject.dedup();
+            a.subject = Some(words_key(&subject));
+        }
+
+        // Values, then qualifiers and choice words in the predicate.
+        values(tk, start, end, skip, role, used, &mut a.values);
+        let mut i = start;
+        while i < end {
+            if role[i] == Role::Predicate && !skip[i] && tk.has(i, W_FOR_IN) {
+                let mut j = i + 1;
+                let mut taken = 0;
+                while j < end && taken < 4 && tk.toks[j].kind == Tk::Word && !skip[j] && !used[j] {
+                    if tk.has(j, W_ARTICLE) {
+                        j += 1;
+                        continue;
+                    }
+                    // A capitalised stop word is a name here ("in the US").
+                    if (tk.has(j, W_STOP) && !tk.toks[j].cap) || tk.has(j, W_NEG | W_MONTH) {
+                        break;
+                    }
+                    qual[j] = true;
+                    a.qualifiers.push(tk.key(j));
+                    taken += 1;
+                    j += 1;
+                }
+                i = j.max(i + 1);
+            } else {
+                i += 1;
+            }
+        }
+        a.qualifiers.sort_unstable();
+        a.qualifiers.dedup();
+        let mut negations = 0;
+        a.pol_words.reserve_exact(end - start);
+        a.choice.reserve_exact(end - start);
+        for i in start..end {
+            if skip[i] || used[i] || !tk.is_text(i) {
+                continue;
+            }
+            if tk.has(i, W_NEG) {
+                negations += 1;
+                continue;
+            }
+            if tk.has(i, W_STOP) {
+                continue;
+            }
+            let k = tk.key(i);
+            if role[i] == Role::Predicate && !qual[i] {
+                a.choice.push(k);
+            }
+            a.pol_words.push(k);
+            if display && a.pol_words.len() <= 10 {
+                if !a.pol_display.is_empty() {
+                    a.pol_display.push(' ');
+                }
+                a.pol_display.push_str(tk.w(i));
+            }
+        }
+        a.negated = negations % 2 == 1;
+        a.choice.sort_unstable();
+        a.choice.dedup();
+        a.pol_words.sort_unstable();
+        a.pol_words.dedup();
+        a.pol_key = words_key(&a.pol_words);
+        a
+    }
+}
+
+/// Index of the first token after leading punctuation, labels and decision leads.
+fn lead(tk: &Toks) -> usize {
+    let mut i = 0;
+    loop {
+        while i < tk.len() && tk.punct(i).is_some() {
+            i += 1;
+        }
+        if tk.has(i, W_LABEL) && tk.punct(i + 1) == Some(':') {
+            i += 2;
+            continue;
+        }
+        break;
+    }
+    // "We (have) decided to", "The team agreed on", "Decided to".
+    for k in i..(i + 4).min(tk.len()) {
+        if tk.has(k, W_LEAD_VERB) && (i..k).all(|j| tk.has(j, W_LEAD_WORD)) {
+            let j = k + 1 + usize::from(tk.has(k + 1, W_LEAD_PARTICLE));
+            if j < tk.len() {
+                return j;
+            }
+        }
+    }
+    i
+}
+
+/// End (exclusive) of the main clause that starts at `start`.
+fn clause_end(tk: &Toks, start: usize) -> usize {
+    let n = tk.len();
+    for i in start + 1..n {
+        let t = &tk.toks[i];
+        match t.kind {
+            Tk::Punct(';' | '—' | '–') => return i,
+            Tk::Punct('.') => {
+                let next = tk.toks.get(i + 1);
+                let abbrev = tk.is_text(i - 1) && tk.w(i - 1).chars().count() == 1;
+                let ends = next.is_none_or(|t| t.space && (t.cap || matches!(t.kind, Tk::Punct(_))));
+                if ends && !abbrev {
+                    return i;
+                }
+            }
+            Tk::Word if t.flags & (W_CUT | W_REASON | W_ATTRIBUTION | W_PAIR_CUT) != 0 => {
+                let after_punct = matches!(tk.punct(i - 1), Some(',' | '(' | '.'));
+                let cut = if t.flags & W_CUT != 0 {
+                    true
+                } else if t.flags & W_REASON != 0 {
+                    after_punct || tk.punct(i + 1) == Some(':')
+                } else if t.flags & W_ATTRIBUTION != 0 {
+                    after_punct || tk.is_any(i + 1, &["by", "with", "on", "in", "at", "during", "upon"])
+                } else {
+                    match tk.w(i) {
+                        "due" => tk.is(i + 1, "to"),
+                        "so" | "given" => tk.is(i + 1, "that"),
+                        "to" => tk.is(i + 1, "avoid"),
+                        "signed" => tk.is(i + 1, "off"),
+                        _ => false,
+                    }
+                };
+                if cut {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Set aside rejected alternatives and past values in parentheses: the marker words and the
+/// phrase after them, up to punctuation (`,;):.`) or, after its first word, a preposition or
+/// conjunction.
+fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: &mut [bool]) {
+    let mut i = start;
+    while i < end {
+        // (first skipped token, first token of the alternative itself)
+        let found = match tk.toks[i].kind {
+            Tk::Punct(',' | '(') if tk.is(i + 1, "not") => Some((i + 1, i + 2)),
+            Tk::Punct('(') if tk.has(i + 1, W_PAST) => Some((i + 1, i + 2)),
+            Tk::Word => {
+                let w = tk.w(i);
+                if (w == "rather" && tk.is(i + 1, "than")) || (w == "instead" && tk.is(i + 1, "of")) {
+                    Some((i, i + 2))
+                } else if decision
+                    && w == "over"
+                    && i > start
+                    && tk.toks[i - 1].kind == Tk::Word
+                    && tk.toks.get(i + 1).is_some_and(|t| t.kind == Tk::Word)
+                {
+                    Some((i, i + 1))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        let Some((from, body)) = found else {
+            i += 1;
+            continue;
+        };
+        let mut j = from;
+        while j < end {
+            let stop = match tk.toks[j].kind {
+                Tk::Punct(c) => matches!(c, ',' | ';' | ')' | '.' | ':'),
+                Tk::Word => j > body && tk.has(j, W_ALT_STOP),
+                Tk::Num => false,
+            };
+            if j >= body && stop {
+                break;
+            }
+            skip[j] = true;
+            j += 1;
+        }
+        i = j.max(i + 1);
+    }
+}
+
+/// "<lead> <decision verb> <choice> <prep> <subject> [<qualifiers>]": sets roles and
+/// returns true when it matches.
+fn decision_shape(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &mut [Role]) -> bool {
+    let mut i = start;
+    while i < end && i < start + 5 && tk.has(i, W_DEC_PREFIX | W_NEG) {
+        i += 1;
+    }
+    if i >= end || tk.toks[i].kind != Tk::Word {
+        return false;
+    }
+    let particle = [(W_DEC_WITH, "with"), (W_DEC_TO, "to"), (W_DEC_ON, "on"), (W_DEC_FOR, "for")]
+        .into_iter()
+        .find(|&(f, p)| tk.has(i, f) && tk.is(i + 1, p));
+    let choice_start = if particle.is_some() {
+        i + 2
+    } else if tk.has(i, W_DEC_VERB) {
+        i + 1
+    } else {
+        return false;
+    };
+    if choice_start >= end {
+        return false;
+    }
+    let prep = (choice_start + 1..end).find(|&k| !skip[k] && tk.has(k, W_SUBJECT_PREP));
+    role[choice_start..end].fill(Role::Predicate);
+    if let Some(p) = prep {
+        let m = (p + 1..end)
+            .find(|&k| tk.has(k, W_QUAL_STOP) || matches!(tk.punct(k), Some(',' | '(' | ':')))
+            .unwrap_or(end);
+        role[p] = Role::Other;
+        role[p + 1..m].fill(Role::Subject);
+    }
+    true
+}
+
+/// The first `:`/`=`/link verb after at least one token: (end of subject, start of predicate),
+/// when the subject has 1 to 8 content words.
+fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(usize, usize)> {
+    let mut found = None;
+    for (i, t) in tk.toks.iter().enumerate().take(end).skip(start + 1) {
+        if skip[i] {
+            continue;
+        }
+        found = match t.kind {
+            Tk::Punct(':') if tk.toks.get(i + 1).is_none_or(|t| t.space) => Some((i, i + 1)),
+            Tk::Punct('=') => Some((i, i + 1)),
+            Tk::Word if t.flags & (W_LINK1 | W_LINK_BE | W_HAVE | W_LINK_TO) != 0 => {
+                if t.flags & W_LINK1 != 0 {
+                    Some((i, i + 1))
+                } else if (t.flags & W_LINK_BE != 0 && tk.is(i + 1, "be"))
+                    || (t.flags & W_HAVE != 0 && tk.is(i + 1, "been"))
+                    || (t.flags & W_LINK_TO != 0 && tk.is(i + 1, "to"))
+                {
+                    Some((i, i + 2))
+                } else if t.flags & W_LINK_TO != 0 && tk.is(i + 1, "from") {
+                    // "moved from June 30 to July 14": the predicate keeps `from` (a past value).
+                    Some((i, i + 1))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            break;
+        }
+    }
+    let (se, ps) = found?;
+    let words = (start..se).filter(|&k| !skip[k] && tk.is_text(k) && !tk.has(k, W_STOP | W_NEG)).count();
+    (1..=8).contains(&words).then_some((se, ps.min(end)))
+}
+
+/// Typed values among the predicate tokens; marks the tokens they use.
+fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], used: &mut [bool], out: &mut Vec<Value>) {
+    let ok = |k: usize| k < end && role[k] == Role::Predicate && !skip[k];
+    let first_pred = (start..end).find(|&k| ok(k) && tk.is_text(k));
+    let mut i = start;
+    while i < end {
+        if !ok(i) || !tk.is_text(i) {
+            i += 1;
+            continue;
+        }
+        let Some((value, next)) = value_at(tk, i, end, first_pred == Some(i)) else {
+            i += 1;
+            continue;
+        };
+        let past = i > start && {
+            let mut p = i - 1;
+            while p > start && matches!(tk.punct(p), Some('$' | '€' | '£' | '(')) {
+                p -= 1;
+            }
+            tk.has(p, W_HISTORY)
+        };
+        used[i..next].fill(true);
+        if !past {
+            out.push(value);
+        }
+        i = next;
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::merge::tokens::fold_hash;
+    use crate::merge::values::*;
+
+    pub(in crate::merge) fn an(text: &str, decision: bool) -> Analysis {
+        Scratch::default().analyse([text].into_iter(), decision, true)
+    }
+
+    fn key(words: &[&str]) -> u64 {
+        let mut k: Vec<u64> = words.iter().map(|w| fold_hash(w)).collect();
+        k.sort_unstable();
+        words_key(&k)
+    }
+
+    #[test]
+    fn subjects_values_and_polarity() {
+        let a = an("Launch date: July 14, 2026 [src:art_01a#L1-L2]", false);
+        assert_eq!((a.subject, a.subject_display.as_str()), (Some(key(&["launch"])), "launch date"));
+        assert_eq!(a.values, vec![Value::Date { y: 2026, m: 7, d: 14 }]);
+        let a = an("Launch moved to July 14 (was June 30) because legal review slipped.", false);
+        assert_eq!(a.subject, Some(key(&["launch"])));
+        assert_eq!(a.values, vec![Value::Date { y: 0, m: 7, d: 14 }]);
+        let a = an("p95 latency is 250 ms after the fix", false);
+        assert_eq!(a.subject, Some(key(&["latency", "p95"])));
+        assert_eq!(a.values, vec![Value::Num { unit: U_SECONDS, v: 0.25 }]);
+        let a = an("Budget: $50k", false);
+        assert_eq!(a.values, vec![Value::Num { unit: U_USD, v: 50000.0 }]);
+        assert_eq!(an("The budget is 50,000 dollars.", false).values, a.values);
+        let a = an("Use Postgres, not SQLite, for the event store because of joins. Decided by Alice.", true);
+        assert_eq!(a.subject_display, "event store");
+        assert_eq!(a.choice, vec![fold_hash("postgres")]);
+        assert!(!a.negated);
+        let a = an("We will not ship the beta to EU customers.", true);
+        assert!(a.negated);
+        assert_eq!(a.pol_display, "ship beta eu customers");
+        assert_eq!(a.pol_key, key(&["ship", "beta", "eu", "customer"]));
+        let a = an("SSO required for enterprise: no", false);
+        assert_eq!(a.subject, Some(key(&["sso", "required", "enterprise"])));
+        assert_eq!(a.values, vec![Value::Bool(false)]);
+        let a = an("Target runtime: Node v20.1", false);
+        assert_eq!(a.values, vec![Value::Version { parts: [20, 1, 0, 0], n: 2 }]);
+        assert_eq!(an("Launch is July 14 in the US", false).qualifiers, vec![fold_hash("us")]);
+        let a = an("Discount cap is 20%, not 25%", false);
+        assert_eq!(a.values, vec![Value::Num { unit: U_PERCENT, v: 20.0 }]);
+        assert_eq!(an("Launch: Q3 2026", false).values, vec![Value::Quarter { q: 3, y: 2026 }]);
+        assert_eq!(an("Renewal date is 2026-06-30.", false).values, vec![Value::Date { y: 2026, m: 6, d: 30 }]);
+        // Plurals, case and number formats meet.
+        assert_eq!(an("Renewals are 10k", false).subject, an("renewal is 10,000", false).subject);
+    }
+
+    #[test]
+    fn values_compare_by_kind_and_unit() {
+        let v = |s: &str| an(s, false).values;
+        assert!(values_incompatible(&v("X is July 14"), &v("X is June 30")));
+        assert!(!values_incompatible(&v("X is July 14"), &v("X is 14 July 2026")));
+        assert!(!values_incompatible(&v("X is $10k"), &v("X is $10,000")));
+        assert!(values_incompatible(&v("X is 5 engineers"), &v("X is 6 engineers")));
+        assert!(values_incompatible(&v("X is 5"), &v("X is 6 engineers")));
+        assert!(!values_incompatible(&v("X is 3x annual over 12 months"), &v("X is 3x annual")));
+        assert!(!values_incompatible(&v("X is 24 months"), &v("X is 2 years")));
+        assert!(values_incompatible(&v("X: yes"), &v("X: no")));
+        assert!(!values_incompatible(&v("X is v1.2"), &v("X is v1.2.3")));
+        assert!(values_incompatible(&v("X is v1.2"), &v("X is v1.3")));
+        assert!(!values_incompatible(&v("X is 250ms"), &v("X is 0.25 seconds")));
+        assert!(!values_incompatible(&v("X is 16.2"), &v("X is 16.20")));
+    }
+}

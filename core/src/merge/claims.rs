@@ -1,0 +1,338 @@
+//! Markdown claims: a Distilled State split into its title, its sections (the canonical five,
+//! then any other `##` sections) and their blocks — list items with their continuation lines
+//! and nested items, paragraphs, headings, code — each keyed by its normalised text and carrying
+//! its provenance markers; claims that may conflict are analysed while parsing.
+//!
+//! What it is for: [`parse`] and the [`Doc`]/[`Block`] it returns, which detection and
+//! rendering read; the Markdown line helpers they share.
+//!
+//! What it is not for: a full CommonMark parser (only what a Distilled State uses, with the
+//! distill policy's line classification and list-marker syntax), or rendering (`render`).
+
+use super::analysis::{Analysis, Scratch};
+use super::tokens::markers;
+use super::types::{ConflictSide, MergeError};
+use crate::distill::{self, REQUIRED_SECTIONS};
+use crate::hash::{Key128, fnv64};
+use crate::maps::HashMap;
+
+pub(super) const PREAMBLE: usize = 0;
+pub(super) const DECISIONS: usize = 2;
+pub(super) const NEXT_STEPS: usize = 5;
+
+/// The section table shared by both sides: 0 is the preamble (between the title and the first
+/// section), 1..=5 the canonical sections, then other `##` sections in order of appearance.
+pub(super) struct Sections {
+    pub(super) names: Vec<String>,
+    by_key: HashMap<String, usize>,
+}
+
+impl Sections {
+    pub(super) fn new() -> Sections {
+        let mut names = vec![String::new()];
+        let mut by_key = HashMap::default();
+        for (i, r) in REQUIRED_SECTIONS.iter().enumerate() {
+            names.push(r.to_string());
+            by_key.insert(r.to_ascii_lowercase(), i + 1);
+        }
+        Sections { names, by_key }
+    }
+
+    pub(super) fn get(&mut self, heading: &str) -> usize {
+        let heading = heading.trim();
+        let key = heading.to_lowercase();
+        if let Some(&i) = self.by_key.get(&key) {
+            return i;
+        }
+        self.names.push(heading.to_string());
+        self.by_key.insert(key, self.names.len() - 1);
+        self.names.len() - 1
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A list item with its continuation lines and nested items.
+    Item,
+    Paragraph,
+    /// `###` and deeper headings, a second `#` heading, or an indented heading.
+    Heading,
+    /// A fenced code block at the top level of a section.
+    Code,
+}
+
+/// A claim or other top-level unit of a section: lines `start..=end` of the document,
+/// `start..=own_end` being its own text (before nested items and loose paragraphs).
+pub(super) struct Block<'a> {
+    pub(super) sec: usize,
+    pub(super) kind: Kind,
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) own_end: usize,
+    pub(super) blank_before: bool,
+    /// Hash of the normalised text (duplicate detection, ids).
+    pub(super) key: u128,
+    /// `[src:...]` markers on the block.
+    pub(super) markers: Vec<&'a str>,
+    /// What the claim says, for blocks `parse` was asked to analyse.
+    pub(super) an: Option<Analysis>,
+    /// A code fence in the block that the document never closes (it ends with the block):
+    /// its marker, so the converged state closes it instead of swallowing what follows.
+    pub(super) open_fence: Option<&'a str>,
+}
+
+pub(super) struct Doc<'a> {
+    /// (1-based line number, text) of each line after any frontmatter.
+    pub(super) lines: Vec<(u32, &'a str)>,
+    pub(super) title: Option<&'a str>,
+    pub(super) blocks: Vec<Block<'a>>,
+}
+
+impl<'a> Doc<'a> {
+    /// The block's own text, line by line: the first without its list marker, all trimmed.
+    pub(super) fn own_parts<'s>(&'s self, b: &Block) -> impl Iterator<Item = &'a str> + use<'a, 's> {
+        let (lines, start) = (&self.lines, b.start);
+        (start..=b.own_end).map(move |i| if i == start { strip_marker(lines[i].1).trim() } else { lines[i].1.trim() })
+    }
+
+    /// The block as written, its first line without list marker or indentation.
+    pub(super) fn written(&self, b: &Block) -> String {
+        let mut out = String::new();
+        for i in b.start..=b.end {
+            let line = self.lines[i].1;
+            if i == b.start {
+                out.push_str(strip_marker(line).trim());
+            } else {
+                out.push('\n');
+                out.push_str(line.trim_end());
+            }
+        }
+        out
+    }
+
+    pub(super) fn side(&self, b: &Block) -> ConflictSide {
+        ConflictSide {
+            text: self.written(b),
+            provenance: b.markers.iter().map(|m| m.to_string()).collect(),
+            line: self.lines[b.start].0,
+        }
+    }
+}
+
+fn strip_marker(line: &str) -> &str {
+    match distill::list_marker(line) {
+        Some((_, rest)) => rest,
+        None => line.trim_start(),
+    }
+}
+
+pub(super) fn is_fence(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("```") || t.starts_with("~~~")
+}
+
+/// An ATX heading at column 0: `#`s then a space (or nothing).
+pub(super) fn heading_level(line: &str) -> Option<usize> {
+    let n = line.bytes().take_while(|&b| b == b'#').count();
+    (n > 0 && n <= 6 && (line.len() == n || line.as_bytes()[n] == b' ')).then_some(n)
+}
+
+/// Leading spaces and tabs (Markdown indentation; other Unicode spaces are text).
+pub(super) fn indent_of(line: &str) -> usize {
+    line.bytes().take_while(|&b| b == b' ' || b == b'\t').count()
+}
+
+/// Split a Distilled State into its title and blocks, and analyse the blocks `analyse` asks
+/// for (it sees each block's section, kind and key). Uses the distill policy's line
+/// classification (frontmatter skipped, 1-based numbers) and list-marker syntax.
+pub(super) fn parse<'a>(
+    text: &'a str,
+    secs: &mut Sections,
+    side: &str,
+    scratch: &mut Scratch,
+    analyse: impl Fn(&Block) -> bool,
+) -> Result<Doc<'a>, MergeError> {
+    let mut findings = Vec::new();
+    let classified = distill::classify(text, &mut findings);
+    if findings.iter().any(|f| f.code == "unclosed-frontmatter") {
+        return Err(MergeError::InvalidInput(format!(
+            "the {side}'s Distilled State starts with `---` frontmatter that is never closed"
+        )));
+    }
+    let mut doc = Doc { lines: Vec::with_capacity(classified.len()), title: None, blocks: Vec::new() };
+    let mut sec = PREAMBLE;
+    let mut open = false; // the last block takes continuation lines
+    let mut own_open = false; // ... as part of its own text
+    let mut blank = false; // a blank line since the last block line
+    let mut fence = false;
+    let mut first = true; // no block yet in this section (its blank line follows the heading)
+    let mut title_at = 0; // line of the title: nothing attaches across it
+    for l in &classified {
+        let idx = doc.lines.len();
+        doc.lines.push((l.no, l.text));
+        let text = l.text;
+        if fence {
+            let b = doc.blocks.last_mut().expect("a fence opens a block");
+            b.end = idx;
+            if is_fence(text) {
+                fence = false;
+                open = false;
+                own_open = false;
+            }
+            continue;
+        }
+        if text.trim().is_empty() {
+            blank = true;
+            open = false;
+            own_open = false;
+            continue;
+        }
+        // Deeper than the item before (in this section, after the title): part of that item.
+        let indent = indent_of(text);
+        let inside_item = doc.blocks.last().is_some_and(|b| {
+            b.sec == sec && b.kind == Kind::Item && b.start >= title_at && indent > indent_of(doc.lines[b.start].1)
+        });
+        if is_fence(text) {
+            fence = true;
+            if inside_item && (open || blank) {
+                doc.blocks.last_mut().expect("checked").end = idx;
+            } else {
+                doc.blocks.push(new_block(sec, Kind::Code, idx, blank && !first));
+                first = false;
+            }
+            own_open = false;
+            blank = false;
+            continue;
+        }
+        if (1..=3).contains(&indent) && heading_level(&text[indent..]).is_some() {
+            // An indented heading (CommonMark allows up to 3 spaces): a heading block, never a
+            // section or the title (as for the distill policy), never part of a claim.
+            doc.blocks.push(new_block(sec, Kind::Heading, idx, !first));
+            first = false;
+            open = false;
+            own_open = false;
+            blank = false;
+            continue;
+        }
+        if let Some(level) = heading_level(text) {
+            open = false;
+            own_open = false;
+            blank = false;
+            if level == 1 && doc.title.is_none() {
+                doc.title = Some(text[1..].trim());
+                first = true;
+                title_at = idx;
+            } else if level == 2 {
+                sec = secs.get(&text[2..]);
+                first = true;
+            } else {
+                doc.blocks.push(new_block(sec, Kind::Heading, idx, !first));
+                first = false;
+            }
+            continue;
+        }
+        if distill::list_marker(text).is_some() {
+            if inside_item && (open || blank) {
+                doc.blocks.last_mut().expect("checked").end = idx;
+                own_open = false;
+            } else {
+                doc.blocks.push(new_block(sec, Kind::Item, idx, blank && !first));
+                first = false;
+                own_open = true;
+            }
+            open = true;
+        } else if open {
+            let b = doc.blocks.last_mut().expect("open implies a block");
+            b.end = idx;
+            if own_open {
+                b.own_end = idx;
+            }
+        } else if blank && inside_item {
+            doc.blocks.last_mut().expect("checked").end = idx;
+            own_open = false;
+            open = true;
+        } else {
+            doc.blocks.push(new_block(sec, Kind::Paragraph, idx, blank && !first));
+            first = false;
+            own_open = true;
+            open = true;
+        }
+        blank = false;
+    }
+    if fence {
+        let b = doc.blocks.last_mut().expect("a fence opens a block");
+        let opening = (b.start..=b.end).rev().map(|i| doc.lines[i].1.trim_start()).find(|l| is_fence(l));
+        b.open_fence = opening.map(|l| &l[..3]);
+    }
+    let Doc { lines, blocks, .. } = &mut doc;
+    for b in blocks.iter_mut() {
+        let own_tokens = block_key(lines, b, scratch);
+        if analyse(b) {
+            scratch.tk.toks.truncate(own_tokens);
+            b.an = Some(scratch.analyse_tokens(b.sec == DECISIONS, false));
+        }
+    }
+    Ok(doc)
+}
+
+fn new_block<'a>(sec: usize, kind: Kind, idx: usize, blank_before: bool) -> Block<'a> {
+    Block {
+        sec,
+        kind,
+        start: idx,
+        end: idx,
+        own_end: idx,
+        blank_before,
+        key: 0,
+        markers: Vec::new(),
+        an: None,
+        open_fence: None,
+    }
+}
+
+/// Set a block's key (hash of its normalised text) and provenance markers, leaving its tokens
+/// in `scratch`; returns how many of them are its own text's. Code blocks are keyed by their
+/// exact text (and carry no provenance); a block whose normalised text is empty (only
+/// punctuation or markers) is keyed by its trimmed text.
+fn block_key<'a>(lines: &[(u32, &'a str)], b: &mut Block<'a>, scratch: &mut Scratch) -> usize {
+    let body = &lines[b.start..=b.end];
+    let tk = &mut scratch.tk;
+    tk.clear();
+    if b.kind == Kind::Code {
+        // The content relative to the opening fence, not the fences: an unclosed or indented
+        // block and its closed, dedented rendering are equal.
+        let mut h = Key128::new(b"code");
+        let base = indent_of(body[0].1);
+        for (_, l) in body.iter().filter(|(_, l)| !is_fence(l)) {
+            h.push(fnv64(l[indent_of(l).min(base)..].trim_end().as_bytes()));
+        }
+        b.key = h.finish();
+        return 0;
+    }
+    let mut own_tokens = 0;
+    for (k, (_, l)) in body.iter().enumerate() {
+        let l = strip_marker(l);
+        let l = if b.kind == Kind::Heading { l.trim_start_matches('#') } else { l };
+        tk.push_text(l);
+        if b.start + k == b.own_end {
+            own_tokens = tk.len();
+        }
+        for m in markers(l) {
+            if !b.markers.contains(&m) {
+                b.markers.push(m);
+            }
+        }
+    }
+    let mut h = Key128::new(b"text");
+    let words = tk.norm_into(&mut h);
+    if words == 0 {
+        let mut raw = Key128::new(b"raw");
+        for (_, l) in body.iter().filter(|(_, l)| !is_fence(l)) {
+            raw.push(fnv64(l.trim().as_bytes()));
+        }
+        b.key = raw.finish();
+    } else {
+        b.key = h.finish();
+    }
+    own_tokens
+}

@@ -1,0 +1,290 @@
+//! Detection: which disagreements between the two sides are conflicts — the lifecycle table,
+//! divergent next actions, and claim conflicts (contradictory decisions, incompatible values)
+//! found through subject and word-set indexes, so only claims sharing a key are compared.
+//!
+//! What it is for: [`lifecycle`], [`material_next_action`] (public), [`detect_claims`] and the
+//! [`Found`] conflicts before ids and grouping. Only a new source claim can conflict, and only
+//! with a target claim.
+//!
+//! What it is not for: ids (`ids`), applying resolutions (`resolution`) or judging which side is
+//! right.
+
+use super::analysis::{Analysis, Scratch};
+use super::claims::{Block, DECISIONS, Doc, Kind, NEXT_STEPS, PREAMBLE};
+use super::ids::norm_hash;
+use super::types::{ConflictKind, ConflictSide, Status};
+use super::values::values_incompatible;
+use crate::maps::{KeyMap, KeySet};
+
+/// The lifecycle compatibility table. `None` means incompatible (a conflict); otherwise the
+/// converged status.
+///
+/// | source \ target | open (`active`, `waiting`, `blocked`) | closed (`resolved`, `archived`) |
+/// |---|---|---|
+/// | open | compatible: the more restrictive, `blocked` > `waiting` > `active` | **conflict** |
+/// | closed | **conflict** | compatible: the target's |
+///
+/// Equal statuses are always compatible. Open vs closed is a conflict because one side says
+/// the work goes on and the other that it is over; which is true after the merge is the
+/// user's call. Among open states, a merged Dossier is blocked if either part is blocked
+/// (the blocker's claims come along), else waiting if either waits.
+pub fn lifecycle(source: Status, target: Status) -> Option<Status> {
+    if source == target {
+        return Some(target);
+    }
+    match (source.is_open(), target.is_open()) {
+        (true, true) => {
+            let rank = |s: Status| match s {
+                Status::Blocked => 2,
+                Status::Waiting => 1,
+                _ => 0,
+            };
+            Some(if rank(source) > rank(target) { source } else { target })
+        }
+        (false, false) => Some(target),
+        _ => None,
+    }
+}
+
+/// A side's next action: its frontmatter `next_action`, or when that is empty the first item
+/// of its `## Next Steps` (with that item's line).
+pub(super) fn effective_next_action(next_action: &str, doc: &Doc) -> (String, u32) {
+    if !next_action.trim().is_empty() {
+        return (next_action.trim().to_string(), 0);
+    }
+    match doc.blocks.iter().find(|b| b.sec == NEXT_STEPS && matches!(b.kind, Kind::Item | Kind::Paragraph)) {
+        Some(b) => (doc.own_parts(b).collect::<Vec<_>>().join(" "), doc.lines[b.start].0),
+        None => (String::new(), 0),
+    }
+}
+
+/// Whether two next actions differ materially. Not when either is empty or they are equal
+/// after normalisation. Otherwise, with `A`, `B` their content-word sets (stop words,
+/// negations and typed values removed, plurals folded): yes when their typed values are
+/// incompatible (dates, numbers, versions, yes/no), or when one is negated and the other not
+/// while one word set contains the other; no when one word set contains the other (a more
+/// detailed restatement); otherwise yes when `|A ∩ B| / |A ∪ B| < 0.5`.
+pub fn material_next_action(source: &str, target: &str) -> bool {
+    if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
+        return false;
+    }
+    let mut scratch = Scratch::default();
+    let a = scratch.analyse([source].into_iter(), false, false);
+    let b = scratch.analyse([target].into_iter(), false, false);
+    if values_incompatible(&a.values, &b.values) {
+        return true;
+    }
+    let (wa, wb) = (&a.pol_words, &b.pol_words);
+    let nested = subset(wa, wb) || subset(wb, wa);
+    if a.negated != b.negated && nested {
+        return true;
+    }
+    if nested {
+        return false;
+    }
+    let inter = wa.iter().filter(|w| wb.binary_search(w).is_ok()).count();
+    let union = wa.len() + wb.len() - inter;
+    (inter as f64) < 0.5 * union as f64
+}
+
+/// A detected disagreement before ids and grouping.
+pub(super) struct Found {
+    pub(super) kind: ConflictKind,
+    /// Hash of the normalised subject (bucket key), part of the id.
+    pub(super) key: u64,
+    pub(super) subject: String,
+    pub(super) source: ConflictSide,
+    pub(super) target: ConflictSide,
+    /// Hashes of both claims' normalised texts.
+    pub(super) norms: (u128, u128),
+    /// (source block, target block) pairs this conflict covers (none for status/next action).
+    pub(super) pairs: Vec<(usize, usize)>,
+    /// Sort key: (group, target line, source line).
+    pub(super) order: (u8, u32, u32),
+}
+
+/// Blocks whose content can conflict: claims (items and paragraphs) outside the preamble
+/// and `Next Steps`.
+pub(super) fn eligible(b: &Block) -> bool {
+    matches!(b.kind, Kind::Item | Kind::Paragraph) && b.sec != PREAMBLE && b.sec != NEXT_STEPS
+}
+
+pub(super) fn detect_claims(
+    t: &Doc,
+    s: &Doc,
+    t_first: &[usize],
+    s_new: &[usize],
+    scratch: &mut Scratch,
+    out: &mut Vec<Found>,
+) {
+    let mut by_subject: KeyMap<u64, Vec<usize>> = KeyMap::default();
+    let mut by_words: KeyMap<u64, Vec<usize>> = KeyMap::default();
+    for &i in t_first {
+        let Some(a) = &t.blocks[i].an else { continue };
+        if let Some(subj) = a.subject {
+            by_subject.entry(subj).or_default().push(i);
+        }
+        if a.pol_key != 0 {
+            by_words.entry(a.pol_key).or_default().push(i);
+        }
+    }
+    let mut pairs_seen: KeySet<(usize, usize)> = KeySet::default();
+    for &si in s_new {
+        let sb = &s.blocks[si];
+        let Some(sa) = &sb.an else { continue };
+        let mut hits: Vec<(usize, ConflictKind, u64, bool)> = Vec::new();
+        let target_an = |ti: usize| t.blocks[ti].an.as_ref().expect("indexed blocks are analysed");
+        if let Some(subj) = sa.subject
+            && let Some(tis) = by_subject.get(&subj)
+        {
+            for &ti in tis {
+                if let Some(kind) = subject_conflict(sa, target_an(ti)) {
+                    hits.push((ti, kind, subj, true));
+                }
+            }
+        }
+        if sa.pol_key != 0
+            && let Some(tis) = by_words.get(&sa.pol_key)
+        {
+            for &ti in tis {
+                if let Some(kind) = same_words_conflict(sa, target_an(ti)) {
+                    hits.push((ti, kind, sa.pol_key, false));
+                }
+            }
+        }
+        for (ti, kind, key, by_subject) in hits {
+            if !pairs_seen.insert((si, ti)) {
+                continue;
+            }
+            let tb = &t.blocks[ti];
+            // Only conflicts need the words for display.
+            let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+            out.push(Found {
+                kind,
+                key,
+                subject: if by_subject { shown.subject_display } else { shown.pol_display },
+                source: s.side(sb),
+                target: t.side(tb),
+                norms: (sb.key, tb.key),
+                pairs: vec![(si, ti)],
+                order: (2, t.lines[tb.start].0, s.lines[sb.start].0),
+            });
+        }
+    }
+}
+
+/// Two claims with the same subject key. Not a conflict when both name qualifiers ("for
+/// enterprise", "in the EU") and neither's qualifier words contain the other's ("in the EU"
+/// vs "in the US", "in the launch region" vs "in the hiring region"): they are about
+/// different things. Between two
+/// decisions: a conflict when one is negated and the other not, when their choices differ
+/// (both non-empty and neither contains the other), or when their typed values are
+/// incompatible. Otherwise: a conflict when the typed values are incompatible, or when one is
+/// negated and the other not while one's predicate words contain the other's.
+pub(super) fn subject_conflict(s: &Analysis, t: &Analysis) -> Option<ConflictKind> {
+    if !s.qualifiers.is_empty()
+        && !t.qualifiers.is_empty()
+        && !subset(&s.qualifiers, &t.qualifiers)
+        && !subset(&t.qualifiers, &s.qualifiers)
+    {
+        return None;
+    }
+    if s.decision && t.decision {
+        let differ = !s.choice.is_empty()
+            && !t.choice.is_empty()
+            && !subset(&s.choice, &t.choice)
+            && !subset(&t.choice, &s.choice);
+        if s.negated != t.negated || differ || values_incompatible(&s.values, &t.values) {
+            return Some(ConflictKind::ContradictoryDecision);
+        }
+        return None;
+    }
+    if values_incompatible(&s.values, &t.values) {
+        return Some(ConflictKind::IncompatibleValue);
+    }
+    if s.negated != t.negated && (subset(&s.choice, &t.choice) || subset(&t.choice, &s.choice)) {
+        return Some(ConflictKind::IncompatibleValue);
+    }
+    None
+}
+
+/// Two claims with the same polarity-free word set (same content words once negations and
+/// typed values are set aside): a conflict when one is negated and the other not ("We will
+/// ship X" / "We will not ship X") or their typed values are incompatible ("churn 3x" /
+/// "churn 4x"). Contradictory decision when both are decisions, incompatible value otherwise.
+pub(super) fn same_words_conflict(s: &Analysis, t: &Analysis) -> Option<ConflictKind> {
+    if s.negated != t.negated || values_incompatible(&s.values, &t.values) {
+        Some(if s.decision && t.decision {
+            ConflictKind::ContradictoryDecision
+        } else {
+            ConflictKind::IncompatibleValue
+        })
+    } else {
+        None
+    }
+}
+
+/// Whether sorted `a` is contained in sorted `b`.
+fn subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter().all(|x| b.binary_search(x).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    #[test]
+    fn documented_examples_hold() {
+        let conflict = |s: &str, t: &str, decision: bool| {
+            let (a, b) = (an(s, decision), an(t, decision));
+            let by_subject = (a.subject.is_some() && a.subject == b.subject).then(|| subject_conflict(&a, &b));
+            let by_words = (a.pol_key != 0 && a.pol_key == b.pol_key).then(|| same_words_conflict(&a, &b));
+            by_subject.flatten().or(by_words.flatten())
+        };
+        use ConflictKind::{ContradictoryDecision as D, IncompatibleValue as V};
+        assert_eq!(conflict("SSO is required", "SSO is not required for enterprise", false), Some(V));
+        assert_eq!(
+            conflict("Monthly deals churn 3x annual ones", "Monthly deals churn 4x annual ones", false),
+            Some(V)
+        );
+        assert_eq!(conflict("Headcount: 6 engineers", "Headcount is 5", false), Some(V));
+        assert_eq!(conflict("Launch is July 14 in the US", "Launch is July 21 in the EU", false), None);
+        assert_eq!(conflict("Use Postgres for the event store", "Use SQLite for the event store", true), Some(D));
+        assert_eq!(conflict("Use Postgres for the event store", "Event store: Postgres 16 on RDS", true), None);
+        assert_eq!(
+            conflict(
+                "We will ship the beta to EU customers in Q3",
+                "We will not ship the beta to EU customers until the DPA is signed",
+                true
+            ),
+            Some(D)
+        );
+        assert_eq!(conflict("Launch moved to July 14 (was June 30)", "Launch date: July 14", false), None);
+        assert_eq!(conflict("Launch moved from June 30 to July 14", "Launch date: June 30", false), Some(V));
+        assert_eq!(conflict("Cap is 25%, not 20%", "Cap: 20%", false), Some(V));
+    }
+
+    #[test]
+    fn lifecycle_table() {
+        use Status::*;
+        assert_eq!(lifecycle(Active, Blocked), Some(Blocked));
+        assert_eq!(lifecycle(Waiting, Active), Some(Waiting));
+        assert_eq!(lifecycle(Resolved, Archived), Some(Archived));
+        assert_eq!(lifecycle(Archived, Resolved), Some(Resolved));
+        assert_eq!(lifecycle(Active, Resolved), None);
+        assert_eq!(lifecycle(Archived, Blocked), None);
+    }
+
+    #[test]
+    fn next_actions() {
+        assert!(!material_next_action(
+            "Compare revised pricing scenarios with sales feedback.",
+            "Compare pricing scenarios with the sales team's feedback"
+        ));
+        assert!(material_next_action("Email Sales the revised deck", "Benchmark Postgres replication lag"));
+        assert!(material_next_action("Send the deck by June 30", "Send the deck by July 14"));
+        assert!(!material_next_action("Send the deck", "Send the deck to Sales by June 30"));
+        assert!(!material_next_action("", "Anything"));
+    }
+}

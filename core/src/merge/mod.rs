@@ -1,0 +1,434 @@
+//! Merge of two Dossiers' Distilled States (SPEC §2.5, §7.2 `merge`, §8.7, §14.5): converge
+//! the source into the surviving target and surface every conflict a human has to resolve.
+//!
+//! What it is for: given both sides (status, next action, Distilled State body) and the
+//! user's resolutions so far, produce the converged Distilled State, next action and status,
+//! plus the conflicts still unresolved. It is pure and deterministic: the same inputs give the
+//! same output and the same conflict ids, on every machine, natively and in the component.
+//!
+//! - **Converged state.** The target's title, then the five sections in the canonical order
+//!   (then any other `##` sections, target's first). In each section the target's claims come
+//!   first, then the source's new ones, each exactly as written. A claim is a top-level list
+//!   item (with its continuation lines and nested items) or a paragraph. Duplicates — equal
+//!   after normalisation (case, whitespace, punctuation, `[src:...]` markers, list markers,
+//!   articles and number formatting such as `10k` = `10,000` ignored) — are kept once, the
+//!   first occurrence, with the union of both claims' provenance markers.
+//! - **Conflicts** (SPEC §8.7): `contradictory-decision`, `divergent-next-action`,
+//!   `incompatible-lifecycle`, `incompatible-value`. Only a source claim that is new (not a
+//!   duplicate of a target claim) can conflict, and only with a target claim: disagreements
+//!   inside one side are that side's business. Claims are indexed by subject and by their
+//!   polarity-free word set in hash maps, so detection is near-linear: two claims are compared
+//!   only when they share a key. The rules, exactly, are in docs/merge.md and on the functions
+//!   of the modules below (`analysis::Scratch::analyse`, `detection::subject_conflict`,
+//!   `detection::same_words_conflict`, [`material_next_action`], [`lifecycle`]).
+//! - **Ids** are `conf-` + 16 hex digits of FNV-1a 64 over the kind, the subject key and both
+//!   claims' normalised texts (as hashes): stable across runs and independent of unrelated
+//!   claims and of provenance.
+//! - **Resolutions**: `keep-source` puts the source's claim where the target's was,
+//!   `keep-target` drops the source's, `keep-both` keeps the target's in place and adds the
+//!   source's after the target's claims, `custom(text)` puts the text where the target's claim
+//!   was and drops both. While a conflict is unresolved the converged state has the target's
+//!   side only, so it is complete exactly when `unresolved` is empty.
+//!
+//! What it is not for: judging which side is right (a human does), reading files or the
+//! Archive (the host passes the bodies and writes conflict files), or semantic understanding.
+//! The detection is lexical; docs/merge.md lists what it misses and what it over-reports.
+//!
+//! The modules, from the bottom up: `types` (inputs and outputs), `words` (the word-class
+//! table), `tokens`, `ids` (normalised-text keys, conflict ids), `values` (typed values),
+//! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `detection`,
+//! `resolution`, `render` (the converged state); this file runs them in order. Each uses only
+//! modules before it.
+
+mod analysis;
+mod claims;
+mod detection;
+mod ids;
+mod render;
+mod resolution;
+mod tokens;
+mod types;
+mod values;
+mod words;
+
+pub use detection::{lifecycle, material_next_action};
+pub use types::{Choice, Conflict, ConflictKind, ConflictSide, MergeError, MergePlan, MergeSide, Resolution, Status};
+
+use crate::hash::fnv64;
+use crate::maps::{HashMap, KeyMap};
+use analysis::Scratch;
+use claims::{NEXT_STEPS, Sections, heading_level, parse};
+use detection::{Found, detect_claims, effective_next_action, eligible};
+use ids::{conflict_id, norm_hash};
+use render::{Entry, Side, render, union_provenance};
+use resolution::Fate;
+use tokens::markers;
+
+/// Merge `source` into `target` (the survivor), applying `resolutions`.
+pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution]) -> Result<MergePlan, MergeError> {
+    if !source.id.is_empty() && source.id == target.id {
+        return Err(MergeError::InvalidInput(format!("`{}` cannot be merged into itself", source.id)));
+    }
+    let mut secs = Sections::new();
+    let mut scratch = Scratch::default();
+
+    // Converge: target's blocks, then the source's new ones, duplicates folded into the first.
+    // Claims that may conflict are analysed while parsing, from the same tokens: every
+    // eligible target claim, and the source's claims that are not duplicates of the target's.
+    let t = parse(&target.distilled_state, &mut secs, "target", &mut scratch, eligible)?;
+    let mut out: Vec<Vec<Entry>> = (0..secs.names.len()).map(|_| Vec::new()).collect();
+    let mut seen: KeyMap<(usize, u128), (usize, usize)> = KeyMap::default();
+    seen.reserve(t.blocks.len() * 2);
+    let mut t_first = Vec::new(); // target blocks that are entries (first occurrences)
+    for (i, b) in t.blocks.iter().enumerate() {
+        match seen.get(&(b.sec, b.key)) {
+            Some(&(sec, e)) => {
+                let own = &t.blocks[out[sec][e].block].markers;
+                union_provenance(&mut out[sec][e], own, &b.markers);
+            }
+            None => {
+                seen.insert((b.sec, b.key), (b.sec, out[b.sec].len()));
+                out[b.sec].push(Entry { side: Side::Target, block: i, extra: Vec::new() });
+                t_first.push(i);
+            }
+        }
+    }
+    let s = parse(&source.distilled_state, &mut secs, "source", &mut scratch, |b| {
+        eligible(b) && !seen.contains_key(&(b.sec, b.key))
+    })?;
+    out.resize_with(secs.names.len(), Vec::new);
+    let mut s_new = Vec::new(); // source blocks that are entries
+    for (i, b) in s.blocks.iter().enumerate() {
+        match seen.get(&(b.sec, b.key)) {
+            Some(&(sec, e)) => {
+                let entry = &mut out[sec][e];
+                let own = match entry.side {
+                    Side::Source => &s.blocks[entry.block].markers,
+                    _ => &t.blocks[entry.block].markers,
+                };
+                union_provenance(entry, own, &b.markers);
+            }
+            None => {
+                seen.insert((b.sec, b.key), (b.sec, out[b.sec].len()));
+                out[b.sec].push(Entry { side: Side::Source, block: i, extra: Vec::new() });
+                s_new.push(i);
+            }
+        }
+    }
+
+    // Detect.
+    let mut conflicts: Vec<Found> = Vec::new();
+    let status = lifecycle(source.status, target.status);
+    if status.is_none() {
+        let (st, tt) = (source.status.as_str(), target.status.as_str());
+        conflicts.push(Found {
+            kind: ConflictKind::IncompatibleLifecycle,
+            key: fnv64(b"status"),
+            subject: "status".into(),
+            source: ConflictSide { text: st.into(), provenance: Vec::new(), line: 0 },
+            target: ConflictSide { text: tt.into(), provenance: Vec::new(), line: 0 },
+            norms: (norm_hash(st), norm_hash(tt)),
+            pairs: Vec::new(),
+            order: (0, 0, 0),
+        });
+    }
+    let (s_next, s_next_line) = effective_next_action(&source.next_action, &s);
+    let (t_next, t_next_line) = effective_next_action(&target.next_action, &t);
+    if material_next_action(&s_next, &t_next) {
+        let provenance = |text: &str| markers(text).map(str::to_string).collect();
+        conflicts.push(Found {
+            kind: ConflictKind::DivergentNextAction,
+            key: fnv64(b"next action"),
+            subject: "next action".into(),
+            source: ConflictSide { text: s_next.clone(), provenance: provenance(&s_next), line: s_next_line },
+            target: ConflictSide { text: t_next.clone(), provenance: provenance(&t_next), line: t_next_line },
+            norms: (norm_hash(&s_next), norm_hash(&t_next)),
+            pairs: Vec::new(),
+            order: (1, 0, 0),
+        });
+    }
+    detect_claims(&t, &s, &t_first, &s_new, &mut scratch, &mut conflicts);
+
+    // Ids, grouping of identical disagreements, order.
+    let mut by_id: HashMap<String, usize> = HashMap::default();
+    let mut found: Vec<Found> = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for f in conflicts {
+        let id = conflict_id(f.kind, f.key, f.norms.0, f.norms.1);
+        match by_id.get(&id) {
+            Some(&k) => found[k].pairs.extend(f.pairs),
+            None => {
+                by_id.insert(id.clone(), found.len());
+                found.push(f);
+                ids.push(id);
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    order.sort_by_key(|&k| (found[k].order, found[k].kind));
+
+    // Resolutions.
+    let mut chosen: HashMap<&str, &Choice> = HashMap::default();
+    let mut unknown: Vec<&str> = Vec::new();
+    for r in resolutions {
+        if !by_id.contains_key(r.conflict_id.as_str()) {
+            if !unknown.contains(&r.conflict_id.as_str()) {
+                unknown.push(&r.conflict_id);
+            }
+            continue;
+        }
+        if let Some(prev) = chosen.insert(&r.conflict_id, &r.choice)
+            && prev != &r.choice
+        {
+            return Err(MergeError::InvalidInput(format!(
+                "conflict {} is resolved twice, in different ways",
+                r.conflict_id
+            )));
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(MergeError::InvalidInput(format!(
+            "resolution names unknown conflict id(s): {} (this merge has {} conflict(s); ids come from a merge's `unresolved`)",
+            unknown.join(", "),
+            ids.len()
+        )));
+    }
+
+    let mut converged_status = status.unwrap_or(target.status);
+    let mut converged_next = if t_next.is_empty() { s_next.clone() } else { t_next.clone() };
+    let mut extra_next_step: Option<String> = None;
+    let mut fate = Fate::default();
+    let mut unresolved = Vec::new();
+    for &k in &order {
+        let f = &found[k];
+        let id = &ids[k];
+        let Some(choice) = chosen.get(id.as_str()).copied() else {
+            for &(si, _) in &f.pairs {
+                fate.source_unresolved.insert(si);
+            }
+            unresolved.push(Conflict {
+                id: id.clone(),
+                kind: f.kind,
+                subject: f.subject.clone(),
+                source: f.source.clone(),
+                target: f.target.clone(),
+            });
+            continue;
+        };
+        match f.kind {
+            ConflictKind::IncompatibleLifecycle => {
+                converged_status = match choice {
+                    Choice::KeepSource => source.status,
+                    Choice::KeepTarget | Choice::KeepBoth => target.status,
+                    Choice::Custom(text) => Status::parse(text).ok_or_else(|| {
+                        MergeError::InvalidInput(format!(
+                            "custom resolution of {id} (status) must be one of active, waiting, blocked, resolved, archived; got `{text}`"
+                        ))
+                    })?,
+                }
+            }
+            ConflictKind::DivergentNextAction => match choice {
+                Choice::KeepSource => converged_next = s_next.clone(),
+                Choice::KeepTarget => converged_next = t_next.clone(),
+                Choice::KeepBoth => {
+                    converged_next = t_next.clone();
+                    extra_next_step = Some(s_next.clone());
+                }
+                Choice::Custom(text) => {
+                    if text.trim().is_empty() {
+                        return Err(MergeError::InvalidInput(format!(
+                            "custom resolution of {id} (next action) is empty; a Dossier needs a next action"
+                        )));
+                    }
+                    converged_next = text.trim().to_string();
+                }
+            },
+            _ => {
+                if let Choice::Custom(text) = choice
+                    && text.lines().any(|l| heading_level(l).is_some_and(|n| n <= 2))
+                {
+                    return Err(MergeError::InvalidInput(format!(
+                        "custom resolution of {id} contains a `#`/`##` heading line; a replacement is one claim"
+                    )));
+                }
+                for &(si, ti) in &f.pairs {
+                    fate.apply(si, ti, choice);
+                }
+            }
+        }
+    }
+
+    // Render.
+    if let Some(step) = extra_next_step {
+        let key = norm_hash(&step);
+        let present = out[NEXT_STEPS].iter().any(|e| match e.side {
+            Side::Target => t.blocks[e.block].key == key,
+            Side::Source => s.blocks[e.block].key == key,
+            Side::Extra(_) => false,
+        });
+        if !present {
+            out[NEXT_STEPS].push(Entry { side: Side::Extra(step), block: 0, extra: Vec::new() });
+        }
+    }
+    let title = t
+        .title
+        .map(str::to_string)
+        .or_else(|| (!target.name.trim().is_empty()).then(|| target.name.trim().to_string()))
+        .or_else(|| s.title.map(str::to_string))
+        .unwrap_or_else(|| source.name.trim().to_string());
+    let converged_state = render(&title, &secs, &out, &t, &s, &fate);
+    Ok(MergePlan { converged_state, converged_next_action: converged_next, converged_status, unresolved })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use claims::{Kind, PREAMBLE};
+
+    fn side(id: &str, status: Status, next: &str, body: &str) -> MergeSide {
+        MergeSide { id: id.into(), name: "X".into(), status, next_action: next.into(), distilled_state: body.into() }
+    }
+
+    fn state(decisions: &str, findings: &str) -> String {
+        format!(
+            "# Pricing\n\n## Situation\n\nPricing refresh.\n\n## Decisions\n\n{decisions}\n## Findings\n\n{findings}\n## Current State\n\nDraft. [src:art_01a]\n\n## Next Steps\n\n- Compare.\n"
+        )
+    }
+
+    fn run(s: &str, t: &str) -> MergePlan {
+        merge(&side("dos_s", Status::Active, "Go.", s), &side("dos_t", Status::Active, "Go.", t), &[]).unwrap()
+    }
+
+    fn kinds(p: &MergePlan) -> Vec<(ConflictKind, String)> {
+        p.unresolved.iter().map(|c| (c.kind, c.subject.clone())).collect()
+    }
+
+    #[test]
+    fn contradictory_decisions_are_detected() {
+        let t = state("- Use Postgres for the event store because joins. Decided by Alice. [src:art_01a#L1-L2]\n", "");
+        let s =
+            state("- Use SQLite for the event store because it is simple. Decided by Bob. [src:art_01b#L3-L4]\n", "");
+        let p = run(&s, &t);
+        assert_eq!(kinds(&p), vec![(ConflictKind::ContradictoryDecision, "event store".into())]);
+        assert_eq!(p.unresolved[0].target.line, 9);
+        assert_eq!(p.unresolved[0].source.provenance, vec!["[src:art_01b#L3-L4]".to_string()]);
+        // While unresolved, only the target's side is in the converged state.
+        assert!(p.converged_state.contains("Use Postgres"));
+        assert!(!p.converged_state.contains("Use SQLite"));
+    }
+
+    #[test]
+    fn restatements_and_duplicates_are_not_conflicts() {
+        let t = state(
+            "- Use Postgres for the event store because joins. Decided by Alice. [src:art_01a#L1-L2]\n",
+            "- Budget: $50k [src:art_01a#L5-L5]\n- Churn on monthly deals is 3x annual. [src:art_01a#L7-L8]\n",
+        );
+        let s = state(
+            "- Event store: Postgres (decided by Alice, 2026-06-12). [src:art_01c]\n",
+            "- budget:  $50K   [src:art_01b#L9-L9]\n- The budget is 50,000 dollars. [src:art_01d]\n- Churn on monthly deals is 3x annual, measured over 12 months. [src:art_01e]\n",
+        );
+        let p = run(&s, &t);
+        assert_eq!(kinds(&p), vec![]);
+        // Exact duplicate merged with both markers; restatements kept.
+        assert!(
+            p.converged_state.contains("- Budget: $50k [src:art_01a#L5-L5] [src:art_01b#L9-L9]\n"),
+            "{}",
+            p.converged_state
+        );
+        assert!(p.converged_state.contains("The budget is 50,000 dollars."));
+    }
+
+    #[test]
+    fn blocks_are_items_with_their_nested_lines_paragraphs_headings_and_code() {
+        let body = "# T\n\nIntro line.\n\n## Findings\n\n- A claim [src:art_01a]\n  continued.\n  - nested [src:art_01b]\n\n  loose paragraph of A\n- B\n\nA paragraph\non two lines.\n\n### Sub\n\n```\n- not an item\n```\n\n## Extra\n\n1. numbered\n";
+        let mut secs = Sections::new();
+        let doc = parse(body, &mut secs, "target", &mut Scratch::default(), eligible).unwrap();
+        let shape: Vec<(usize, Kind, u32, u32, u32)> = doc
+            .blocks
+            .iter()
+            .map(|b| (b.sec, b.kind, doc.lines[b.start].0, doc.lines[b.own_end].0, doc.lines[b.end].0))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (PREAMBLE, Kind::Paragraph, 3, 3, 3),
+                (3, Kind::Item, 7, 8, 11),
+                (3, Kind::Item, 12, 12, 12),
+                (3, Kind::Paragraph, 14, 15, 15),
+                (3, Kind::Heading, 17, 17, 17),
+                (3, Kind::Code, 19, 19, 21),
+                (6, Kind::Item, 25, 25, 25),
+            ]
+        );
+        assert_eq!(doc.title, Some("T"));
+        assert_eq!(doc.blocks[1].markers, vec!["[src:art_01a]", "[src:art_01b]"]);
+        assert!(doc.blocks[1].an.is_some() && doc.blocks[5].an.is_none(), "code is not a claim");
+        assert_eq!(secs.names[6], "Extra");
+        // Rendering the parsed state again changes nothing but the canonical layout.
+        let plan =
+            merge(&side("dos_s", Status::Active, "Go.", "# S\n"), &side("dos_t", Status::Active, "Go.", body), &[])
+                .unwrap();
+        assert!(
+            plan.converged_state
+                .starts_with("# T\n\nIntro line.\n\n## Situation\n\n## Decisions\n\n## Findings\n\n- A claim")
+        );
+        assert!(
+            plan.converged_state
+                .contains("  - nested [src:art_01b]\n\n  loose paragraph of A\n- B\n\nA paragraph\non two lines.\n")
+        );
+        assert!(
+            plan.converged_state.ends_with("## Next Steps\n\n## Extra\n\n1. numbered\n"),
+            "{}",
+            plan.converged_state
+        );
+    }
+
+    #[test]
+    fn custom_replacements_render_as_the_claim_they_replace() {
+        let t = state("", "- Launch date: June 30. [src:art_01a]\n- Other. [src:art_01c]\n");
+        let s = state("", "- Launch date: July 14. [src:art_01b]\n");
+        let (ss, ts) = (side("dos_s", Status::Active, "Go.", &s), side("dos_t", Status::Active, "Go.", &t));
+        let id = merge(&ss, &ts, &[]).unwrap().unresolved[0].id.clone();
+        let custom =
+            Choice::Custom("Launch date: July 14 in the US,\nJune 30 elsewhere. [src:art_01a] [src:art_01b]".into());
+        let p = merge(&ss, &ts, &[Resolution { conflict_id: id, choice: custom }]).unwrap();
+        assert!(
+            p.converged_state.contains("## Findings\n\n- Launch date: July 14 in the US,\n  June 30 elsewhere. [src:art_01a] [src:art_01b]\n- Other. [src:art_01c]\n"),
+            "{}",
+            p.converged_state
+        );
+    }
+
+    #[test]
+    fn next_steps_first_item_stands_in_for_an_empty_next_action() {
+        let t = state("", "");
+        let s = state("", "").replace("- Compare.", "- Call the vendor about the renewal quote.");
+        let p = merge(&side("dos_s", Status::Active, "", &s), &side("dos_t", Status::Active, "", &t), &[]).unwrap();
+        assert_eq!(kinds(&p), vec![(ConflictKind::DivergentNextAction, "next action".into())]);
+        assert_eq!((p.unresolved[0].source.line, p.unresolved[0].target.line), (19, 19));
+        assert_eq!(p.converged_next_action, "Compare.");
+    }
+
+    #[test]
+    fn unknown_and_double_resolutions_are_invalid_input() {
+        let t = state("- Use Postgres for the event store. Decided by Alice because joins. [src:art_01a]\n", "");
+        let s = state("- Use SQLite for the event store. Decided by Bob because simple. [src:art_01b]\n", "");
+        let (ss, ts) = (side("dos_s", Status::Active, "Go.", &s), side("dos_t", Status::Active, "Go.", &t));
+        let bad = [Resolution { conflict_id: "conf-0000000000000000".into(), choice: Choice::KeepBoth }];
+        let err = merge(&ss, &ts, &bad).unwrap_err();
+        assert!(err.to_string().contains("conf-0000000000000000"), "{err}");
+        let id = merge(&ss, &ts, &[]).unwrap().unresolved[0].id.clone();
+        let twice = [
+            Resolution { conflict_id: id.clone(), choice: Choice::KeepBoth },
+            Resolution { conflict_id: id, choice: Choice::KeepSource },
+        ];
+        assert!(merge(&ss, &ts, &twice).is_err());
+        assert!(merge(&ts, &ts, &[]).is_err(), "a Dossier merged into itself");
+    }
+
+    #[test]
+    fn frontmatter_never_closed_is_invalid_input() {
+        let t = side("dos_t", Status::Active, "Go.", "---\nid: x\n# T\n");
+        assert!(merge(&side("dos_s", Status::Active, "Go.", "# S\n"), &t, &[]).is_err());
+    }
+}

@@ -1,0 +1,143 @@
+//! The merge's inputs and outputs: the two sides, the conflicts, the resolutions and the plan
+//! (the native twins of the `dossier:policy` merge interface's types, converted in
+//! `component.rs`), with the lifecycle statuses and the error.
+//!
+//! What it is for: the data the host and the component exchange with `merge()`,
+//! and its small vocabulary (status names, conflict kind names, the error message).
+//!
+//! What it is not for: any merge logic (the sibling modules) or parsing Markdown.
+
+use std::fmt;
+
+/// Dossier lifecycle status (SPEC §4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Active,
+    Waiting,
+    Blocked,
+    Resolved,
+    Archived,
+}
+
+impl Status {
+    pub const ALL: [Status; 5] = [Status::Active, Status::Waiting, Status::Blocked, Status::Resolved, Status::Archived];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Active => "active",
+            Status::Waiting => "waiting",
+            Status::Blocked => "blocked",
+            Status::Resolved => "resolved",
+            Status::Archived => "archived",
+        }
+    }
+
+    /// Case-insensitive, surrounding whitespace ignored.
+    pub fn parse(s: &str) -> Option<Status> {
+        let s = s.trim();
+        Status::ALL.into_iter().find(|st| st.as_str().eq_ignore_ascii_case(s))
+    }
+
+    /// Open work (`active`, `waiting`, `blocked`) as opposed to closed (`resolved`, `archived`).
+    pub fn is_open(self) -> bool {
+        matches!(self, Status::Active | Status::Waiting | Status::Blocked)
+    }
+}
+
+/// One side of a merge: what the host knows of a Dossier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeSide {
+    pub id: String,
+    pub name: String,
+    pub status: Status,
+    pub next_action: String,
+    /// The Distilled State body (Markdown). Frontmatter, if present, is skipped; line numbers
+    /// in conflicts count from the first line of this string.
+    pub distilled_state: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ConflictKind {
+    ContradictoryDecision,
+    DivergentNextAction,
+    IncompatibleLifecycle,
+    IncompatibleValue,
+}
+
+impl ConflictKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConflictKind::ContradictoryDecision => "contradictory-decision",
+            ConflictKind::DivergentNextAction => "divergent-next-action",
+            ConflictKind::IncompatibleLifecycle => "incompatible-lifecycle",
+            ConflictKind::IncompatibleValue => "incompatible-value",
+        }
+    }
+}
+
+/// One side of a conflict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConflictSide {
+    /// The claim as written (list marker removed), provenance markers included.
+    pub text: String,
+    /// The `[src:...]` markers found on the claim, in order.
+    pub provenance: Vec<String>,
+    /// 1-based line in that side's Distilled State; 0 for the status and the next action.
+    pub line: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// `conf-` + 16 hex digits; the same for the same disagreement on every run.
+    pub id: String,
+    pub kind: ConflictKind,
+    /// What the two sides disagree about, e.g. "launch date".
+    pub subject: String,
+    pub source: ConflictSide,
+    pub target: ConflictSide,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    KeepSource,
+    KeepTarget,
+    KeepBoth,
+    /// Replacement text written by the user (provenance markers included).
+    Custom(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolution {
+    pub conflict_id: String,
+    pub choice: Choice,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergePlan {
+    /// The converged Distilled State; complete only when `unresolved` is empty.
+    pub converged_state: String,
+    pub converged_next_action: String,
+    pub converged_status: Status,
+    /// Conflicts the resolutions did not cover, in the target's reading order (status and
+    /// next action first).
+    pub unresolved: Vec<Conflict>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// The input broke a precondition: a resolution names an unknown conflict, a conflict is
+    /// resolved twice in different ways, a custom status is not a status, a custom next
+    /// action is empty, a custom claim contains a section heading, a body's frontmatter is
+    /// never closed, or a Dossier is merged into itself.
+    InvalidInput(String),
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::InvalidInput(m) => write!(f, "invalid input: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}

@@ -1,0 +1,320 @@
+//! Typed values in claims — dates, quarters, versions, booleans, numbers with units — read
+//! from tokens, and the rule for when two claims' values cannot both hold.
+//!
+//! What it is for: [`value_at`] (the value starting at a token) and [`values_incompatible`],
+//! which `analysis` and `detection` build on.
+//!
+//! What it is not for: deciding which tokens are the predicate (`analysis` does, and skips
+//! past values such as "was June 30") or calendars: dates are compared field by field, months
+//! and years are not converted to seconds.
+
+use super::tokens::{Tk, Toks, fold_hash, parse_num, scaled};
+use super::words::{W_HISTORY, W_MONTH, W_NEG, W_STOP};
+use crate::hash::fnv64;
+
+/// A typed value found in a claim.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Value {
+    /// 0 = not given.
+    Date {
+        y: u16,
+        m: u8,
+        d: u8,
+    },
+    Quarter {
+        q: u8,
+        y: u16,
+    },
+    /// Up to 4 numeric components.
+    Version {
+        parts: [u32; 4],
+        n: u8,
+    },
+    Bool(bool),
+    /// A number in a unit ([`unit`] hashes: `%`, `x`, `usd`/`eur`/`gbp`, `s` — durations are
+    /// converted to seconds —, `th`, another word following the number, folded; 0 for none).
+    Num {
+        unit: u64,
+        v: f64,
+    },
+}
+
+/// Unit keys.
+pub(super) const fn unit(name: &str) -> u64 {
+    fnv64(name.as_bytes()) | 1
+}
+pub(super) const U_PERCENT: u64 = unit("%");
+const U_TIMES: u64 = unit("x");
+pub(super) const U_SECONDS: u64 = unit("s");
+const U_ORDINAL: u64 = unit("th");
+pub(super) const U_USD: u64 = unit("usd");
+const U_EUR: u64 = unit("eur");
+const U_GBP: u64 = unit("gbp");
+
+fn version(s: &str) -> Option<Value> {
+    let mut parts = [0u32; 4];
+    let mut n = 0;
+    for p in s.split('.') {
+        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        if n < 4 {
+            parts[n] = p.parse::<u32>().unwrap_or(u32::MAX);
+            n += 1;
+        }
+    }
+    Some(Value::Version { parts, n: n as u8 })
+}
+
+/// The value starting at token `i` (a word or number), with the index after it.
+pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(Value, usize)> {
+    let w = tk.w(i);
+    let tight = |k: usize| k < end && !tk.toks[k].space;
+    let num_at = |k: usize| (k < end && tk.toks[k].kind == Tk::Num).then(|| tk.w(k));
+    let year_at = |k: usize| {
+        num_at(k).filter(|y| y.len() == 4 && y.bytes().all(|b| b.is_ascii_digit())).and_then(|y| y.parse::<u16>().ok())
+    };
+    let day_at = |k: usize| {
+        num_at(k).and_then(|d| {
+            let digits = d.bytes().take_while(u8::is_ascii_digit).count();
+            if digits == 0 || digits > 2 || !matches!(&d[digits..], "" | "st" | "nd" | "rd" | "th") {
+                return None;
+            }
+            d[..digits].parse::<u8>().ok().filter(|d| (1..=31).contains(d))
+        })
+    };
+    match tk.toks[i].kind {
+        Tk::Word => {
+            if let Some(m) = tk.month(i) {
+                let mut k = i + 1;
+                if tk.punct(k) == Some('.') && tight(k) {
+                    k += 1; // "Jul."
+                }
+                let d = day_at(k);
+                if d.is_some() {
+                    k += 1;
+                }
+                let comma = usize::from(tk.punct(k) == Some(','));
+                let y = year_at(k + comma);
+                if y.is_some() {
+                    k += comma + 1;
+                }
+                let accept = d.is_some() || y.is_some() || (tk.toks[i].cap && w.len() > 3);
+                return accept.then_some((Value::Date { y: y.unwrap_or(0), m, d: d.unwrap_or(0) }, k));
+            }
+            let b = w.as_bytes();
+            if b.len() == 2 && b[0] == b'q' && matches!(b[1], b'1'..=b'4') {
+                let y = year_at(i + 1);
+                return Some((Value::Quarter { q: b[1] - b'0', y: y.unwrap_or(0) }, i + 1 + usize::from(y.is_some())));
+            }
+            if b.len() > 1 && b[0] == b'v' && b[1].is_ascii_digit() {
+                return version(&w[1..]).map(|v| (v, i + 1));
+            }
+            let alone = first && (i + 1 >= end || tk.punct(i + 1).is_some());
+            let b = match w {
+                "true" | "enabled" => Some(true),
+                "false" | "disabled" => Some(false),
+                "yes" if first => Some(true),
+                "no" if alone => Some(false),
+                "on" if alone && i + 1 >= end => Some(true),
+                "off" if alone && i + 1 >= end => Some(false),
+                _ => None,
+            };
+            b.map(|b| (Value::Bool(b), i + 1))
+        }
+        Tk::Num => {
+            // ISO dates: 2026-06-30, 2026/06/30, 2026-06.
+            if let Some(y) = year_at(i)
+                && matches!(tk.punct(i + 1), Some('-' | '/'))
+                && tight(i + 1)
+                && tight(i + 2)
+                && let Some(m) = num_at(i + 2).and_then(|m| m.parse::<u8>().ok()).filter(|m| (1..=12).contains(m))
+            {
+                if matches!(tk.punct(i + 3), Some('-' | '/'))
+                    && tight(i + 3)
+                    && tight(i + 4)
+                    && let Some(d) = day_at(i + 4)
+                {
+                    return Some((Value::Date { y, m, d }, i + 5));
+                }
+                return Some((Value::Date { y, m, d: 0 }, i + 3));
+            }
+            if w.bytes().filter(|&b| b == b'.').count() >= 2 {
+                return version(w).map(|v| (v, i + 1));
+            }
+            // 14 July (2026).
+            if let Some(d) = day_at(i)
+                && let Some(m) = tk.month(i + 1).filter(|_| i + 1 < end)
+            {
+                let y = year_at(i + 2);
+                return Some((Value::Date { y: y.unwrap_or(0), m, d }, i + 2 + usize::from(y.is_some())));
+            }
+            let (v, suffix) = parse_num(w)?;
+            let (mut v, suffix) = scaled(v, suffix);
+            let mut unit_key = 0;
+            match suffix {
+                "" => {}
+                "x" => unit_key = U_TIMES,
+                "st" | "nd" | "rd" | "th" => unit_key = U_ORDINAL,
+                s => match duration(s) {
+                    Some(f) => {
+                        v *= f;
+                        unit_key = U_SECONDS;
+                    }
+                    None => unit_key = fold_hash(s),
+                },
+            }
+            if tight(i) {
+                match tk.punct(i - 1) {
+                    Some('$') => unit_key = U_USD,
+                    Some('€') => unit_key = U_EUR,
+                    Some('£') => unit_key = U_GBP,
+                    _ => {}
+                }
+            }
+            let mut k = i + 1;
+            if tk.punct(k) == Some('%') && tight(k) {
+                unit_key = U_PERCENT;
+                k += 1;
+            } else if tk.punct(k) == Some('×') {
+                unit_key = U_TIMES;
+                k += 1;
+            }
+            // A scale word, then a unit word, after the number.
+            let is_currency = matches!(unit_key, U_USD | U_EUR | U_GBP);
+            if k < end && (unit_key == 0 || is_currency) && tk.toks[k].kind == Tk::Word {
+                let scale = match tk.w(k) {
+                    "k" | "thousand" => 1e3,
+                    "million" | "mn" => 1e6,
+                    "bn" | "billion" => 1e9,
+                    _ => 0.0,
+                };
+                if scale > 0.0 {
+                    v *= scale;
+                    k += 1;
+                }
+            }
+            if k < end && tk.toks[k].kind == Tk::Word {
+                let u = tk.w(k);
+                if unit_key == 0 {
+                    if let Some(f) = duration(u) {
+                        v *= f;
+                        unit_key = U_SECONDS;
+                        k += 1;
+                    } else if let Some(c) = currency(u) {
+                        unit_key = c;
+                        k += 1;
+                    } else if matches!(u, "percent" | "pct") {
+                        unit_key = U_PERCENT;
+                        k += 1;
+                    } else if matches!(u, "x" | "times") {
+                        unit_key = U_TIMES;
+                        k += 1;
+                    } else if !tk.has(k, W_STOP | W_NEG | W_MONTH | W_HISTORY) {
+                        unit_key = tk.key(k);
+                        k += 1;
+                    }
+                } else if currency(u) == Some(unit_key) {
+                    k += 1; // "$10k USD"
+                }
+            }
+            Some((Value::Num { unit: unit_key, v }, k))
+        }
+        Tk::Punct(_) => None,
+    }
+}
+
+/// Seconds per unit for duration words (months and years are not converted).
+fn duration(u: &str) -> Option<f64> {
+    Some(match u {
+        "ms" | "msec" | "millisecond" | "milliseconds" => 1e-3,
+        "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
+        "min" | "mins" | "minute" | "minutes" => 60.0,
+        "h" | "hr" | "hrs" | "hour" | "hours" => 3600.0,
+        "d" | "day" | "days" => 86400.0,
+        "w" | "wk" | "wks" | "week" | "weeks" => 604800.0,
+        _ => return None,
+    })
+}
+
+pub(super) fn currency(u: &str) -> Option<u64> {
+    Some(match u {
+        "usd" | "dollar" | "dollars" => U_USD,
+        "eur" | "euro" | "euros" => U_EUR,
+        "gbp" | "pound" | "pounds" => U_GBP,
+        _ => return None,
+    })
+}
+
+/// Whether two claims' typed values cannot both hold. Per kind — dates, quarters, versions,
+/// booleans — when both claims have values of that kind and no value of one is compatible
+/// with a value of the other (dates agree on the fields both give; versions when one is a
+/// prefix of the other). Numbers are compared per unit the same way; when the two claims
+/// share no unit, each has exactly one number and one of them has no unit, those two are
+/// compared.
+pub(super) fn values_incompatible(a: &[Value], b: &[Value]) -> bool {
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    fn compatible(x: &Value, y: &Value) -> bool {
+        let agree = |p: u16, q: u16| p == 0 || q == 0 || p == q;
+        match (x, y) {
+            (Value::Date { y: y1, m: m1, d: d1 }, Value::Date { y: y2, m: m2, d: d2 }) => {
+                agree(*y1, *y2) && agree(*m1 as u16, *m2 as u16) && agree(*d1 as u16, *d2 as u16)
+            }
+            (Value::Quarter { q: q1, y: y1 }, Value::Quarter { q: q2, y: y2 }) => q1 == q2 && agree(*y1, *y2),
+            (Value::Version { parts: p, n: np }, Value::Version { parts: q, n: nq }) => {
+                let m = (*np).min(*nq) as usize;
+                p[..m] == q[..m]
+            }
+            (Value::Bool(p), Value::Bool(q)) => p == q,
+            (Value::Num { v: p, .. }, Value::Num { v: q, .. }) => (p - q).abs() <= 1e-9 * p.abs().max(q.abs()).max(1.0),
+            _ => false,
+        }
+    }
+    fn class(v: &Value) -> u8 {
+        match v {
+            Value::Date { .. } => 0,
+            Value::Quarter { .. } => 1,
+            Value::Version { .. } => 2,
+            Value::Bool(_) => 3,
+            Value::Num { .. } => 4,
+        }
+    }
+    fn of(s: &[Value], c: u8) -> impl Iterator<Item = &Value> {
+        s.iter().filter(move |v| class(v) == c)
+    }
+    fn unit(v: &Value) -> u64 {
+        match v {
+            Value::Num { unit, .. } => *unit,
+            _ => 0,
+        }
+    }
+    for c in 0..4 {
+        if of(a, c).next().is_some()
+            && of(b, c).next().is_some()
+            && !of(a, c).any(|x| of(b, c).any(|y| compatible(x, y)))
+        {
+            return true;
+        }
+    }
+    let mut shared = false;
+    for x in of(a, 4) {
+        let u = unit(x);
+        if !of(b, 4).any(|y| unit(y) == u) {
+            continue;
+        }
+        shared = true;
+        if !of(a, 4).filter(|x| unit(x) == u).any(|x| of(b, 4).filter(|y| unit(y) == u).any(|y| compatible(x, y))) {
+            return true;
+        }
+    }
+    if !shared
+        && let ([x], [y]) = (&of(a, 4).collect::<Vec<_>>()[..], &of(b, 4).collect::<Vec<_>>()[..])
+        && (unit(x) == 0 || unit(y) == 0)
+        && !compatible(x, y)
+    {
+        return true;
+    }
+    false
+}

@@ -1,0 +1,11 @@
+//! dossier-core's integration tests: one test binary (as ripgrep, cargo and jj do), one module
+//! per policy, each through the crate's public API.
+//!
+//! - `learning`: codecall's learning policy.
+//! - `merge_fixtures`: the merge policy's calibration fixtures (`tests/merge/<fixture>/`),
+//!   resolutions, ids and proptests; its timing run is `--ignored`.
+//!
+//! Not for: unit tests of private items (they live next to the code, in `src/`).
+
+mod learning;
+mod merge_fixtures;
