@@ -394,7 +394,7 @@ fn doctor_fix_regenerates_context_files_and_removes_only_our_stale_temp_files_id
         assert!(find(&v, code).is_none(), "{code} still reported after --fix: {v}");
     }
     assert!(!stale.exists() && fresh.exists() && users.exists());
-    assert_eq!(std::fs::read_to_string(store.root().join("context/guide.md")).unwrap(), dossier::context::GUIDE);
+    assert_eq!(std::fs::read_to_string(store.root().join("context/guide.md")).unwrap(), dossier_store::context::GUIDE);
 
     let after = snapshot(store.root());
     let out = store.cmd().args(["doctor", "--fix"]).output().unwrap();
@@ -430,12 +430,14 @@ fn sample_dossiers_validate_clean() {
         samples.push(dst);
     }
     assert!(samples.len() >= 2, "samples: {samples:?}");
-    let app =
-        dossier::app::with(dossier::store::Store::at(store.root().to_path_buf()), dossier::config::Config::default());
+    let app = dossier::app::with(
+        dossier_store::layout::Store::at(store.root().to_path_buf()),
+        dossier_store::config::Config::default(),
+    );
     for dir in &samples {
-        let findings = dossier::distill::findings(&app, dir).unwrap();
+        let findings = dossier_store::distill::findings(&app, dir).unwrap();
         assert!(findings.is_empty(), "{}: {findings:?}", dir.display());
-        let (artifacts, problems) = dossier::archive::list(dir);
+        let (artifacts, problems) = dossier_store::archive::list(dir);
         assert!(problems.is_empty() && artifacts.len() >= 3, "{problems:?}");
         let state = std::fs::read_to_string(dir.join("dossier.md")).unwrap();
         for a in &artifacts {

@@ -97,7 +97,7 @@ fn unbound_session_start_is_one_short_line_in_priority_order() {
     for tool in ["dossier_list", "dossier_session", "dossier_promote", "Guide: "] {
         assert!(line.contains(tool), "{line}");
     }
-    let tokens = dossier::tokens::estimate(line, dossier::tokens::DEFAULT_CALIBRATION).tokens;
+    let tokens = dossier_store::tokens::estimate(line, dossier_store::tokens::DEFAULT_CALIBRATION).tokens;
     assert!(tokens <= 60, "the nudge is paid on every session: {tokens} tokens: {line}");
     assert!(line.contains("; +"), "names that do not fit are counted: {line}");
 }

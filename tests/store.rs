@@ -135,13 +135,13 @@ fn rename_changes_the_display_name_only() {
     let store = TempStore::new();
     store.init();
     promote(&store, "First name");
-    let s = dossier::store::Store::at(store.root().to_path_buf());
-    let req = dossier::save::SaveRequest {
-        updates: dossier::save::FrontmatterUpdates { name: Some("Second name".into()), ..Default::default() },
+    let s = dossier_store::layout::Store::at(store.root().to_path_buf());
+    let req = dossier_store::save::SaveRequest {
+        updates: dossier_store::save::FrontmatterUpdates { name: Some("Second name".into()), ..Default::default() },
         actor: "test".into(),
         ..Default::default()
     };
-    let out = dossier::save::save(&s, "first-name", req, &dossier::progress::SILENT).unwrap();
+    let out = dossier_store::save::save(&s, "first-name", req, &dossier_store::progress::SILENT).unwrap();
     assert_eq!(out.slug, "first-name");
     assert_eq!(out.path, store.root().join("first-name"));
     let d = show(&store, "first-name");
@@ -518,7 +518,7 @@ fn sigkill_during_save_never_leaves_a_partial_dossier() {
         }
         child.wait().unwrap();
         let now = std::fs::read_to_string(&file).unwrap();
-        let doc = dossier::model::DossierDoc::parse(&now, &file).unwrap_or_else(|e| panic!("trial {trial}: {e}"));
+        let doc = dossier_store::model::DossierDoc::parse(&now, &file).unwrap_or_else(|e| panic!("trial {trial}: {e}"));
         let is_old = known.contains(&now);
         let is_new = doc.body.contains(&format!("trial {trial}\n")) && doc.body.ends_with(&filler);
         assert!(is_old || is_new, "trial {trial}: dossier.md is neither the old nor the new revision");
@@ -530,7 +530,7 @@ fn sigkill_during_save_never_leaves_a_partial_dossier() {
 }
 
 fn show_rev(store: &TempStore) -> String {
-    dossier::save::revision(&store.root().join("crash")).unwrap()
+    dossier_store::save::revision(&store.root().join("crash")).unwrap()
 }
 
 /// A save commits whatever the state says, and returns the Distillation Guide's findings

@@ -17,8 +17,8 @@ fn bin() -> String {
 fn large_store() -> TempStore {
     let store = TempStore::new();
     store.init();
-    let spec = dossier::generate::Spec { dossiers: 120, artifacts_per_dossier: 10, body_bytes: 2_000, seed: 7 };
-    dossier::generate::generate(store.root(), &spec).unwrap();
+    let spec = dossier_store::generate::Spec { dossiers: 120, artifacts_per_dossier: 10, body_bytes: 2_000, seed: 7 };
+    dossier_store::generate::generate(store.root(), &spec).unwrap();
     store
 }
 

@@ -40,10 +40,11 @@ fn home() -> &'static Path {
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-        let spec = dossier::generate::Spec { dossiers: 1_000, artifacts_per_dossier: 0, body_bytes: 4_000, seed: 11 };
-        dossier::generate::generate(&store, &spec).unwrap();
+        let spec =
+            dossier_store::generate::Spec { dossiers: 1_000, artifacts_per_dossier: 0, body_bytes: 4_000, seed: 11 };
+        dossier_store::generate::generate(&store, &spec).unwrap();
         let text = session_start(&home);
-        let tokens = dossier::tokens::estimate(&text, dossier::tokens::DEFAULT_CALIBRATION);
+        let tokens = dossier_store::tokens::estimate(&text, dossier_store::tokens::DEFAULT_CALIBRATION);
         eprintln!("session-start output ({} bytes, ~{} tokens): {text}", text.len(), tokens.tokens);
         home
     })

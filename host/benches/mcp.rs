@@ -27,8 +27,8 @@ fn store(n: usize) -> &'static Path {
         let dir = tempfile::tempdir().unwrap().keep();
         let out = Command::new(env!("CARGO_BIN_EXE_dossier")).arg("init").env("DOSSIER_HOME", &dir).output().unwrap();
         assert!(out.status.success());
-        let spec = dossier::generate::Spec { dossiers: n, artifacts_per_dossier: 0, body_bytes: 4_000, seed: 5 };
-        dossier::generate::generate(&dir, &spec).unwrap();
+        let spec = dossier_store::generate::Spec { dossiers: n, artifacts_per_dossier: 0, body_bytes: 4_000, seed: 5 };
+        dossier_store::generate::generate(&dir, &spec).unwrap();
         dir
     })
 }

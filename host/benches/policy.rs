@@ -145,7 +145,7 @@ fn distill_100k_component(bencher: Bencher) {
     eprintln!(
         "distill bench state: {} bytes, ~{} tokens",
         state.len(),
-        dossier::tokens::estimate(&state, dossier::tokens::DEFAULT_CALIBRATION).tokens
+        dossier_store::tokens::estimate(&state, dossier_store::tokens::DEFAULT_CALIBRATION).tokens
     );
     bencher.bench_local(|| p.distill_validate(&state, &artifacts).unwrap());
 }

@@ -29,18 +29,22 @@ fn recall_store() -> &'static Path {
     S.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
         init(&dir);
-        let store = dossier::store::Store::at(dir.clone());
-        let created = dossier::save::create(
+        let store = dossier_store::layout::Store::at(dir.clone());
+        let created = dossier_store::save::create(
             &store,
-            dossier::save::CreateRequest { name: "Big state".into(), actor: "bench".into(), ..Default::default() },
-            &dossier::progress::SILENT,
+            dossier_store::save::CreateRequest {
+                name: "Big state".into(),
+                actor: "bench".into(),
+                ..Default::default()
+            },
+            &dossier_store::progress::SILENT,
         )
         .unwrap();
         let words = ["pricing", "renewal", "enterprise", "latency", "migration", "customer", "contract", "forecast"];
         let mut body = String::from("# Big state\n\n## Situation\n\n");
         let mut n = 0usize;
         // ~100,000 estimated tokens (cl100k tokens x 1.4).
-        while dossier::tokens::estimate(&body, 1.4).tokens < 100_000 {
+        while dossier_store::tokens::estimate(&body, 1.4).tokens < 100_000 {
             for _ in 0..200 {
                 body.push_str(&format!(
                     "- Claim {n}: the {} {} changed the {} plan by {} percent. [src:art_0000000000000#L{}-L{}]\n",
@@ -55,13 +59,13 @@ fn recall_store() -> &'static Path {
             }
         }
         body.push_str("\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n");
-        let req = dossier::save::SaveRequest {
+        let req = dossier_store::save::SaveRequest {
             base_revision: Some(created.revision.clone()),
             distilled_state: Some(body),
             actor: "bench".into(),
             ..Default::default()
         };
-        dossier::save::save(&store, &created.slug, req, &dossier::progress::SILENT).unwrap();
+        dossier_store::save::save(&store, &created.slug, req, &dossier_store::progress::SILENT).unwrap();
         dir
     })
 }
@@ -83,8 +87,9 @@ fn search_store() -> &'static Path {
         let dir = tempfile::tempdir().unwrap().keep();
         init(&dir);
         // 1,000 Dossiers x 50 artifacts of 1–40 KB ≈ 1 GB.
-        let spec = dossier::generate::Spec { dossiers: 1_000, artifacts_per_dossier: 50, body_bytes: 4_000, seed: 3 };
-        dossier::generate::generate(&dir, &spec).unwrap();
+        let spec =
+            dossier_store::generate::Spec { dossiers: 1_000, artifacts_per_dossier: 50, body_bytes: 4_000, seed: 3 };
+        dossier_store::generate::generate(&dir, &spec).unwrap();
         let size = Command::new("du").args(["-sb"]).arg(&dir).output().unwrap();
         eprintln!("search store: {}", String::from_utf8_lossy(&size.stdout).trim());
         dir

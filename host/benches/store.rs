@@ -24,8 +24,8 @@ fn store(n: usize) -> &'static Path {
         let dir = tempfile::tempdir().unwrap().keep();
         let init = Command::new(env!("CARGO_BIN_EXE_dossier")).arg("init").env("DOSSIER_HOME", &dir).output().unwrap();
         assert!(init.status.success());
-        let spec = dossier::generate::Spec { dossiers: n, artifacts_per_dossier: 0, body_bytes: 4_000, seed: 7 };
-        dossier::generate::generate(&dir, &spec).unwrap();
+        let spec = dossier_store::generate::Spec { dossiers: n, artifacts_per_dossier: 0, body_bytes: 4_000, seed: 7 };
+        dossier_store::generate::generate(&dir, &spec).unwrap();
         dir
     })
 }
@@ -61,24 +61,24 @@ fn rg_status_10k(bencher: Bencher) {
 #[divan::bench(sample_count = 50)]
 fn save_100kb(bencher: Bencher) {
     let root = store(500);
-    let s = dossier::store::Store::at(root.to_path_buf());
-    let created = dossier::save::create(
+    let s = dossier_store::layout::Store::at(root.to_path_buf());
+    let created = dossier_store::save::create(
         &s,
-        dossier::save::CreateRequest { name: "Bench save".into(), actor: "bench".into(), ..Default::default() },
-        &dossier::progress::SILENT,
+        dossier_store::save::CreateRequest { name: "Bench save".into(), actor: "bench".into(), ..Default::default() },
+        &dossier_store::progress::SILENT,
     )
     .unwrap();
     let filler = "- A material claim with provenance for the benchmark. [src:art_0000000000000#L1-L9]\n".repeat(1_200);
     let mut n = 0u64;
     bencher.bench_local(|| {
         n += 1;
-        let rev = dossier::save::revision(&created.path).unwrap();
-        let req = dossier::save::SaveRequest {
+        let rev = dossier_store::save::revision(&created.path).unwrap();
+        let req = dossier_store::save::SaveRequest {
             base_revision: Some(rev),
             distilled_state: Some(format!("# Bench save\n\n## Situation\n\n{n}\n{filler}")),
             actor: "bench".into(),
             ..Default::default()
         };
-        dossier::save::save(&s, &created.slug, req, &dossier::progress::SILENT).unwrap()
+        dossier_store::save::save(&s, &created.slug, req, &dossier_store::progress::SILENT).unwrap()
     });
 }

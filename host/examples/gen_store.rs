@@ -9,7 +9,7 @@ fn main() {
         std::process::exit(2);
     }
     let root = std::path::PathBuf::from(&args[1]);
-    let spec = dossier::generate::Spec {
+    let spec = dossier_store::generate::Spec {
         dossiers: args[2].parse().expect("dossiers"),
         artifacts_per_dossier: args[3].parse().expect("artifacts"),
         body_bytes: args.get(4).map(|s| s.parse().expect("body-bytes")).unwrap_or(4_000),
@@ -18,5 +18,5 @@ fn main() {
     for d in ["context", "sessions"] {
         std::fs::create_dir_all(root.join(d)).expect("create store layout");
     }
-    dossier::generate::generate(&root, &spec).expect("generate store");
+    dossier_store::generate::generate(&root, &spec).expect("generate store");
 }

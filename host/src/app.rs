@@ -7,9 +7,9 @@
 
 pub use dossier_store::App;
 
-use crate::error::Result;
 use crate::policy::{ComponentPolicy, Policies};
 use dossier_store::config::Config;
+use dossier_store::error::Result;
 use dossier_store::layout::Store;
 
 /// Locate the store and read its config (a missing config is the default).

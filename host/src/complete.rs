@@ -5,7 +5,7 @@
 //! back (`DOSSIER_COMPLETE=<shell> dossier -- <words>`) at each TAB, so subcommands and flags always
 //! match the installed binary, and arguments that name a Dossier are completed with the
 //! slugs in the store. Slugs are read the way `dossier ls` reads the store
-//! ([`crate::listing::names`]: the same discovery and frontmatter cache, no policy, no
+//! ([`dossier_store::listing::names`]: the same discovery and frontmatter cache, no policy, no
 //! body), so a TAB costs one `stat` per Dossier. A missing or broken store offers no slugs;
 //! completion never prints an error into the shell (every failure is an empty list).
 //!
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
 use clap_complete::env::{EnvCompleter, Shells};
 
-use crate::error::{Code, DossierError, Result};
+use dossier_store::error::{Code, DossierError, Result};
 
 /// The environment variable that switches the binary into completion mode. Ours, not
 /// clap_complete's generic `COMPLETE`, so no variable meant for another program can turn a
@@ -90,17 +90,17 @@ pub fn learning_session_ids() -> ArgValueCompleter {
     ArgValueCompleter::new(complete_learning_session)
 }
 
-fn store() -> Option<crate::store::Store> {
-    crate::store::Store::locate().ok().filter(|s| s.exists())
+fn store() -> Option<dossier_store::layout::Store> {
+    dossier_store::layout::Store::locate().ok().filter(|s| s.exists())
 }
 
 fn complete_dossier(current: &OsStr) -> Vec<CompletionCandidate> {
     let Some(current) = current.to_str() else { return Vec::new() };
     let Some(store) = store() else { return Vec::new() };
     let by_id = current.starts_with("dos_");
-    let mut names = crate::listing::names(&store);
+    let mut names = dossier_store::listing::names(&store);
     // Open work first, then resolved and archived; each alphabetical (listing order).
-    names.sort_by_key(|n| !crate::model::Status::OPEN.contains(&n.status));
+    names.sort_by_key(|n| !dossier_store::model::Status::OPEN.contains(&n.status));
     names
         .into_iter()
         .filter_map(|n| {
@@ -119,8 +119,8 @@ fn complete_conflict(current: &OsStr) -> Vec<CompletionCandidate> {
     let mut found: Vec<(bool, CompletionCandidate)> = Vec::new();
     for file in files {
         let Some(dir) = file.parent() else { continue };
-        for path in crate::merge::conflict_files(dir) {
-            let Some(c) = crate::conflicts::read(&path) else { continue };
+        for path in dossier_store::merge::conflict_files(dir) {
+            let Some(c) = dossier_store::conflicts::read(&path) else { continue };
             if c.id.starts_with(current) {
                 let help = format!("{} {}: {}", c.slug, if c.resolved { "resolved" } else { "open" }, c.summary);
                 found.push((c.resolved, CompletionCandidate::new(c.id).help(Some(help.into()))));

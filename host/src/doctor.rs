@@ -17,11 +17,11 @@ use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
-use crate::config::Config;
-use crate::context;
-use crate::error::Result;
 use crate::policy::{CacheOutcome, Interface};
-use crate::store::{self, Store};
+use dossier_store::config::Config;
+use dossier_store::context;
+use dossier_store::error::Result;
+use dossier_store::layout::{self, Store};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -242,7 +242,7 @@ pub fn run() -> Result<Report> {
     let policy_loads = !checks.iter().any(|c| c.check == "policy.distill" && c.severity == Severity::Error);
     for file in app.store.dossier_files()? {
         let dir = file.parent().map(PathBuf::from).unwrap_or_default();
-        if let Err(e) = store::read_frontmatter(&file) {
+        if let Err(e) = layout::read_frontmatter(&file) {
             checks.push(
                 Check::problem(Severity::Error, "dossier.frontmatter", "invalid_frontmatter", e.message)
                     .file(file.clone())
@@ -252,7 +252,7 @@ pub fn run() -> Result<Report> {
         }
         // The audit log is JSON Lines, append-only: a line that does not parse is reported,
         // never rewritten.
-        match crate::audit::read(&dir) {
+        match dossier_store::audit::read(&dir) {
             Ok((events, bad)) => {
                 checks.extend(artifact_checks(&dir, &events));
                 for n in bad {
@@ -263,7 +263,7 @@ pub fn run() -> Result<Report> {
                             "corrupt_audit_line",
                             format!("audit.log line {n} is not a JSON audit event"),
                         )
-                        .file(crate::audit::log_path(&dir))
+                        .file(dossier_store::audit::log_path(&dir))
                         .line(n as u32)
                         .fix("leave it (the log is append-only); later events still read; investigate what wrote it"),
                     );
@@ -274,7 +274,7 @@ pub fn run() -> Result<Report> {
         // Sections and provenance, by the distill policy (docs/distill.md): its errors
         // (unknown artifacts, malformed or out-of-range citations, missing sections) here.
         if policy_loads {
-            match crate::distill::findings(&app, &dir) {
+            match dossier_store::distill::findings(&app, &dir) {
                 Ok(findings) => {
                     for f in findings.iter().filter(|f| f.severity == dossier_store::policy::Severity::Error) {
                         checks.push(
@@ -387,9 +387,9 @@ pub fn run() -> Result<Report> {
 
 /// Every artifact the audit log says was captured must still be in the archive (nothing
 /// is ever deleted), with readable metadata.
-fn artifact_checks(dir: &Path, events: &[crate::model::AuditEvent]) -> Vec<Check> {
+fn artifact_checks(dir: &Path, events: &[dossier_store::model::AuditEvent]) -> Vec<Check> {
     let mut checks = Vec::new();
-    let (listed, problems) = crate::archive::list(dir);
+    let (listed, problems) = dossier_store::archive::list(dir);
     let present: std::collections::HashSet<&str> = listed.iter().map(|a| a.id.as_str()).collect();
     for id in events.iter().flat_map(|e| e.artifacts_added.iter()) {
         if present.contains(id.as_str()) {
@@ -485,7 +485,7 @@ pub fn repair(report: &Report) -> Result<Repairs> {
                 .and_then(|app| context::refresh_library(&app))
                 .map(|_| "regenerated context/library.md".to_string())
                 .map_err(|e| format!("context/library.md not regenerated: {}", e.message)),
-            Repair::InstallGuide => crate::files::write_once(&store.guide_path(), context::GUIDE)
+            Repair::InstallGuide => dossier_store::files::write_once(&store.guide_path(), context::GUIDE)
                 .map(|_| "installed context/guide.md".to_string())
                 .map_err(|e| e.message),
             Repair::RemoveTempFile(p) => std::fs::remove_file(p)

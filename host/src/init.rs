@@ -10,12 +10,12 @@ use std::fs;
 
 use serde::Serialize;
 
-use crate::config::{self, Config, DEFAULT_CONFIG};
-use crate::context::{self, GUIDE};
-use crate::error::{DossierError, Result};
-use crate::files::{self, FileOutcome};
 use crate::policy::{CacheOutcome, Interface};
 use crate::progress::{Progress, Unit};
+use dossier_store::config::{self, Config, DEFAULT_CONFIG};
+use dossier_store::context::{self, GUIDE};
+use dossier_store::error::{DossierError, Result};
+use dossier_store::files::{self, FileOutcome};
 
 #[derive(Debug, Serialize)]
 pub struct InitReport {
@@ -35,7 +35,7 @@ pub fn run() -> Result<InitReport> {
 /// cache is the slow one).
 pub fn run_with_progress(progress: &dyn Progress) -> Result<InitReport> {
     progress.start("preparing the store", 0, Unit::Steps);
-    let store = crate::store::Store::locate()?;
+    let store = dossier_store::layout::Store::locate()?;
     let mut report = InitReport {
         store: store.root().display().to_string(),
         files: Vec::new(),

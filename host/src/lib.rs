@@ -1,5 +1,11 @@
-//! The `dossier` host: every side effect of the product (files, CLI, and later MCP over
-//! stdio and Claude Code hooks) and the embedding of the policy component.
+//! `dossier`, the binary: the adapters over the Dossier store and codecall — the CLI (`cli`),
+//! the MCP server (`mcp`), the Claude Code hooks (`hooks`), the TUI (`tui`) — the operation
+//! layer they share (`ops`), Claude Code's registration and inspection (`claude_code`), and the
+//! wasm policy runtime (`policy`).
+//!
+//! Not for: the Dossier domain and its files (`dossier_store`), codecall's session runtime
+//! (`dossier_codecall`), evidence collection (`dossier_evidence`), or any policy rule
+//! (`dossier_core`, run inside the component).
 //!
 //! Code map and invariants: `docs/ARCHITECTURE.md`.
 
@@ -18,11 +24,3 @@ pub mod policy;
 pub mod progress;
 pub mod term;
 pub mod tui;
-
-// The store's modules under their old paths, so the adapters' `crate::save`-style paths
-// keep resolving while they move to `dossier_store::` (issue 17).
-pub use dossier_store::layout as store;
-pub use dossier_store::{
-    archive, audit, config, conflicts, context, distill, error, files, generate, ids, listing, merge, model, recall,
-    save, search, sessions, suggest, tokens,
-};

@@ -24,9 +24,9 @@ use crate::claude_code::jsonc::FileProblem;
 use crate::claude_code::paths::{INSTALL_DIR, Paths};
 use crate::claude_code::plugin;
 use crate::claude_code::register::{Applied, Change, Mode, Plan, apply, backup_stamp, plan};
-use crate::config::{self, ClaudeCodeRecord, HarnessConfig};
-use crate::error::{DossierError, Result};
-use crate::files::{self, FileOutcome};
+use dossier_store::config::{self, ClaudeCodeRecord, HarnessConfig};
+use dossier_store::error::{DossierError, Result};
+use dossier_store::files::{self, FileOutcome};
 
 /// How init may change things.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use crate::claude_code::entries::{HookEvent, SERVER_NAME, is_our_server, our_hoo
 use crate::claude_code::jsonc::{FileProblem, read_value};
 use crate::claude_code::paths::Paths;
 use crate::claude_code::plugin;
-use crate::config::ClaudeCodeRecord;
+use dossier_store::config::ClaudeCodeRecord;
 
 /// One capability's registration state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

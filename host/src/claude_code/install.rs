@@ -9,14 +9,15 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::error::{DossierError, Result};
-use crate::files::FileOutcome;
+use dossier_store::error::{DossierError, Result};
+use dossier_store::files::FileOutcome;
 
 /// The running binary's path. On Linux a binary replaced while running (a rebuild) reads
 /// as `<path> (deleted)`; then the path itself, which holds the new build, is used.
 pub fn running_binary() -> Result<PathBuf> {
-    let exe = std::env::current_exe()
-        .map_err(|e| DossierError::new(crate::error::Code::Io, format!("cannot locate the running binary: {e}")))?;
+    let exe = std::env::current_exe().map_err(|e| {
+        DossierError::new(dossier_store::error::Code::Io, format!("cannot locate the running binary: {e}"))
+    })?;
     if let Some(s) = exe.to_str()
         && let Some(stripped) = s.strip_suffix(" (deleted)")
         && Path::new(stripped).is_file()

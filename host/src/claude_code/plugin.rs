@@ -31,8 +31,8 @@ use crate::claude_code::entries::{CODECALL_COMMAND, HookEvent, SERVER_NAME, hook
 use crate::claude_code::install::self_install;
 use crate::claude_code::jsonc::read_value;
 use crate::claude_code::paths::Paths;
-use crate::error::{DossierError, Result};
-use crate::files::{self, FileOutcome};
+use dossier_store::error::{DossierError, Result};
+use dossier_store::files::{self, FileOutcome};
 
 /// The plugin's name (`plugin.json` `name`; its id is `dossier@<marketplace>`).
 pub const PLUGIN_NAME: &str = "dossier";

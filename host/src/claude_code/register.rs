@@ -31,8 +31,8 @@ use crate::claude_code::jsonc::{
 };
 use crate::claude_code::paths::Paths;
 use crate::claude_code::shell_words::shell_quote;
-use crate::error::{DossierError, Result};
-use crate::files;
+use dossier_store::error::{DossierError, Result};
+use dossier_store::files;
 
 /// What `dossier init` is doing.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::complete;
-use crate::model::{ArtifactType, Level, Status};
+use dossier_store::model::{ArtifactType, Level, Status};
 
 #[derive(Debug, Parser)]
 #[command(

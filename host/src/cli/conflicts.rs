@@ -2,12 +2,12 @@
 //! a concurrent-edit conflict through the Save path.
 //!
 //! Not for: merge conflicts' resolution (`cli::merge`) or the conflict files themselves
-//! (`crate::conflicts`).
+//! (`dossier_store::conflicts`).
 
 use serde_json::json;
 
-use crate::error::{Code, DossierError, Result};
 use crate::term;
+use dossier_store::error::{Code, DossierError, Result};
 
 use super::args::{ConflictsCommand, KeepArg};
 use super::render::{Output, json_of};
@@ -19,7 +19,7 @@ pub(super) fn cmd_conflicts(command: ConflictsCommand) -> Result<Output> {
         ConflictsCommand::List { target, all } => {
             let mut items = Vec::new();
             let mut human = String::new();
-            for c in crate::conflicts::list(&app, target.as_deref(), all)? {
+            for c in dossier_store::conflicts::list(&app, target.as_deref(), all)? {
                 human.push_str(&format!(
                     "{:<34} {:<15} {:<9} {}\n",
                     c.id,
@@ -37,7 +37,7 @@ pub(super) fn cmd_conflicts(command: ConflictsCommand) -> Result<Output> {
             Ok(Output::new(json!({ "conflicts": items }), human))
         }
         ConflictsCommand::Show { conflict_id } => {
-            let (path, c) = crate::conflicts::find(&app, &conflict_id)?;
+            let (path, c) = dossier_store::conflicts::find(&app, &conflict_id)?;
             let text = std::fs::read_to_string(&path).map_err(|e| DossierError::io("read", &path, e))?;
             let mut v = serde_json::to_value(&c).expect("conflict serializes");
             v["content"] = json!(text);
@@ -45,9 +45,9 @@ pub(super) fn cmd_conflicts(command: ConflictsCommand) -> Result<Output> {
         }
         ConflictsCommand::Resolve { conflict_id, keep, from_file } => {
             let choice = match (keep, from_file) {
-                (Some(KeepArg::Current), _) => crate::conflicts::Choice::KeepCurrent,
-                (Some(KeepArg::Proposal), _) => crate::conflicts::Choice::KeepProposal,
-                (None, Some(f)) => crate::conflicts::Choice::Text(
+                (Some(KeepArg::Current), _) => dossier_store::conflicts::Choice::KeepCurrent,
+                (Some(KeepArg::Proposal), _) => dossier_store::conflicts::Choice::KeepProposal,
+                (None, Some(f)) => dossier_store::conflicts::Choice::Text(
                     std::fs::read_to_string(&f).map_err(|e| DossierError::io("read", &f, e))?,
                 ),
                 (None, None) => {

@@ -1,11 +1,11 @@
 //! `dossier context refresh`: regenerate context/library.md.
 //!
-//! Not for: what the context files say (`crate::context`).
+//! Not for: what the context files say (`dossier_store::context`).
 
 use serde_json::json;
 
-use crate::context;
-use crate::error::Result;
+use dossier_store::context;
+use dossier_store::error::Result;
 
 use super::render::Output;
 

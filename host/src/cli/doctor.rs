@@ -4,7 +4,7 @@
 //! Not for: the checks or repairs themselves (`crate::doctor`).
 
 use crate::doctor::{self, Severity};
-use crate::error::Result;
+use dossier_store::error::Result;
 
 use super::render::Output;
 

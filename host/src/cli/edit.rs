@@ -3,14 +3,14 @@
 //! command captures it (also used by `promote` and `link`).
 //!
 //! Not for: creating or linking Dossiers (`cli::promote`), or the Save path itself
-//! (`crate::save`).
+//! (`dossier_store::save`).
 
 use std::path::PathBuf;
 
-use crate::error::{Code, DossierError, Result};
-use crate::model::{ArtifactType, ContentFormat, Provenance, Status};
 use crate::progress;
-use crate::save::{ArtifactContent, FrontmatterUpdates, NewArtifact, SaveRequest};
+use dossier_store::error::{Code, DossierError, Result};
+use dossier_store::model::{ArtifactType, ContentFormat, Provenance, Status};
+use dossier_store::save::{ArtifactContent, FrontmatterUpdates, NewArtifact, SaveRequest};
 
 use super::args::{LevelArg, QuestionsOp, StatusArg};
 use super::render::{Output, saved};

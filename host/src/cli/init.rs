@@ -7,11 +7,11 @@
 use serde_json::Value;
 
 use crate::claude_code as claude;
-use crate::context;
-use crate::error::Result;
 use crate::init;
-use crate::model;
 use crate::progress::{self, Progress};
+use dossier_store::context;
+use dossier_store::error::Result;
+use dossier_store::model;
 
 use super::render::Output;
 
@@ -118,7 +118,7 @@ pub(super) fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result
 
     // Record the report in config.yaml's machine block, and refresh the library whose
     // warnings depend on it (only where a store exists: --remove creates none).
-    if let Ok(store) = crate::store::Store::locate()
+    if let Ok(store) = dossier_store::layout::Store::locate()
         && store.config_path().is_file()
     {
         let record = outcome.registration.record(&outcome.detection, model::now_timestamp());

@@ -1,14 +1,14 @@
 //! `dossier ls` (the open-work table, fitted to the terminal) and `dossier path` (the store
 //! root or a Dossier's directory).
 //!
-//! Not for: ranking or reading the Dossiers (`crate::listing`) or column-width arithmetic
+//! Not for: ranking or reading the Dossiers (`dossier_store::listing`) or column-width arithmetic
 //! (`crate::term`).
 
 use serde_json::json;
 
-use crate::error::Result;
-use crate::model::Status;
 use crate::term;
+use dossier_store::error::Result;
+use dossier_store::model::Status;
 
 use super::args::StatusFilter;
 use super::render::Output;
@@ -41,7 +41,7 @@ pub(super) fn cmd_ls(filter: &[StatusFilter]) -> Result<Output> {
 /// The open-work table. Off a terminal (`width` None) every value is complete; on one, the
 /// slug column keeps whole slugs while the next action keeps at least 16 columns, and the
 /// next action (a display column) takes the rest, shortened with `…`.
-fn render_table(dossiers: &[crate::listing::ListItem], width: Option<usize>) -> String {
+fn render_table(dossiers: &[dossier_store::listing::ListItem], width: Option<usize>) -> String {
     if dossiers.is_empty() {
         return term::fit_lines("No dossiers match. Create one with `dossier promote --name <name>`.\n", width);
     }

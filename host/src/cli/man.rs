@@ -10,7 +10,7 @@ use clap::CommandFactory;
 use serde_json::json;
 
 use crate::complete;
-use crate::error::{DossierError, Result};
+use dossier_store::error::{DossierError, Result};
 
 use super::args::Cli;
 use super::render::Output;
@@ -27,7 +27,7 @@ pub(super) fn cmd_man(dir: Option<&Path>) -> Result<Output> {
     let mut written = Vec::new();
     for (name, text) in &pages {
         let path = dir.join(name);
-        crate::files::write_atomic(&path, text)?;
+        dossier_store::files::write_atomic(&path, text)?;
         written.push(path);
     }
     let human = format!("wrote {} man pages to {}\n", written.len(), dir.display());

@@ -1,12 +1,12 @@
 //! `dossier merge SOURCE TARGET`: resolutions from flags or a file, or asked on the terminal
 //! one conflict at a time, then one merge through the store.
 //!
-//! Not for: conflict files (`cli::conflicts`) or the merge itself (`crate::merge`).
+//! Not for: conflict files (`cli::conflicts`) or the merge itself (`dossier_store::merge`).
 
 use std::path::Path;
 
-use crate::error::{Code, DossierError, Result};
 use crate::progress;
+use dossier_store::error::{Code, DossierError, Result};
 
 use super::render::Output;
 use crate::ops::Caller;
@@ -20,11 +20,11 @@ pub(super) fn cmd_merge(
 ) -> Result<Output> {
     use std::io::IsTerminal;
     let app = crate::app::open()?;
-    let mut resolutions: Vec<crate::merge::ResolutionInput> =
-        flags.iter().map(|f| crate::merge::parse_resolve_flag(f)).collect::<Result<_>>()?;
+    let mut resolutions: Vec<dossier_store::merge::ResolutionInput> =
+        flags.iter().map(|f| dossier_store::merge::parse_resolve_flag(f)).collect::<Result<_>>()?;
     if let Some(f) = file {
         let text = std::fs::read_to_string(f).map_err(|e| DossierError::io("read", f, e))?;
-        let more: Vec<crate::merge::ResolutionInput> = serde_json::from_str(&text).map_err(|e| {
+        let more: Vec<dossier_store::merge::ResolutionInput> = serde_json::from_str(&text).map_err(|e| {
             DossierError::new(Code::InvalidInput, format!("{}: not a JSON list of resolutions: {e}", f.display()))
                 .with_next(r#"[{"conflict_id": "conf-...", "choice": "keep_target"}]"#)
         })?;
@@ -33,13 +33,13 @@ pub(super) fn cmd_merge(
     let interactive =
         !json && resolutions.is_empty() && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     if interactive {
-        let conflicts = crate::merge::conflicts(&app, source, target)?;
+        let conflicts = dossier_store::merge::conflicts(&app, source, target)?;
         for (i, c) in conflicts.iter().enumerate() {
             resolutions.push(ask_resolution(i + 1, conflicts.len(), c)?);
         }
     }
     let o = crate::ops::merge::merge(&app, &Caller::cli(), source, target, &resolutions, progress::for_cli().as_ref())?;
-    Ok(Output::of(o, crate::merge::outcome_json, |o| {
+    Ok(Output::of(o, dossier_store::merge::outcome_json, |o| {
         if o.already_merged {
             format!("{} was already merged into {}; nothing to do\n", o.source_slug, o.target_slug)
         } else {
@@ -56,8 +56,12 @@ pub(super) fn cmd_merge(
 }
 
 /// Walk one conflict on the terminal (stderr prompts, stdin answers).
-fn ask_resolution(n: usize, total: usize, c: &crate::merge::ConflictView) -> Result<crate::merge::ResolutionInput> {
-    use crate::merge::{ChoiceInput, ResolutionInput};
+fn ask_resolution(
+    n: usize,
+    total: usize,
+    c: &dossier_store::merge::ConflictView,
+) -> Result<dossier_store::merge::ResolutionInput> {
+    use dossier_store::merge::{ChoiceInput, ResolutionInput};
     use std::io::{BufRead, Write};
     let mut err = std::io::stderr().lock();
     let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };

@@ -35,9 +35,9 @@ use clap::{CommandFactory, Parser};
 use serde_json::json;
 
 use crate::complete;
-use crate::error::Result;
 use crate::hooks;
 use crate::progress;
+use dossier_store::error::Result;
 
 pub use args::{
     Cli, CodecallCommand, Command, ConflictsCommand, ContextCommand, KeepArg, LevelArg, LogArg, PluginCommand,

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::claude_code as claude;
-use crate::error::{Code, DossierError, Result};
+use dossier_store::error::{Code, DossierError, Result};
 
 use super::render::Output;
 

@@ -2,21 +2,21 @@
 //! artifact of an existing one; both rank existing Dossiers first (suggestions and the
 //! duplicate guard) and name the next command to run.
 //!
-//! Not for: the ranking itself (`crate::suggest`) or the Save path (`crate::save`).
+//! Not for: the ranking itself (`dossier_store::suggest`) or the Save path (`dossier_store::save`).
 
 use std::path::PathBuf;
 
 use serde_json::json;
 
-use crate::error::{Code, DossierError, Result};
-use crate::model::ArtifactType;
 use crate::progress;
+use dossier_store::error::{Code, DossierError, Result};
+use dossier_store::model::ArtifactType;
 
 use super::edit::file_artifact;
 use super::render::{Output, event_verb, json_of, saved};
 use crate::ops::Caller;
 
-fn suggestion_lines(suggestions: &[crate::suggest::Suggestion]) -> String {
+fn suggestion_lines(suggestions: &[dossier_store::suggest::Suggestion]) -> String {
     suggestions.iter().map(|s| format!("  {:<6} {:<32} {}\n", s.confidence, s.slug, s.reason)).collect()
 }
 

@@ -3,18 +3,18 @@
 //! its human rendering.
 //!
 //! Not for: the open-work list (`cli::list`), or reading and searching the store itself
-//! (`crate::recall`, `crate::search`, `crate::archive`).
+//! (`dossier_store::recall`, `dossier_store::search`, `dossier_store::archive`).
 
 use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::archive;
-use crate::error::{DossierError, Result};
-use crate::model;
 use crate::progress;
-use crate::save;
 use crate::term;
+use dossier_store::archive;
+use dossier_store::error::{DossierError, Result};
+use dossier_store::model;
+use dossier_store::save;
 
 use super::render::{Output, json_of};
 
@@ -25,7 +25,7 @@ pub(super) fn cmd_recall(target: &str, page: Option<usize>) -> Result<Output> {
 
 pub(super) fn cmd_search(query: &str, dossier: Option<&str>, regex: bool, limit: usize) -> Result<Output> {
     let app = crate::app::open()?;
-    let q = crate::search::Query { text: query, regex, dossier, limit };
+    let q = dossier_store::search::Query { text: query, regex, dossier, limit };
     let mut o = crate::ops::search::search(&app, &q, progress::for_cli().as_ref())?;
     // On the terminal the truncation is a warning (the next step is in its words).
     o.warnings.extend(o.next.drain(..).map(|n| n.render(crate::ops::Surface::Cli)));
@@ -58,7 +58,7 @@ pub(super) fn cmd_show(target: &str) -> Result<Output> {
     let text = std::fs::read_to_string(&file).map_err(|e| DossierError::io("read", &file, e))?;
     let doc = model::DossierDoc::parse(&text, &file)?;
     let revision = save::revision(&dir)?;
-    let estimate = crate::tokens::estimate(&text, app.config.tokens.calibration);
+    let estimate = dossier_store::tokens::estimate(&text, app.config.tokens.calibration);
     let token_target = doc.frontmatter.token_target.unwrap_or(app.config.token_target);
     let (artifacts, problems) = archive::list(&dir);
     let conflicts = std::fs::read_dir(dir.join("conflicts")).map(|d| d.count()).unwrap_or(0);

@@ -7,10 +7,10 @@
 
 use serde_json::Value;
 
-use crate::error::Result;
-use crate::model;
 use crate::ops::{Outcome, Surface};
-use crate::save::SaveOutcome;
+use dossier_store::error::Result;
+use dossier_store::model;
+use dossier_store::save::SaveOutcome;
 
 /// What a successful command prints.
 pub(super) struct Output {

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use crate::error::{Code, DossierError, Result};
+use dossier_store::error::{Code, DossierError, Result};
 
 use super::plugin::plugin_mcp_stands_down;
 use super::render::Output;

@@ -1,10 +1,10 @@
 //! `dossier active` and `dossier switch`: which Dossier a harness session works on.
 //!
-//! Not for: the binding files or capability detection (`crate::sessions`).
+//! Not for: the binding files or capability detection (`dossier_store::sessions`).
 
 use serde_json::json;
 
-use crate::error::Result;
+use dossier_store::error::Result;
 
 use super::render::Output;
 use crate::ops::Caller;
@@ -12,7 +12,7 @@ use crate::ops::Caller;
 pub(super) fn cmd_active(session: Option<&str>) -> Result<Output> {
     let app = crate::app::open()?;
     app.store.require()?;
-    let sid = crate::sessions::session_id(session)?;
+    let sid = dossier_store::sessions::session_id(session)?;
     let mut o = crate::ops::session::active(&app, &sid)?;
     o.next.clear();
     Ok(Output::of(
@@ -27,7 +27,7 @@ pub(super) fn cmd_active(session: Option<&str>) -> Result<Output> {
 
 pub(super) fn cmd_switch(target: &str, session: Option<&str>) -> Result<Output> {
     let app = crate::app::open()?;
-    let sid = crate::sessions::session_id(session)?;
+    let sid = dossier_store::sessions::session_id(session)?;
     let mut o = crate::ops::session::switch(&app, &Caller::cli(), &sid, target, None)?;
     o.next.insert(0, crate::ops::Next::call(crate::ops::Op::Recall, &o.data.recall.slug));
     Ok(Output::of(

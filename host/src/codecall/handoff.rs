@@ -21,9 +21,9 @@ use serde::Serialize;
 
 use crate::app::App;
 use crate::codecall::text::{cite, wire};
-use crate::error::Result;
-use crate::model::{ArtifactType, ContentFormat, Provenance};
-use crate::save::{self, ArtifactContent, NewArtifact, SaveRequest};
+use dossier_store::error::Result;
+use dossier_store::model::{ArtifactType, ContentFormat, Provenance};
+use dossier_store::save::{self, ArtifactContent, NewArtifact, SaveRequest};
 
 /// The provenance key naming the learning session a summary came from.
 const SESSION_KEY: &str = "codecall_session";
@@ -51,7 +51,7 @@ pub fn target(
     }
     let bound = harness_session
         .filter(|_| app.store.exists())
-        .and_then(|sid| crate::sessions::read(&app.store, sid).ok().flatten())
+        .and_then(|sid| dossier_store::sessions::read(&app.store, sid).ok().flatten())
         .and_then(|b| b.dossier_id);
     match bound {
         Some(id) => (Some(id), None),
@@ -70,7 +70,7 @@ pub fn target(
 pub fn dossier_id(app: &App, target: &str) -> Result<String> {
     app.store.require()?;
     let dir = app.store.resolve(target)?;
-    let (fm, _) = crate::store::read_frontmatter(&dir.join("dossier.md"))?;
+    let (fm, _) = dossier_store::layout::read_frontmatter(&dir.join("dossier.md"))?;
     Ok(fm.id)
 }
 
@@ -126,9 +126,9 @@ pub fn save_summary(
 /// The `decision_evidence` artifact of `dir`'s archive whose provenance names `session_id` as
 /// its codecall session.
 fn saved_artifact(dir: &Path, session_id: &str) -> Option<String> {
-    let (artifacts, _) = crate::archive::list(dir);
+    let (artifacts, _) = dossier_store::archive::list(dir);
     artifacts.into_iter().filter(|a| a.artifact_type == ArtifactType::DecisionEvidence).find_map(|a| {
-        let meta = crate::archive::read_meta(dir, &a.id)?;
+        let meta = dossier_store::archive::read_meta(dir, &a.id)?;
         (meta.provenance.extra.get(SESSION_KEY).and_then(|v| v.as_str()) == Some(session_id)).then_some(a.id)
     })
 }

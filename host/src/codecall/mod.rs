@@ -29,8 +29,8 @@ mod text;
 use text::{cite, wire};
 
 use crate::app::App;
-use crate::error::{Code, DossierError, Result};
 use crate::learning::ComponentLearningPolicy;
+use dossier_store::error::{Code, DossierError, Result};
 
 /// The host's tokenizer (`tokens.rs`: cl100k_base × the configured calibration) as the
 /// collector's token counter, so evidence budgets are in the same tokens as everything else.
@@ -41,7 +41,7 @@ pub struct HostTokens {
 
 impl HostTokens {
     pub fn new(calibration: f64) -> Self {
-        HostTokens { calibration, name: format!("{}×{calibration}", crate::tokens::TOKENIZER) }
+        HostTokens { calibration, name: format!("{}×{calibration}", dossier_store::tokens::TOKENIZER) }
     }
 }
 
@@ -50,7 +50,7 @@ impl TokenCounter for HostTokens {
         &self.name
     }
     fn count(&self, text: &str) -> u64 {
-        crate::tokens::estimate(text, self.calibration).tokens
+        dossier_store::tokens::estimate(text, self.calibration).tokens
     }
 }
 

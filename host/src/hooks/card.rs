@@ -49,8 +49,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::App;
-use crate::files;
 use crate::learning::ComponentLearningPolicy;
+use dossier_store::files;
 
 /// At most this much new transcript is read per Stop; a longer backlog (a long session that
 /// predates the card, or a huge first turn) is read from its last this-many bytes.
@@ -181,7 +181,7 @@ pub fn check(app: &App, turn: &Turn<'_>) -> Option<String> {
 
 /// `sessions/cards/<session-id>.json`, for a session id that is a usable file name.
 fn state_path(app: &App, session_id: &str) -> Option<PathBuf> {
-    crate::store::validate_component(session_id).ok()?;
+    dossier_store::layout::validate_component(session_id).ok()?;
     Some(app.store.sessions_dir().join("cards").join(format!("{session_id}.json")))
 }
 

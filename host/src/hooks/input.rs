@@ -1,15 +1,15 @@
 //! What a hook is given: the fields of Claude Code's hook input that Dossier uses, and the
 //! Dossier the hook's session is bound to.
 //!
-//! Not for: what a hook prints (`output`), or writing bindings (`crate::sessions`).
+//! Not for: what a hook prints (`output`), or writing bindings (`dossier_store::sessions`).
 
 use std::path::PathBuf;
 
 use serde::Deserialize;
 
 use crate::app::App;
-use crate::error::Result;
-use crate::sessions;
+use dossier_store::error::Result;
+use dossier_store::sessions;
 
 /// The fields of Claude Code's hook input that Dossier uses (others are ignored).
 #[derive(Clone, Debug, Default, Deserialize)]

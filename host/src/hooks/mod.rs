@@ -34,7 +34,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::claude_code::{self, Capability, HookEvent};
-use crate::error::{Code, DossierError, Result};
+use dossier_store::error::{Code, DossierError, Result};
 
 pub mod card;
 mod input;

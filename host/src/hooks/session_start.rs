@@ -10,12 +10,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::app::App;
-use crate::error::Result;
 use crate::hooks::input::{HookInput, bound_dossier};
 use crate::hooks::output::HookOutput;
-use crate::listing;
-use crate::model::{self, Status};
-use crate::recall;
+use dossier_store::error::Result;
+use dossier_store::listing;
+use dossier_store::model::{self, Status};
+use dossier_store::recall;
 
 /// Claude Code injects session-start output up to about this many characters in full; a
 /// longer output is saved to a file and the model sees a 2 KB preview (DESIGN.md §4).

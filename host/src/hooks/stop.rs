@@ -10,12 +10,12 @@ use serde_json::json;
 
 use crate::app::App;
 use crate::claude_code::HookEvent;
-use crate::error::Result;
 use crate::hooks::card::{self, Turn};
 use crate::hooks::input::{HookInput, bound_dossier};
 use crate::hooks::output::HookOutput;
-use crate::save;
-use crate::sessions::{self, SaveCheck};
+use dossier_store::error::Result;
+use dossier_store::save;
+use dossier_store::sessions::{self, SaveCheck};
 
 /// The Stop hook's output: the save cadence's, with the card (if any) for the user.
 pub(crate) fn stop(app: &App, input: &HookInput) -> Result<HookOutput> {

@@ -4,19 +4,19 @@
 //! untouched). Unbound sessions capture nothing; an unavailable transcript is recorded in the
 //! Dossier's audit log and said in one warning.
 //!
-//! Not for: the save cadence (`stop`), or what a transcript artifact is (`crate::save`).
+//! Not for: the save cadence (`stop`), or what a transcript artifact is (`dossier_store::save`).
 
 use serde_json::json;
 
 use crate::app::App;
-use crate::audit;
-use crate::context;
-use crate::error::Result;
 use crate::hooks::input::{HookInput, bound_dossier};
 use crate::hooks::output::{HookOutput, warnings_output};
-use crate::model::{ArtifactType, ContentFormat, EventKind, Provenance};
-use crate::save::{self, ArtifactContent, NewArtifact, SaveRequest};
-use crate::sessions::{self, TranscriptCapture};
+use dossier_store::audit;
+use dossier_store::context;
+use dossier_store::error::Result;
+use dossier_store::model::{ArtifactType, ContentFormat, EventKind, Provenance};
+use dossier_store::save::{self, ArtifactContent, NewArtifact, SaveRequest};
+use dossier_store::sessions::{self, TranscriptCapture};
 
 /// SessionEnd: capture, then `/clear` unbinds the session.
 pub(crate) fn session_end(app: &App, input: &HookInput) -> Result<HookOutput> {

@@ -37,7 +37,7 @@ use super::{ACTOR, DossierServer, envelope};
 use crate::app::App;
 use crate::claude_code::CODECALL_COMMAND;
 use crate::codecall::{self as cc, forms};
-use crate::error::{Code, DossierError, Result};
+use dossier_store::error::{Code, DossierError, Result};
 
 /// The key of the one form a codecall round asks.
 const FORM_KEY: &str = "codecall_gate";

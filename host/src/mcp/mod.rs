@@ -31,12 +31,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::app::App;
-use crate::error::{Code, DossierError, Result};
-use crate::model::{ArtifactType, ContentFormat, Level, Provenance, Status};
 use crate::ops;
 use crate::progress::SILENT;
-use crate::save::{ArtifactContent, FrontmatterUpdates, NewArtifact, SaveRequest};
-use crate::{context, recall, search, sessions};
+use dossier_store::error::{Code, DossierError, Result};
+use dossier_store::model::{ArtifactType, ContentFormat, Level, Provenance, Status};
+use dossier_store::save::{ArtifactContent, FrontmatterUpdates, NewArtifact, SaveRequest};
+use dossier_store::{context, recall, search, sessions};
 
 pub mod codecall;
 mod merge_form;
@@ -229,7 +229,7 @@ pub struct MergeParams {
     /// Slug or id of the survivor.
     pub target_id: String,
     /// The user's decision for each conflict of a previous conflict_detected.
-    pub resolved_conflicts: Option<Vec<crate::merge::ResolutionInput>>,
+    pub resolved_conflicts: Option<Vec<dossier_store::merge::ResolutionInput>>,
 }
 
 /// What `dossier_merge` keeps in an MCP `requestState` between form rounds: the choices made
@@ -238,7 +238,7 @@ pub struct MergeParams {
 /// `resolved_conflicts` directly.
 #[derive(Debug, Default, Deserialize, serde::Serialize)]
 struct MergeFormState {
-    resolutions: Vec<crate::merge::ResolutionInput>,
+    resolutions: Vec<dossier_store::merge::ResolutionInput>,
     pending: Option<String>,
 }
 
@@ -517,7 +517,7 @@ impl DossierServer {
             }
         }
         let r = ops::merge::merge(&app, &ops::Caller::mcp(), &p.source_id, &p.target_id, &resolutions, &SILENT)
-            .and_then(|o| reply(o, |o| crate::merge::outcome_json(&o)))
+            .and_then(|o| reply(o, |o| dossier_store::merge::outcome_json(&o)))
             .map_err(|e| {
                 if dismissed && e.code == Code::ConflictDetected {
                     e.with_next("the user dismissed the form: ask them in the conversation instead")
@@ -573,7 +573,7 @@ mod tests {
         let tools = defs.as_array().unwrap();
         assert_eq!(tools.len(), 14);
         let text = defs.to_string();
-        let estimate = crate::tokens::estimate(&text, crate::tokens::DEFAULT_CALIBRATION);
+        let estimate = dossier_store::tokens::estimate(&text, dossier_store::tokens::DEFAULT_CALIBRATION);
         eprintln!(
             "tool schemas: {} bytes, {} raw tokens, ~{} estimated tokens",
             text.len(),
@@ -584,7 +584,8 @@ mod tests {
         for t in tools {
             let d = t["description"].as_str().unwrap();
             assert!(d.len() <= 100, "description too long: {d}");
-            let per = crate::tokens::estimate(&t.to_string(), crate::tokens::DEFAULT_CALIBRATION).tokens;
+            let per =
+                dossier_store::tokens::estimate(&t.to_string(), dossier_store::tokens::DEFAULT_CALIBRATION).tokens;
             eprintln!("  {:<18} ~{per} estimated tokens", t["name"].as_str().unwrap());
         }
     }

@@ -19,7 +19,7 @@ use std::io::IsTerminal;
 
 use ratatui::crossterm::event::{self, Event};
 
-use crate::error::{Code, DossierError, Result};
+use dossier_store::error::{Code, DossierError, Result};
 
 /// Run the TUI until the user quits. `session`: `--session`, else `CLAUDE_CODE_SESSION_ID`;
 /// without either, binding is unavailable (said on screen) and everything else works.
@@ -34,7 +34,7 @@ pub fn run(session: Option<&str>) -> Result<()> {
     }
     let app = crate::app::open()?;
     app.store.require()?;
-    let session = crate::sessions::session_id(session).ok();
+    let session = dossier_store::sessions::session_id(session).ok();
     let mut state = State::new(app, session);
 
     let mut terminal = ratatui::try_init().map_err(|e| {

@@ -17,13 +17,13 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui_textarea::TextArea;
 
 use crate::app::App;
-use crate::archive::{self, ArtifactSummary};
-use crate::conflicts::{self, ConflictInfo};
-use crate::error::DossierError;
-use crate::listing::{self, ListItem};
-use crate::merge::{self, ChoiceInput, ConflictView, ResolutionInput};
-use crate::model::{DossierDoc, Status};
-use crate::{recall, save, sessions};
+use dossier_store::archive::{self, ArtifactSummary};
+use dossier_store::conflicts::{self, ConflictInfo};
+use dossier_store::error::DossierError;
+use dossier_store::listing::{self, ListItem};
+use dossier_store::merge::{self, ChoiceInput, ConflictView, ResolutionInput};
+use dossier_store::model::{DossierDoc, Status};
+use dossier_store::{recall, save, sessions};
 
 /// The actor recorded in audit events for writes made from the TUI.
 pub const ACTOR: &str = "user:tui";
@@ -277,7 +277,7 @@ impl State {
             return Some(*t);
         }
         let text = std::fs::read_to_string(file).ok()?;
-        let tokens = crate::tokens::estimate(&text, self.app.config.tokens.calibration).tokens;
+        let tokens = dossier_store::tokens::estimate(&text, self.app.config.tokens.calibration).tokens;
         self.token_cache.insert(file.to_path_buf(), (stamp.0, stamp.1, tokens));
         Some(tokens)
     }
@@ -414,7 +414,7 @@ impl State {
         }
     }
 
-    fn dossier_view(&self, slug: &str) -> crate::error::Result<DossierView> {
+    fn dossier_view(&self, slug: &str) -> dossier_store::error::Result<DossierView> {
         let r = recall::recall(&self.app, slug, None)?;
         let warnings = r.warnings.clone();
         let file = r.path.join("dossier.md");
@@ -588,11 +588,11 @@ impl State {
         }
     }
 
-    fn edit_conflict(&self, info: ConflictInfo) -> crate::error::Result<EditConflict> {
+    fn edit_conflict(&self, info: ConflictInfo) -> dossier_store::error::Result<EditConflict> {
         let text = std::fs::read_to_string(&info.path).map_err(|e| DossierError::io("read", &info.path, e))?;
         let (h, body) = save::split_conflict(&text).ok_or_else(|| {
             DossierError::new(
-                crate::error::Code::InvalidInput,
+                dossier_store::error::Code::InvalidInput,
                 format!("{} is not a conflict file", info.path.display()),
             )
         })?;
@@ -858,10 +858,10 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
-    use crate::model::Level;
-    use crate::save::{CreateRequest, FrontmatterUpdates, SaveRequest};
-    use crate::store::Store;
+    use dossier_store::config::Config;
+    use dossier_store::layout::Store;
+    use dossier_store::model::Level;
+    use dossier_store::save::{CreateRequest, FrontmatterUpdates, SaveRequest};
 
     fn press(s: &mut State, code: KeyCode) {
         s.key(KeyEvent::new(code, KeyModifiers::NONE));
@@ -997,7 +997,7 @@ mod tests {
         };
         save::save(&s.app.store, "low-work", req("Theirs."), &crate::progress::SILENT).unwrap();
         let err = save::save(&s.app.store, "low-work", req("Ours."), &crate::progress::SILENT).unwrap_err();
-        assert_eq!(err.code, crate::error::Code::ConcurrentEdit);
+        assert_eq!(err.code, dossier_store::error::Code::ConcurrentEdit);
         press(&mut s, KeyCode::Char('c'));
         let Some(View::Conflicts(c)) = s.views.last() else { panic!() };
         assert_eq!(c.items.len(), 1);
