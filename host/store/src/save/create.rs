@@ -1,0 +1,107 @@
+//! Creation (SPEC §8.5, §12.2): a new Dossier's directory, frontmatter, Distilled State and
+//! first artifacts, audited as `create` or `promote`.
+//!
+//! Not for: the duplicate guard (the operation layer asks `crate::suggest` first).
+
+use std::fs;
+
+use indexmap::IndexMap;
+use serde_json::json;
+
+use super::artifacts::{prepare, write_artifacts};
+use super::request::{CreateRequest, SaveOutcome};
+use super::revision::{event, lock, revision_of};
+use crate::audit;
+use crate::error::{Code, DossierError, Result};
+use crate::files;
+use crate::ids::{self, Prefix};
+use crate::layout::Store;
+use crate::model::{self, DossierDoc, EventKind, Frontmatter, Level, Status};
+use crate::progress::Progress;
+
+/// Create a new Dossier. The slug comes from the name; a taken slug gets a short id suffix.
+pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
+    store.require()?;
+    let name = req.name.trim().to_string();
+    if name.is_empty() {
+        return Err(DossierError::new(Code::InvalidInput, "a Dossier needs a name").with_next("--name <name>"));
+    }
+    req.updates.validate()?;
+    let id = ids::new_id(Prefix::Dossier);
+    let now = model::now_timestamp();
+    let prepared = prepare(&req.artifacts, &id, &now, progress)?;
+
+    let mut fm = Frontmatter {
+        id: id.clone(),
+        name: name.clone(),
+        slug: String::new(),
+        created_at: now.clone(),
+        updated_at: now.clone(),
+        last_touched_at: now.clone(),
+        status: Status::Active,
+        lead: None,
+        next_action: String::new(),
+        open_questions: Vec::new(),
+        importance: Level::High,
+        urgency: Level::Low,
+        due_date: None,
+        token_target: None,
+        base_revision: None,
+        extra: IndexMap::new(),
+    };
+    req.updates.apply(&mut fm);
+    let body = req.distilled_state.clone().unwrap_or_else(|| model::skeleton_body(&fm.name));
+
+    // Claim the slug atomically: `mkdir` fails if it exists.
+    let base = ids::slugify(&name);
+    let mut slug = base.clone();
+    let dir = loop {
+        let dir = store.root().join(&slug);
+        match fs::create_dir(&dir) {
+            Ok(()) => break dir,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && slug == base => {
+                slug = ids::with_suffix(&base, &id);
+            }
+            Err(e) => return Err(DossierError::io("create", &dir, e)),
+        }
+    };
+    fm.slug = slug.clone();
+    for sub in ["artifacts", "conflicts"] {
+        fs::create_dir_all(dir.join(sub)).map_err(|e| DossierError::io("create", &dir.join(sub), e))?;
+    }
+    let _lock = lock(&dir)?;
+    let artifacts_added = write_artifacts(&dir, &prepared)?;
+    let doc = DossierDoc { frontmatter: fm, body };
+    let text = doc.render();
+    files::write_atomic(&dir.join("dossier.md"), text.as_bytes())?;
+    let revision = revision_of(&dir, text.as_bytes());
+
+    let mut ev = event(EventKind::Create, &id, &req.actor, &req.session_id);
+    ev.after_revision = Some(revision.clone());
+    ev.artifacts_added = artifacts_added.clone();
+    ev.body_changed = true;
+    ev.details.insert("name".into(), json!(name));
+    ev.details.insert("slug".into(), json!(slug));
+    audit::append(&dir, &ev)?;
+    let mut kind = EventKind::Create;
+    if req.promote {
+        let mut ev = event(EventKind::Promote, &id, &req.actor, &req.session_id);
+        ev.after_revision = Some(revision.clone());
+        audit::append(&dir, &ev)?;
+        kind = EventKind::Promote;
+    }
+    let mut warnings: Vec<String> = prepared.iter().filter_map(|p| p.warning.clone()).collect();
+    warnings.extend(model::body_structure_warnings(&doc.body));
+    Ok(SaveOutcome {
+        id,
+        slug,
+        path: dir,
+        revision,
+        before_revision: None,
+        event: kind,
+        artifacts_added,
+        auto_merged: false,
+        token_estimate: None,
+        warnings,
+    })
+}

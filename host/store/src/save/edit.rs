@@ -1,0 +1,214 @@
+//! A save to an existing Dossier (SPEC §8.4, §11.5): the concurrency check against the
+//! caller's base revision, the auto-merge of non-overlapping field edits, and the
+//! concurrent-edit conflict file when the Distilled State diverged.
+//!
+//! Not for: merges of two Dossiers (`super::merge`).
+
+use std::fs;
+use std::io::Write as _;
+use std::path::Path;
+
+use serde_json::json;
+
+use super::artifacts::{Prepared, prepare, write_artifacts};
+use super::request::{SaveOutcome, SaveRequest};
+use super::revision::{event, lock, revision, revision_of};
+use crate::audit;
+use crate::error::{Code, DossierError, Result};
+use crate::files;
+use crate::ids::{self, Prefix};
+use crate::layout::Store;
+use crate::model::{self, AuditEvent, DossierDoc, EventKind, Status};
+use crate::progress::Progress;
+
+/// What changed since `base` according to the audit log: `None` when `base` is unknown.
+pub(super) fn changes_since(events: &[AuditEvent], base: &str) -> Option<(Vec<String>, bool)> {
+    let start = events.iter().rposition(|e| e.after_revision.as_deref() == Some(base))?;
+    let mut fields = Vec::new();
+    let mut body = false;
+    for e in &events[start + 1..] {
+        if e.after_revision.is_none() {
+            continue; // events that did not write dossier.md (conflict_created, ...)
+        }
+        fields.extend(e.fields_changed.iter().cloned());
+        body |= e.body_changed;
+        // Artifacts added since base do not conflict with anything.
+    }
+    Some((fields, body))
+}
+
+/// Apply `req` to the Dossier named by `target` (slug or id).
+/// Large artifact files are read in pieces, reported to `progress`.
+pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
+    store.require()?;
+    let dir = store.resolve(target)?;
+    req.updates.validate()?;
+    if req.distilled_state.is_some() && req.base_revision.is_none() {
+        return Err(DossierError::new(
+            Code::InvalidInput,
+            "replacing the Distilled State needs base_revision (the revision your edit started from)",
+        )
+        .with_next(format!("dossier show {target} --json  (data.revision)")));
+    }
+    let file = dir.join("dossier.md");
+    let _lock = lock(&dir)?;
+    let current_text = fs::read_to_string(&file).map_err(|e| DossierError::io("read", &file, e))?;
+    let current = DossierDoc::parse(&current_text, &file)?;
+    let id = current.frontmatter.id.clone();
+    let now = model::now_timestamp();
+    let prepared = prepare(&req.artifacts, &id, &now, progress)?;
+    let current_rev = revision_of(&dir, current_text.as_bytes());
+
+    let fields: Vec<String> = req.updates.fields().iter().map(|s| s.to_string()).collect();
+    let mut auto_merged = false;
+    if let Some(base) = &req.base_revision
+        && *base != current_rev
+    {
+        let (events, _) = audit::read(&dir)?;
+        // Only frontmatter-only proposals can merge, and only if nobody changed the same
+        // fields since the base. A body change since the base does not overlap them.
+        let mergeable = req.distilled_state.is_none()
+            && changes_since(&events, base).is_some_and(|(changed, _)| !changed.iter().any(|c| fields.contains(c)));
+        if !mergeable {
+            return conflict(&dir, &current, &current_rev, base, &req, &prepared);
+        }
+        auto_merged = true;
+    }
+
+    let mut fm = current.frontmatter.clone();
+    let before_status = fm.status;
+    req.updates.apply(&mut fm);
+    fm.updated_at = now.clone();
+    fm.last_touched_at = now.clone();
+    fm.base_revision = Some(current_rev.clone());
+    let body_changed = req.distilled_state.as_ref().is_some_and(|b| *b != current.body);
+    let body = req.distilled_state.clone().unwrap_or(current.body);
+    let doc = DossierDoc { frontmatter: fm, body };
+    let artifacts_added = write_artifacts(&dir, &prepared)?;
+    let text = doc.render();
+    files::write_atomic(&file, text.as_bytes())?;
+    let revision = revision_of(&dir, text.as_bytes());
+    // Counting needs the tokenizer (tens of ms to construct): only when the state changed.
+    let estimate = body_changed.then(|| crate::tokens::estimate(&text, req.calibration));
+
+    let kind = match req.updates.status {
+        Some(Status::Archived) if before_status != Status::Archived => EventKind::Archived,
+        Some(s) if s != before_status => EventKind::StatusChanged,
+        _ => req.event.unwrap_or(EventKind::Save),
+    };
+    let mut ev = event(kind, &id, &req.actor, &req.session_id);
+    ev.before_revision = Some(current_rev.clone());
+    ev.after_revision = Some(revision.clone());
+    ev.artifacts_added = artifacts_added.clone();
+    ev.fields_changed = fields;
+    ev.body_changed = body_changed;
+    ev.token_estimate = estimate.map(|e| e.tokens);
+    if matches!(kind, EventKind::StatusChanged | EventKind::Archived) {
+        ev.details.insert("from".into(), json!(before_status));
+        ev.details.insert("to".into(), json!(doc.frontmatter.status));
+    }
+    if auto_merged {
+        ev.details.insert("auto_merged".into(), json!(true));
+        ev.details.insert("base_revision".into(), json!(req.base_revision));
+    }
+    audit::append(&dir, &ev)?;
+
+    let mut warnings: Vec<String> = prepared.iter().filter_map(|p| p.warning.clone()).collect();
+    if body_changed {
+        warnings.extend(model::body_structure_warnings(&doc.body));
+    }
+    let token_target = doc.frontmatter.token_target.unwrap_or(req.token_target);
+    if let Some(e) = estimate
+        && e.tokens > token_target
+    {
+        warnings.push(format!(
+            "over_token_target: the saved Distilled State is ~{} tokens (estimate), over its target of {token_target}; it was saved whole",
+            e.tokens
+        ));
+    }
+    if auto_merged {
+        warnings.push(format!(
+            "auto-merged: the Dossier changed since {} but not in the fields you updated",
+            req.base_revision.as_deref().unwrap_or("")
+        ));
+    }
+    Ok(SaveOutcome {
+        id,
+        slug: doc.frontmatter.slug.clone(),
+        path: dir,
+        revision,
+        before_revision: Some(current_rev),
+        event: kind,
+        artifacts_added,
+        auto_merged,
+        token_estimate: estimate.map(|e| e.tokens),
+        warnings,
+    })
+}
+
+/// Preserve a conflicting proposal in `conflicts/<conf-id>.md`, audit it, and return
+/// `concurrent_edit`. New artifacts are archived anyway: captured sources are never lost.
+pub(super) fn conflict(
+    dir: &Path,
+    current: &DossierDoc,
+    current_rev: &str,
+    base: &str,
+    req: &SaveRequest,
+    prepared: &[Prepared],
+) -> Result<SaveOutcome> {
+    let conf_id = ids::new_id(Prefix::Conflict);
+    let artifacts_added = write_artifacts(dir, prepared)?;
+    let head_rev = if artifacts_added.is_empty() { current_rev.to_string() } else { revision(dir)? };
+    let header = json!({
+        "id": conf_id,
+        "dossier_id": current.frontmatter.id,
+        "kind": "concurrent_edit",
+        "created_at": model::now_timestamp(),
+        "base_revision": base,
+        "current_revision": current_rev,
+        "actor": req.actor,
+        "session_id": req.session_id,
+        "frontmatter_updates": req.updates,
+        "artifacts_added": artifacts_added,
+        "resolved": false,
+    });
+    let yaml = serde_saphyr::to_string(&header).expect("conflict header serializes");
+    let body = match &req.distilled_state {
+        Some(b) => b.clone(),
+        None => "(No Distilled State change was proposed; see frontmatter_updates.)\n".to_string(),
+    };
+    let cdir = dir.join("conflicts");
+    fs::create_dir_all(&cdir).map_err(|e| DossierError::io("create", &cdir, e))?;
+    let path = cdir.join(format!("{conf_id}.md"));
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| DossierError::io("create", &path, e))?;
+    f.write_all(format!("---\n{yaml}---\n\n{body}").as_bytes()).map_err(|e| DossierError::io("write", &path, e))?;
+    f.sync_all().map_err(|e| DossierError::io("sync", &path, e))?;
+
+    let mut ev = event(EventKind::ConflictCreated, &current.frontmatter.id, &req.actor, &req.session_id);
+    ev.before_revision = Some(current_rev.to_string());
+    ev.artifacts_added = artifacts_added;
+    ev.details.insert("conflict_id".into(), json!(conf_id));
+    ev.details.insert("base_revision".into(), json!(base));
+    ev.details.insert("path".into(), json!(path));
+    audit::append(dir, &ev)?;
+    Err(DossierError::new(
+        Code::ConcurrentEdit,
+        format!(
+            "the Dossier changed since {base} (now {head_rev}); your proposal was kept in {} and nothing else changed",
+            path.display()
+        ),
+    )
+    .with_details(json!({
+        "conflict_id": conf_id,
+        "conflict_path": path,
+        "base_revision": base,
+        "current_revision": head_rev,
+    }))
+    .with_next(format!(
+        "recall the current Distilled State, reapply your change, and save with base_revision {head_rev}"
+    )))
+}

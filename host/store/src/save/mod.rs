@@ -1,0 +1,35 @@
+//! The single Save path (SPEC §8.4, §11.5, §12.1): every mutation of a Dossier — creation,
+//! field edits, Distilled State saves, archive — from the CLI now and from MCP, hooks and
+//! merge later, goes through [`create`] or [`save`].
+//!
+//! Order of a save: validate everything (a rejected input writes nothing) → take the
+//! Dossier's lock → read the current revision → compare with `base_revision` → write new
+//! artifacts atomically → write `dossier.md` atomically → append one audit line.
+//!
+//! Concurrency (SPEC §11.5): if the current revision is not the caller's base, and the
+//! request only changes frontmatter fields that nobody changed since the base (known from
+//! the audit log), the edit is auto-merged and audited; otherwise the proposal is written
+//! to `conflicts/<conf-id>.md`, `conflict_created` is audited, and `concurrent_edit` is
+//! returned. The Distilled State is never last-write-wins.
+//!
+//! Not for: deciding what goes in a Distilled State (the agent, guided by the guide) or
+//! validating its content beyond structure (the distill policy).
+
+mod artifacts;
+mod conflict_file;
+mod create;
+mod edit;
+mod merge;
+mod request;
+mod revision;
+
+pub use conflict_file::{mark_conflict_resolved, split_conflict};
+pub use create::create;
+pub use edit::save;
+pub use merge::{
+    MERGED_FROM, MERGED_INTO, MergeDecision, MergeOutcome, MergeWritten, conflict_kind_name, merge, resolution_json,
+};
+pub use request::{
+    ArtifactContent, CreateRequest, FrontmatterUpdates, MAX_ARTIFACT_BYTES, NewArtifact, SaveOutcome, SaveRequest,
+};
+pub use revision::{event, revision};
