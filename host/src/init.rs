@@ -27,13 +27,9 @@ pub struct InitReport {
     pub warnings: Vec<String>,
 }
 
-pub fn run() -> Result<InitReport> {
-    run_with_progress(&crate::progress::SILENT)
-}
-
-/// [`run`], reporting its steps to `progress` (compiling the policy component on a cold
+/// Make the store, reporting its steps to `progress` (compiling the policy component on a cold
 /// cache is the slow one).
-pub fn run_with_progress(progress: &dyn Progress) -> Result<InitReport> {
+pub fn run(progress: &dyn Progress) -> Result<InitReport> {
     progress.start("preparing the store", 0, Unit::Steps);
     let store = dossier_store::layout::Store::locate()?;
     let mut report = InitReport {

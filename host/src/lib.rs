@@ -17,7 +17,6 @@ pub mod complete;
 pub mod doctor;
 pub mod hooks;
 pub mod init;
-pub mod learning;
 pub mod mcp;
 pub mod ops;
 pub mod policy;

@@ -30,7 +30,7 @@ pub(super) fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result
 
     // The store part runs whatever is decided about Claude Code (not for --remove).
     if !remove {
-        let report = init::run_with_progress(progress::for_cli().as_ref())?;
+        let report = init::run(progress::for_cli().as_ref())?;
         human.push_str(&format!("Dossier initialized at {}\n\n", report.store));
         for (path, outcome) in &report.files {
             human.push_str(&format!("  {outcome:<22} {path}\n"));

@@ -29,7 +29,7 @@ mod text;
 use text::{cite, wire};
 
 use crate::app::App;
-use crate::learning::ComponentLearningPolicy;
+use crate::policy::ComponentLearningPolicy;
 use dossier_store::error::{Code, DossierError, Result};
 
 /// The host's tokenizer (`tokens.rs`: cl100k_base × the configured calibration) as the

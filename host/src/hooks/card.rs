@@ -49,7 +49,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::App;
-use crate::learning::ComponentLearningPolicy;
+use crate::policy::ComponentLearningPolicy;
 use dossier_store::files;
 
 /// At most this much new transcript is read per Stop; a longer backlog (a long session that

@@ -18,8 +18,10 @@ mod adapter;
 mod bindings;
 pub mod cache;
 mod deadline;
+mod learning;
 mod runtime;
 
 pub use adapter::ComponentPolicy;
 pub use cache::{CacheOutcome, CompileCache};
+pub use learning::ComponentLearningPolicy;
 pub use runtime::*;

@@ -20,7 +20,7 @@ pub use dossier::policy::types::{Finding, Severity};
 pub use dossier::policy::types::{Level, LifecycleStatus, PolicyError as ComponentRefusal};
 pub use exports::dossier::policy::distill::ArtifactInfo;
 /// The `learning` interface's types (codecall; converted to `dossier_core::learning`'s in
-/// `crate::learning`).
+/// `crate::policy::learning`).
 pub use exports::dossier::policy::learning as wit_learning;
 pub use exports::dossier::policy::merge::{
     Conflict, ConflictKind, ConflictSide, MergePlan, MergeSide, Resolution, ResolutionChoice,
