@@ -12,8 +12,8 @@
 use dossier_codecall::{ItemFinding, LearningPolicy, PolicyFailure};
 use dossier_core::learning as l;
 
-use crate::policy::wit_learning as w;
-use crate::policy::{EMBEDDED_COMPONENT, Interface, Policies, PolicyError, Source};
+use super::runtime::wit_learning as w;
+use super::runtime::{EMBEDDED_COMPONENT, Interface, Policies, PolicyError, Source};
 
 /// The learning policy over the component serving `learning`.
 pub struct ComponentLearningPolicy<'a> {
@@ -418,7 +418,8 @@ mod tests {
     use dossier_codecall::NativePolicy;
 
     use super::*;
-    use crate::policy::{CompileCache, Limits};
+    use crate::policy::cache::CompileCache;
+    use crate::policy::runtime::Limits;
 
     /// One engine and one compile of the embedded component for all three tests.
     fn policies() -> &'static Policies {
