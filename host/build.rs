@@ -46,7 +46,7 @@ fn main() {
     }
 
     // wasm SIMD (supported by wasmtime by default): the ranking policy classifies text 16
-    // bytes at a time with it (core/src/ranking.rs `classify16`).
+    // bytes at a time with it (core/src/ranking/scan.rs `classify16`).
     cmd.env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-feature=+simd128");
 
     let output = cmd.output().expect("failed to run cargo to build the policy component");
