@@ -3,8 +3,6 @@
 //! `dossier ls`); every failure mode is a precise error naming the component; the compile
 //! cache is reused across processes and survives corruption.
 
-mod support;
-
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -152,7 +150,7 @@ fn dossiers_for_swap(store: &TempStore) {
 
 #[test]
 fn config_swap_changes_ls_ordering() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     dossiers_for_swap(&store);
     assert_eq!(store.ls_slugs(&[]), ["do-now", "plan-me", "delegate-me"]);
@@ -175,7 +173,7 @@ fn config_swap_changes_ls_ordering() {
 
 #[test]
 fn weights_in_config_are_honoured_by_the_default_component() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     dossiers_for_swap(&store);
     store.write_config("priority:\n  weights:\n    importance: 1\n    urgency: 2\n");
@@ -341,7 +339,7 @@ fn memory_exhaustion_is_named() {
 
 #[test]
 fn cli_reports_a_broken_component_and_never_falls_back() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     dossiers_for_swap(&store);
     let path = fixture("trap");
@@ -419,7 +417,7 @@ fn compile_cache_is_reused_and_rebuilt_when_corrupt() {
 
 #[test]
 fn a_second_process_does_not_compile_again() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
     let v = json_of(&out);
