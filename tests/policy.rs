@@ -53,9 +53,12 @@ fn embedded_component_matches_native_core_on_a_table_of_cases() {
         let n = (rng.next() % 60) as usize;
         let items: Vec<PriorityInput> = (0..n)
             .map(|_| PriorityInput {
-                importance: if rng.next() % 2 == 0 { Level::High } else { Level::Low },
-                urgency: if rng.next() % 2 == 0 { Level::High } else { Level::Low },
-                due_date: (rng.next() % 3 == 0).then(|| now + (rng.next() % 10) as i64 * 86_400_000 - 3 * 86_400_000),
+                importance: if rng.next().is_multiple_of(2) { Level::High } else { Level::Low },
+                urgency: if rng.next().is_multiple_of(2) { Level::High } else { Level::Low },
+                due_date: rng
+                    .next()
+                    .is_multiple_of(3)
+                    .then(|| now + (rng.next() % 10) as i64 * 86_400_000 - 3 * 86_400_000),
                 last_touched_at: (rng.next() % 5) as i64,
                 updated_at: (rng.next() % 5) as i64,
             })
