@@ -3,8 +3,6 @@
 //! the JSONL format Claude Code 2.1.328 writes (assistant `tool_use` lines, user `tool_result`
 //! lines with `toolUseResult`, and the bookkeeping lines around them).
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -21,7 +19,7 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Fixture {
-        let store = TempStore::new();
+        let store = TempStore::new(crate::DOSSIER);
         store.init();
         let project = store.dir.path().join("project");
         std::fs::create_dir_all(project.join("src")).unwrap();
@@ -278,7 +276,7 @@ fn no_store_no_transcript_and_garbage_never_break_the_session() {
     let f = Fixture::new();
     f.write("src/auth/oauth_middleware.rs", MIDDLEWARE);
     // No store at all.
-    let bare = TempStore::new();
+    let bare = TempStore::new(crate::DOSSIER);
     assert_eq!(stop_raw(&bare, &f.input("s-bare").to_string()), "");
     // No transcript, a missing one, a directory, garbage lines.
     let mut input = f.input("s-x");

@@ -6,8 +6,6 @@
 //! saves with the base revision it was given. The test checks the files on disk and the tool
 //! results Claude Code passed back to the model.
 
-mod support;
-
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -29,7 +27,7 @@ fn claude_home(store: &TempStore) -> (PathBuf, PathBuf) {
         "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
         "mcpServers": { "dossier": {
             "type": "stdio",
-            "command": env!("CARGO_BIN_EXE_dossier"),
+            "command": crate::DOSSIER,
             "args": ["mcp"],
             "env": { "DOSSIER_HOME": store.root().display().to_string() }
         } }
@@ -40,7 +38,7 @@ fn claude_home(store: &TempStore) -> (PathBuf, PathBuf) {
 
 #[test]
 fn claude_code_promotes_lists_binds_and_saves_through_dossier_mcp() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let (home, project) = claude_home(&store);
 
@@ -117,7 +115,7 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
     });
     std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&seed).unwrap()).unwrap();
     let dossier = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_dossier"))
+        let out = Command::new(crate::DOSSIER)
             .args(args)
             .env("HOME", &home)
             .env_remove("DOSSIER_HOME")
@@ -228,7 +226,7 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
 /// "Queue notes" wants Redis), and a Claude Code home registering `dossier mcp` on it.
 /// Returns (store, source slug, target slug, home, project).
 fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf) {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let make = |name: &str, decision: &str| {
         let out = store.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
@@ -308,7 +306,7 @@ fn claude_code_shows_the_codecall_card_once_after_a_turn_that_changed_code() {
         "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
     });
     std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&seed).unwrap()).unwrap();
-    let init = Command::new(env!("CARGO_BIN_EXE_dossier"))
+    let init = Command::new(crate::DOSSIER)
         .args(["init", "--yes", "--no-self-install"])
         .env("HOME", &home)
         .env_remove("DOSSIER_HOME")
@@ -490,7 +488,7 @@ fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied()
 /// uncommitted change worth a codecall session (retries with exponential backoff), and a
 /// Dossier to hand the summary to. Returns (store, Dossier slug, home, project).
 fn codecall_project() -> (TempStore, String, PathBuf, PathBuf) {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let out = store.cmd().args(["promote", "--json", "--create", "--name", "HTTP client hardening"]).output().unwrap();
     let slug = support::json_of(&out)["data"]["slug"].as_str().unwrap().to_string();

@@ -5,8 +5,6 @@
 //! migration from the wrong file, refusal of a file that does not parse, the non-TTY plan,
 //! self-install from a volatile path, the config.yaml machine block and the report text.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -105,7 +103,7 @@ impl Env {
 
     /// The binary under test, run from where cargo built it.
     fn cmd(&self) -> assert_cmd::Command {
-        self.cmd_at(Path::new(env!("CARGO_BIN_EXE_dossier")))
+        self.cmd_at(Path::new(crate::DOSSIER))
     }
 
     fn cmd_at(&self, exe: &Path) -> assert_cmd::Command {
@@ -160,7 +158,7 @@ fn chmod(p: &Path, mode: u32) {
 }
 
 fn bin() -> String {
-    env!("CARGO_BIN_EXE_dossier").to_string()
+    crate::DOSSIER.to_string()
 }
 
 /// Whether `command` is one of ours (`<…/dossier…> hook <event>`), as a test reads it.
@@ -547,8 +545,8 @@ fn capability_report_and_config_block() {
 fn place_binary(dir: &Path) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
     let to = dir.join("dossier");
-    if std::fs::hard_link(env!("CARGO_BIN_EXE_dossier"), &to).is_err() {
-        std::fs::copy(env!("CARGO_BIN_EXE_dossier"), &to).unwrap();
+    if std::fs::hard_link(crate::DOSSIER, &to).is_err() {
+        std::fs::copy(crate::DOSSIER, &to).unwrap();
     }
     to
 }

@@ -1,14 +1,12 @@
 //! The `dossier` binary as a user meets it: init, doctor, ls, path, context refresh,
 //! version/help, and the commands that later issues own.
 
-mod support;
-
 use predicates::prelude::*;
 use support::{DossierSpec, TempStore, json_of, snapshot};
 
 #[test]
 fn init_creates_the_store_layout_and_is_idempotent() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let root = store.root();
     for p in ["config.yaml", "context/guide.md", "context/library.md"] {
@@ -44,7 +42,7 @@ fn init_creates_the_store_layout_and_is_idempotent() {
 
 #[test]
 fn doctor_on_a_fresh_store_is_clean_and_fails_without_a_store() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     let out = store.cmd().arg("doctor").output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("fix:  dossier init"));
@@ -71,7 +69,7 @@ fn doctor_on_a_fresh_store_is_clean_and_fails_without_a_store() {
 
 #[test]
 fn doctor_reports_problems_with_file_and_fix_but_warnings_exit_zero() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     std::fs::remove_file(store.root().join("context/library.md")).unwrap();
     let out = store.cmd().arg("doctor").output().unwrap();
@@ -91,7 +89,7 @@ fn doctor_reports_problems_with_file_and_fix_but_warnings_exit_zero() {
 
 #[test]
 fn doctor_never_writes() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     std::fs::remove_file(store.root().join("context/library.md")).unwrap();
     let before = snapshot(store.root());
@@ -101,7 +99,7 @@ fn doctor_never_writes() {
 
 #[test]
 fn ls_sorts_by_priority_then_oldest_touch_and_filters_status() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let mut a = DossierSpec::new("b-plan-recent", "high", "low");
     a.last_touched_at = "2026-03-01T00:00:00Z";
@@ -150,7 +148,7 @@ fn ls_sorts_by_priority_then_oldest_touch_and_filters_status() {
 
 #[test]
 fn ls_reports_an_unreadable_dossier_without_failing() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_dossier(&DossierSpec::new("good", "high", "high"));
     std::fs::create_dir_all(store.root().join("broken")).unwrap();
@@ -167,7 +165,7 @@ fn ls_reports_an_unreadable_dossier_without_failing() {
 
 #[test]
 fn ls_without_a_store_says_to_init() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     let missing = store.root();
     let out = store.cmd().args(["ls", "--json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(7));
@@ -179,7 +177,7 @@ fn ls_without_a_store_says_to_init() {
 
 #[test]
 fn library_lists_open_work_in_priority_order_and_refresh_updates_it() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_dossier(&DossierSpec::new("second", "high", "low"));
     store.write_dossier(&DossierSpec::new("first", "high", "high"));
@@ -194,7 +192,7 @@ fn library_lists_open_work_in_priority_order_and_refresh_updates_it() {
 
 #[test]
 fn path_prints_store_root_and_dossier_dirs() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_dossier(&DossierSpec::new("alpha", "high", "high"));
     store.cmd().arg("path").assert().success().stdout(format!("{}\n", store.root().display()));
@@ -220,7 +218,7 @@ fn path_prints_store_root_and_dossier_dirs() {
 
 #[test]
 fn version_and_help() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.cmd().arg("--version").assert().success().stdout(predicate::str::starts_with("dossier 0."));
     let help = store.cmd().arg("--help").output().unwrap();
     let text = String::from_utf8_lossy(&help.stdout);
@@ -252,7 +250,7 @@ fn version_and_help() {
 
 #[test]
 fn no_database_file_is_created() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_dossier(&DossierSpec::new("alpha", "high", "high"));
     store.cmd().arg("ls").assert().success();
@@ -272,7 +270,7 @@ fn no_database_file_is_created() {
 
 #[test]
 fn doctor_reports_a_corrupt_audit_line_and_a_dangling_citation_with_file_line_and_fix() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let out = store.cmd().args(["promote", "--json", "--create", "--name", "Doctor topic"]).output().unwrap();
     let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
@@ -321,7 +319,7 @@ fn find<'a>(v: &'a serde_json::Value, code: &str) -> Option<&'a serde_json::Valu
 
 #[test]
 fn doctor_reports_a_missing_artifact_and_an_unparseable_frontmatter_with_file_and_fix() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let out = store.cmd().args(["promote", "--json", "--create", "--name", "Archive topic"]).output().unwrap();
     let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
@@ -355,7 +353,7 @@ fn doctor_reports_a_missing_artifact_and_an_unparseable_frontmatter_with_file_an
 
 #[test]
 fn doctor_fix_regenerates_context_files_and_removes_only_our_stale_temp_files_idempotently() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_dossier(&DossierSpec::new("alpha", "high", "high"));
     // A stale library (the open-work list changed behind dossier's back), a missing guide,
@@ -404,7 +402,7 @@ fn doctor_fix_regenerates_context_files_and_removes_only_our_stale_temp_files_id
 
 #[test]
 fn doctor_warns_about_an_obsolete_fuel_limit_but_still_loads_the_config() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_config("policy:\n  limits:\n    fuel: 2000000000\n");
     let (code, v) = doctor_checks(&store, &[]);
@@ -416,7 +414,7 @@ fn doctor_warns_about_an_obsolete_fuel_limit_but_still_loads_the_config() {
 /// assets/examples: every material claim cited, every citation resolving (SPEC §14.3).
 #[test]
 fn sample_dossiers_validate_clean() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let examples = support::workspace_root().join("assets/examples");
     let mut samples = Vec::new();

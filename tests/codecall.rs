@@ -3,8 +3,6 @@
 //! order, valid per the contracts), rejection and corrected retry, idempotent operation ids,
 //! cancel, replay, the log under the store, and a planted AWS key that never leaves.
 
-mod support;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -344,7 +342,7 @@ fn drive_as(cli: &Cli<'_>, mut v: Value, stop: &str, choice: &str) -> Value {
 }
 
 fn init_store() -> TempStore {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store
 }

@@ -7,8 +7,6 @@
 //! bash, zsh, fish, tmux and groff must be installed (the README's test command installs
 //! them); a missing one fails the test.
 
-mod support;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -16,7 +14,7 @@ use support::terminal::{Tmux, shell_quote};
 use support::{DossierSpec, TempStore};
 
 fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_dossier")
+    crate::DOSSIER
 }
 
 /// Run a system tool; a missing one is a failure that says how to install it.
@@ -33,7 +31,7 @@ fn tool(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Output {
 
 /// A store with two Dossiers (one archived) and a conflict-free layout.
 fn two_dossiers() -> TempStore {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_dossier(&DossierSpec {
         name: "Pricing model refresh",
@@ -56,7 +54,7 @@ fn script(store: &TempStore, shell: &str) -> String {
 
 #[test]
 fn completion_scripts_parse_in_bash_zsh_and_fish() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     for (shell, check) in [("bash", vec!["-n"]), ("zsh", vec!["-n"]), ("fish", vec!["--no-execute"])] {
         let text = script(&store, shell);
         assert!(text.contains(bin()), "{shell}: the script calls this binary back:\n{text}");
@@ -161,7 +159,7 @@ fn bash_completes_dossier_slugs_wherever_an_argument_names_a_dossier() {
 
 #[test]
 fn without_a_store_completion_offers_no_slugs_and_prints_nothing_into_the_shell() {
-    let store = TempStore::new(); // never initialised
+    let store = TempStore::new(crate::DOSSIER); // never initialised
     let (out, err) = bash_complete(&store, &[&["dossier", "show", ""], &["dossier", "show", "x"]]);
     assert!(err.is_empty(), "{err}");
     assert!(block(&out, "dossier show x").is_empty(), "{out}");
@@ -251,7 +249,7 @@ fn subcommands(args: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_man_page_names_every_subcommand_and_renders_without_warnings() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     let out = store.cmd().arg("man").output().unwrap();
     assert!(out.status.success());
     let page = String::from_utf8(out.stdout).unwrap();

@@ -1,8 +1,6 @@
 //! `dossier hook <event>`: the Claude Code hook handlers, driven as Claude Code drives them
 //! (the event JSON on stdin, a real store in a temp dir), asserting stdout and the files.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -60,7 +58,7 @@ fn audit(s: &TempStore, slug: &str) -> Vec<Value> {
 
 #[test]
 fn unbound_session_start_is_one_short_line_in_priority_order() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let names = [
         "Pricing refresh",
@@ -104,7 +102,7 @@ fn unbound_session_start_is_one_short_line_in_priority_order() {
 
 #[test]
 fn bound_session_start_injects_a_small_state_whole() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let slug = promote(&s, "Pricing refresh");
     bind(&s, "s-small", &slug);
@@ -118,7 +116,7 @@ fn bound_session_start_injects_a_small_state_whole() {
 
 #[test]
 fn bound_session_start_with_a_large_state_gives_a_header_and_the_load_calls() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let slug = promote(&s, "Big topic");
     let body = format!(
@@ -142,7 +140,7 @@ fn bound_session_start_with_a_large_state_gives_a_header_and_the_load_calls() {
 
 #[test]
 fn session_end_captures_the_transcript_incrementally_and_audits_it() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let slug = promote(&s, "Capture me");
     bind(&s, "s-cap", &slug);
@@ -180,7 +178,7 @@ fn session_end_captures_the_transcript_incrementally_and_audits_it() {
 
 #[test]
 fn clear_unbinds_without_touching_the_dossier() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let slug = promote(&s, "Keep me");
     bind(&s, "s-clear", &slug);
@@ -194,7 +192,7 @@ fn clear_unbinds_without_touching_the_dossier() {
 
 #[test]
 fn an_unreadable_transcript_is_audited_and_shown_not_hidden() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let slug = promote(&s, "No transcript");
     bind(&s, "s-missing", &slug);
@@ -208,7 +206,7 @@ fn an_unreadable_transcript_is_audited_and_shown_not_hidden() {
 
 #[test]
 fn stop_asks_once_for_a_save_when_the_transcript_outgrew_the_last_save() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let slug = promote(&s, "Cadence");
     bind(&s, "s-stop", &slug);
@@ -233,7 +231,7 @@ fn stop_asks_once_for_a_save_when_the_transcript_outgrew_the_last_save() {
 
 #[test]
 fn broken_input_never_breaks_the_session() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let out = s.cmd().args(["hook", "session-end"]).write_stdin("not json").output().unwrap();
     assert!(out.status.success());
@@ -249,7 +247,7 @@ fn broken_input_never_breaks_the_session() {
 
 #[test]
 fn session_start_never_compiles_the_policy_component() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     promote(&s, "Alpha topic");
     promote(&s, "Beta topic");
@@ -263,7 +261,7 @@ fn session_start_never_compiles_the_policy_component() {
 
 #[test]
 fn the_shared_frontmatter_cache_follows_hand_edits_and_ignores_corruption() {
-    let s = TempStore::new();
+    let s = TempStore::new(crate::DOSSIER);
     s.init();
     let mut d = DossierSpec::new("alpha", "high", "high");
     d.name = "Alpha topic";

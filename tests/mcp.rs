@@ -3,18 +3,16 @@
 //! codes, the conflict file, session binding and robustness. Python's `mcp` package is
 //! installed by the README's test command; if it is missing this test fails, never skips.
 
-mod support;
-
 use support::TempStore;
 
 #[test]
 fn official_python_client_drives_every_tool() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let script = support::workspace_root().join("tests/mcp/client_check.py");
     let out = std::process::Command::new("python3")
         .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_dossier"))
+        .arg(crate::DOSSIER)
         .arg(store.root())
         .env("HOME", store.dir.path())
         .output()

@@ -2,8 +2,6 @@
 //! §14.8): converged state, copied archive, archived source, conflict files, resolutions,
 //! audit events in order, and idempotent re-runs after a crash at every step.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -12,7 +10,13 @@ use support::{TempStore, json_of, snapshot};
 
 /// Create a Dossier with `artifacts` (name, content) and a Distilled State in which
 /// `{0}`, `{1}`, ... stand for the captured artifacts' ids. Returns (slug, artifact ids).
-fn make(store: &TempStore, name: &str, next: &str, state: &str, artifacts: &[(&str, &str)]) -> (String, Vec<String>) {
+pub(crate) fn make(
+    store: &TempStore,
+    name: &str,
+    next: &str,
+    state: &str,
+    artifacts: &[(&str, &str)],
+) -> (String, Vec<String>) {
     let out = store.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
     let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
@@ -47,7 +51,7 @@ fn make(store: &TempStore, name: &str, next: &str, state: &str, artifacts: &[(&s
 
 const LOG: &str = "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\nline 10\n";
 
-fn target_state(decision: &str) -> String {
+pub(crate) fn target_state(decision: &str) -> String {
     format!(
         "# Event ingestion\n\n## Situation\n\nPartner webhooks go into one event store.\n\n## Decisions\n\n\
 - {decision} Decided by Alice. [src:{{0}}#L1-L3]\n\n## Findings\n\n\
@@ -70,7 +74,7 @@ const SQLITE: &str = "Use SQLite for the event store since a single writer is en
 
 /// A pair that merges cleanly (same decision restated, distinct findings) or, with
 /// `contradict`, with a contradictory decision.
-fn pair(store: &TempStore, contradict: bool) -> (String, String, Vec<String>, Vec<String>) {
+pub(crate) fn pair(store: &TempStore, contradict: bool) -> (String, String, Vec<String>, Vec<String>) {
     let (target, tids) =
         make(store, "Event ingestion", "Benchmark write throughput", &target_state(PG), &[("evt.txt", LOG)]);
     let decision = if contradict { SQLITE } else { PG };
@@ -106,7 +110,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_clean_merge_converges_copies_the_archive_and_archives_the_source_without_deleting_it() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let (source, target, sids, tids) = pair(&store, false);
     let (sdir, tdir) = (store.root().join(&source), store.root().join(&target));
@@ -177,7 +181,7 @@ fn a_clean_merge_converges_copies_the_archive_and_archives_the_source_without_de
 
 #[test]
 fn a_contradictory_decision_is_detected_preserved_and_resolved_with_audit_events_in_order() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let (source, target, _, _) = pair(&store, true);
     let (sdir, tdir) = (store.root().join(&source), store.root().join(&target));
@@ -250,7 +254,7 @@ fn keep_both_and_custom_resolutions_are_applied() {
             vec!["Postgres 16"],
         ),
     ] {
-        let store = TempStore::new();
+        let store = TempStore::new(crate::DOSSIER);
         store.init();
         let (source, target, _, _) = pair(&store, true);
         let (_, v) = merge(&store, &[&source, &target]);
@@ -275,7 +279,7 @@ fn keep_both_and_custom_resolutions_are_applied() {
 #[test]
 fn a_merge_interrupted_at_any_step_converges_when_re_run() {
     let reference = {
-        let store = TempStore::new();
+        let store = TempStore::new(crate::DOSSIER);
         store.init();
         let (source, target, _, _) = pair(&store, false);
         assert_eq!(merge(&store, &[&source, &target]).0, Some(0));
@@ -286,7 +290,7 @@ fn a_merge_interrupted_at_any_step_converges_when_re_run() {
         (ids_masked(&body(&target)), files_under(&store.root().join(&target).join("artifacts")).len())
     };
     for step in ["merge_after_started", "merge_after_artifacts", "merge_after_target", "merge_after_source"] {
-        let store = TempStore::new();
+        let store = TempStore::new(crate::DOSSIER);
         store.init();
         let (source, target, _, _) = pair(&store, false);
         let out = store.cmd().args(["merge", &source, &target]).env("DOSSIER_FAILPOINT", step).output().unwrap();
@@ -330,7 +334,7 @@ fn ids_masked(text: &str) -> String {
 
 #[test]
 fn merge_refuses_the_same_dossier_and_unknown_ones_without_writing() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let (source, _, _, _) = pair(&store, false);
     let before = snapshot(store.root());
@@ -343,7 +347,7 @@ fn merge_refuses_the_same_dossier_and_unknown_ones_without_writing() {
 
 #[test]
 fn concurrent_edit_conflicts_are_listed_shown_and_resolved_through_the_save_path() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let (slug, _) = make(&store, "Shared topic", "Go", &target_state(PG), &[("evt.txt", LOG)]);
     let show = json_of(&store.cmd().args(["show", &slug, "--json"]).output().unwrap());
@@ -405,7 +409,7 @@ fn concurrent_edit_conflicts_are_listed_shown_and_resolved_through_the_save_path
 /// with both sides, the answers typed at the prompts become the resolutions.
 #[test]
 fn merge_on_a_terminal_asks_about_each_conflict_and_applies_the_answers() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let (source, target, _, _) = pair(&store, true);
     let socket = format!("dossier-merge-{}", std::process::id());
@@ -423,7 +427,7 @@ fn merge_on_a_terminal_asks_about_each_conflict_and_applies_the_answers() {
     let cmd = format!(
         "DOSSIER_HOME={} {} merge {source} {target}; echo $? > {}; sleep 60",
         store.root().display(),
-        env!("CARGO_BIN_EXE_dossier"),
+        crate::DOSSIER,
         done.display()
     );
     assert!(tmux(&["new-session", "-d", "-s", "m", "-x", "160", "-y", "50", &cmd]).status.success());

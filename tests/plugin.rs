@@ -4,8 +4,6 @@
 //! with `--plugin-dir` (scripted Messages API, tests/e2e/scripted_api.py); `dossier init` and
 //! `doctor` with the plugin installed, and a session where both are present.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -34,7 +32,7 @@ fn tree(root: &Path) -> BTreeMap<String, (Vec<u8>, bool)> {
 
 /// `dossier` with `home` as HOME (the store at `~/.dossier`) and only system dirs on PATH.
 fn dossier(home: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_dossier"))
+    Command::new(crate::DOSSIER)
         .args(args)
         .env("HOME", home)
         .env("PATH", support::claude::PATH)
@@ -61,7 +59,7 @@ fn read_json(p: &Path) -> Value {
 /// `claude --plugin-dir plugin/ -p ...` offline (the pricing prompt, `allowed` tools), with the
 /// built `dossier` first on PATH so the plugin's launcher runs it.
 fn claude_with_plugin_dir(home: &Path, project: &Path, port: &str, allowed: &str) -> std::process::Output {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dossier")).parent().unwrap().display().to_string();
+    let bin_dir = Path::new(crate::DOSSIER).parent().unwrap().display().to_string();
     let plugin_dir = support::workspace_root().join("assets/plugin");
     run_claude_env(
         home,
@@ -107,7 +105,7 @@ fn the_committed_plugin_is_the_export_and_matches_what_init_registers() {
     // What init registers, from its files.
     let init = json_ok(&dossier(&home, &["--json", "init", "--yes", "--no-self-install"]));
     assert_eq!(init["data"]["claude_code"]["decision"], "applied");
-    let binary = std::fs::canonicalize(env!("CARGO_BIN_EXE_dossier")).unwrap().display().to_string();
+    let binary = std::fs::canonicalize(crate::DOSSIER).unwrap().display().to_string();
     let settings = read_json(&home.join(".claude/settings.json"));
     let plugin_hooks = read_json(&committed.join("hooks/hooks.json"));
     let init_events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();

@@ -3,8 +3,6 @@
 //! `dossier ls`); every failure mode is a precise error naming the component; the compile
 //! cache is reused across processes and survives corruption.
 
-mod support;
-
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -55,9 +53,12 @@ fn embedded_component_matches_native_core_on_a_table_of_cases() {
         let n = (rng.next() % 60) as usize;
         let items: Vec<PriorityInput> = (0..n)
             .map(|_| PriorityInput {
-                importance: if rng.next() % 2 == 0 { Level::High } else { Level::Low },
-                urgency: if rng.next() % 2 == 0 { Level::High } else { Level::Low },
-                due_date: (rng.next() % 3 == 0).then(|| now + (rng.next() % 10) as i64 * 86_400_000 - 3 * 86_400_000),
+                importance: if rng.next().is_multiple_of(2) { Level::High } else { Level::Low },
+                urgency: if rng.next().is_multiple_of(2) { Level::High } else { Level::Low },
+                due_date: rng
+                    .next()
+                    .is_multiple_of(3)
+                    .then(|| now + (rng.next() % 10) as i64 * 86_400_000 - 3 * 86_400_000),
                 last_touched_at: (rng.next() % 5) as i64,
                 updated_at: (rng.next() % 5) as i64,
             })
@@ -152,7 +153,7 @@ fn dossiers_for_swap(store: &TempStore) {
 
 #[test]
 fn config_swap_changes_ls_ordering() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     dossiers_for_swap(&store);
     assert_eq!(store.ls_slugs(&[]), ["do-now", "plan-me", "delegate-me"]);
@@ -175,7 +176,7 @@ fn config_swap_changes_ls_ordering() {
 
 #[test]
 fn weights_in_config_are_honoured_by_the_default_component() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     dossiers_for_swap(&store);
     store.write_config("priority:\n  weights:\n    importance: 1\n    urgency: 2\n");
@@ -341,7 +342,7 @@ fn memory_exhaustion_is_named() {
 
 #[test]
 fn cli_reports_a_broken_component_and_never_falls_back() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     dossiers_for_swap(&store);
     let path = fixture("trap");
@@ -419,7 +420,7 @@ fn compile_cache_is_reused_and_rebuilt_when_corrupt() {
 
 #[test]
 fn a_second_process_does_not_compile_again() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
     let v = json_of(&out);

@@ -2,8 +2,6 @@
 //! (archived Dossiers, JSON artifacts, frontmatter, line numbers, binary files, non-UTF-8,
 //! regex, smart case, limits), and the context library staying current.
 
-mod support;
-
 use std::time::Duration;
 
 use support::{TempStore, json_of};
@@ -68,7 +66,7 @@ fn big_state(name: &str, approx_raw_tokens: usize) -> String {
 
 #[test]
 fn recall_of_an_over_target_state_returns_every_byte_with_a_warning() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let slug = promote(&store, "Huge");
     let saved = save_state(&store, &slug, &big_state("Huge", 110_000));
@@ -115,7 +113,7 @@ fn recall_of_an_over_target_state_returns_every_byte_with_a_warning() {
 
 #[test]
 fn recall_under_target_has_no_warning_and_respects_a_per_dossier_target() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let slug = promote(&store, "Small");
     let out = store.cmd().args(["recall", &slug, "--json"]).output().unwrap();
@@ -133,7 +131,7 @@ fn recall_under_target_has_no_warning_and_respects_a_per_dossier_target() {
 
 #[test]
 fn recall_never_reads_artifacts() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let slug = promote(&store, "Fifo");
     // A FIFO blocks whoever opens it for reading until a writer appears: if recall read the
@@ -152,7 +150,7 @@ fn hits(v: &serde_json::Value) -> Vec<serde_json::Value> {
 
 #[test]
 fn search_covers_archived_dossiers_json_artifacts_and_frontmatter() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let alpha = promote(&store, "Alpha launch");
     let beta = promote(&store, "Beta pricing");
@@ -200,7 +198,7 @@ fn search_covers_archived_dossiers_json_artifacts_and_frontmatter() {
 
 #[test]
 fn search_skips_binary_files_and_survives_non_utf8() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let slug = promote(&store, "Bytes");
     let adir = store.root().join(&slug).join("artifacts");
@@ -219,7 +217,7 @@ fn search_skips_binary_files_and_survives_non_utf8() {
 
 #[test]
 fn search_is_literal_by_default_smart_case_regex_limited_and_ordered() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let b = promote(&store, "Bravo");
     let a = promote(&store, "Alpha");
@@ -256,7 +254,7 @@ fn search_is_literal_by_default_smart_case_regex_limited_and_ordered() {
 
 #[test]
 fn show_reports_the_token_estimate_and_doctor_reports_a_stale_library() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let slug = promote(&store, "Est");
     let out = store.cmd().args(["show", &slug, "--json"]).output().unwrap();

@@ -1,13 +1,11 @@
 //! Session binding from the CLI (SPEC §5, §14.6): each session binds zero or one Dossier,
 //! two sessions bind different ones, binding never modifies a Dossier.
 
-mod support;
-
 use support::{TempStore, json_of};
 
 #[test]
 fn two_sessions_bind_different_dossiers_without_touching_them() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     for name in ["Alpha work", "Bravo work"] {
         store.cmd().args(["promote", "--name", name, "--create"]).assert().success();

@@ -2,8 +2,6 @@
 //! show, archive, error codes, conflicts and auto-merge, concurrency across processes, and
 //! crash safety under SIGKILL.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -35,7 +33,7 @@ fn code(out: &Output) -> String {
 
 #[test]
 fn promote_creates_the_layout_and_slugs_never_collide() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let v = promote(&store, "Pricing model refresh");
     assert_eq!(v["data"]["slug"], "pricing-model-refresh");
@@ -68,7 +66,7 @@ fn promote_creates_the_layout_and_slugs_never_collide() {
 
 #[test]
 fn field_commands_go_through_save_and_are_audited() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Alpha");
     let t = "alpha";
@@ -108,7 +106,7 @@ fn field_commands_go_through_save_and_are_audited() {
 
 #[test]
 fn archive_hides_from_default_ls_and_deletes_nothing() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Old thing");
     promote(&store, "New thing");
@@ -132,7 +130,7 @@ fn archive_hides_from_default_ls_and_deletes_nothing() {
 
 #[test]
 fn rename_changes_the_display_name_only() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "First name");
     let s = dossier_store::layout::Store::at(store.root().to_path_buf());
@@ -153,7 +151,7 @@ fn rename_changes_the_display_name_only() {
 
 #[test]
 fn show_lists_artifacts_and_path_resolves_ids() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let src = store.dir.path().join("notes.md");
     std::fs::write(&src, "# Launch plan\n\nThe launch moved to July.\n").unwrap();
@@ -180,7 +178,7 @@ fn show_lists_artifacts_and_path_resolves_ids() {
 
 #[test]
 fn json_and_text_artifacts_get_sidecars_and_bad_json_is_rejected() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Data");
     let rev = show(&store, "data")["revision"].as_str().unwrap().to_string();
@@ -216,7 +214,7 @@ fn json_and_text_artifacts_get_sidecars_and_bad_json_is_rejected() {
 
 #[test]
 fn oversized_artifacts_are_rejected_and_nothing_is_written() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Big");
     let big = store.dir.path().join("big.txt");
@@ -233,7 +231,7 @@ fn oversized_artifacts_are_rejected_and_nothing_is_written() {
 
 #[test]
 fn binary_artifacts_keep_metadata_not_content() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Bin");
     let bin = store.dir.path().join("diagram.png");
@@ -257,7 +255,7 @@ fn binary_artifacts_keep_metadata_not_content() {
 
 #[test]
 fn errors_have_codes_and_change_nothing() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Alpha");
     let before = snapshot(store.root());
@@ -281,7 +279,7 @@ fn errors_have_codes_and_change_nothing() {
 
 #[test]
 fn invalid_frontmatter_is_reported_with_file_and_line() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Broken");
     let file = store.root().join("broken/dossier.md");
@@ -300,7 +298,7 @@ fn invalid_frontmatter_is_reported_with_file_and_line() {
 
 #[test]
 fn unknown_frontmatter_keys_survive_cli_edits() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Keep");
     let file = store.root().join("keep/dossier.md");
@@ -318,7 +316,7 @@ fn unknown_frontmatter_keys_survive_cli_edits() {
 
 #[test]
 fn symlinks_leading_out_of_the_store_are_refused() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let outside = store.dir.path().join("outside");
     std::fs::create_dir_all(&outside).unwrap();
@@ -331,7 +329,7 @@ fn symlinks_leading_out_of_the_store_are_refused() {
 
 #[test]
 fn stale_distilled_state_save_creates_a_conflict_and_never_overwrites() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Race");
     let base = show(&store, "race")["revision"].as_str().unwrap().to_string();
@@ -372,7 +370,7 @@ fn stale_distilled_state_save_creates_a_conflict_and_never_overwrites() {
 
 #[test]
 fn non_overlapping_frontmatter_edits_auto_merge() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Merge me");
     let base = show(&store, "merge-me")["revision"].as_str().unwrap().to_string();
@@ -406,7 +404,7 @@ fn non_overlapping_frontmatter_edits_auto_merge() {
 /// 16 processes × 50 saves, mostly from stale bases: no proposal is lost.
 #[test]
 fn concurrent_saves_lose_no_proposal() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Hot");
     let base = show(&store, "hot")["revision"].as_str().unwrap().to_string();
@@ -491,7 +489,7 @@ fn concurrent_saves_lose_no_proposal() {
 /// A save killed with SIGKILL at random points leaves `dossier.md` whole: old or new.
 #[test]
 fn sigkill_during_save_never_leaves_a_partial_dossier() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     promote(&store, "Crash");
     let file = store.root().join("crash/dossier.md");
@@ -537,7 +535,7 @@ fn show_rev(store: &TempStore) -> String {
 /// (distill policy through the component) as warnings with lines.
 #[test]
 fn a_save_returns_distillation_findings_as_warnings_and_still_commits() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let out = store.cmd().args(["promote", "--json", "--create", "--name", "Findings topic"]).output().unwrap();
     let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();

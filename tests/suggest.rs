@@ -2,12 +2,10 @@
 //! intent, link without a target only lists candidates, link with a target attaches the
 //! content through the Save path. Thresholds themselves are calibrated in core's tests.
 
-mod support;
-
 use support::{TempStore, json_of, snapshot};
 
 fn setup() -> TempStore {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     for (name, next) in [
         ("Pricing model refresh", "Compare revised pricing scenarios with sales feedback"),

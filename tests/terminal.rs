@@ -4,18 +4,16 @@
 //! tables fitted to the width (`COLUMNS` or the terminal's) while piped output and `--json`
 //! stay complete.
 
-mod support;
-
 use support::terminal::{Tmux, shell_quote};
 use support::{DossierSpec, TempStore, json_of};
 
 fn bin() -> String {
-    shell_quote(env!("CARGO_BIN_EXE_dossier"))
+    shell_quote(crate::DOSSIER)
 }
 
 /// A store of 120 generated Dossiers with 10 artifacts each (about 2,000 files to search).
 fn large_store() -> TempStore {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let spec = dossier_store::generate::Spec { dossiers: 120, artifacts_per_dossier: 10, body_bytes: 2_000, seed: 7 };
     dossier_store::generate::generate(store.root(), &spec).unwrap();
@@ -69,7 +67,7 @@ fn search_progress_is_drawn_on_a_terminal_and_never_when_stderr_is_piped_or_quie
 
 #[test]
 fn init_merge_and_a_large_capture_show_progress_on_a_terminal() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_dossier(&DossierSpec::new("queue-notes", "high", "low"));
     store.write_dossier(&DossierSpec::new("queue-store", "high", "low"));
@@ -130,7 +128,7 @@ const LONG_SLUG: &str = "renewal-playbook-for-enterprise-customers-with-annual-c
 const LONG_NEXT: &str = "Compare the pricing scenarios with the sales team's feedback from the last three quarters";
 
 fn table_store() -> TempStore {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     store.write_dossier(&DossierSpec::new(LONG_SLUG, "high", "high"));
     store.write_dossier(&DossierSpec::new("pricing", "low", "low"));

@@ -5,8 +5,6 @@
 //! terminal is restored (same `stty` settings, alternate screen left, the shell usable) after
 //! `q`, Ctrl-C and a panic.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -33,7 +31,7 @@ fn run(t: &Tmux, line: &str) {
 }
 
 fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_dossier")
+    crate::DOSSIER
 }
 
 /// Record the terminal settings, start the TUI, and wait for its first frame.
@@ -106,7 +104,7 @@ fn five(store: &TempStore) -> Vec<String> {
 
 #[test]
 fn the_list_filters_open_and_bind_work_and_q_restores_the_terminal() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let all = five(&store);
     let long: Vec<String> = (1..=30).map(|i| format!("word{i:02}")).collect();
@@ -179,7 +177,7 @@ fn the_list_filters_open_and_bind_work_and_q_restores_the_terminal() {
 
 #[test]
 fn ctrl_c_and_a_panic_restore_the_terminal() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     five(&store);
     let t = shell(&store, "tui-ctrlc");
@@ -197,7 +195,7 @@ fn ctrl_c_and_a_panic_restore_the_terminal() {
 
 #[test]
 fn without_a_terminal_the_tui_refuses_and_points_at_ls() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let out = store.cmd().arg("tui").output().unwrap();
     assert_eq!(out.status.code(), Some(5));
@@ -224,7 +222,7 @@ fn audit_events(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_concurrent_edit_conflict_is_resolved_with_the_users_own_text() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let slug = promote(&store, "Shared topic", "Go", "high", "high", "active");
     save_state(&store, &slug, &state_with("Shared topic", "Schema draft."));
@@ -295,7 +293,7 @@ fn with_decision(store: &TempStore, name: &str, decision: &str) -> String {
 
 #[test]
 fn a_merge_conflict_is_walked_from_the_conflicts_view_and_the_merge_applied() {
-    let store = TempStore::new();
+    let store = TempStore::new(crate::DOSSIER);
     store.init();
     let target =
         with_decision(&store, "Event ingestion", "Use Postgres for the event store because billing needs joins.");

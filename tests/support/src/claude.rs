@@ -1,6 +1,7 @@
 //! The real Claude Code CLI, offline (technique in ../shared/DESIGN.md §4): the pinned binary,
 //! the scripted Messages API on loopback (tests/e2e/scripted_api.py), and `claude` runs in a
 //! clean environment with a temporary HOME. Shared by tests/claude_code.rs and tests/plugin.rs.
+//! Not for: installing Claude Code (the README's test command does) or talking to the real API.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,6 +1,10 @@
-//! Shared helpers for the integration tests: a temp store, writing real Dossier files,
-//! running the real `dossier` binary, and building the fixture policy components.
-#![allow(dead_code)]
+//! Shared helpers for the `dossier` crate's integration tests (tests/main.rs): a temp store,
+//! writing real Dossier files, running the real `dossier` binary, and building the fixture
+//! policy components.
+//!
+//! Not for: product code (nothing outside tests depends on it), or finding the binary under
+//! test: only the integration test knows `env!("CARGO_BIN_EXE_dossier")`, so it passes the
+//! path in ([`TempStore::new`]).
 
 pub mod claude;
 pub mod terminal;
@@ -9,11 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+/// The workspace root: this crate lives at `tests/support/`.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).unwrap().to_path_buf()
 }
 
-/// Build every fixture component under `tests/fixtures/policies` (once per test binary)
+/// Build every fixture component under `tests/fixtures/policies` (once per test process)
 /// and return the directory holding `<name>.wasm`.
 pub fn fixture_policies() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -51,13 +56,21 @@ pub fn fixture(name: &str) -> PathBuf {
 pub struct TempStore {
     pub dir: tempfile::TempDir,
     root: PathBuf,
+    bin: PathBuf,
 }
 
 impl TempStore {
-    pub fn new() -> TempStore {
+    /// A new temp store whose commands run `dossier`, the binary under test (the
+    /// integration test's `env!("CARGO_BIN_EXE_dossier")`).
+    pub fn new(dossier: impl AsRef<Path>) -> TempStore {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("store");
-        TempStore { dir, root }
+        TempStore { dir, root, bin: dossier.as_ref().to_path_buf() }
+    }
+
+    /// The binary under test.
+    pub fn bin(&self) -> &Path {
+        &self.bin
     }
 
     /// The store root; it does not exist until `init`.
@@ -67,14 +80,14 @@ impl TempStore {
 
     /// `dossier` with this store as `DOSSIER_HOME` and a clean HOME.
     pub fn cmd(&self) -> assert_cmd::Command {
-        let mut c = assert_cmd::Command::cargo_bin("dossier").unwrap();
+        let mut c = assert_cmd::Command::new(&self.bin);
         c.env("DOSSIER_HOME", self.root()).env("HOME", self.dir.path().join("home")).env_remove("NO_COLOR");
         c
     }
 
     /// The same as `cmd`, as a `std::process::Command` (for spawning and killing).
     pub fn cmd_std(&self) -> std::process::Command {
-        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_dossier"));
+        let mut c = std::process::Command::new(&self.bin);
         c.env("DOSSIER_HOME", self.root()).env("HOME", self.dir.path().join("home"));
         c.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
         c

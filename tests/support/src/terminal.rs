@@ -1,6 +1,7 @@
 //! Running a command on a real terminal: a tmux server on its own socket, a pane of a
 //! chosen size, and the raw bytes the program wrote to it (`pipe-pane`), escape sequences
-//! included, so a test can see what a person's terminal received.
+//! included, so a test can see what a person's terminal received. Not for: the TUI tests'
+//! single-session shell ([`crate::Tmux`]).
 
 use std::path::Path;
 use std::process::Command;
