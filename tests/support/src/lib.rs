@@ -1,12 +1,14 @@
 //! Shared helpers for the `dossier` crate's integration tests (tests/main.rs): a temp store,
 //! writing real Dossier files, running the real `dossier` binary, and building the fixture
-//! policy components.
+//! policy components. Also the workspace's module import-cycle check ([`cycles`]), whose
+//! unit tests run over every crate's `src/`.
 //!
 //! Not for: product code (nothing outside tests depends on it), or finding the binary under
 //! test: only the integration test knows `env!("CARGO_BIN_EXE_dossier")`, so it passes the
 //! path in ([`TempStore::new`]).
 
 pub mod claude;
+pub mod cycles;
 pub mod terminal;
 
 use std::path::{Path, PathBuf};
