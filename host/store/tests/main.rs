@@ -3,6 +3,8 @@
 //! directories, with the native policy (`native`) where the binary uses the component.
 
 mod common;
+mod concurrency;
 mod deps;
+mod merge;
 mod native;
 mod save;
