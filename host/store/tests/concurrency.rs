@@ -115,7 +115,7 @@ fn a_stale_distilled_state_is_kept_as_a_conflict_file_and_never_overwrites() {
     // Only the conflict file and one audit line were written.
     let mut written = changed(&before, &tree(f.root()));
     written.sort();
-    assert_eq!(written, [format!("race/audit.log"), format!("race/conflicts/{id}.md")]);
+    assert_eq!(written, ["race/audit.log".to_string(), format!("race/conflicts/{id}.md")]);
     let (header, body) =
         save::split_conflict(&std::fs::read_to_string(&path).unwrap()).map(|(h, b)| (h, b.to_string())).unwrap();
     assert_eq!(body, "\n# Race\n\n## Situation\n\nMine.\n");

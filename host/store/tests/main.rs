@@ -4,7 +4,11 @@
 
 mod common;
 mod concurrency;
+mod conflicts;
 mod deps;
+mod listing;
 mod merge;
 mod native;
+mod recall;
 mod save;
+mod sessions;
