@@ -1,0 +1,327 @@
+//! Merging two Dossiers in-process (SPEC §8.7) through `dossier_store::merge` and the Save
+//! path's `save::merge`, decided by the native merge policy: a clean merge converges, copies
+//! the archive, archives the source and keeps its files, and is a no-op when re-run; a merge
+//! with unresolved conflicts writes only conflict files and audit lines; resolutions apply.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use dossier_store::Code;
+use dossier_store::listing;
+use dossier_store::merge::{self, ChoiceInput, ResolutionInput};
+use dossier_store::model::Status;
+use dossier_store::progress::SILENT;
+use serde_json::json;
+
+use crate::common::{Entry, Fixture, changed, doc, events, tree};
+
+const LOG: &str = "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\nline 10\n";
+const PG: &str = "Use Postgres for the event store because billing needs transactional joins.";
+const SQLITE: &str = "Use SQLite for the event store since a single writer is enough.";
+
+fn target_state(decision: &str) -> String {
+    format!(
+        "# Event ingestion\n\n## Situation\n\nPartner webhooks go into one event store.\n\n## Decisions\n\n\
+- {decision} Decided by Alice. [src:{{0}}#L1-L3]\n\n## Findings\n\n\
+- Peak load is 1,200 events per second during invoicing runs. [src:{{0}}#L4-L5]\n\n\
+## Current State\n\nSchema draft reviewed. [src:{{0}}#L6-L6]\n\n## Next Steps\n\n- Benchmark write throughput.\n"
+    )
+}
+
+fn source_state(decision: &str) -> String {
+    format!(
+        "# Webhook pipeline\n\n## Situation\n\nWebhooks are stored for replay.\n\n## Decisions\n\n\
+- {decision} Decided by Alice. [src:{{0}}#L2-L4]\n\n## Findings\n\n\
+- Replays must finish within 10 minutes for a day of events. [src:{{0}}#L7-L8]\n\n\
+## Current State\n\nReplay tool prototyped. [src:{{0}}#L9-L10]\n\n## Next Steps\n\n- Benchmark write throughput.\n"
+    )
+}
+
+struct Pair {
+    source: String,
+    target: String,
+    sids: Vec<String>,
+    tids: Vec<String>,
+}
+
+/// A pair that merges cleanly (the same decision restated, distinct findings) or, with
+/// `contradict`, with a contradictory decision.
+fn pair(f: &Fixture, contradict: bool) -> Pair {
+    let (target, tids) =
+        f.make("Event ingestion", "Benchmark write throughput", &target_state(PG), &[("evt.txt", LOG)]);
+    let decision = if contradict { SQLITE } else { PG };
+    let (source, sids) =
+        f.make("Webhook pipeline", "Benchmark write throughput", &source_state(decision), &[("hook.txt", LOG)]);
+    Pair { source, target, sids, tids }
+}
+
+// The store's own `Result` (its error is large; the store's functions return it too).
+#[allow(clippy::result_large_err)]
+fn run(
+    f: &Fixture,
+    p: &Pair,
+    resolutions: &[ResolutionInput],
+) -> dossier_store::Result<dossier_store::save::MergeOutcome> {
+    merge::merge(&f.app, &p.source, &p.target, resolutions, "test", &Some("s1".into()), &SILENT)
+}
+
+fn resolve(id: &str, choice: ChoiceInput, text: Option<&str>) -> ResolutionInput {
+    ResolutionInput { conflict_id: id.into(), choice, text: text.map(str::to_string) }
+}
+
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    tree(dir)
+        .into_iter()
+        .filter_map(|(p, e)| match e {
+            Entry::File(b) => Some((p, b)),
+            Entry::Dir => None,
+        })
+        .collect()
+}
+
+/// Positions of `names` in `evs`, asserted increasing.
+fn in_order(evs: &[String], names: &[&str]) {
+    let pos: Vec<usize> =
+        names.iter().map(|n| evs.iter().position(|e| e == n).unwrap_or_else(|| panic!("no {n} in {evs:?}"))).collect();
+    assert!(pos.windows(2).all(|w| w[0] < w[1]), "{evs:?} not in order {names:?}");
+}
+
+#[test]
+fn a_clean_merge_converges_copies_the_archive_and_archives_the_source_keeping_its_files() {
+    let f = Fixture::new();
+    let p = pair(&f, false);
+    let (sdir, tdir) = (f.dossier(&p.source), f.dossier(&p.target));
+    let source_artifacts = files(&sdir.join("artifacts"));
+    let source_before = doc(&sdir);
+    let target_before = doc(&tdir);
+
+    let out = run(&f, &p, &[]).unwrap();
+    assert_eq!((out.source_slug.as_str(), out.target_slug.as_str()), (p.source.as_str(), p.target.as_str()));
+    assert_eq!(
+        (out.source_id.as_str(), out.target_id.as_str()),
+        (&*source_before.frontmatter.id, &*target_before.frontmatter.id)
+    );
+    assert_eq!(out.artifacts_copied, p.sids, "the source's artifacts, sidecars not counted");
+    assert!(!out.already_merged);
+    assert_eq!(out.target_revision, dossier_store::save::revision(&tdir).unwrap());
+
+    // The converged state has both Dossiers' claims, each with its provenance, once.
+    let t = doc(&tdir);
+    assert_eq!(t.body.matches("Use Postgres for the event store").count(), 1, "{}", t.body);
+    let replay = format!("Replays must finish within 10 minutes for a day of events. [src:{}#L7-L8]", p.sids[0]);
+    assert!(t.body.contains(&replay), "{}", t.body);
+    assert!(t.body.contains(&format!("[src:{}#L4-L5]", p.tids[0])), "{}", t.body);
+    assert_eq!(t.frontmatter.extra["merged_from"], json!([source_before.frontmatter.id]));
+    // Every source artifact is in the target's archive byte for byte; the source keeps its own.
+    let target_artifacts = files(&tdir.join("artifacts"));
+    for (name, bytes) in &source_artifacts {
+        assert_eq!(target_artifacts.get(name), Some(bytes), "{name} not copied");
+    }
+    assert_eq!(files(&sdir.join("artifacts")), source_artifacts, "the source's archive changed");
+
+    let s = doc(&sdir);
+    assert_eq!(s.frontmatter.status, Status::Archived);
+    assert_eq!(s.frontmatter.extra["merged_into"], json!(t.frontmatter.id));
+    assert_eq!(s.body, source_before.body, "the source's Distilled State is kept as it was");
+
+    let (te, se) = (events(&tdir), events(&sdir));
+    assert_eq!(&te[te.len() - 2..], ["merge_started", "merge_completed"], "{te:?}");
+    assert_eq!(&se[se.len() - 2..], ["merge_started", "merge_completed"], "{se:?}");
+    let tlast = crate::common::audit(&tdir).pop().unwrap();
+    assert_eq!((tlast["source_id"].clone(), tlast["target_id"].clone()), (json!(out.source_id), json!(out.target_id)));
+    assert_eq!(tlast["artifacts_added"], json!(p.sids));
+    assert_eq!(tlast["after_revision"], json!(out.target_revision));
+    assert_eq!(tlast["fields_changed"], json!(["merged_from"]));
+    let slast = crate::common::audit(&sdir).pop().unwrap();
+    assert_eq!((slast["from"].as_str(), slast["to"].as_str()), (Some("active"), Some("archived")));
+    assert_eq!(slast["fields_changed"], json!(["status", "merged_into"]));
+
+    // The open-work list no longer shows the source; the whole list still does.
+    let open: Vec<String> = listing::list(&f.app, &Status::OPEN, listing::now_millis())
+        .unwrap()
+        .dossiers
+        .into_iter()
+        .map(|d| d.slug)
+        .collect();
+    assert_eq!(open, std::slice::from_ref(&p.target));
+    assert_eq!(listing::list(&f.app, &Status::ALL, listing::now_millis()).unwrap().dossiers.len(), 2);
+
+    // A second run is a no-op: nothing in the store changes.
+    let before = tree(f.root());
+    let again = run(&f, &p, &[]).unwrap();
+    assert!(again.already_merged);
+    assert!(again.artifacts_copied.is_empty() && again.conflicts_resolved.is_empty());
+    assert_eq!(again.target_revision, out.target_revision);
+    assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new());
+}
+
+#[test]
+fn unresolved_conflicts_write_only_conflict_files_and_audit_lines() {
+    let f = Fixture::new();
+    let p = pair(&f, true);
+    let (sdir, tdir) = (f.dossier(&p.source), f.dossier(&p.target));
+    let before = tree(f.root());
+
+    // The preview writes nothing and names the same conflicts.
+    let preview = merge::conflicts(&f.app, &p.source, &p.target).unwrap();
+    assert!(preview.iter().all(|c| c.path.is_none()), "not preserved yet");
+    assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new());
+
+    let e = run(&f, &p, &[]).unwrap_err();
+    assert_eq!(e.code, Code::ConflictDetected, "{e}");
+    let conflicts = e.details["conflicts"].as_array().unwrap().clone();
+    let ids: Vec<String> = conflicts.iter().map(|c| c["id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ids, preview.iter().map(|c| c.id.clone()).collect::<Vec<_>>());
+    let decision = conflicts
+        .iter()
+        .find(|c| c["kind"] == "contradictory_decision")
+        .unwrap_or_else(|| panic!("no contradictory decision in {conflicts:?}"));
+    assert!(decision["target"]["text"].as_str().unwrap().contains("Postgres"), "{decision}");
+    assert!(decision["source"]["text"].as_str().unwrap().contains("SQLite"), "{decision}");
+    assert!(decision["target"]["line"].as_u64().unwrap() > 0);
+    assert!(!decision["source"]["provenance"].as_array().unwrap().is_empty());
+
+    // Exactly: one conflict file per conflict in the target, and the two audit logs.
+    let mut expected: Vec<String> = ids.iter().map(|id| format!("{}/conflicts/{id}.md", p.target)).collect();
+    expected.extend([format!("{}/audit.log", p.source), format!("{}/audit.log", p.target)]);
+    expected.sort();
+    assert_eq!(changed(&before, &tree(f.root())), expected);
+    for dir in [&tdir, &sdir] {
+        let evs = events(dir);
+        let new: Vec<&str> = evs[evs.len() - 1 - ids.len()..].iter().map(String::as_str).collect();
+        let mut want = vec!["merge_conflict"];
+        want.extend(std::iter::repeat_n("conflict_created", ids.len()));
+        assert_eq!(new, want, "{}", dir.display());
+    }
+    let file = std::fs::read_to_string(tdir.join("conflicts").join(format!("{}.md", decision["id"].as_str().unwrap())))
+        .unwrap();
+    let (header, body) = dossier_store::save::split_conflict(&file).unwrap();
+    assert_eq!(
+        (header["kind"].as_str(), header["conflict_kind"].as_str()),
+        (Some("merge"), Some("contradictory_decision"))
+    );
+    assert_eq!(header["resolved"], json!(false));
+    assert!(
+        body.contains("## Target: Event ingestion (line ") && body.contains("## Source: Webhook pipeline (line "),
+        "{body}"
+    );
+    assert!(body.contains(PG) && body.contains(SQLITE), "{body}");
+
+    // Asking again gives the same ids and creates no second file (only the merge_conflict line).
+    let before = tree(f.root());
+    let again = run(&f, &p, &[]).unwrap_err();
+    assert_eq!(
+        again.details["conflicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>(),
+        ids
+    );
+    let mut logs = [format!("{}/audit.log", p.source), format!("{}/audit.log", p.target)];
+    logs.sort();
+    assert_eq!(changed(&before, &tree(f.root())), logs);
+    assert_eq!(events(&tdir).iter().filter(|e| *e == "conflict_created").count(), ids.len());
+
+    // A resolution naming an unknown conflict is refused and writes nothing.
+    let before = tree(f.root());
+    assert!(run(&f, &p, &[resolve("conf-nope", ChoiceInput::KeepSource, None)]).is_err());
+    let e = run(&f, &p, &[resolve(&ids[0], ChoiceInput::Custom, None)]).unwrap_err();
+    assert_eq!(e.code, Code::InvalidInput, "custom needs text: {e}");
+    assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new());
+}
+
+#[test]
+fn resolutions_are_applied_audited_and_mark_the_conflict_files_resolved() {
+    let f = Fixture::new();
+    let p = pair(&f, true);
+    let (sdir, tdir) = (f.dossier(&p.source), f.dossier(&p.target));
+    let e = run(&f, &p, &[]).unwrap_err();
+    let conflicts = e.details["conflicts"].as_array().unwrap().clone();
+    let decision =
+        conflicts.iter().find(|c| c["kind"] == "contradictory_decision").unwrap()["id"].as_str().unwrap().to_string();
+    let resolutions: Vec<ResolutionInput> = conflicts
+        .iter()
+        .map(|c| {
+            let id = c["id"].as_str().unwrap();
+            resolve(id, if id == decision { ChoiceInput::KeepSource } else { ChoiceInput::KeepTarget }, None)
+        })
+        .collect();
+    let out = run(&f, &p, &resolutions).unwrap();
+    let ids: Vec<String> = resolutions.iter().map(|r| r.conflict_id.clone()).collect();
+    assert_eq!(out.conflicts_resolved, ids);
+    let state = doc(&tdir).body;
+    assert!(state.contains("Use SQLite for the event store") && !state.contains("Use Postgres"), "{state}");
+    for c in &conflicts {
+        let file =
+            std::fs::read_to_string(tdir.join("conflicts").join(format!("{}.md", c["id"].as_str().unwrap()))).unwrap();
+        let (header, _) = dossier_store::save::split_conflict(&file).unwrap();
+        assert_eq!(header["resolved"], json!(true), "{file}");
+        let want = if c["id"] == decision.as_str() { "keep_source" } else { "keep_target" };
+        assert_eq!(header["resolution"], json!({ "choice": want }));
+    }
+    let order = ["merge_conflict", "conflict_created", "merge_started", "conflict_resolved", "merge_completed"];
+    in_order(&events(&tdir), &order);
+    in_order(&events(&sdir), &order);
+    let resolved: Vec<serde_json::Value> =
+        crate::common::audit(&tdir).into_iter().filter(|e| e["event"] == "conflict_resolved").collect();
+    assert_eq!(resolved.len(), ids.len());
+    let d = resolved.iter().find(|e| e["conflict_id"] == decision.as_str()).unwrap();
+    assert_eq!(d["resolution"], json!({ "choice": "keep_source" }));
+    assert_eq!(doc(&sdir).frontmatter.status, Status::Archived);
+}
+
+#[test]
+fn keep_both_and_custom_resolutions_are_applied() {
+    let custom = "Use Postgres 16 for the event store; SQLite only for local replay. [src:art_none]";
+    for (choice, text, expect) in [
+        (ChoiceInput::KeepBoth, None, vec!["Postgres for the event store", "SQLite for the event store"]),
+        (ChoiceInput::Custom, Some(custom), vec!["Postgres 16"]),
+    ] {
+        let f = Fixture::new();
+        let p = pair(&f, true);
+        let e = run(&f, &p, &[]).unwrap_err();
+        let resolutions: Vec<ResolutionInput> = e.details["conflicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let id = c["id"].as_str().unwrap();
+                if c["kind"] == "contradictory_decision" {
+                    resolve(id, choice, text)
+                } else {
+                    resolve(id, ChoiceInput::KeepTarget, None)
+                }
+            })
+            .collect();
+        run(&f, &p, &resolutions).unwrap_or_else(|e| panic!("{choice:?}: {e}"));
+        let state = doc(&f.dossier(&p.target)).body;
+        for e in expect {
+            assert!(state.contains(e), "{choice:?}: {state}");
+        }
+    }
+}
+
+#[test]
+fn merge_refuses_the_same_dossier_and_unknown_ones_without_writing() {
+    let f = Fixture::new();
+    let p = pair(&f, false);
+    let before = tree(f.root());
+    let e = merge::merge(&f.app, &p.source, &p.source, &[], "test", &None, &SILENT).unwrap_err();
+    assert_eq!(e.code, Code::InvalidInput, "{e}");
+    let id = doc(&f.dossier(&p.source)).frontmatter.id;
+    let e = merge::merge(&f.app, &id, &p.source, &[], "test", &None, &SILENT).unwrap_err();
+    assert_eq!(e.code, Code::InvalidInput, "an id and a slug of the same Dossier: {e}");
+    let e = merge::merge(&f.app, &p.source, "nope", &[], "test", &None, &SILENT).unwrap_err();
+    assert_eq!(e.code, Code::NotFound, "{e}");
+    assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new());
+    // A source merged into one Dossier cannot be merged into another.
+    run(&f, &p, &[]).unwrap();
+    let other = f.create("Other").slug;
+    let before = tree(f.root());
+    let e = merge::merge(&f.app, &p.source, &other, &[], "test", &None, &SILENT).unwrap_err();
+    assert_eq!(e.code, Code::InvalidInput, "{e}");
+    assert!(e.message.contains("was already merged into"), "{e}");
+    assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new());
+}
