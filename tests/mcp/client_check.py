@@ -96,6 +96,20 @@ async def main(binary, store):
             assert e["ok"] and "Annual commits." in e["data"]["content"], e
             assert e["data"]["page_count"] == 1
 
+            # A state over one page: the next step is the next page, as a tool call.
+            e = envelope(await call("dossier_promote", {"name": "Paged ledger", "create": True}))
+            big_slug = e["data"]["slug"]
+            big = "# Paged ledger\n\n## Situation\n\n" + "".join(
+                f"- Ledger line {i} about warehouse pallets and forklifts.\n" for i in range(2000)) + \
+                "\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n"
+            e = envelope(await call("dossier_save", {"id": big_slug, "base_revision": e["data"]["revision"],
+                                                     "distilled_state_markdown": big}))
+            assert e["ok"], e
+            e = envelope(await call("dossier_recall", {"id": big_slug}))
+            assert e["ok"] and e["data"]["page_count"] > 1, e["data"]["page_count"]
+            assert e["next_actions"][0] == f"call dossier_recall id={big_slug} page=2 (page 1 of {e['data']['page_count']})", e["next_actions"]
+            assert not any(a.startswith("dossier ") for a in e["next_actions"]), e["next_actions"]
+
             e = envelope(await call("dossier_search", {"query": "annual"}))
             assert e["ok"] and e["data"]["total_hits"] >= 2, e
 
@@ -163,6 +177,8 @@ async def main(binary, store):
                                                       "resolved_conflicts": resolved}))
             assert e["ok"] and e["data"]["target_slug"] == target, e
             assert sorted(e["data"]["conflicts_resolved"]) == sorted(c["id"] for c in conflicts), e
+            # Next steps are tool calls here, never CLI commands (ops::Next rendered for MCP).
+            assert e["next_actions"] == [f"call dossier_recall id={target}"], e["next_actions"]
             content = envelope(await call("dossier_recall", {"id": target}))["data"]["content"]
             assert "Postgres" in content and "Redis" not in content, content
 
