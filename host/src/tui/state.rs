@@ -1,9 +1,9 @@
 //! The TUI's state and its transitions: which view is open, what is selected, and what each
-//! key does. Every operation is the one the CLI calls — the open-work list is
-//! [`listing::list`], opening a Dossier is [`recall::recall`], binding is
-//! [`sessions::switch`], merges are [`merge::conflicts`] and [`merge::merge`], concurrent-edit
-//! conflicts are [`conflicts::list`] and [`conflicts::resolve`] — so every write goes through
-//! the Save path, and nothing is ranked, merged or resolved a second way here.
+//! key does. Every operation is the one the CLI and MCP call — the open-work list is
+//! `ops::list`, opening a Dossier is `ops::recall`, binding is `ops::session::switch`, merges
+//! are `ops::merge::conflicts` and `ops::merge::merge`, concurrent-edit conflicts are
+//! [`conflicts::list`] and `ops::resolve` — so every write goes through the Save path, and
+//! nothing is ranked, merged or resolved a second way here.
 //!
 //! Keys arrive as crossterm [`KeyEvent`]s and are handled without a terminal, so the
 //! transitions are unit-tested against a real temporary store.
@@ -20,10 +20,10 @@ use crate::app::App;
 use dossier_store::archive::{self, ArtifactSummary};
 use dossier_store::conflicts::{self, ConflictInfo};
 use dossier_store::error::DossierError;
-use dossier_store::listing::{self, ListItem};
-use dossier_store::merge::{self, ChoiceInput, ConflictView, ResolutionInput};
+use dossier_store::listing::ListItem;
+use dossier_store::merge::{ChoiceInput, ConflictView, ResolutionInput};
 use dossier_store::model::{DossierDoc, Status};
-use dossier_store::{recall, save, sessions};
+use dossier_store::{save, sessions};
 
 /// The actor recorded in audit events for writes made from the TUI.
 pub const ACTOR: &str = "user:tui";
@@ -244,10 +244,11 @@ impl State {
     /// Re-read the list (keeping the selected Dossier selected) and the session's binding.
     pub fn reload(&mut self) {
         let keep = self.rows.get(self.selected).map(|r| r.item.slug.clone());
-        match listing::list(&self.app, &self.filter, listing::now_millis()) {
+        match crate::ops::list::list(&self.app, &self.filter, None) {
             Ok(l) => {
                 self.list_warnings = l.warnings;
                 self.rows = l
+                    .data
                     .dossiers
                     .into_iter()
                     .map(|item| {
@@ -415,8 +416,8 @@ impl State {
     }
 
     fn dossier_view(&self, slug: &str) -> dossier_store::error::Result<DossierView> {
-        let r = recall::recall(&self.app, slug, None)?;
-        let warnings = r.warnings.clone();
+        let recalled = crate::ops::recall::recall(&self.app, slug, None)?;
+        let (r, warnings) = (recalled.data, recalled.warnings);
         let file = r.path.join("dossier.md");
         let doc = DossierDoc::parse(&r.content, &file)?;
         let fm = &doc.frontmatter;
@@ -597,7 +598,7 @@ impl State {
             )
         })?;
         let s = |k: &str| h.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
-        let r = recall::recall(&self.app, &info.dossier_id, None)?;
+        let r = crate::ops::recall::recall(&self.app, &info.dossier_id, None)?.data;
         let current = DossierDoc::parse(&r.content, &r.path.join("dossier.md"))?.body;
         let short = |r: &str| r.chars().take(16).collect::<String>();
         let by = match h.get("session_id").and_then(|v| v.as_str()) {
@@ -685,7 +686,7 @@ impl State {
             self.info(format!("{source} cannot be merged into itself: choose another target"));
             return;
         }
-        match merge::conflicts(&self.app, source, target) {
+        match crate::ops::merge::conflicts(&self.app, source, target) {
             Ok(cs) if cs.is_empty() => self.confirm_merge(source, target, Vec::new()),
             Ok(cs) => {
                 let choices = vec![None; cs.len()];
@@ -860,6 +861,7 @@ mod tests {
     use super::*;
     use dossier_store::config::Config;
     use dossier_store::layout::Store;
+    use dossier_store::listing;
     use dossier_store::model::Level;
     use dossier_store::save::{CreateRequest, FrontmatterUpdates, SaveRequest};
 
