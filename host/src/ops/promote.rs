@@ -37,7 +37,8 @@ pub fn promote(app: &App, caller: &Caller, p: Promote, progress: &dyn Progress) 
     let name = p.name.filter(|n| !n.trim().is_empty()).ok_or_else(|| match caller.surface {
         Surface::Cli => DossierError::new(Code::InvalidInput, "promote needs --name <name> or --from-file <path>")
             .with_next("dossier promote --name \"<name>\""),
-        Surface::Mcp => DossierError::new(Code::InvalidInput, "a Dossier needs a name").with_next("--name <name>"),
+        Surface::Mcp => DossierError::new(Code::InvalidInput, "a Dossier needs a name")
+            .with_next("call dossier_promote with a non-empty name"),
     })?;
     let query = match &p.content {
         Some(text) => format!("{name}\n{text}"),
