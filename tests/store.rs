@@ -335,7 +335,11 @@ fn stale_distilled_state_save_creates_a_conflict_and_never_overwrites() {
     let base = show(&store, "race")["revision"].as_str().unwrap().to_string();
     let mine = store.dir.path().join("mine.md");
     std::fs::write(&mine, "# Race\n\n## Situation\n\nMine.\n").unwrap();
-    store.cmd().args(["next", "race", "someone else moved on"]).assert().success();
+    // Another writer replaced the Distilled State since the base (a field change alone would
+    // auto-merge: spec_11_5_a_status_change_by_another_writer_auto_merges_with_a_body_save).
+    let theirs = store.dir.path().join("theirs.md");
+    std::fs::write(&theirs, "# Race\n\n## Situation\n\nSomeone else moved on.\n").unwrap();
+    store.cmd().args(["save", "race", "--base-revision", &base, "--from-file"]).arg(&theirs).assert().success();
     let head_before = std::fs::read(store.root().join("race/dossier.md")).unwrap();
 
     let out = store
