@@ -474,3 +474,32 @@ fn merge_on_a_terminal_asks_about_each_conflict_and_applies_the_answers() {
     assert!(state.contains("Use SQLite for the event store") && !state.contains("Use Postgres"), "{state}");
     assert!(screen().contains("merged "), "{}", screen());
 }
+
+/// SPEC §8.7, §8.2 (issue 18, defect 6): `--resolve` with a conflict id this merge does not
+/// raise is `invalid_input` (exit 5) listing the unknown and the valid ids — not
+/// `policy_unavailable` — and writes nothing (no conflict file, no audit line).
+#[test]
+fn spec_8_7_an_unknown_conflict_id_is_invalid_input_listing_the_valid_ids() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target, _, _) = pair(&store, true);
+    let before = snapshot(store.root());
+    let (code, v) = merge(&store, &[&source, &target, "--resolve", "conf_nope=keep-source"]);
+    assert_eq!((code, v["error"]["code"].as_str()), (Some(5), Some("invalid_input")), "{v}");
+    assert_eq!(v["error"]["details"]["unknown"], serde_json::json!(["conf_nope"]), "{v}");
+    assert_eq!(snapshot(store.root()), before, "nothing written");
+    let out = store.cmd().args(["merge", &source, &target, "--resolve", "conf_nope=keep-source"]).output().unwrap();
+    let human = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(5), "{human}");
+    assert!(!human.contains("doctor"), "not a broken policy: {human}");
+
+    // The valid ids are the conflicts this merge raises.
+    let (_, raised) = merge(&store, &[&source, &target]);
+    let ids: Vec<Value> =
+        raised["error"]["details"]["conflicts"].as_array().unwrap().iter().map(|c| c["id"].clone()).collect();
+    assert!(!ids.is_empty(), "{raised}");
+    assert_eq!(v["error"]["details"]["valid"], Value::Array(ids.clone()), "{v}");
+    for id in &ids {
+        assert!(human.contains(id.as_str().unwrap()), "the ids --resolve needs are printed: {human}");
+    }
+}

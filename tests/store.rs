@@ -335,7 +335,11 @@ fn stale_distilled_state_save_creates_a_conflict_and_never_overwrites() {
     let base = show(&store, "race")["revision"].as_str().unwrap().to_string();
     let mine = store.dir.path().join("mine.md");
     std::fs::write(&mine, "# Race\n\n## Situation\n\nMine.\n").unwrap();
-    store.cmd().args(["next", "race", "someone else moved on"]).assert().success();
+    // Another writer replaced the Distilled State since the base (a field change alone would
+    // auto-merge: spec_11_5_a_status_change_by_another_writer_auto_merges_with_a_body_save).
+    let theirs = store.dir.path().join("theirs.md");
+    std::fs::write(&theirs, "# Race\n\n## Situation\n\nSomeone else moved on.\n").unwrap();
+    store.cmd().args(["save", "race", "--base-revision", &base, "--from-file"]).arg(&theirs).assert().success();
     let head_before = std::fs::read(store.root().join("race/dossier.md")).unwrap();
 
     let out = store
@@ -569,4 +573,78 @@ fn a_save_returns_distillation_findings_as_warnings_and_still_commits() {
         assert!(warnings.iter().any(|w| w.starts_with(&expected)), "{expected} not in {warnings:#?}");
     }
     assert!(std::fs::read_to_string(store.root().join(&slug).join("dossier.md")).unwrap().contains("Annual commits."));
+}
+
+fn save_file(store: &TempStore, target: &str, base: &str, file: &Path) -> Output {
+    store.cmd().args(["save", target, "--base-revision", base, "--from-file"]).arg(file).arg("--json").output().unwrap()
+}
+
+/// SPEC §11.5 (issue 18, defect 10): `R=$(rev safe-one); dossier status safe-one waiting;
+/// dossier save safe-one --base-revision $R --from-file state.md` — only a frontmatter field
+/// the save does not touch changed since the base, so the body save auto-merges and is
+/// audited instead of being `concurrent_edit`.
+#[test]
+fn spec_11_5_a_status_change_by_another_writer_auto_merges_with_a_body_save() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    promote(&store, "Safe one");
+    let base = show(&store, "safe-one")["revision"].as_str().unwrap().to_string();
+    store.cmd().args(["status", "safe-one", "waiting"]).assert().success();
+    let state = store.dir.path().join("state.md");
+    let body = "# Safe one\n\n## Situation\n\nThe body save after a status change.\n";
+    std::fs::write(&state, body).unwrap();
+    let out = save_file(&store, "safe-one", &base, &state);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["data"]["auto_merged"], true, "{v}");
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().starts_with("auto-merged")), "{v}");
+    let d = show(&store, "safe-one");
+    assert_eq!(d["frontmatter"]["status"], "waiting", "the other writer's status is kept");
+    let text = std::fs::read_to_string(store.root().join("safe-one/dossier.md")).unwrap();
+    assert!(text.ends_with(body), "{text}");
+    let last = audit(&store.root().join("safe-one")).last().unwrap().clone();
+    assert_eq!((last["event"].as_str(), last["auto_merged"].as_bool()), (Some("save"), Some(true)), "{last}");
+    assert_eq!(last["base_revision"], base.as_str());
+    assert!(!store.root().join("safe-one/conflicts").read_dir().unwrap().any(|_| true), "no conflict file");
+
+    // The body changed since that base too: still a conflict, never last-write-wins.
+    std::fs::write(&state, "# Safe one\n\n## Situation\n\nA stale body.\n").unwrap();
+    let out = save_file(&store, "safe-one", &base, &state);
+    assert_eq!((out.status.code(), code(&out).as_str()), (Some(4), "concurrent_edit"));
+    assert!(std::fs::read_to_string(store.root().join("safe-one/dossier.md")).unwrap().ends_with(body));
+}
+
+/// SPEC §12.1 (issue 18, defect 15): saving the Distilled State a Dossier already has makes no
+/// new revision — nothing is written, no audit line, the same revision with "nothing changed" —
+/// so every other session's base stays current.
+#[test]
+fn spec_12_1_a_save_that_changes_nothing_keeps_the_revision_and_writes_nothing() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    promote(&store, "Safe one");
+    let base = show(&store, "safe-one")["revision"].as_str().unwrap().to_string();
+    let state = store.dir.path().join("state.md");
+    std::fs::write(&state, "# Safe one\n\n## Situation\n\nSaved once.\n").unwrap();
+    let out = save_file(&store, "safe-one", &base, &state);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let rev = json_of(&out)["data"]["revision"].as_str().unwrap().to_string();
+    let before = snapshot(store.root());
+    for args in [vec!["save", "safe-one", "--base-revision", &rev, "--from-file"], vec!["status", "safe-one", "active"]]
+    {
+        let mut cmd = store.cmd();
+        cmd.args(&args);
+        if args[0] == "save" {
+            cmd.arg(&state);
+        }
+        let out = cmd.arg("--json").output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+        let v = json_of(&out);
+        assert_eq!(v["data"]["revision"], rev.as_str(), "{args:?}: {v}");
+        assert!(
+            v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().starts_with("nothing changed")),
+            "{args:?}: {v}"
+        );
+        assert_eq!(snapshot(store.root()), before, "{args:?}: nothing written");
+    }
+    assert_eq!(show(&store, "safe-one")["revision"], rev.as_str());
 }

@@ -170,13 +170,55 @@ pub fn merge(
         actor,
         session_id,
         &resolutions,
-        |s, t| Ok(MergeDecision { plan: app.policy().merge(&side(s), &side(t), &resolutions)? }),
+        |s, t| {
+            let (s, t) = (side(s), side(t));
+            if !resolutions.is_empty() {
+                // Conflicts are found before resolutions apply, so the plan without them names
+                // every id this merge raises: an unknown id is the caller's, not the policy's.
+                known_ids(&resolutions, &app.policy().merge(&s, &t, &[])?.unresolved)?;
+            }
+            Ok(MergeDecision { plan: app.policy().merge(&s, &t, &resolutions)? })
+        },
         progress,
     )?;
     match written {
         MergeWritten::Completed(o) => Ok(o),
         MergeWritten::Conflicts(found) => Err(conflict_detected(source, target, &found)),
     }
+}
+
+/// Refuse resolutions naming a conflict not in `raised` (the merge's conflicts): `invalid_input`
+/// with `details.unknown` and `details.valid`, before the policy sees them.
+fn known_ids(resolutions: &[Resolution], raised: &[Conflict]) -> Result<()> {
+    let valid: Vec<&str> = raised.iter().map(|c| c.id.as_str()).collect();
+    let mut unknown: Vec<&str> = Vec::new();
+    for r in resolutions {
+        if !valid.contains(&r.conflict_id.as_str()) && !unknown.contains(&r.conflict_id.as_str()) {
+            unknown.push(&r.conflict_id);
+        }
+    }
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let raises = if valid.is_empty() {
+        "this merge raises no conflicts".to_string()
+    } else {
+        format!("this merge's conflict ids are: {}", valid.join(", "))
+    };
+    let next = if valid.is_empty() {
+        "merge again without resolutions".to_string()
+    } else {
+        format!("resolve only these conflicts: {} (merge without resolutions to see each one)", valid.join(", "))
+    };
+    Err(DossierError::new(
+        Code::InvalidInput,
+        format!(
+            "the resolutions name conflict id(s) this merge does not raise: {}; {raises}; nothing was written",
+            unknown.join(", ")
+        ),
+    )
+    .with_details(json!({ "unknown": unknown, "valid": valid }))
+    .with_next(next))
 }
 
 fn conflict_detected(source: &str, target: &str, found: &[(Conflict, PathBuf)]) -> DossierError {

@@ -236,3 +236,55 @@ fn concurrent_saves_lose_no_proposal() {
         .collect();
     assert!(stray.is_empty(), "stray temp files: {stray:?}");
 }
+
+/// SPEC §11.5 (issue 18, defect 10): another writer changed only frontmatter fields since the
+/// base (here `status`), so a Distilled State save from that base auto-merges: the new state
+/// on top of their fields, audited with the base. Any doubt is still a conflict: a field the
+/// save also changes, or a change the audit log does not account for (a hand edit).
+#[test]
+fn spec_11_5_a_state_save_over_only_other_fields_changed_since_its_base_auto_merges() {
+    let f = Fixture::new();
+    let dir = f.create("Safe one").path;
+    let base = save::revision(&dir).unwrap();
+    let waiting = FrontmatterUpdates { status: Some(dossier_store::model::Status::Waiting), ..Default::default() };
+    let theirs = save::save(f.store(), "safe-one", fields_now(waiting.clone()), &SILENT).unwrap();
+    let mine = "# Safe one\n\n## Situation\n\nMine.\n";
+    let out = save::save(f.store(), "safe-one", state(&base, mine), &SILENT).unwrap();
+    assert!(out.auto_merged);
+    assert_eq!(out.before_revision.as_deref(), Some(theirs.revision.as_str()));
+    assert!(out.warnings.iter().any(|w| w.starts_with("auto-merged")), "{:?}", out.warnings);
+    let d = doc(&dir);
+    assert_eq!(d.body, mine);
+    assert_eq!(d.frontmatter.status, dossier_store::model::Status::Waiting, "their field is kept");
+    let last = audit(&dir).last().unwrap().clone();
+    assert_eq!((last["event"].as_str(), last["auto_merged"].as_bool()), (Some("save"), Some(true)));
+    assert_eq!((last["base_revision"].clone(), last["body_changed"].as_bool()), (json!(base), Some(true)));
+
+    // The same field changed on both sides: a conflict, nothing written but the proposal.
+    let base = out.revision.clone();
+    save::save(
+        f.store(),
+        "safe-one",
+        fields_now(FrontmatterUpdates { status: Some(dossier_store::model::Status::Blocked), ..Default::default() }),
+        &SILENT,
+    )
+    .unwrap();
+    let head = std::fs::read(dir.join("dossier.md")).unwrap();
+    let mut req = state(&base, "# Safe one\n\n## Situation\n\nMine again.\n");
+    req.updates = waiting;
+    let e = save::save(f.store(), "safe-one", req, &SILENT).unwrap_err();
+    assert_eq!(e.code, Code::ConcurrentEdit, "{e}");
+    assert_eq!(std::fs::read(dir.join("dossier.md")).unwrap(), head);
+
+    // A hand edit since the base (not in the audit log): the body may differ, so a conflict.
+    let base = save::revision(&dir).unwrap();
+    let text = String::from_utf8(head).unwrap().replace("status: blocked", "status: active");
+    std::fs::write(dir.join("dossier.md"), &text).unwrap();
+    let e = save::save(f.store(), "safe-one", state(&base, "# Safe one\n\nThird.\n"), &SILENT).unwrap_err();
+    assert_eq!(e.code, Code::ConcurrentEdit, "{e}");
+    assert_eq!(std::fs::read_to_string(dir.join("dossier.md")).unwrap(), text);
+}
+
+fn fields_now(u: FrontmatterUpdates) -> SaveRequest {
+    SaveRequest { updates: u, actor: "test".into(), ..Default::default() }
+}

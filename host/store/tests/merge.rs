@@ -325,3 +325,34 @@ fn merge_refuses_the_same_dossier_and_unknown_ones_without_writing() {
     assert!(e.message.contains("was already merged into"), "{e}");
     assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new());
 }
+
+/// SPEC §8.7, §8.2 (issue 18, defect 6): a resolution naming a conflict this merge does not
+/// raise is the caller's mistake, not a broken policy: `invalid_input` listing the unknown and
+/// the valid ids, and nothing written — no conflict file, no audit line.
+#[test]
+fn spec_8_7_an_unknown_conflict_id_is_invalid_input_listing_the_valid_ids() {
+    let f = Fixture::new();
+    let p = pair(&f, true);
+    let valid: Vec<String> =
+        merge::conflicts(&f.app, &p.source, &p.target).unwrap().into_iter().map(|c| c.id).collect();
+    assert!(!valid.is_empty());
+    let before = tree(f.root());
+    let mut resolutions = vec![resolve("conf_nope", ChoiceInput::KeepTarget, None)];
+    resolutions.extend(valid.iter().map(|id| resolve(id, ChoiceInput::KeepTarget, None)));
+    let e = run(&f, &p, &resolutions).unwrap_err();
+    assert_eq!(e.code, Code::InvalidInput, "{e}");
+    assert_eq!(e.details["unknown"], json!(["conf_nope"]), "{e}");
+    assert_eq!(e.details["valid"], json!(valid), "{e}");
+    assert!(e.message.contains("conf_nope") && e.message.contains(&valid[0]), "{e}");
+    assert!(!e.next_actions.is_empty(), "{e}");
+    assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "nothing written");
+
+    // A clean merge raises no conflicts: any resolution is unknown, and `valid` is empty.
+    let f = Fixture::new();
+    let p = pair(&f, false);
+    let before = tree(f.root());
+    let e = run(&f, &p, &[resolve("conf_nope", ChoiceInput::KeepSource, None)]).unwrap_err();
+    assert_eq!(e.code, Code::InvalidInput, "{e}");
+    assert_eq!((e.details["unknown"].clone(), e.details["valid"].clone()), (json!(["conf_nope"]), json!([])));
+    assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "nothing written");
+}

@@ -226,15 +226,66 @@ fn a_save_on_the_current_revision_replaces_the_state_and_chains_revisions() {
     );
     assert_eq!((e["body_changed"].as_bool(), e["token_estimate"].as_u64()), (Some(true), out.token_estimate));
 
-    // The same state again: saved, but the body did not change and no estimate is made.
+    // The same state again changes nothing: no estimate, no new revision, no audit line
+    // (see spec_12_1_a_save_that_changes_nothing_writes_nothing).
     let req = SaveRequest {
         base_revision: Some(out.revision.clone()),
         distilled_state: Some(STATE.into()),
         ..Default::default()
     };
+    let lines = audit(&out.path).len();
     let again = save::save(f.store(), "alpha", req, &SILENT).unwrap();
-    assert_eq!(again.token_estimate, None);
-    assert!(audit(&out.path).last().unwrap().get("body_changed").is_none());
+    assert_eq!((again.token_estimate, again.revision.as_str()), (None, out.revision.as_str()));
+    assert_eq!(audit(&out.path).len(), lines);
+}
+
+/// SPEC §12.1 (issue 18, defect 15): a save whose result is the Dossier as it is — the same
+/// Distilled State, fields set to the values they have, no artifacts — writes nothing, appends
+/// no audit line, and returns the same revision with a warning, so no other session's base
+/// goes stale.
+#[test]
+fn spec_12_1_a_save_that_changes_nothing_writes_nothing() {
+    let f = Fixture::new();
+    let created = f.create("Alpha");
+    let saved = f.save_state("alpha", STATE);
+    let next = updates(|u| u.next_action = Some("Call Bob".into()));
+    let fields = save::save(f.store(), "alpha", next.clone(), &SILENT).unwrap();
+    assert_ne!(fields.revision, saved.revision);
+    let before = tree(f.root());
+    let cases = [
+        ("the same state on the current base", {
+            SaveRequest {
+                base_revision: Some(fields.revision.clone()),
+                distilled_state: Some(STATE.into()),
+                actor: "agent".into(),
+                ..Default::default()
+            }
+        }),
+        ("a field set to its value", next),
+        ("the same state and fields", {
+            SaveRequest {
+                base_revision: Some(fields.revision.clone()),
+                distilled_state: Some(STATE.into()),
+                updates: FrontmatterUpdates {
+                    next_action: Some("Call Bob".into()),
+                    status: Some(Status::Active),
+                    ..Default::default()
+                },
+                ..Default::default()
+            }
+        }),
+    ];
+    for (what, req) in cases {
+        let out = save::save(f.store(), &created.id, req, &SILENT).unwrap();
+        assert_eq!(out.revision, fields.revision, "{what}: the same revision");
+        assert_eq!(out.before_revision.as_deref(), Some(fields.revision.as_str()), "{what}");
+        assert!(out.artifacts_added.is_empty() && out.token_estimate.is_none() && !out.auto_merged, "{what}");
+        assert!(out.warnings.iter().any(|w| w.starts_with("nothing changed")), "{what}: {:?}", out.warnings);
+        assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "{what}: nothing written");
+    }
+    // A real change after them still chains from the same revision.
+    let out = f.save_state("alpha", &STATE.replace("A new state.", "A newer state."));
+    assert_eq!(out.before_revision.as_deref(), Some(fields.revision.as_str()));
 }
 
 #[test]

@@ -21,20 +21,39 @@ use crate::layout::Store;
 use crate::model::{self, AuditEvent, DossierDoc, EventKind, Status};
 use crate::progress::Progress;
 
-/// What changed since `base` according to the audit log: `None` when `base` is unknown.
-pub(super) fn changes_since(events: &[AuditEvent], base: &str) -> Option<(Vec<String>, bool)> {
+/// What changed since a base revision according to the audit log.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Since {
+    /// Frontmatter fields the audited writes changed.
+    pub fields: Vec<String>,
+    /// Some audited write changed the Distilled State.
+    pub body: bool,
+    /// The audited writes chain from the base to `current` (each one's before revision is the
+    /// previous one's after): the log accounts for every change. False after a hand edit, a
+    /// conflict's archived artifacts or a resumed merge — then what changed is not known.
+    pub accounted: bool,
+}
+
+/// What changed from `base` to `current` according to the audit log: `None` when `base` is
+/// unknown.
+pub(super) fn changes_since(events: &[AuditEvent], base: &str, current: &str) -> Option<Since> {
     let start = events.iter().rposition(|e| e.after_revision.as_deref() == Some(base))?;
-    let mut fields = Vec::new();
-    let mut body = false;
+    let mut since = Since { fields: Vec::new(), body: false, accounted: true };
+    let mut at = base;
     for e in &events[start + 1..] {
-        if e.after_revision.is_none() {
+        let Some(after) = e.after_revision.as_deref() else {
             continue; // events that did not write dossier.md (conflict_created, ...)
+        };
+        if after != at && e.before_revision.as_deref() != Some(at) {
+            since.accounted = false;
         }
-        fields.extend(e.fields_changed.iter().cloned());
-        body |= e.body_changed;
+        at = after;
+        since.fields.extend(e.fields_changed.iter().cloned());
+        since.body |= e.body_changed;
         // Artifacts added since base do not conflict with anything.
     }
-    Some((fields, body))
+    since.accounted &= at == current;
+    Some(since)
 }
 
 /// Apply `req` to the Dossier named by `target` (slug or id).
@@ -65,10 +84,14 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
         && *base != current_rev
     {
         let (events, _) = audit::read(&dir)?;
-        // Only frontmatter-only proposals can merge, and only if nobody changed the same
-        // fields since the base. A body change since the base does not overlap them.
-        let mergeable = req.distilled_state.is_none()
-            && changes_since(&events, base).is_some_and(|(changed, _)| !changed.iter().any(|c| fields.contains(c)));
+        // A proposal merges only if nobody changed the same fields since the base. A body
+        // change since the base does not overlap field edits; a new Distilled State merges
+        // only when the log accounts for every write since the base and none changed the
+        // body (so the current body is the base's): any doubt is a conflict.
+        let mergeable = changes_since(&events, base, &current_rev).is_some_and(|since| {
+            !since.fields.iter().any(|c| fields.contains(c))
+                && (req.distilled_state.is_none() || (since.accounted && !since.body))
+        });
         if !mergeable {
             return conflict(&dir, &current, &current_rev, base, &req, &prepared);
         }
@@ -78,10 +101,30 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
     let mut fm = current.frontmatter.clone();
     let before_status = fm.status;
     req.updates.apply(&mut fm);
+    let body_changed = req.distilled_state.as_ref().is_some_and(|b| *b != current.body);
+    if prepared.is_empty() && !body_changed && fm == current.frontmatter {
+        // Nothing would change but the timestamps: write nothing and keep the revision, so no
+        // other session's base goes stale. No audit line: the log records changes.
+        return Ok(SaveOutcome {
+            slug: fm.slug.clone(),
+            id,
+            path: dir,
+            revision: current_rev.clone(),
+            before_revision: Some(current_rev),
+            event: req.event.unwrap_or(EventKind::Save),
+            artifacts_added: Vec::new(),
+            auto_merged: false,
+            token_estimate: None,
+            warnings: vec![
+                "nothing changed: the Distilled State and fields are as saved and no artifact was added; \
+                 nothing was written and the revision is unchanged"
+                    .to_string(),
+            ],
+        });
+    }
     fm.updated_at = now.clone();
     fm.last_touched_at = now.clone();
     fm.base_revision = Some(current_rev.clone());
-    let body_changed = req.distilled_state.as_ref().is_some_and(|b| *b != current.body);
     let body = req.distilled_state.clone().unwrap_or(current.body);
     let doc = DossierDoc { frontmatter: fm, body };
     let artifacts_added = write_artifacts(&dir, &prepared)?;

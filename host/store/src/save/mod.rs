@@ -8,9 +8,14 @@
 //!
 //! Concurrency (SPEC §11.5): if the current revision is not the caller's base, and the
 //! request only changes frontmatter fields that nobody changed since the base (known from
-//! the audit log), the edit is auto-merged and audited; otherwise the proposal is written
-//! to `conflicts/<conf-id>.md`, `conflict_created` is audited, and `concurrent_edit` is
-//! returned. The Distilled State is never last-write-wins.
+//! the audit log), the edit is auto-merged and audited; a new Distilled State auto-merges
+//! too when the audit log accounts for every write since the base and none of them changed
+//! the body. Otherwise the proposal is written to `conflicts/<conf-id>.md`,
+//! `conflict_created` is audited, and `concurrent_edit` is returned. The Distilled State is
+//! never last-write-wins.
+//!
+//! A save that would change nothing (same state, fields at their values, no artifacts)
+//! writes nothing, audits nothing and returns the current revision with a warning.
 //!
 //! Not for: deciding what goes in a Distilled State (the agent, guided by the guide) or
 //! validating its content beyond structure (the distill policy).
