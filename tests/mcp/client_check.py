@@ -3,8 +3,9 @@
 Run by tests/mcp.rs as `python3 tests/mcp/client_check.py <dossier-binary> <store-dir>`.
 Exits non-zero (with the failed assertion) if any check fails. Checks: the nine Dossier tools
 and codecall's five are listed with schemas; each tool answers with the SPEC envelope; error
-codes; malformed parameters are a protocol error and the server keeps serving; results stay
-under 48 KB; the `codecall` prompt; a codecall session started, a rejected result, cancel.
+codes; bad parameters are the invalid_input envelope naming the field, nothing written, and the
+server keeps serving; results stay under 48 KB; the `codecall` prompt; a codecall session
+started, a rejected result, cancel.
 """
 
 import asyncio
@@ -124,14 +125,9 @@ async def main(binary, store):
             e = envelope(await call("dossier_merge", {"source_id": "a", "target_id": "b"}))
             assert e["error"]["code"] == "not_found", e
 
-            # Malformed parameters: a protocol error, and the server keeps serving.
-            try:
-                r = await call("dossier_recall", {"page": "not a number"})
-                assert getattr(r, "is_error", getattr(r, "isError", False)), r
-            except Exception as exc:  # the SDK may raise the JSON-RPC error
-                print(f"malformed params rejected: {exc}", file=sys.stderr)
+            await bad_parameter_checks(session, store, slug)
             e = envelope(await call("dossier_list", {}))
-            assert e["ok"], "server still serving after a malformed call"
+            assert e["ok"], "server still serving after malformed calls"
 
             # Unknown tool: an error, and the server keeps serving.
             try:
@@ -186,6 +182,68 @@ async def main(binary, store):
     print("mcp client checks passed")
 
 
+def refused(e, field, expected=None, hint=None):
+    """`e` is the invalid_input envelope naming `field` (details.field, details.expected) and,
+    when given, the nearest valid name."""
+    assert not e["ok"] and e["error"]["code"] == "invalid_input", e
+    d = e["error"]["details"]
+    assert d["field"] == field, d
+    assert d["expected"], d
+    if expected:
+        assert expected in d["expected"], d
+    assert f"`{field}`" in e["error"]["message"], e["error"]["message"]
+    if hint:
+        assert d["did_you_mean"] == hint, d
+        assert f"did you mean `{hint}`?" in e["error"]["message"], e["error"]["message"]
+    assert e["next_actions"], e
+
+
+async def bad_parameter_checks(session, store, slug):
+    """Bad parameters (issue 18, defects 2 and 13): unknown fields at every level, wrong types
+    and missing required fields come back as the invalid_input envelope naming the field and
+    what was expected (and the nearest valid name), never as plain text; nothing is written."""
+    call = session.call_tool
+    files = [os.path.join(store, slug, "dossier.md"), os.path.join(store, slug, "audit.log"),
+             os.path.join(store, "sessions", "sess-test-1.json")]
+    snapshot = lambda: [open(f, "rb").read() if os.path.exists(f) else None for f in files]
+    before_files = snapshot()
+    rev = envelope(await call("dossier_recall", {"id": slug}))["data"]["revision"]
+
+    e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev,
+                                             "frontmatter_updates": {"next_actoin": "x"}}))
+    refused(e, "frontmatter_updates.next_actoin", "next_action", hint="next_action")
+    e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev,
+                                             "frontmatter_updates": {"next_action": "x"}, "extra_key": 1}))
+    refused(e, "extra_key", "base_revision")
+    e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev, "artifacts": [
+        {"type": "decision_evidence", "titel": "t", "content_format": "markdown", "content": "c"}]}))
+    refused(e, "artifacts[0].titel", hint="title")
+    e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev, "artifacts": [
+        {"type": "decision_evidence", "title": "t", "content_format": "markdown", "content": "c",
+         "provenance": {"origin": "o", "uri": "x"}}]}))
+    refused(e, "artifacts[0].provenance.uri", hint="url")
+    e = envelope(await call("dossier_session", {"sesion_id": "sess-other", "id": slug}))
+    refused(e, "sesion_id", hint="session_id")
+    assert not os.path.exists(os.path.join(store, "sessions", "sess-other.json"))
+    # Wrong types and missing required fields.
+    e = envelope(await call("dossier_recall", {"id": slug, "page": "not a number"}))
+    refused(e, "page", "integer")
+    e = envelope(await call("dossier_recall", {"page": 1}))
+    refused(e, "id", "string")
+    e = envelope(await call("dossier_update", {"id": slug, "importance": "hgh"}))
+    refused(e, "importance", "high")
+    e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev,
+                                             "frontmatter_updates": {"open_questions": "one"}}))
+    refused(e, "frontmatter_updates.open_questions", "array")
+    e = envelope(await call("dossier_merge", {"source_id": "a", "target_id": "b",
+                                              "resolved_conflicts": [{"conflict_id": "c", "choise": "keep_target"}]}))
+    refused(e, "resolved_conflicts[0].choise", hint="choice")
+
+    after = envelope(await call("dossier_recall", {"id": slug}))["data"]["revision"]
+    assert after == rev, (rev, after)
+    assert snapshot() == before_files, "a refused call wrote something"
+
+
 def retry_repo():
     """A git repository whose uncommitted change adds retries with exponential backoff."""
     repo = tempfile.mkdtemp()
@@ -237,6 +295,10 @@ async def codecall_checks(session):
                                                 "accept": True, "choice_id": "a"}))
     assert not e["ok"] and e["error"]["code"] == "invalid_input", e
 
+    e = envelope(await call("codecall_cancel", {"session_id": sid, "nte": "later"}))
+    refused(e, "nte", hint="note")
+    e = envelope(await call("codecall_answer", {"session_id": sid, "checkpoint": "gate-1", "accept": "yes"}))
+    refused(e, "accept", "boolean")
     e = envelope(await call("codecall_cancel", {"session_id": sid, "note": "later"}))
     assert e["ok"] and e["data"]["state"] == "cancelled" and e["data"]["next"]["kind"] == "cancelled", e
 

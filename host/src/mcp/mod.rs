@@ -3,9 +3,11 @@
 //! `save` (the single Save path), `suggest`, `sessions` — returning the SPEC §8.2 envelope
 //! (`ok`, `data`/`error`, `warnings`, `next_actions`) as structured content and as text.
 //!
-//! Robustness: malformed parameters are JSON-RPC invalid-params errors (rmcp validates them
-//! against the schemas generated from the types below); an operation error is an envelope
-//! with `ok: false`, never a crash; stdout carries only protocol (diagnostics go to stderr).
+//! Robustness: bad parameters (an unknown field at any level, a wrong type, a missing required
+//! field) are the envelope with `invalid_input` naming the field, checked against the schemas
+//! generated from the types below before a tool runs ([`params`]), so nothing is written; an
+//! operation error is an envelope with `ok: false`, never a crash; stdout carries only
+//! protocol (diagnostics go to stderr).
 //! Every result stays under Claude Code's ~48 KB cap: lists and searches are limited and say
 //! how to get more, recall and session payloads are paged.
 //!
@@ -40,6 +42,7 @@ use dossier_store::{context, recall, search, sessions};
 
 pub mod codecall;
 mod merge_form;
+mod params;
 
 /// The key of the one form a `dossier_merge` round asks.
 const MERGE_FORM_KEY: &str = "merge_conflict";
@@ -95,11 +98,13 @@ pub fn compact_schema(v: &mut Value) {
     }
 }
 
-/// Every tool (Dossier's and codecall's) with compacted schemas.
+/// Every tool (Dossier's and codecall's) with compacted schemas, each guarded by
+/// [`params::guard`]: arguments are checked against the tool's schema before it runs.
 fn all_tools() -> ToolRouter<DossierServer> {
     let mut router = DossierServer::tool_router() + DossierServer::codecall_router();
     for route in router.map.values_mut() {
         let mut schema = Value::Object((*route.attr.input_schema).clone());
+        params::guard(route, schema.clone(), |e| envelope(Err(e)));
         compact_schema(&mut schema);
         if let Value::Object(map) = schema {
             route.attr.input_schema = Arc::new(map);
@@ -615,5 +620,85 @@ mod tests {
                 "required": ["name"]
             })
         );
+    }
+
+    // Bad parameters (issue 18, defects 2 and 13): checked against each tool's own schema.
+
+    fn schema_of(tool: &str) -> Value {
+        let router = DossierServer::tool_router() + DossierServer::codecall_router();
+        Value::Object((*router.map[tool].attr.input_schema).clone())
+    }
+
+    fn refused(tool: &str, args: Value) -> DossierError {
+        params::check(&schema_of(tool), args.as_object().unwrap()).expect_err("refused")
+    }
+
+    #[test]
+    fn spec_8_2_unknown_nested_parameter_is_refused_with_the_nearest_name() {
+        let e = refused(
+            "dossier_save",
+            json!({"id": "a", "base_revision": "r", "frontmatter_updates": {"next_actoin": "x"}}),
+        );
+        assert_eq!(e.code, Code::InvalidInput);
+        assert_eq!(e.details["field"], "frontmatter_updates.next_actoin");
+        assert_eq!(e.details["did_you_mean"], "next_action");
+        assert!(e.message.contains("did you mean `next_action`?"), "{}", e.message);
+    }
+
+    #[test]
+    fn spec_8_2_unknown_top_level_parameter_is_refused() {
+        let e = refused("dossier_session", json!({"sesion_id": "s"}));
+        assert_eq!(e.details["field"], "sesion_id");
+        assert_eq!(e.details["did_you_mean"], "session_id");
+        let e = refused("dossier_save", json!({"id": "a", "base_revision": "r", "extra_key": 1}));
+        assert_eq!(e.details["field"], "extra_key");
+        assert!(e.details["did_you_mean"].is_null());
+        let e = refused(
+            "dossier_save",
+            json!({"id": "a", "base_revision": "r", "artifacts": [{"type": "decision_evidence", "titel": "t",
+                "content_format": "markdown", "content": "c"}]}),
+        );
+        assert_eq!(e.details["field"], "artifacts[0].titel");
+        assert_eq!(e.details["did_you_mean"], "title");
+    }
+
+    #[test]
+    fn spec_8_2_wrong_type_and_missing_field_say_what_was_expected() {
+        let e = refused("dossier_recall", json!({"id": "a", "page": "two"}));
+        assert_eq!(e.details["field"], "page");
+        assert!(e.details["expected"].as_str().unwrap().contains("integer"), "{}", e.details);
+        let e = refused("dossier_recall", json!({"id": "a", "page": -1}));
+        assert_eq!(e.details["field"], "page");
+        let e = refused("dossier_recall", json!({}));
+        assert_eq!(e.details["field"], "id");
+        assert!(e.message.contains("missing"), "{}", e.message);
+        let e = refused("dossier_update", json!({"id": "a", "importance": "hgh"}));
+        assert_eq!(e.details["field"], "importance");
+        assert!(e.details["expected"].as_str().unwrap().contains("\"high\""), "{}", e.details);
+        let e = refused("codecall_answer", json!({"session_id": "s", "checkpoint": "c", "confidence": {"u": 3}}));
+        assert_eq!(e.details["field"], "confidence.u");
+    }
+
+    #[test]
+    fn valid_parameters_pass_including_nulls_for_optional_fields() {
+        let ok = |tool: &str, args: Value| params::check(&schema_of(tool), args.as_object().unwrap());
+        ok("dossier_list", json!({})).unwrap();
+        ok("dossier_list", json!({"status": ["active", "waiting"], "limit": 5})).unwrap();
+        ok("dossier_recall", json!({"id": "a", "page": null})).unwrap();
+        ok(
+            "dossier_save",
+            json!({"id": "a", "base_revision": "r", "distilled_state_markdown": "x",
+                "frontmatter_updates": {"next_action": "x", "importance": "high", "due_date": ""},
+                "artifacts": [{"type": "decision_evidence", "title": "t", "content_format": "markdown", "content": "c",
+                    "provenance": {"origin": "o"}}]}),
+        )
+        .unwrap();
+        ok(
+            "dossier_merge",
+            json!({"source_id": "a", "target_id": "b", "resolved_conflicts": [{"conflict_id": "c", "choice": "custom", "text": "t"}]}),
+        )
+        .unwrap();
+        ok("codecall_submit", json!({"session_id": "s", "checkpoint": "c", "result": {"any": ["thing"]}})).unwrap();
+        ok("codecall_answer", json!({"session_id": "s", "checkpoint": "c", "confidence": {"u": "expert"}})).unwrap();
     }
 }
