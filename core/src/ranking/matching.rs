@@ -1,6 +1,7 @@
 //! Terms: the normalised words of a text (lowercased, English stop words and one-character
-//! tokens removed, plurals folded), and the [`Matcher`] that finds which query terms a
-//! candidate's text holds without normalising every word.
+//! tokens removed, plurals folded), the text that counts as content (every line but the
+//! Distilled State's fixed section headings, [`content_segments`]), and the [`Matcher`] that
+//! finds which query terms a candidate's text holds without normalising every word.
 //!
 //! What it is for: [`terms`] (public) and the matcher `rank` scans candidates with; the
 //! matcher is checked against normalising every word ([`for_each_term`], the definition).
@@ -10,6 +11,8 @@
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
+
+use crate::distill::REQUIRED_SECTIONS;
 
 use super::scan::{EVERY_WORD, LengthFilter, WordMap, for_each_word, length_bit, word_str};
 
@@ -26,6 +29,41 @@ const STOP_WORDS: &[&str] = &[
     "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "work", "would",
     "yes", "yet", "you", "your", "yours",
 ];
+
+/// Whether `line` is a Markdown heading (`#` to `######`) naming one of the Distilled State's
+/// fixed sections (Situation, Decisions, Findings, Current State, Next Steps), in any case.
+fn is_section_heading(line: &str) -> bool {
+    let line = line.trim();
+    let text = line.trim_start_matches('#');
+    let level = line.len() - text.len();
+    if !(1..=6).contains(&level) || !text.starts_with([' ', '\t']) {
+        return false;
+    }
+    let text = text.trim().trim_end_matches('#').trim_end();
+    REQUIRED_SECTIONS.iter().any(|s| s.eq_ignore_ascii_case(text))
+}
+
+/// The parts of `text` that count as content: everything except the lines that are fixed
+/// section headings, which every Distilled State shares and so say nothing about its topic.
+/// Cut at line boundaries, so no word is split; the same words elsewhere still count.
+pub(super) fn content_segments(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut at) = (0, 0);
+    for line in text.split_inclusive('\n') {
+        let end = at + line.len();
+        if line.trim_start().starts_with('#') && is_section_heading(line) {
+            if at > start {
+                out.push(&text[start..at]);
+            }
+            start = end;
+        }
+        at = end;
+    }
+    if text.len() > start {
+        out.push(&text[start..]);
+    }
+    out
+}
 
 /// Fold common English plural endings in place so "renewals" meets "renewal".
 fn fold_in_place(word: &mut String) {
@@ -243,6 +281,15 @@ mod tests {
         fn the_matcher_equals_normalising_every_word_on_any_text(text in "\\PC{0,80}", query in "\\PC{1,40}") {
             proptest::prop_assert_eq!(matched(&text, &query), matched_slowly(&text, &query));
         }
+    }
+
+    #[test]
+    fn section_headings_are_not_content() {
+        let text =
+            "# Plan\n## Situation\nnext tile\n### next steps ##\n## Next Stepsx\n  ## current STATE  \n#Findings\nend";
+        assert_eq!(content_segments(text), vec!["# Plan\n", "next tile\n", "## Next Stepsx\n", "#Findings\nend"]);
+        assert_eq!(content_segments("## Decisions"), Vec::<&str>::new());
+        assert_eq!(content_segments("plain"), vec!["plain"]);
     }
 
     #[test]

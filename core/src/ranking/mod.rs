@@ -2,7 +2,9 @@
 //!
 //! Text is lowercased, split into words on anything that is not a letter or digit, stripped
 //! of English stop words and one-character tokens, and plural `-s`/`-es`/`-ies` endings are
-//! folded. A candidate earns, for each distinct query term it contains, the weight of the
+//! folded. The Distilled State's fixed section headings (`## Situation` … `## Next Steps`)
+//! are not content: every state has them, so they are skipped in the query and the body
+//! alike (the same words elsewhere still count). A candidate earns, for each distinct query term it contains, the weight of the
 //! best field the term appears in — name/slug 3.0, next action and open questions 2.0,
 //! artifact titles 1.5, Distilled State body 1.0 — times the term's rarity among the
 //! candidates (`1 + ln(N / df)`). A query that contains the candidate's whole name (or slug)
@@ -30,7 +32,7 @@ pub use matching::terms;
 
 use std::collections::BTreeSet;
 
-use matching::{Matcher, has, set};
+use matching::{Matcher, content_segments, has, set};
 
 /// Milliseconds since the Unix epoch, UTC.
 pub type Timestamp = i64;
@@ -118,7 +120,7 @@ impl Fields {
         let strong = scan(&strong_texts, &mut wanted);
         let titles: Vec<&str> = c.artifact_titles.iter().map(String::as_str).collect();
         let title = scan(&titles, &mut wanted);
-        let body = scan(&[&c.body], &mut wanted);
+        let body = scan(&content_segments(&c.body), &mut wanted);
         Fields { name, strong, title, body, name_terms, slug_terms }
     }
 
@@ -140,7 +142,7 @@ impl Fields {
 
 /// Rank `candidates` against `query`; at most `limit` suggestions, best first.
 pub fn rank(query: &str, candidates: &[Candidate], limit: usize, now: Timestamp) -> Vec<Suggestion> {
-    let query_terms = terms(query);
+    let query_terms: Vec<String> = content_segments(query).into_iter().flat_map(terms).collect();
     let q: BTreeSet<String> = query_terms.iter().cloned().collect();
     if q.is_empty() || candidates.is_empty() || limit == 0 {
         return Vec::new();
@@ -372,5 +374,70 @@ mod tests {
         }
         assert!(rank("renewal pricing latency launch hiring migration", &lib, 3, 0).len() <= 3);
         assert!(rank("x", &lib, 0, 0).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod heading_tests {
+    use super::*;
+
+    /// A Distilled State as the guide shapes it: title, the five fixed sections, real content.
+    fn state(name: &str, situation: &str, decision: &str, finding: &str, current: &str, next: &str) -> String {
+        format!(
+            "# {name}\n\n## Situation\n\n{situation}\n\n## Decisions\n\n- {decision}\n\n## Findings\n\n- {finding}\n\n\
+             ## Current State\n\n{current}\n\n## Next Steps\n\n1. {next}\n"
+        )
+    }
+
+    #[test]
+    fn spec_11_2_fixed_section_headings_are_not_shared_terms() {
+        let kitchen = Candidate {
+            name: "Kitchen renovation".into(),
+            slug: "kitchen-renovation".into(),
+            next_action: "Book the plumber for the sink move".into(),
+            open_questions: vec!["Oak or walnut worktops?".into()],
+            body: state(
+                "Kitchen renovation",
+                "Gutting the kitchen to move the sink under the window.",
+                "Quartz splashback, because tiles chip around the hob.",
+                "The wall behind the fridge is load-bearing (surveyor report).",
+                "Cabinets ordered; delivery in three weeks.",
+                "Book the plumber for the sink move.",
+            ),
+            artifact_titles: vec!["Surveyor report".into()],
+            last_touched_at: 0,
+        };
+        let quantum = state(
+            "Quantum chip tapeout",
+            "Taping out the 64-qubit test die at the foundry.",
+            "Tunable couplers over fixed, because crosstalk dominated the last run.",
+            "Qubit coherence drops 20% above 15 mK on the cryostat.",
+            "Mask set frozen; DRC clean except two waivers.",
+            "Send the GDS to the foundry by Friday.",
+        );
+        let r = rank(&format!("Quantum chip tapeout\n{quantum}"), &[kitchen], 3, 0);
+        for s in &r {
+            assert_eq!(s.confidence, Confidence::Low, "{:?}", s);
+            for h in ["situation", "decision", "finding", "current", "state", "next", "step"] {
+                assert!(!s.shared_terms.iter().any(|t| t == h), "heading word `{h}` counted: {:?}", s.shared_terms);
+            }
+        }
+        // The same words as content still count.
+        let r = rank("the next situation", &[cand_with_body("Next situation review")], 3, 0);
+        assert_eq!(r[0].shared_terms, vec!["next", "situation"]);
+        let r = rank("decisions and findings", &[cand_with_body("Decisions were made; findings logged.")], 3, 0);
+        assert_eq!(r[0].shared_terms, vec!["decision", "finding"]);
+    }
+
+    fn cand_with_body(body: &str) -> Candidate {
+        Candidate {
+            name: "Other".into(),
+            slug: "other".into(),
+            next_action: String::new(),
+            open_questions: vec![],
+            body: format!("## Situation\n\n{body}\n\n## Next Steps\n\n1. Later.\n"),
+            artifact_titles: vec![],
+            last_touched_at: 0,
+        }
     }
 }

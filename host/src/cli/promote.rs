@@ -11,6 +11,7 @@ use serde_json::json;
 use crate::progress;
 use dossier_store::error::{Code, DossierError, Result};
 use dossier_store::model::ArtifactType;
+use dossier_store::save::{MAX_ARTIFACT_BYTES, artifact_too_large};
 
 use super::edit::file_artifact;
 use super::render::{Output, event_verb, json_of, saved};
@@ -60,6 +61,13 @@ pub(super) fn cmd_promote(name: Option<String>, from_file: Option<PathBuf>, crea
     if let Some(path) = &from_file {
         let mut art = file_artifact(path, ArtifactType::SourceSnapshot);
         art.title = format!("Promoted from {}", art.title);
+        // The size first: the file is read whole below (for its name and state), and one
+        // over the artifact limit is refused at once, as `save --artifact` refuses it.
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.len() > MAX_ARTIFACT_BYTES
+        {
+            return Err(artifact_too_large(&art.title, meta.len()));
+        }
         let file_text = std::fs::read(path).ok().and_then(|b| String::from_utf8(b).ok());
         if let Some(text) = &file_text {
             if p.name.is_none() {

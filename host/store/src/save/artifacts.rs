@@ -54,18 +54,22 @@ pub(super) fn read_reporting(path: &Path, len: u64, what: &str, progress: &dyn P
     Ok(out)
 }
 
+/// The refusal of an artifact over [`MAX_ARTIFACT_BYTES`]: one wording for every path that
+/// checks (the Save path here, and callers that check a file's size before reading it).
+pub fn artifact_too_large(title: &str, size: u64) -> DossierError {
+    DossierError::new(
+        Code::ArtifactTooLarge,
+        format!("artifact `{title}` is {size} bytes; the limit is {MAX_ARTIFACT_BYTES} bytes (1 GiB)"),
+    )
+    .with_details(json!({ "title": title, "size": size, "limit": MAX_ARTIFACT_BYTES }))
+    .with_next("capture a link artifact with the path and a summary instead")
+}
+
 pub(super) fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str, progress: &dyn Progress) -> Result<Prepared> {
     if a.title.trim().is_empty() {
         return Err(DossierError::new(Code::InvalidInput, "every artifact needs a title"));
     }
-    let too_large = |size: u64| {
-        DossierError::new(
-            Code::ArtifactTooLarge,
-            format!("artifact `{}` is {size} bytes; the limit is {MAX_ARTIFACT_BYTES} bytes (1 GiB)", a.title),
-        )
-        .with_details(json!({ "title": a.title, "size": size, "limit": MAX_ARTIFACT_BYTES }))
-        .with_next("capture a link artifact with the path and a summary instead")
-    };
+    let too_large = |size: u64| artifact_too_large(&a.title, size);
     let mut provenance = a.provenance.clone();
     let raw: Vec<u8> = match &a.content {
         ArtifactContent::Text(t) => {

@@ -28,6 +28,7 @@ mod merge;
 mod request;
 mod revision;
 
+pub use artifacts::artifact_too_large;
 pub use conflict_file::{mark_conflict_resolved, split_conflict};
 pub use create::create;
 pub use edit::save;
