@@ -156,3 +156,22 @@ fn spec_4_3_promote_refuses_an_oversized_file_before_reading_it() {
     assert_eq!(v["error"]["details"]["size"], 1_100_000_000u64);
     assert_eq!(snapshot(store.root()), before, "nothing written");
 }
+
+#[test]
+fn spec_4_3_link_refuses_an_oversized_file_before_reading_it() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    store.cmd().args(["promote", "--name", "Big", "--create"]).assert().success();
+    let big = store.dir.path().join("big.md");
+    std::fs::File::create(&big).unwrap().set_len(1_100_000_000).unwrap();
+    let before = snapshot(store.root());
+    // Without a target the file was read whole to rank it; with one, to archive it.
+    for args in [vec!["link", "--from-file"], vec!["link", "big", "--from-file"]] {
+        let out = store.cmd().args(&args).arg(&big).arg("--json").output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let v = json_of(&out);
+        assert_eq!(v["error"]["code"], "artifact_too_large", "{args:?}: {v}");
+        assert_eq!(v["error"]["details"]["size"], 1_100_000_000u64);
+    }
+    assert_eq!(snapshot(store.root()), before, "nothing written");
+}

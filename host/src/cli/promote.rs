@@ -27,6 +27,13 @@ pub(super) fn cmd_link(target: Option<&str>, from_file: Option<PathBuf>) -> Resu
     let Some(path) = from_file else {
         return Err(DossierError::new(Code::InvalidInput, "link needs the session content: --from-file <path>"));
     };
+    // The size first, as promote and `save --artifact` check it: a file over the artifact limit
+    // is refused before it is read (for ranking, or as the artifact).
+    if let Ok(meta) = std::fs::metadata(&path)
+        && meta.len() > MAX_ARTIFACT_BYTES
+    {
+        return Err(artifact_too_large(&file_artifact(&path, ArtifactType::SourceSnapshot).title, meta.len()));
+    }
     let mut link = crate::ops::link::Link { from_file: Some(path.display().to_string()), ..Default::default() };
     match target {
         None => link.content = std::fs::read_to_string(&path).map_err(|e| DossierError::io("read", &path, e))?,
