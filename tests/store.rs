@@ -327,6 +327,104 @@ fn symlinks_leading_out_of_the_store_are_refused() {
     assert_eq!(std::fs::read_to_string(outside.join("dossier.md")).unwrap(), "---\nid: dos_x\n---\n");
 }
 
+/// Every file under `dir`, recursively (relative paths).
+fn files_under(dir: &Path) -> Vec<String> {
+    snapshot(dir).into_iter().map(|(p, _)| p).collect()
+}
+
+/// Issue 18 defect 1, the issue's own steps: `artifacts/` replaced by a link to a directory
+/// outside the store, then `save --artifact`: refused with `invalid_input` naming the link
+/// and its fix, nothing written outside or inside; `doctor` reports the link.
+#[test]
+fn spec_3_2_symlinks_never_lead_out_of_the_store() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    promote(&store, "Safe one");
+    let dir = store.root().join("safe-one");
+    // The revision before the link (`show` itself refuses a Dossier with one).
+    let rev = show(&store, "safe-one")["revision"].as_str().unwrap().to_string();
+    let out_dir = store.dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    std::fs::remove_dir_all(dir.join("artifacts")).unwrap();
+    std::os::unix::fs::symlink(&out_dir, dir.join("artifacts")).unwrap();
+    let a = store.dir.path().join("a.txt");
+    std::fs::write(&a, "hi\n").unwrap();
+    let before = snapshot(store.root());
+
+    let out = store
+        .cmd()
+        .args(["save", "safe-one", "--base-revision", &rev, "--artifact"])
+        .arg(&a)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "invalid_input");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("artifacts") && msg.contains("symbolic link") && msg.contains(&out_dir.display().to_string()),
+        "{msg}"
+    );
+    assert!(v["next_actions"].to_string().contains("cp -R"), "{v}");
+    assert!(
+        files_under(&out_dir).is_empty(),
+        "the artifact was written outside the store: {:?}",
+        files_under(&out_dir)
+    );
+    assert_eq!(snapshot(store.root()), before, "nothing written in the store either");
+
+    let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "a link is an error");
+    let report = json_of(&out);
+    let link = report["data"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "symlink_in_dossier")
+        .unwrap_or_else(|| panic!("doctor says nothing about the link: {report}"))
+        .clone();
+    assert_eq!(link["file"], dir.join("artifacts").display().to_string());
+    assert!(link["message"].as_str().unwrap().contains(&out_dir.display().to_string()), "{link}");
+    assert!(link["fix"].as_str().unwrap().contains("rm "), "{link}");
+}
+
+/// `dossier.md` linked to a Dossier file outside the store: recall and search never return
+/// its content; a Dossier directory linked out of the store is named by `ls`, not dropped.
+#[test]
+fn spec_3_2_reads_never_follow_a_link_out_of_the_store_and_ls_names_it() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    promote(&store, "Leaky");
+    promote(&store, "Away");
+    let dir = store.root().join("leaky");
+    let outside = store.dir.path().join("outside.md");
+    let text = std::fs::read_to_string(dir.join("dossier.md"))
+        .unwrap()
+        .replace("## Situation", "## Situation\n\nSECRET-OUTSIDE");
+    std::fs::write(&outside, text).unwrap();
+    std::fs::remove_file(dir.join("dossier.md")).unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("dossier.md")).unwrap();
+
+    let out = store.cmd().args(["recall", "leaky", "--json"]).output().unwrap();
+    assert_eq!(code(&out), "invalid_input", "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("SECRET-OUTSIDE"));
+    let out = store.cmd().args(["search", "SECRET-OUTSIDE", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v = json_of(&out);
+    assert_eq!(v["data"]["total_hits"], 0, "outside content returned: {v}");
+    assert!(v["warnings"].to_string().contains("leaky"), "{v}");
+
+    let elsewhere = store.dir.path().join("elsewhere");
+    std::fs::rename(store.root().join("away"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, store.root().join("away")).unwrap();
+    let out = store.cmd().args(["ls"]).output().unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning:") && stderr.contains("away") && stderr.contains("outside the store"), "{stderr}");
+    assert!(stderr.contains("leaky"), "{stderr}");
+}
+
 #[test]
 fn stale_distilled_state_save_creates_a_conflict_and_never_overwrites() {
     let store = TempStore::new(crate::DOSSIER);

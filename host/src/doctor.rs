@@ -240,8 +240,20 @@ pub fn run() -> Result<Report> {
     }
 
     let policy_loads = !checks.iter().any(|c| c.check == "policy.distill" && c.severity == Severity::Error);
+    // Symbolic links that would lead a Dossier's reads and writes out of the store (SPEC
+    // §3.2): each one, with its target and fix. Such a Dossier is not read further here.
+    for link in app.store.links() {
+        checks.push(
+            Check::problem(Severity::Error, "dossier.links", "symlink_in_dossier", link.message())
+                .file(link.path.clone())
+                .fix(link.fix()),
+        );
+    }
     for file in app.store.dossier_files()? {
         let dir = file.parent().map(PathBuf::from).unwrap_or_default();
+        if !layout::entry_links(&dir).is_empty() {
+            continue;
+        }
         if let Err(e) = layout::read_frontmatter(&file) {
             checks.push(
                 Check::problem(Severity::Error, "dossier.frontmatter", "invalid_frontmatter", e.message)

@@ -11,8 +11,10 @@ use dossier_store::search::{self, Query, SearchResult};
 use super::{Next, Outcome};
 
 pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<Outcome<SearchResult>> {
-    let r = search::search(app, q, progress)?;
+    let mut r = search::search(app, q, progress)?;
+    let warnings = std::mem::take(&mut r.warnings);
     let mut out = Outcome::new(r);
+    out.warnings.extend(warnings);
     if out.data.truncated {
         let (shown, total) = (out.data.returned, out.data.total_hits);
         out.next.push(Next::Per {

@@ -9,6 +9,7 @@
 
 use std::fs::OpenOptions;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 use crate::error::{DossierError, Result};
@@ -23,8 +24,14 @@ pub fn append(dossier_dir: &Path, event: &AuditEvent) -> Result<()> {
     let path = log_path(dossier_dir);
     let mut line = serde_json::to_vec(event).expect("audit events serialize");
     line.push(b'\n');
-    let mut f =
-        OpenOptions::new().create(true).append(true).open(&path).map_err(|e| DossierError::io("open", &path, e))?;
+    // Never through a symbolic link (SPEC §3.2): a linked log fails to open.
+    crate::layout::check_entries(dossier_dir)?;
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(&path)
+        .map_err(|e| DossierError::io("open", &path, e))?;
     f.write_all(&line).map_err(|e| DossierError::io("append to", &path, e))?;
     Ok(())
 }

@@ -68,7 +68,13 @@ pub fn read(path: &Path) -> Option<ConflictInfo> {
 pub fn list(app: &App, target: Option<&str>, all: bool) -> Result<Vec<ConflictInfo>> {
     let dirs: Vec<PathBuf> = match target {
         Some(t) => vec![app.store.resolve(t)?],
-        None => app.store.dossier_files()?.iter().filter_map(|f| f.parent().map(Path::to_path_buf)).collect(),
+        None => app
+            .store
+            .dossier_files()?
+            .iter()
+            .filter_map(|f| f.parent().map(Path::to_path_buf))
+            .filter(|d| crate::layout::entry_links(d).is_empty())
+            .collect(),
     };
     Ok(dirs
         .iter()
@@ -84,6 +90,9 @@ pub fn find(app: &App, id: &str) -> Result<(PathBuf, ConflictInfo)> {
         return Err(DossierError::new(Code::InvalidInput, format!("`{id}` is not a conflict id")));
     }
     for file in app.store.dossier_files()? {
+        if file.parent().is_some_and(|d| !crate::layout::entry_links(d).is_empty()) {
+            continue; // never read through a symbolic link (SPEC §3.2)
+        }
         let path = file.with_file_name("conflicts").join(format!("{id}.md"));
         if let Some(c) = read(&path) {
             return Ok((path, c));

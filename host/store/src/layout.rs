@@ -100,11 +100,20 @@ impl Store {
     /// `stat`, so a cached listing costs one `stat` per Dossier. Stats run on two threads
     /// (they are syscall-bound).
     pub fn dossier_files_stamped(&self) -> Result<Vec<(PathBuf, FileStamp)>> {
+        Ok(self.dossier_files_checked()?.0)
+    }
+
+    /// [`Store::dossier_files_stamped`] and a warning for each Dossier left out because of a
+    /// symbolic link (SPEC §3.2: nothing is read through a link): a Dossier directory that
+    /// is a link leading out of the store, or a `dossier.md` that is a link. Both come from
+    /// the same directory listing and `stat`s, so the check costs nothing extra.
+    pub fn dossier_files_checked(&self) -> Result<CheckedFiles> {
         let entries = match fs::read_dir(&self.root) {
             Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
             Err(e) => return Err(DossierError::io("list", &self.root, e)),
         };
+        let mut warnings = Vec::new();
         let mut names: Vec<std::ffi::OsString> = entries
             .filter_map(|e| e.ok())
             .filter(|e| {
@@ -112,7 +121,16 @@ impl Store {
                 let name = name.to_string_lossy();
                 !name.starts_with('.') && !RESERVED_NAMES.contains(&name.as_ref())
             })
-            .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+            .filter(|e| match e.file_type() {
+                Ok(t) if t.is_dir() => true,
+                Ok(t) if t.is_symlink() => {
+                    if let Some(link) = self.outside_dossier_link(&e.path()) {
+                        warnings.push(link.message());
+                    }
+                    false
+                }
+                _ => false,
+            })
             .map(|e| e.file_name())
             .collect();
         // Sorting names (bytes) orders the paths exactly as sorting them would, far cheaper.
@@ -128,7 +146,9 @@ impl Store {
         .ok();
         let stat_one = |name: &std::ffi::OsString, path: &PathBuf| -> Option<FileStamp> {
             let Some(fd) = &root_fd else { return file_stamp(path) };
-            let st = rustix::fs::statat(fd, Path::new(name).join("dossier.md"), rustix::fs::AtFlags::empty()).ok()?;
+            // Never through a link: a linked `dossier.md` is left out (and reported below).
+            let st = rustix::fs::statat(fd, Path::new(name).join("dossier.md"), rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+                .ok()?;
             if rustix::fs::FileType::from_raw_mode(st.st_mode) != rustix::fs::FileType::RegularFile {
                 return None;
             }
@@ -152,8 +172,141 @@ impl Store {
                 first
             })
         };
-        Ok(candidates.into_iter().zip(stamps).filter_map(|(p, st)| st.map(|st| (p, st))).collect())
+        let mut files = Vec::with_capacity(candidates.len());
+        for (path, st) in candidates.into_iter().zip(stamps) {
+            match st {
+                Some(st) => files.push((path, st)),
+                None => {
+                    if let Some(link) = EntryLink::at(&path) {
+                        warnings.push(link.message());
+                    }
+                }
+            }
+        }
+        Ok((files, warnings))
     }
+
+    /// The link at `path` (an entry of the store root) when it leads to a Dossier directory
+    /// outside the store.
+    fn outside_dossier_link(&self, path: &Path) -> Option<EntryLink> {
+        let real = fs::canonicalize(path).ok()?;
+        let root = fs::canonicalize(&self.root).ok()?;
+        (!real.starts_with(&root) && real.join("dossier.md").exists()).then(|| EntryLink {
+            path: path.to_path_buf(),
+            target: real,
+            dossier_dir: true,
+        })
+    }
+
+    /// Every symbolic link that leads a Dossier out of the store (`dossier doctor`): Dossier
+    /// directories that are links out of it, and links among a Dossier's own entries
+    /// ([`DOSSIER_ENTRIES`]), by path.
+    pub fn links(&self) -> Vec<EntryLink> {
+        let Ok(entries) = fs::read_dir(&self.root) else { return Vec::new() };
+        let mut out = Vec::new();
+        for e in entries.filter_map(|e| e.ok()) {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') || RESERVED_NAMES.contains(&name.as_ref()) {
+                continue;
+            }
+            match e.file_type() {
+                Ok(t) if t.is_symlink() => out.extend(self.outside_dossier_link(&e.path())),
+                Ok(t) if t.is_dir() && fs::symlink_metadata(e.path().join("dossier.md")).is_ok() => {
+                    out.extend(entry_links(&e.path()))
+                }
+                _ => {}
+            }
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+}
+
+/// The entries of a Dossier directory the host reads or writes. None of them may be a
+/// symbolic link (SPEC §3.2): a link would lead reads and writes out of the store.
+pub const DOSSIER_ENTRIES: [&str; 5] = ["dossier.md", "artifacts", "conflicts", "audit.log", ".lock"];
+
+/// A symbolic link where the store needs a real file or directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryLink {
+    /// The link itself.
+    pub path: PathBuf,
+    /// What it points to (as written in the link; resolved for a Dossier directory).
+    pub target: PathBuf,
+    /// The link is a Dossier directory at the store root (not an entry inside one).
+    pub dossier_dir: bool,
+}
+
+impl EntryLink {
+    /// The link at `path`, if it is one.
+    pub fn at(path: &Path) -> Option<EntryLink> {
+        let meta = fs::symlink_metadata(path).ok()?;
+        if !meta.file_type().is_symlink() {
+            return None;
+        }
+        // Relative targets are relative to the link's directory: absolute, the fix's `cp`
+        // runs from anywhere.
+        let target = fs::read_link(path).unwrap_or_default();
+        let target = match path.parent() {
+            Some(parent) if target.is_relative() => parent.join(target),
+            _ => target,
+        };
+        Some(EntryLink { path: path.to_path_buf(), target, dossier_dir: false })
+    }
+
+    /// What is wrong, for a warning or an error message.
+    pub fn message(&self) -> String {
+        if self.dossier_dir {
+            format!(
+                "{} is a symbolic link to {}, outside the store; that Dossier is not listed or read",
+                self.path.display(),
+                self.target.display()
+            )
+        } else {
+            format!(
+                "{} is a symbolic link (to {}); Dossier never reads or writes through a link inside a Dossier",
+                self.path.display(),
+                self.target.display()
+            )
+        }
+    }
+
+    /// How to fix it: a shell command.
+    pub fn fix(&self) -> String {
+        let (p, t) = (self.path.display(), self.target.display());
+        if self.dossier_dir {
+            format!("move the Dossier into the store: rm {p} && mv {t} {p}")
+        } else if self.path.file_name().is_some_and(|n| n == ".lock") {
+            format!("remove the link (the next save recreates the lock file): rm {p}")
+        } else {
+            format!("replace the link with a real file or directory holding a copy: rm {p} && cp -R {t} {p}")
+        }
+    }
+}
+
+/// The symbolic links among the entries ([`DOSSIER_ENTRIES`]) of the Dossier in `dir`.
+pub fn entry_links(dir: &Path) -> Vec<EntryLink> {
+    DOSSIER_ENTRIES.iter().filter_map(|e| EntryLink::at(&dir.join(e))).collect()
+}
+
+/// Fail with `invalid_input` if any entry of the Dossier in `dir` is a symbolic link: the
+/// one check every reader and writer of a Dossier makes ([`Store::resolve`], the Save path's
+/// lock, artifact writes), so nothing is read or written through a link.
+pub fn check_entries(dir: &Path) -> Result<()> {
+    let links = entry_links(dir);
+    if links.is_empty() {
+        return Ok(());
+    }
+    let message = links.iter().map(EntryLink::message).collect::<Vec<_>>().join("; ");
+    let mut err = DossierError::new(Code::InvalidInput, format!("{message}; nothing was read or written"))
+        .with_details(serde_json::json!({
+            "links": links.iter().map(|l| serde_json::json!({ "path": l.path, "target": l.target })).collect::<Vec<_>>(),
+        }));
+    for l in &links {
+        err = err.with_next(l.fix());
+    }
+    Err(err)
 }
 
 /// Read only the frontmatter block of `file` (the body is never loaded) and validate it.
@@ -206,6 +359,10 @@ pub struct FrontmatterCache {
 
 /// What identifies a version of a file: (inode, size, mtime).
 pub type FileStamp = (u64, u64, Option<std::time::SystemTime>);
+
+/// Every readable `dossier.md` with its stamp, and a warning per Dossier left out because
+/// of a symbolic link ([`Store::dossier_files_checked`]).
+pub type CheckedFiles = (Vec<(PathBuf, FileStamp)>, Vec<String>);
 
 /// The stamp of a regular file (following symlinks), or None.
 pub fn file_stamp(file: &Path) -> Option<FileStamp> {
@@ -341,12 +498,14 @@ pub fn validate_component(target: &str) -> Result<()> {
 
 impl Store {
     /// The directory of the Dossier named by `target` (slug or id). Rejects names that
-    /// would build a path outside the store and symlinks that lead out of it.
+    /// would build a path outside the store, symlinks that lead out of it, and Dossiers with
+    /// a link among their entries ([`check_entries`]).
     pub fn resolve(&self, target: &str) -> Result<PathBuf> {
         validate_component(target)?;
         let direct = self.root.join(target);
         if direct.join("dossier.md").is_file() && !RESERVED_NAMES.contains(&target) && !target.starts_with('.') {
             self.check_inside(&direct)?;
+            check_entries(&direct)?;
             return Ok(direct);
         }
         for file in self.dossier_files()? {
@@ -355,6 +514,7 @@ impl Store {
             {
                 let dir = file.parent().expect("dossier.md has a parent").to_path_buf();
                 self.check_inside(&dir)?;
+                check_entries(&dir)?;
                 return Ok(dir);
             }
         }

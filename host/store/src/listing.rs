@@ -49,8 +49,9 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
     let mut listing = Listing::default();
     let mut rows: Vec<(Frontmatter, PathBuf)> = Vec::new();
     let mut inputs: Vec<PriorityInput> = Vec::new();
-    let (files, stamps): (Vec<PathBuf>, Vec<_>) =
-        app.store.dossier_files_stamped()?.into_iter().map(|(p, st)| (p, Some(st))).unzip();
+    let (stamped, link_warnings) = app.store.dossier_files_checked()?;
+    listing.warnings.extend(link_warnings);
+    let (files, stamps): (Vec<PathBuf>, Vec<_>) = stamped.into_iter().map(|(p, st)| (p, Some(st))).unzip();
     for (file, read) in files.iter().zip(app.frontmatter.read_stamped(&files, &stamps)) {
         let file = file.clone();
         let (fm, times) = match read {

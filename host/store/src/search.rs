@@ -79,6 +79,10 @@ pub struct SearchResult {
     pub files_searched: usize,
     pub binary_files_skipped: usize,
     pub results: Vec<DossierHits>,
+    /// Dossiers skipped (a symbolic link inside them), one message each; reported in the
+    /// envelope's `warnings`, not in `data`.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
 pub struct Query<'a> {
@@ -164,9 +168,21 @@ pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<Searc
     }
     let matcher = matcher(q)?;
     let case_insensitive = !q.text.chars().any(char::is_uppercase);
-    let dirs: Vec<PathBuf> = match q.dossier {
-        Some(t) => vec![app.store.resolve(t)?],
-        None => app.store.dossier_files()?.into_iter().map(|f| f.parent().expect("has parent").to_path_buf()).collect(),
+    // Never through a symbolic link (SPEC §3.2): a Dossier with one is skipped, with a warning.
+    let (dirs, warnings): (Vec<PathBuf>, Vec<String>) = match q.dossier {
+        Some(t) => (vec![app.store.resolve(t)?], Vec::new()),
+        None => {
+            let (files, mut warnings) = app.store.dossier_files_checked()?;
+            let mut dirs = Vec::with_capacity(files.len());
+            for (f, _) in files {
+                let dir = f.parent().expect("has parent").to_path_buf();
+                match layout::check_entries(&dir) {
+                    Ok(()) => dirs.push(dir),
+                    Err(e) => warnings.push(e.message),
+                }
+            }
+            (dirs, warnings)
+        }
     };
     let mut targets = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {
@@ -234,6 +250,7 @@ pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<Searc
         files_searched: targets.len(),
         binary_files_skipped: binary,
         results: groups.into_iter().flatten().collect(),
+        warnings,
     })
 }
 

@@ -12,3 +12,4 @@ mod native;
 mod recall;
 mod save;
 mod sessions;
+mod symlinks;

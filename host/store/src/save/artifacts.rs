@@ -147,6 +147,8 @@ pub(super) fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str, progress
 
 /// Write prepared artifacts (content before sidecar; each atomically). Returns their ids.
 pub(super) fn write_artifacts(dir: &Path, prepared: &[Prepared]) -> Result<Vec<String>> {
+    // Never through a symbolic link (SPEC §3.2), checked again right before writing.
+    crate::layout::check_entries(dir)?;
     let adir = dir.join("artifacts");
     fs::create_dir_all(&adir).map_err(|e| DossierError::io("create", &adir, e))?;
     for p in prepared {
@@ -163,6 +165,8 @@ pub(super) fn write_artifacts(dir: &Path, prepared: &[Prepared]) -> Result<Vec<S
 /// artifacts copied. A file of the same name with different bytes is an error: artifact ids
 /// are unique, so it can only be damage, and nothing is overwritten.
 pub(super) fn copy_artifacts(from: &Path, to: &Path, progress: &dyn Progress) -> Result<Vec<String>> {
+    crate::layout::check_entries(from)?;
+    crate::layout::check_entries(to)?;
     let (src, dst) = (from.join("artifacts"), to.join("artifacts"));
     fs::create_dir_all(&dst).map_err(|e| DossierError::io("create", &dst, e))?;
     let mut names: Vec<String> = match fs::read_dir(&src) {

@@ -59,12 +59,18 @@ pub(super) struct DossierLock {
     _file: fs::File,
 }
 
+/// Every writer takes it, so it is also where writes check that no entry of the Dossier is
+/// a symbolic link ([`crate::layout::check_entries`]); the lock file is opened without
+/// following one.
 pub(super) fn lock(dir: &Path) -> Result<DossierLock> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    crate::layout::check_entries(dir)?;
     let path = dir.join(".lock");
     let file = fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
         .open(&path)
         .map_err(|e| DossierError::io("open", &path, e))?;
     file.lock().map_err(|e| DossierError::io("lock", &path, e))?;
