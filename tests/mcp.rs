@@ -2,6 +2,7 @@
 //! `tests/mcp/client_check.py` lists the tools, calls each, and checks envelopes, error
 //! codes, the conflict file, session binding and robustness. Python's `mcp` package is
 //! installed by the README's test command; if it is missing this test fails, never skips.
+//! A second run, without a session id, checks the binding kept in context only (SPEC §5.1).
 
 use support::TempStore;
 
@@ -15,6 +16,7 @@ fn official_python_client_drives_every_tool() {
         .arg(crate::DOSSIER)
         .arg(store.root())
         .env("HOME", store.dir.path())
+        .env_remove("CLAUDE_CODE_SESSION_ID")
         .output()
         .expect("python3 runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -31,4 +33,36 @@ fn official_python_client_drives_every_tool() {
         assert!(log.contains(event), "audit lacks {event}:\n{log}");
     }
     assert_eq!(std::fs::read_dir(dir.join("conflicts")).unwrap().count(), 1);
+}
+
+/// SPEC §5.1: a harness without a durable session id still gets `dossier_session` — report,
+/// bind (switch, saving the previous Dossier first) and clear answer with the binding held in
+/// context only and a warning saying so; nothing is written under `sessions/`.
+#[test]
+fn spec_5_1_session_works_without_a_session_id() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let script = support::workspace_root().join("tests/mcp/client_check.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(crate::DOSSIER)
+        .arg(store.root())
+        .arg("context-only")
+        .env("HOME", store.dir.path())
+        .env_remove("CLAUDE_CODE_SESSION_ID")
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "context-only session checks failed:\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp context-only session checks passed"));
+    // Only the binding asked for explicitly at the end is on disk.
+    let files: Vec<_> = std::fs::read_dir(store.root().join("sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(files, ["sess-explicit.json"]);
 }

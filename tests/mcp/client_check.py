@@ -1,6 +1,7 @@
 """Drives `dossier mcp` through the official Python MCP SDK over stdio.
 
-Run by tests/mcp.rs as `python3 tests/mcp/client_check.py <dossier-binary> <store-dir>`.
+Run by tests/mcp.rs as `python3 tests/mcp/client_check.py <dossier-binary> <store-dir>`, and
+with a third argument `context-only` for SPEC §5.1 without a session id (`context_only_checks`).
 Exits non-zero (with the failed assertion) if any check fails. Checks: the nine Dossier tools
 and codecall's five are listed with schemas; each tool answers with the SPEC envelope; error
 codes; bad parameters are the invalid_input envelope naming the field, nothing written, and the
@@ -307,5 +308,73 @@ async def codecall_checks(session):
     assert e["next_actions"] == ["codecall_start"], e
 
 
+CONTEXT_ONLY = "lives only in this conversation's context"
+
+
+async def context_only_checks(binary, store):
+    """SPEC §5.1: with no CLAUDE_CODE_SESSION_ID and no `session_id`, dossier_session reports,
+    binds (switching saves the previous Dossier first) and clears with the binding held in
+    context only, a warning saying so on each answer, and nothing written under sessions/."""
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_CODE_SESSION_ID"}
+    env["DOSSIER_HOME"] = store
+    params = StdioServerParameters(command=binary, args=["mcp"], env=env)
+    sessions = os.path.join(store, "sessions")
+    before = sorted(os.listdir(sessions)) if os.path.isdir(sessions) else []
+
+    def context_only(e):
+        assert e["ok"], e
+        assert any(CONTEXT_ONLY in w for w in e["warnings"]), e["warnings"]
+        assert any("session_id" in w for w in e["warnings"]), e["warnings"]
+        now = sorted(os.listdir(sessions)) if os.path.isdir(sessions) else []
+        assert now == before, f"written under sessions/: {now}"
+        return e
+
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            call = session.call_tool
+            first = envelope(await call("dossier_promote", {"name": "Kitchen renovation", "create": True}))["data"]
+            second = envelope(await call("dossier_promote", {"name": "Quantum chip tapeout", "create": True}))["data"]
+
+            e = context_only(envelope(await call("dossier_session", {})))
+            assert e["data"]["binding"] is None, e
+            assert any("dossier_list" in a for a in e["next_actions"]), e["next_actions"]
+
+            e = context_only(envelope(await call("dossier_session", {"id": first["slug"]})))
+            b = e["data"]["binding"]
+            assert b["dossier_id"] == first["id"] and b["session_id"] == "", b
+            assert b["last_seen_revision"] == e["data"]["revision"], e
+            assert "Distillation Guide" in e["data"]["guide"]
+            assert e["data"]["distilled_state"].startswith("---\n"), e
+            rev = e["data"]["revision"]
+
+            e = context_only(envelope(await call("dossier_session", {})))
+            assert e["data"]["binding"]["dossier_id"] == first["id"], e
+
+            # A switch saves the Dossier bound in context first (SPEC §5.2 step 1).
+            state = ("# Kitchen renovation\n\n## Situation\n\nCabinets ordered.\n\n## Decisions\n\n"
+                     "## Findings\n\n## Current State\n\n## Next Steps\n")
+            e = context_only(envelope(await call("dossier_session", {
+                "id": second["slug"], "current_base_revision": rev, "current_distilled_state_markdown": state})))
+            assert e["data"]["binding"]["dossier_id"] == second["id"], e
+            assert e["data"]["saved_previous"]["slug"] == first["slug"], e
+            recalled = envelope(await call("dossier_recall", {"id": first["slug"]}))["data"]["content"]
+            assert "Cabinets ordered." in recalled, recalled
+
+            e = context_only(envelope(await call("dossier_session", {"clear": True})))
+            assert e["data"]["binding"]["dossier_id"] is None, e
+            e = context_only(envelope(await call("dossier_session", {})))
+            assert e["data"]["binding"]["dossier_id"] is None, e
+
+            # An explicit session_id still persists the binding.
+            e = envelope(await call("dossier_session", {"session_id": "sess-explicit", "id": first["slug"]}))
+            assert e["ok"] and not any(CONTEXT_ONLY in w for w in e["warnings"]), e
+            assert os.path.isfile(os.path.join(sessions, "sess-explicit.json"))
+    print("mcp context-only session checks passed")
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    if sys.argv[3:] == ["context-only"]:
+        asyncio.run(context_only_checks(sys.argv[1], sys.argv[2]))
+    else:
+        asyncio.run(main(sys.argv[1], sys.argv[2]))

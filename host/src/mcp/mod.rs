@@ -53,6 +53,9 @@ const ACTOR: &str = "agent:mcp";
 #[derive(Clone)]
 pub struct DossierServer {
     app: Arc<Mutex<App>>,
+    /// The binding `dossier_session` keeps when the harness exposes no session id (SPEC §5.1:
+    /// held in context only, for this server's lifetime; never written).
+    context_binding: Arc<Mutex<Option<dossier_store::sessions::Binding>>>,
     tool_router: ToolRouter<Self>,
     prompt_router: PromptRouter<Self>,
 }
@@ -278,6 +281,7 @@ impl DossierServer {
     pub fn new(app: App) -> Self {
         DossierServer {
             app: Arc::new(Mutex::new(app)),
+            context_binding: Arc::new(Mutex::new(None)),
             tool_router: all_tools(),
             prompt_router: Self::codecall_prompts(),
         }
@@ -450,15 +454,21 @@ impl DossierServer {
     fn dossier_session(&self, Parameters(p): Parameters<SessionParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             app.store.require()?;
-            let sid = sessions::session_id(p.session_id.as_deref())?;
+            // Without a session id the binding is kept in context only (SPEC §5.1), here.
+            let sid = sessions::session_id(p.session_id.as_deref()).ok();
+            let mut held = self.context_binding.lock().unwrap_or_else(|e| e.into_inner());
+            let slot = match &sid {
+                Some(sid) => ops::session::Slot::File(sid),
+                None => ops::session::Slot::Context(&mut held),
+            };
             if p.clear.unwrap_or(false) {
-                return reply(ops::session::clear(app, &sid)?, |b| json!({ "binding": b }));
+                return reply(ops::session::clear_in(app, slot)?, |b| json!({ "binding": b }));
             }
             let Some(target) = p.id else {
-                return reply(ops::session::active(app, &sid)?, |b| json!({ "binding": b }));
+                return reply(ops::session::active_in(app, slot)?, |b| json!({ "binding": b }));
             };
             let previous = p.current_distilled_state_markdown.zip(p.current_base_revision);
-            let mut o = ops::session::switch(app, &ops::Caller::mcp(), &sid, &target, previous)?;
+            let mut o = ops::session::switch_in(app, &ops::Caller::mcp(), slot, &target, previous)?;
             let guide = context::GUIDE;
             let r = &o.data.recall;
             // Guide and state together must stay under the transport cap; otherwise page.

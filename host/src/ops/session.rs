@@ -1,5 +1,7 @@
 //! The session's active Dossier (SPEC §5): report it, bind one (switch), or clear it. A switch
-//! recalls the first page of the new Dossier's state so the agent can work from it.
+//! recalls the first page of the new Dossier's state so the agent can work from it. The binding
+//! is a file keyed by the harness's session id, or — when there is none — kept in the
+//! conversation's context only ([`Slot`], SPEC §5.1), with a warning saying so.
 //!
 //! Not for: where the binding is kept (`dossier_store::sessions`) or how much of the state a
 //! transport can carry (the MCP tool decides whether the guide and the state fit its cap).
@@ -12,12 +14,35 @@ use dossier_store::sessions::{self, Binding};
 
 use super::{Caller, Next, Outcome};
 
+/// Where a session's binding lives (SPEC §5.1).
+pub enum Slot<'a> {
+    /// `sessions/<id>.json`, keyed by the harness's session id.
+    File(&'a str),
+    /// The conversation's context only: the harness exposes no session id. The caller holds
+    /// the last binding returned (the MCP server keeps it for its lifetime); nothing is written.
+    Context(&'a mut Option<Binding>),
+}
+
+/// The warning of every answer from a binding kept in context only.
+pub const CONTEXT_ONLY: &str = "No session id: this binding lives only in this conversation's context (nothing is written under sessions/, hooks cannot see it, a restart loses it). Pass session_id, or run under Claude Code (CLAUDE_CODE_SESSION_ID), to persist it.";
+
 /// The binding of `session_id`, if any.
 pub fn active(app: &App, session_id: &str) -> Result<Outcome<Option<Binding>>> {
+    active_in(app, Slot::File(session_id))
+}
+
+/// The binding held in `slot`, if any.
+pub fn active_in(app: &App, slot: Slot<'_>) -> Result<Outcome<Option<Binding>>> {
     app.store.require()?;
-    let binding = sessions::read(&app.store, session_id)?;
+    let (binding, context_only) = match slot {
+        Slot::File(session_id) => (sessions::read(&app.store, session_id)?, false),
+        Slot::Context(held) => (held.clone(), true),
+    };
     let mut out = Outcome::new(binding);
-    out.warnings = app.harness().capabilities().warnings();
+    if context_only {
+        out.warnings.push(CONTEXT_ONLY.into());
+    }
+    out.warnings.extend(app.harness().capabilities().warnings());
     if out.data.as_ref().and_then(|b| b.dossier_id.as_ref()).is_none() {
         out.next.push(Next::Per {
             cli: "dossier ls, then dossier switch <slug> to bind one".into(),
@@ -29,9 +54,23 @@ pub fn active(app: &App, session_id: &str) -> Result<Outcome<Option<Binding>>> {
 
 /// Unbind `session_id`.
 pub fn clear(app: &App, session_id: &str) -> Result<Outcome<Binding>> {
+    clear_in(app, Slot::File(session_id))
+}
+
+/// Unbind the session whose binding `slot` holds.
+pub fn clear_in(app: &App, slot: Slot<'_>) -> Result<Outcome<Binding>> {
     app.store.require()?;
-    let binding = sessions::write(app, session_id, None, None)?;
-    let warnings = binding.capabilities.warnings();
+    let mut warnings = Vec::new();
+    let binding = match slot {
+        Slot::File(session_id) => sessions::write(app, session_id, None, None)?,
+        Slot::Context(held) => {
+            warnings.push(CONTEXT_ONLY.into());
+            let b = sessions::in_context(app, held.take(), None, None);
+            *held = Some(b.clone());
+            b
+        }
+    };
+    warnings.extend(binding.capabilities.warnings());
     Ok(Outcome { data: binding, warnings, next: Vec::new() })
 }
 
@@ -53,10 +92,25 @@ pub fn switch(
     target: &str,
     previous: Option<(String, String)>,
 ) -> Result<Outcome<Switched>> {
+    switch_in(app, caller, Slot::File(session_id), target, previous)
+}
+
+/// [`switch`] for the binding `slot` holds.
+pub fn switch_in(
+    app: &App,
+    caller: &Caller,
+    slot: Slot<'_>,
+    target: &str,
+    previous: Option<(String, String)>,
+) -> Result<Outcome<Switched>> {
     let mut warnings = Vec::new();
     let mut saved_previous = None;
+    let current = match &slot {
+        Slot::File(session_id) => sessions::read(&app.store, session_id)?,
+        Slot::Context(held) => (*held).clone(),
+    };
     if let Some((state, base)) = previous
-        && let Some(current) = sessions::read(&app.store, session_id)?.and_then(|b| b.dossier_id)
+        && let Some(current) = current.and_then(|b| b.dossier_id)
     {
         let req = dossier_store::save::SaveRequest {
             base_revision: Some(base),
@@ -67,7 +121,15 @@ pub fn switch(
         warnings.extend(saved.warnings);
         saved_previous = Some(saved.data);
     }
-    let (binding, recall) = sessions::switch(app, session_id, target)?;
+    let (binding, recall) = match slot {
+        Slot::File(session_id) => sessions::switch(app, session_id, target)?,
+        Slot::Context(held) => {
+            let (b, r) = sessions::switch_in_context(app, held.clone(), target)?;
+            *held = Some(b.clone());
+            warnings.push(CONTEXT_ONLY.into());
+            (b, r)
+        }
+    };
     let recalled = super::recall::recall_next(&recall, Some(1));
     warnings.extend(recall.warnings.iter().cloned());
     warnings.extend(binding.capabilities.warnings());

@@ -96,11 +96,23 @@ pub fn write(app: &App, session_id: &str, dossier_id: Option<String>, revision: 
     let p = path(store, session_id)?;
     std::fs::create_dir_all(store.sessions_dir()).map_err(|e| DossierError::io("create", &store.sessions_dir(), e))?;
     let previous = read(store, session_id)?;
+    let binding = make(app, session_id, previous, dossier_id, revision);
+    store_binding(&p, &binding)?;
+    Ok(binding)
+}
+
+fn make(
+    app: &App,
+    session_id: &str,
+    previous: Option<Binding>,
+    dossier_id: Option<String>,
+    revision: Option<String>,
+) -> Binding {
     let (binding_id, transcript) = match previous {
         Some(b) => (b.session_binding_id, b.transcript),
         None => (ids::new_id(Prefix::Session), None),
     };
-    let binding = Binding {
+    Binding {
         session_binding_id: binding_id,
         session_id: session_id.to_string(),
         harness: app.harness().name().to_string(),
@@ -110,9 +122,32 @@ pub fn write(app: &App, session_id: &str, dossier_id: Option<String>, revision: 
         capabilities: app.harness().capabilities(),
         transcript,
         save_check: None,
-    };
-    store_binding(&p, &binding)?;
-    Ok(binding)
+    }
+}
+
+/// A binding kept in the conversation's context only (SPEC §5.1: the harness exposes no
+/// session id). Built like [`write`]'s, from the `previous` one the caller holds, with an empty
+/// `session_id`; nothing is written, so hooks cannot see it and a restart loses it.
+pub fn in_context(
+    app: &App,
+    previous: Option<Binding>,
+    dossier_id: Option<String>,
+    revision: Option<String>,
+) -> Binding {
+    make(app, "", previous, dossier_id, revision)
+}
+
+/// [`switch`] for a binding kept in context only: recall the first page of `target`, then
+/// build the binding at that revision. Writes nothing.
+pub fn switch_in_context(
+    app: &App,
+    previous: Option<Binding>,
+    target: &str,
+) -> Result<(Binding, crate::recall::Recall)> {
+    app.store.require()?;
+    let r = crate::recall::recall(app, target, Some(1))?;
+    let binding = in_context(app, previous, Some(r.id.clone()), Some(r.revision.clone()));
+    Ok((binding, r))
 }
 
 /// Bind `target` to `session_id` (`dossier switch`, MCP `dossier_session` with an id, the
