@@ -273,3 +273,82 @@ fn show_reports_the_token_estimate_and_doctor_reports_a_stale_library() {
     let v = json_of(&store.cmd().args(["doctor", "--json"]).output().unwrap());
     assert!(!v["data"]["checks"].as_array().unwrap().iter().any(|c| c["code"] == "library_stale"));
 }
+
+/// A store whose default token target is `target` (config.yaml), so small states are over it.
+fn with_token_target(store: &TempStore, target: u64) {
+    let path = store.root().join("config.yaml");
+    let config = std::fs::read_to_string(&path).unwrap_or_default();
+    let mut lines: Vec<String> = config.lines().filter(|l| !l.starts_with("token_target:")).map(String::from).collect();
+    lines.push(format!("token_target: {target}"));
+    store.write_config(&(lines.join("\n") + "\n"));
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+}
+
+/// The over-target next steps every surface shows after a recall or a save over the target.
+fn assert_over_target_next(v: &serde_json::Value) {
+    let next = strings(&v["next_actions"]);
+    assert!(next.iter().any(|a| a.starts_with("distill ")), "{next:?}");
+    assert!(next.iter().any(|a| a.contains("raise token_target")), "{next:?}");
+}
+
+#[test]
+fn spec_14_2_paged_recall_over_target_says_it_is_delivered_in_pages() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    with_token_target(&store, 1000);
+    let slug = promote(&store, "Paged over target");
+    save_state(&store, &slug, &big_state("Paged over target", 25_000));
+    let whole = json_of(&store.cmd().args(["recall", &slug, "--json"]).output().unwrap());
+    let count = whole["data"]["page_count"].as_u64().unwrap();
+    assert!(count >= 2, "{count} pages");
+    // Unpaged: the state is returned whole.
+    let w = strings(&whole["warnings"]);
+    assert!(w[0].starts_with("over_token_target:") && w[0].contains("returned whole"), "{w:?}");
+    // Paged: delivered in pages, never truncated, and which page this is.
+    let paged = json_of(&store.cmd().args(["recall", &slug, "--page", "2", "--json"]).output().unwrap());
+    let w = strings(&paged["warnings"]);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].starts_with("over_token_target:"), "{w:?}");
+    assert!(!w[0].contains("returned whole"), "{w:?}");
+    assert!(w[0].contains(&format!("delivered in {count} pages of at most 40,000 bytes (page 2 of {count})")), "{w:?}");
+    assert!(w[0].contains("never truncated"), "{w:?}");
+    assert_over_target_next(&paged);
+}
+
+#[test]
+fn spec_11_4_over_target_save_and_create_return_next_actions_and_a_resave_still_warns() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    with_token_target(&store, 50);
+    // Create (promote from a file holding a Distilled State) over the target.
+    let file = store.dir.path().join("over-state.md");
+    std::fs::write(&file, big_state("Kitchen renovation", 200)).unwrap();
+    let out = store.cmd().args(["promote", "--create", "--json", "--from-file"]).arg(&file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let created = json_of(&out);
+    let w = strings(&created["warnings"]);
+    assert!(w.iter().any(|w| w.starts_with("over_token_target:")), "{w:?}");
+    assert_over_target_next(&created);
+
+    // Save of a changed state over the target.
+    let slug = promote(&store, "Quantum chip tapeout");
+    let state = big_state("Quantum chip tapeout", 200);
+    let saved = save_state(&store, &slug, &state);
+    let w = strings(&saved["warnings"]);
+    assert!(w.iter().any(|w| w.starts_with("over_token_target:")), "{w:?}");
+    assert_over_target_next(&saved);
+
+    // Re-saving the same state: nothing written, and still over target.
+    let dir = store.root().join(&slug);
+    let before = support::snapshot(&dir);
+    let again = save_state(&store, &slug, &state);
+    assert_eq!(support::snapshot(&dir), before, "an unchanged save writes nothing");
+    assert_eq!(again["data"]["revision"], saved["data"]["revision"]);
+    let w = strings(&again["warnings"]);
+    assert!(w.iter().any(|w| w.starts_with("nothing changed")), "{w:?}");
+    assert!(w.iter().any(|w| w.starts_with("over_token_target:")), "{w:?}");
+    assert_over_target_next(&again);
+}

@@ -112,6 +112,29 @@ async def main(binary, store):
             assert e["next_actions"][0] == f"call dossier_recall id={big_slug} page=2 (page 1 of {e['data']['page_count']})", e["next_actions"]
             assert not any(a.startswith("dossier ") for a in e["next_actions"]), e["next_actions"]
 
+            # Over its target, a paged recall says the state is delivered in pages (SPEC §14.2),
+            # not "returned whole", and gives the steps back under the target.
+            ledger = os.path.join(store, big_slug, "dossier.md")
+            with open(ledger) as f:
+                text = f.read()
+            with open(ledger, "w") as f:
+                f.write(text.replace("importance:", "token_target: 1000\nimportance:", 1))
+            e = envelope(await call("dossier_recall", {"id": big_slug}))
+            n = e["data"]["page_count"]
+            assert e["ok"] and e["data"]["over_token_target"], e["data"]["over_token_target"]
+            w = [x for x in e["warnings"] if x.startswith("over_token_target:")]
+            assert len(w) == 1 and f"delivered in {n} pages of at most 40,000 bytes (page 1 of {n})" in w[0], e["warnings"]
+            assert "returned whole" not in w[0] and "never truncated" in w[0], w
+            assert any(a.startswith(f"distill {big_slug}") for a in e["next_actions"]), e["next_actions"]
+            assert any("raise token_target" in a for a in e["next_actions"]), e["next_actions"]
+            # Re-saving it unchanged writes nothing and still says it is over target (SPEC §11.4).
+            e = envelope(await call("dossier_save", {"id": big_slug, "base_revision": e["data"]["revision"],
+                                                     "distilled_state_markdown": big}))
+            assert e["ok"], e
+            assert any(x.startswith("nothing changed") for x in e["warnings"]), e["warnings"]
+            assert any(x.startswith("over_token_target:") for x in e["warnings"]), e["warnings"]
+            assert any(a.startswith(f"distill {big_slug}") for a in e["next_actions"]), e["next_actions"]
+
             e = envelope(await call("dossier_search", {"query": "annual"}))
             assert e["ok"] and e["data"]["total_hits"] >= 2, e
 

@@ -63,6 +63,8 @@ pub fn promote(app: &App, caller: &Caller, p: Promote, progress: &dyn Progress) 
         actor: caller.actor.to_string(),
         session_id: caller.session_id.clone(),
         promote: true,
+        calibration: app.config.tokens.calibration,
+        token_target: app.config.token_target,
         ..Default::default()
     };
     let mut out = super::save::saved(app, save::create(&app.store, req, progress)?);

@@ -4,6 +4,8 @@
 //!
 //! Not for: reading the file (`dossier_store::recall`) or the Archive (never read by recall).
 
+use std::path::Path;
+
 use dossier_store::App;
 use dossier_store::error::Result;
 use dossier_store::recall::{self, Recall};
@@ -29,14 +31,21 @@ pub fn recall_next(r: &Recall, page: Option<usize>) -> Vec<Next> {
         );
     }
     if r.over_token_target {
-        next.push(Next::say(format!(
-            "distill {}: merge restatements and drop superseded detail the Archive already holds (see the Distillation Guide), then save",
-            r.slug
-        )));
-        next.push(Next::say(format!(
-            "or raise token_target in {} if the state is genuinely this large",
-            r.path.join("dossier.md").display()
-        )));
+        next.extend(over_target_next(&r.slug, &r.path));
     }
     next
+}
+
+/// The steps back under the token target, after a recall or a save over it (`dir` is the
+/// Dossier's directory): distil, or raise the target.
+pub fn over_target_next(slug: &str, dir: &Path) -> Vec<Next> {
+    vec![
+        Next::say(format!(
+            "distill {slug}: merge restatements and drop superseded detail the Archive already holds (see the Distillation Guide), then save"
+        )),
+        Next::say(format!(
+            "or raise token_target in {} if the state is genuinely this large",
+            dir.join("dossier.md").display()
+        )),
+    ]
 }

@@ -11,6 +11,7 @@ use dossier_store::save::FrontmatterUpdates;
 use dossier_store::save::{self, SaveOutcome, SaveRequest};
 use dossier_store::{App, context, distill};
 
+use super::recall::over_target_next;
 use super::{Caller, Outcome};
 
 /// Save `req` to `target`.
@@ -34,5 +35,6 @@ pub fn saved(app: &App, outcome: SaveOutcome) -> Outcome<SaveOutcome> {
         warnings.extend(distill::warnings(app, &outcome.path));
     }
     warnings.extend(context::after_mutation(app));
-    Outcome { data: outcome, warnings, next: Vec::new() }
+    let next = if outcome.over_token_target { over_target_next(&outcome.slug, &outcome.path) } else { Vec::new() };
+    Outcome { data: outcome, warnings, next }
 }

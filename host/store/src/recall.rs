@@ -49,6 +49,19 @@ pub fn pages(text: &str, max: usize) -> Vec<&str> {
     out
 }
 
+/// `n` with thousands separators (`40,000`), as the SPEC writes sizes.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Recall {
     pub id: String,
@@ -97,8 +110,16 @@ pub fn recall(app: &App, target: &str, page: Option<usize>) -> Result<Recall> {
     let mut warnings = Vec::new();
     let over = estimate.tokens > target_tokens;
     if over {
+        // A paged recall delivers the state in pages: say so, and which page this is.
+        let delivery = match page {
+            Some(_) if page_count > 1 => format!(
+                "it is delivered in {page_count} pages of at most {} bytes (page {page_no} of {page_count}), never truncated",
+                thousands(PAGE_BYTES)
+            ),
+            _ => "it is returned whole, never truncated".to_string(),
+        };
         warnings.push(format!(
-            "over_token_target: the Distilled State is ~{} tokens (estimate: {} {} tokens x {}), over its target of {target_tokens}; it is returned whole, never truncated",
+            "over_token_target: the Distilled State is ~{} tokens (estimate: {} {} tokens x {}), over its target of {target_tokens}; {delivery}",
             estimate.tokens, estimate.raw_tokens, estimate.tokenizer, estimate.calibration
         ));
     }
@@ -124,6 +145,13 @@ pub fn recall(app: &App, target: &str, page: Option<usize>) -> Result<Recall> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn sizes_read_with_thousands_separators() {
+        assert_eq!(thousands(40_000), "40,000");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
 
     #[test]
     fn small_text_is_one_page() {

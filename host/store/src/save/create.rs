@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use serde_json::json;
 
 use super::artifacts::{prepare, write_artifacts};
-use super::request::{CreateRequest, SaveOutcome};
+use super::request::{CreateRequest, SaveOutcome, over_target_warning};
 use super::revision::{event, lock, revision_of};
 use crate::audit;
 use crate::error::{Code, DossierError, Result};
@@ -92,6 +92,16 @@ pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Res
     }
     let mut warnings: Vec<String> = prepared.iter().filter_map(|p| p.warning.clone()).collect();
     warnings.extend(model::body_structure_warnings(&doc.body));
+    // A given Distilled State may start over its target (the skeleton never does).
+    let target = doc.frontmatter.token_target.unwrap_or(req.token_target);
+    let over = req
+        .distilled_state
+        .as_ref()
+        .map(|_| crate::tokens::estimate(&text, req.calibration).tokens)
+        .filter(|t| *t > target);
+    if let Some(tokens) = over {
+        warnings.push(over_target_warning(tokens, target, "it was saved whole"));
+    }
     Ok(SaveOutcome {
         id,
         slug,
@@ -102,6 +112,7 @@ pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Res
         artifacts_added,
         auto_merged: false,
         token_estimate: None,
+        over_token_target: over.is_some(),
         warnings,
     })
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::artifacts::{Prepared, prepare, write_artifacts};
-use super::request::{SaveOutcome, SaveRequest};
+use super::request::{SaveOutcome, SaveRequest, over_target_warning};
 use super::revision::{event, lock, revision, revision_of};
 use crate::audit;
 use crate::error::{Code, DossierError, Result};
@@ -105,6 +105,21 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
     if prepared.is_empty() && !body_changed && fm == current.frontmatter {
         // Nothing would change but the timestamps: write nothing and keep the revision, so no
         // other session's base goes stale. No audit line: the log records changes.
+        let mut warnings = vec![
+            "nothing changed: the Distilled State and fields are as saved and no artifact was added; \
+             nothing was written and the revision is unchanged"
+                .to_string(),
+        ];
+        // A re-saved state is still over its target: say so (counting only when a state was sent).
+        let target = fm.token_target.unwrap_or(req.token_target);
+        let over = req
+            .distilled_state
+            .as_ref()
+            .map(|_| crate::tokens::estimate(&current_text, req.calibration).tokens)
+            .filter(|t| *t > target);
+        if let Some(tokens) = over {
+            warnings.push(over_target_warning(tokens, target, "it is unchanged and whole"));
+        }
         return Ok(SaveOutcome {
             slug: fm.slug.clone(),
             id,
@@ -115,11 +130,8 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
             artifacts_added: Vec::new(),
             auto_merged: false,
             token_estimate: None,
-            warnings: vec![
-                "nothing changed: the Distilled State and fields are as saved and no artifact was added; \
-                 nothing was written and the revision is unchanged"
-                    .to_string(),
-            ],
+            over_token_target: over.is_some(),
+            warnings,
         });
     }
     fm.updated_at = now.clone();
@@ -161,13 +173,9 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
         warnings.extend(model::body_structure_warnings(&doc.body));
     }
     let token_target = doc.frontmatter.token_target.unwrap_or(req.token_target);
-    if let Some(e) = estimate
-        && e.tokens > token_target
-    {
-        warnings.push(format!(
-            "over_token_target: the saved Distilled State is ~{} tokens (estimate), over its target of {token_target}; it was saved whole",
-            e.tokens
-        ));
+    let over_token_target = estimate.is_some_and(|e| e.tokens > token_target);
+    if let Some(e) = estimate.filter(|_| over_token_target) {
+        warnings.push(over_target_warning(e.tokens, token_target, "it was saved whole"));
     }
     if auto_merged {
         warnings.push(format!(
@@ -185,6 +193,7 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
         artifacts_added,
         auto_merged,
         token_estimate: estimate.map(|e| e.tokens),
+        over_token_target,
         warnings,
     })
 }

@@ -174,7 +174,7 @@ impl Default for SaveRequest {
 }
 
 /// A new Dossier.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct CreateRequest {
     pub name: String,
     pub distilled_state: Option<String>,
@@ -184,6 +184,35 @@ pub struct CreateRequest {
     pub session_id: Option<String>,
     /// Record a `promote` event after `create`.
     pub promote: bool,
+    /// Token estimate calibration and default target (from config.yaml), for the
+    /// over-target warning on a given Distilled State.
+    pub calibration: f64,
+    pub token_target: u64,
+}
+
+impl Default for CreateRequest {
+    fn default() -> Self {
+        let save = SaveRequest::default();
+        CreateRequest {
+            name: String::new(),
+            distilled_state: None,
+            updates: FrontmatterUpdates::default(),
+            artifacts: Vec::new(),
+            actor: String::new(),
+            session_id: None,
+            promote: false,
+            calibration: save.calibration,
+            token_target: save.token_target,
+        }
+    }
+}
+
+/// The warning for a saved state of `tokens` over its target `target`; `how` says what
+/// happened to it ("it was saved whole").
+pub(super) fn over_target_warning(tokens: u64, target: u64, how: &str) -> String {
+    format!(
+        "over_token_target: the saved Distilled State is ~{tokens} tokens (estimate), over its target of {target}; {how}"
+    )
 }
 
 /// What a successful save did.
@@ -201,6 +230,10 @@ pub struct SaveOutcome {
     /// Estimated tokens of the saved state, when the Distilled State changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token_estimate: Option<u64>,
+    /// The saved state is over its token target (then `warnings` says so and the operation
+    /// layer adds the steps back under it). Reported only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub over_token_target: bool,
     /// Reported in the envelope's `warnings`, not in `data`.
     #[serde(skip)]
     pub warnings: Vec<String>,
