@@ -466,3 +466,94 @@ fn copy_tree(src: &std::path::Path, dst: &std::path::Path) {
         }
     }
 }
+
+/// Promote `name` and save `state` as its Distilled State; the slug.
+fn promote_with_state(store: &TempStore, name: &str, state: &str) -> String {
+    let out = store.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
+    let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
+    let rev = json_of(&store.cmd().args(["show", &slug, "--json"]).output().unwrap())["data"]["revision"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let file = store.dir.path().join(format!("{slug}.state.md"));
+    std::fs::write(&file, state).unwrap();
+    store.cmd().args(["save", &slug, "--base-revision", &rev, "--from-file"]).arg(&file).assert().success();
+    slug
+}
+
+/// SPEC §14.3 "dossier doctor reports missing provenance": an uncited material claim is a
+/// warning with the Dossier's file, the claim's line and how to fix it; a Dossier without
+/// findings gets an `ok` line, and a summary says how many Dossiers were checked.
+#[test]
+fn spec_14_3_doctor_reports_missing_provenance() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let clean = promote_with_state(
+        &store,
+        "Clean topic",
+        "# Clean topic\n\n## Situation\n\nContext.\n\n## Decisions\n\n## Findings\n\n- Assumption: it holds.\n\n\
+## Current State\n\nAssumption: fine.\n\n## Next Steps\n\n- Go.\n",
+    );
+    let state = "# Uncited topic\n\n## Situation\n\nContext.\n\n## Decisions\n\n## Findings\n\n\
+- Churn fell by 12% after the price change.\n\n## Current State\n\nAssumption: fine.\n\n## Next Steps\n\n- Go.\n";
+    let slug = promote_with_state(&store, "Uncited topic", state);
+    let file = store.root().join(&slug).join("dossier.md");
+    let line = std::fs::read_to_string(&file).unwrap().lines().position(|l| l.contains("Churn fell")).unwrap() + 1;
+    let before = snapshot(store.root());
+
+    let (code, v) = doctor_checks(&store, &[]);
+    assert_eq!(code, Some(0), "missing provenance is a warning: {v}");
+    let c = find(&v, "missing-provenance").unwrap_or_else(|| panic!("missing provenance not reported: {v:#}"));
+    assert_eq!(c["severity"], "warning", "{c}");
+    assert_eq!(c["file"].as_str().unwrap(), file.display().to_string(), "{c}");
+    assert_eq!(c["line"], line, "{c}");
+    let fix = c["fix"].as_str().unwrap();
+    assert!(fix.contains("[src:") && fix.contains("Assumption:") && fix.contains(&slug), "{fix}");
+    let checks = v["data"]["checks"].as_array().unwrap();
+    let ok = checks.iter().find(|c| c["check"] == "dossier" && c["severity"] == "ok").expect("an ok line");
+    assert!(ok["message"].as_str().unwrap().contains(&clean), "{ok}");
+    assert!(
+        !checks.iter().any(|c| c["check"] == "dossier"
+            && c["message"].as_str().unwrap().contains(&slug)
+            && c["severity"] == "ok"),
+        "the Dossier with a finding did not pass"
+    );
+
+    let out = store.cmd().arg("doctor").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("warn  dossier.distill") && text.contains("missing-provenance"), "{text}");
+    assert!(text.contains(&format!("file: {}:{line}", file.display())), "{text}");
+    assert!(text.contains(&format!("ok    dossier              {clean}")), "{text}");
+    assert!(text.contains("2 Dossiers checked"), "{text}");
+    assert_eq!(snapshot(store.root()), before, "doctor changes nothing");
+}
+
+/// Many findings of one kind in a Dossier: the first few with their lines, then one line
+/// with the count (and the remaining lines in `--json`), so the output stays bounded.
+#[test]
+fn spec_14_3_doctor_groups_many_findings_with_a_count() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let claims: String = (1..=300).map(|i| format!("- Claim number {i} holds.\n")).collect();
+    let state = format!(
+        "# Many claims\n\n## Situation\n\nContext.\n\n## Decisions\n\n## Findings\n\n{claims}\n\
+## Current State\n\nAssumption: fine.\n\n## Next Steps\n\n- Go.\n"
+    );
+    let slug = promote_with_state(&store, "Many claims", &state);
+    let (code, v) = doctor_checks(&store, &[]);
+    assert_eq!(code, Some(0), "{v}");
+    let found: Vec<&serde_json::Value> =
+        v["data"]["checks"].as_array().unwrap().iter().filter(|c| c["code"] == "missing-provenance").collect();
+    assert!(found.len() <= 4, "bounded: {} checks", found.len());
+    assert!(found.iter().take(3).all(|c| c["line"].is_u64()), "{found:#?}");
+    let rest = found.last().unwrap();
+    assert_eq!(rest["count"], 297, "{rest}");
+    assert_eq!(rest["lines"].as_array().unwrap().len(), 297, "{rest}");
+    assert!(rest["message"].as_str().unwrap().contains("297 more"), "{rest}");
+    assert!(rest["message"].as_str().unwrap().contains(&slug), "{rest}");
+
+    let out = store.cmd().arg("doctor").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().count() < 60, "bounded human output:\n{text}");
+    assert!(text.contains("297 more"), "{text}");
+}

@@ -124,14 +124,31 @@ fn show() {
     settings(&store).bind(|| insta::assert_snapshot!("show", shown(&run(&store, &["show", &slug]))));
 }
 
-/// A store made through the CLI only: doctor's one finding is that this temp HOME has no
+/// A store made through the CLI only, each Dossier saved with a Next Step and no uncited
+/// claim: an `ok` line per Dossier, and doctor's one finding is that this temp HOME has no
 /// Claude Code (as `cli::doctor_on_a_fresh_store_is_clean_and_fails_without_a_store`).
 #[test]
 fn doctor_clean() {
     let store = TempStore::new(crate::DOSSIER);
     store.init();
-    promote(&store, "Pricing refresh");
-    promote(&store, "Q3 launch");
+    for name in ["Pricing refresh", "Q3 launch"] {
+        let slug = promote(&store, name);
+        let base = support::json_of(&run(&store, &["show", &slug, "--json"]))["data"]["revision"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let file = store.dir.path().join(format!("{slug}.md"));
+        std::fs::write(
+            &file,
+            format!(
+                "# {name}\n\n## Situation\n\nJust started.\n\n## Decisions\n\n## Findings\n\n\
+                 ## Current State\n\nAssumption: nothing known yet.\n\n## Next Steps\n\n- Gather the facts.\n"
+            ),
+        )
+        .unwrap();
+        let out = run(&store, &["save", &slug, "--base-revision", &base, "--from-file", file.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", shown(&out));
+    }
     settings(&store).bind(|| insta::assert_snapshot!("doctor_clean", shown(&run(&store, &["doctor"]))));
 }
 

@@ -1,6 +1,8 @@
 //! `dossier doctor` (SPEC §7.2, §13.2): checks of the store, its config, the policy
 //! components, the context files, each Dossier (frontmatter, sections and provenance through
-//! the distill policy, audit log as JSONL, every artifact the audit log recorded), the
+//! the distill policy — its errors and warnings, grouped per kind so output stays bounded —
+//! audit log as JSONL, every artifact the audit log recorded; an `ok` line per Dossier that
+//! passed and a count of those checked), the
 //! harness registration, and our own stale temp files. Each problem has a code, the file
 //! (and line when there is one), and a suggested fix (a command when one exists).
 //!
@@ -46,6 +48,12 @@ pub struct Check {
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
+    /// For a grouped finding (the rest of one kind in one Dossier, after the first
+    /// [`SHOWN_PER_KIND`]): how many, and their lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<u32>,
     /// What `doctor --fix` would do about it; `None`: nothing safe to do automatically.
     #[serde(skip)]
     pub repair: Option<Repair>,
@@ -62,6 +70,9 @@ pub enum Repair {
     RemoveTempFile(PathBuf),
 }
 
+/// Findings of one kind in one Dossier shown one by one; the rest are one grouped check.
+pub const SHOWN_PER_KIND: usize = 3;
+
 /// A temp file younger than this may belong to a write in progress: never reported.
 pub const TEMP_GRACE: Duration = Duration::from_secs(3600);
 
@@ -75,6 +86,8 @@ impl Check {
             file: None,
             line: None,
             fix: None,
+            count: None,
+            lines: Vec::new(),
             repair: None,
         }
     }
@@ -87,6 +100,8 @@ impl Check {
             file: None,
             line: None,
             fix: None,
+            count: None,
+            lines: Vec::new(),
             repair: None,
         }
     }
@@ -249,19 +264,25 @@ pub fn run() -> Result<Report> {
                 .fix(link.fix()),
         );
     }
+    let (mut checked, mut passed) = (0usize, 0usize);
     for file in app.store.dossier_files()? {
         let dir = file.parent().map(PathBuf::from).unwrap_or_default();
+        checked += 1;
         if !layout::entry_links(&dir).is_empty() {
             continue;
         }
-        if let Err(e) = layout::read_frontmatter(&file) {
-            checks.push(
-                Check::problem(Severity::Error, "dossier.frontmatter", "invalid_frontmatter", e.message)
-                    .file(file.clone())
-                    .fix(format!("edit the frontmatter of {}", file.display())),
-            );
-            continue;
-        }
+        let start = checks.len();
+        let name = match layout::read_frontmatter(&file) {
+            Ok((f, _)) => f.name,
+            Err(e) => {
+                checks.push(
+                    Check::problem(Severity::Error, "dossier.frontmatter", "invalid_frontmatter", e.message)
+                        .file(file.clone())
+                        .fix(format!("edit the frontmatter of {}", file.display())),
+                );
+                continue;
+            }
+        };
         // The audit log is JSON Lines, append-only: a line that does not parse is reported,
         // never rewritten.
         match dossier_store::audit::read(&dir) {
@@ -283,27 +304,33 @@ pub fn run() -> Result<Report> {
             }
             Err(e) => checks.push(Check::problem(Severity::Error, "dossier.audit", e.code.as_str(), e.message)),
         }
-        // Sections and provenance, by the distill policy (docs/distill.md): its errors
-        // (unknown artifacts, malformed or out-of-range citations, missing sections) here.
+        // Sections and provenance, by the distill policy (docs/distill.md, SPEC §13.2,
+        // §14.3): errors (unknown artifacts, malformed or out-of-range citations, missing
+        // sections) and warnings (missing provenance, decisions without rationale or
+        // attribution, empty Next Steps), grouped per kind.
+        let slug = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if policy_loads {
             match dossier_store::distill::findings(&app, &dir) {
-                Ok(findings) => {
-                    for f in findings.iter().filter(|f| f.severity == dossier_store::policy::Severity::Error) {
-                        checks.push(
-                            Check::problem(Severity::Warning, "dossier.distill", &f.code, f.message.clone())
-                                .file(file.clone())
-                                .line(f.line)
-                                .fix(format!(
-                                    "correct it in the next dossier_save of `{}` (see docs/distill.md)",
-                                    dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-                                )),
-                        );
-                    }
-                }
+                Ok(findings) => checks.extend(distill_checks(&file, &slug, &findings)),
                 Err(e) => checks.push(Check::problem(Severity::Error, "dossier.distill", e.code.as_str(), e.message)),
             }
         }
+        // One line per Dossier that passed, so a user sees it was checked.
+        if checks[start..].iter().all(|c| c.severity == Severity::Ok) {
+            passed += 1;
+            let what = if policy_loads {
+                "frontmatter, audit log, archive, sections and provenance"
+            } else {
+                "frontmatter, audit log and archive"
+            };
+            checks.push(Check::ok("dossier", format!("{slug} ({name}): {what}")));
+        }
     }
+    let plural = if checked == 1 { "" } else { "s" };
+    checks.push(Check::ok(
+        "dossiers",
+        format!("{checked} Dossier{plural} checked: {passed} passed, {} with findings", checked - passed),
+    ));
 
     let library = app.store.library_path();
     let policy_ok = !checks.iter().any(|c| c.check.starts_with("policy") && c.severity == Severity::Error);
@@ -395,6 +422,67 @@ pub fn run() -> Result<Report> {
     checks.extend(temp_file_checks(app.store.root(), SystemTime::now()));
 
     Ok(Report { store: app.store.root().to_path_buf(), checks })
+}
+
+/// The distill policy's findings for one Dossier as checks: errors as errors, warnings as
+/// warnings (info findings are not shown), each kind's first [`SHOWN_PER_KIND`] with its line,
+/// the rest as one check with their count and lines, so output stays bounded.
+fn distill_checks(file: &Path, slug: &str, findings: &[dossier_store::policy::Finding]) -> Vec<Check> {
+    use dossier_store::policy::Severity as S;
+    let mut kinds: Vec<(&str, S, Vec<&dossier_store::policy::Finding>)> = Vec::new();
+    for f in findings {
+        if f.severity == S::Info {
+            continue;
+        }
+        match kinds.iter_mut().find(|(code, sev, _)| *code == f.code && *sev == f.severity) {
+            Some((_, _, all)) => all.push(f),
+            None => kinds.push((&f.code, f.severity, vec![f])),
+        }
+    }
+    // Errors first.
+    kinds.sort_by_key(|(_, sev, _)| *sev != S::Error);
+    let mut checks = Vec::new();
+    for (code, sev, all) in kinds {
+        let severity = if sev == S::Error { Severity::Error } else { Severity::Warning };
+        let fix = distill_fix(code, slug);
+        for f in all.iter().take(SHOWN_PER_KIND) {
+            checks.push(
+                Check::problem(severity, "dossier.distill", code, format!("{code}: {}", f.message))
+                    .file(file.to_path_buf())
+                    .line(f.line)
+                    .fix(fix.clone()),
+            );
+        }
+        if all.len() > SHOWN_PER_KIND {
+            let rest = &all[SHOWN_PER_KIND..];
+            let mut c = Check::problem(
+                severity,
+                "dossier.distill",
+                code,
+                format!("{code}: {} more in `{slug}` (`dossier doctor --json` lists every line)", rest.len()),
+            )
+            .file(file.to_path_buf())
+            .fix(fix);
+            c.count = Some(rest.len());
+            c.lines = rest.iter().map(|f| f.line).collect();
+            checks.push(c);
+        }
+    }
+    checks
+}
+
+/// What to do about a distill finding of `code` in Dossier `slug`.
+fn distill_fix(code: &str, slug: &str) -> String {
+    let what = match code {
+        "missing-provenance" => {
+            "cite the claim's source ([src:<art-id>] or [src:<art-id>#L<a>-L<b>]; `dossier save --artifact` archives one) or mark it `Assumption:`"
+        }
+        "decision-without-rationale" => "say why it was decided (because, so that, to avoid …)",
+        "decision-without-attribution" => "say who decided (decided by <Name>, approved by <Name>, @handle)",
+        "empty-next-steps" => "add at least one next step under `## Next Steps`",
+        _ => "correct it",
+    };
+    format!("{what}, in the next dossier_save of `{slug}` (see docs/distill.md)")
 }
 
 /// Every artifact the audit log says was captured must still be in the archive (nothing

@@ -41,6 +41,14 @@ pub(super) fn cmd_doctor(fix: bool) -> Result<Output> {
                 None => human.push_str(&format!("      file: {}\n", f.display())),
             }
         }
+        // A grouped finding: its first lines only (`--json` has them all).
+        if !c.lines.is_empty() {
+            const SHOWN: usize = 10;
+            let first: Vec<String> = c.lines.iter().take(SHOWN).map(u32::to_string).collect();
+            let more = c.lines.len().saturating_sub(SHOWN);
+            let tail = if more > 0 { format!(", … ({more} more)") } else { String::new() };
+            human.push_str(&format!("      lines: {}{tail}\n", first.join(", ")));
+        }
         if let Some(fix) = &c.fix {
             human.push_str(&format!("      fix:  {fix}\n"));
         }
