@@ -439,11 +439,13 @@ fn distill_checks(file: &Path, slug: &str, findings: &[dossier_store::policy::Fi
             None => kinds.push((&f.code, f.severity, vec![f])),
         }
     }
-    // Errors first.
+    // The policy's errors first. All are warnings to doctor, as before: the Distillation
+    // Guide's findings are advice (docs/distill.md), and a structural problem of one Dossier
+    // does not make the store unhealthy.
     kinds.sort_by_key(|(_, sev, _)| *sev != S::Error);
     let mut checks = Vec::new();
-    for (code, sev, all) in kinds {
-        let severity = if sev == S::Error { Severity::Error } else { Severity::Warning };
+    for (code, _, all) in kinds {
+        let severity = Severity::Warning;
         let fix = distill_fix(code, slug);
         for f in all.iter().take(SHOWN_PER_KIND) {
             checks.push(
