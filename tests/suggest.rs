@@ -175,3 +175,14 @@ fn spec_4_3_link_refuses_an_oversized_file_before_reading_it() {
     }
     assert_eq!(snapshot(store.root()), before, "nothing written");
 }
+
+#[test]
+fn spec_5_2_promote_offers_the_new_dossier_to_the_session() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let out = store.cmd().args(["promote", "--name", "Quarterly hiring plan", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json_of(&out);
+    let slug = v["data"]["slug"].as_str().unwrap();
+    assert_eq!(v["next_actions"][0], format!("dossier switch {slug}"), "{v}");
+}

@@ -163,6 +163,8 @@ async def main(binary, store):
             # Switching saves the current Dossier first when its state is given.
             e = envelope(await call("dossier_promote", {"name": "Hiring loop", "create": True}))
             other = e["data"]["slug"]
+            # SPEC §5: a promoted Dossier is offered to this session (issue 18, defect 15).
+            assert e["next_actions"][0] == f"call dossier_session id={other}", e["next_actions"]
             cur = envelope(await call("dossier_recall", {"id": slug}))["data"]["revision"]
             e = envelope(await call("dossier_session", {"id": other, "current_base_revision": cur,
                                                         "current_distilled_state_markdown": state + "Saved on switch.\n"}))
