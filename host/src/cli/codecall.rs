@@ -22,7 +22,7 @@ fn codecall_step(
     f: impl FnOnce(&mut dossier_codecall::Runtime<'_>) -> dossier_codecall::error::Result<dossier_codecall::Step>,
 ) -> Result<Output> {
     let target = crate::codecall::log_target(app, log.as_deref())?;
-    let ran = crate::codecall::run(app, target, "user:cli", f)?;
+    let ran = crate::codecall::run(app, target, crate::ops::actor::CLI, f)?;
     let mut r = crate::codecall::render(&ran.step, ran.log.as_deref(), show_work_order);
     let mut human = r.human;
     if let Some(h) = &ran.hand_off {

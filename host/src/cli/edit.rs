@@ -85,24 +85,16 @@ pub(super) fn cmd_save(
         None => None,
     };
     let artifacts = artifact.iter().map(|p| file_artifact(p, artifact_type)).collect();
+    let app = crate::app::open()?;
     let req = SaveRequest {
         base_revision,
         distilled_state,
         updates: FrontmatterUpdates { next_action: next, status: status.map(Status::from), ..Default::default() },
         artifacts,
-        actor: ACTOR.to_string(),
-        session_id: None,
-        calibration: 0.0,
-        token_target: 0,
-        event: None,
+        ..Caller::cli().save_request(&app)
     };
-    let app = crate::app::open()?;
-    let req = SaveRequest { calibration: app.config.tokens.calibration, token_target: app.config.token_target, ..req };
     saved(crate::ops::save::save(&app, target, req, progress::for_cli().as_ref())?)
 }
-
-/// Who the audit log names for CLI mutations.
-pub(super) const ACTOR: &str = "user:cli";
 
 /// A file captured as an artifact; its format follows its extension.
 pub(super) fn file_artifact(path: &std::path::Path, artifact_type: ArtifactType) -> NewArtifact {

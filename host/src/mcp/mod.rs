@@ -48,7 +48,7 @@ mod params;
 const MERGE_FORM_KEY: &str = "merge_conflict";
 
 /// The audit actor for MCP mutations.
-const ACTOR: &str = "agent:mcp";
+const ACTOR: &str = ops::actor::MCP;
 
 #[derive(Clone)]
 pub struct DossierServer {

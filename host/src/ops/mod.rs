@@ -28,6 +28,13 @@ pub use next::{Arg, Next, Op, Surface};
 
 use dossier_store::App;
 
+/// The audit log's actor for each surface.
+pub mod actor {
+    pub const CLI: &str = "user:cli";
+    pub const TUI: &str = "user:tui";
+    pub const MCP: &str = "agent:mcp";
+}
+
 /// Who calls an operation: the audit actor, the harness session (when there is one), and the
 /// surface that will render the next steps.
 #[derive(Clone, Debug)]
@@ -40,17 +47,17 @@ pub struct Caller {
 impl Caller {
     /// The user at the terminal (`dossier <command>`).
     pub fn cli() -> Caller {
-        Caller { actor: "user:cli", session_id: None, surface: Surface::Cli }
+        Caller { actor: actor::CLI, session_id: None, surface: Surface::Cli }
     }
 
     /// The user in `dossier tui` (next steps read as commands).
     pub fn tui() -> Caller {
-        Caller { actor: "user:tui", session_id: None, surface: Surface::Cli }
+        Caller { actor: actor::TUI, session_id: None, surface: Surface::Cli }
     }
 
     /// The agent through `dossier mcp`; Claude Code gives its server the session id (DESIGN §4).
     pub fn mcp() -> Caller {
-        Caller { actor: "agent:mcp", session_id: std::env::var("CLAUDE_CODE_SESSION_ID").ok(), surface: Surface::Mcp }
+        Caller { actor: actor::MCP, session_id: std::env::var("CLAUDE_CODE_SESSION_ID").ok(), surface: Surface::Mcp }
     }
 
     /// A Save request from this caller with the store's token settings.

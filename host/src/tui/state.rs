@@ -26,7 +26,7 @@ use dossier_store::model::{DossierDoc, Status};
 use dossier_store::{save, sessions};
 
 /// The actor recorded in audit events for writes made from the TUI.
-pub const ACTOR: &str = "user:tui";
+pub const ACTOR: &str = crate::ops::actor::TUI;
 
 /// The statuses in filter-key order: key `1` toggles `active`, ... `5` toggles `archived`.
 pub const FILTER_KEYS: [Status; 5] = Status::ALL;
