@@ -9,6 +9,7 @@
 
 pub mod claude;
 pub mod cycles;
+pub mod mcp;
 pub mod terminal;
 
 use std::path::{Path, PathBuf};
