@@ -7,6 +7,7 @@
 //! Not for: the detailed behaviour of one module (the other test modules), or speed (the
 //! benchmarks, docs/performance.md).
 
+mod s05_s08;
 mod s14;
 
 use serde_json::Value;
