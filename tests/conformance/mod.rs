@@ -8,6 +8,7 @@
 //! benchmarks, docs/performance.md).
 
 mod s05_s08;
+mod s07_s12;
 mod s14;
 
 use serde_json::Value;
@@ -59,4 +60,11 @@ pub fn audit_events(s: &TempStore, slug: &str) -> Vec<String> {
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].as_str().unwrap().to_string())
         .collect()
+}
+
+/// Set the store's `token_target` in config.yaml (replacing the default's line).
+pub fn set_token_target(s: &TempStore, target: u64) {
+    let config = std::fs::read_to_string(s.root().join("config.yaml")).unwrap();
+    let kept: String = config.lines().filter(|l| !l.starts_with("token_target:")).map(|l| format!("{l}\n")).collect();
+    s.write_config(&format!("{kept}token_target: {target}\n"));
 }

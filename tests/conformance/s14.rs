@@ -142,9 +142,7 @@ fn spec_14_2_c_over_target_recall_warns_and_does_not_truncate() {
     let f = s.dir.path().join("long.md");
     std::fs::write(&f, state("Long state", "- Assumption: none yet.", &findings)).unwrap();
     cli_ok(&s, &["save", &slug, "--base-revision", &r0, "--from-file", f.to_str().unwrap()]);
-    let config = std::fs::read_to_string(s.root().join("config.yaml")).unwrap();
-    let config: String = config.lines().filter(|l| !l.starts_with("token_target:")).map(|l| format!("{l}\n")).collect();
-    s.write_config(&format!("{config}token_target: 500\n"));
+    super::set_token_target(&s, 500);
     let file = std::fs::read_to_string(s.root().join(&slug).join("dossier.md")).unwrap();
     let r = McpSession::new(&s, "sess-o").call("dossier_recall", json!({"id": slug})).run();
     assert!(r[0].warnings().iter().any(|w| w.starts_with("over_token_target")), "{:?}", r[0].warnings());
