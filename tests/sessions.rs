@@ -77,3 +77,21 @@ fn spec_5_2_switch_returns_the_distilled_state_token_estimate_and_warnings() {
     assert!(stdout.contains("tokens"), "the estimate: {stdout}");
     assert!(all.contains("Transcript archive is unavailable"), "the capability warnings: {all}");
 }
+
+/// A binding whose Dossier folder was removed by hand: `dossier active` says so, naming the
+/// Dossier, and how to get out of it.
+#[test]
+fn spec_5_1_active_reports_a_binding_to_a_removed_dossier() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    store.cmd().args(["promote", "--name", "Gone work", "--create"]).assert().success();
+    store.cmd().args(["switch", "gone-work", "--session", "s1"]).assert().success();
+    std::fs::remove_dir_all(store.root().join("gone-work")).unwrap();
+    let out = store.cmd().args(["active", "--session", "s1", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v = json_of(&out);
+    let w = v["warnings"][0].as_str().unwrap();
+    assert!(w.contains("\"Gone work\"") && w.contains("no longer exists"), "{v}");
+    let next = v["next_actions"].to_string();
+    assert!(next.contains("dossier switch") && next.contains("unbind"), "{v}");
+}

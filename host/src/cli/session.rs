@@ -14,7 +14,10 @@ pub(super) fn cmd_active(session: Option<&str>) -> Result<Output> {
     app.store.require()?;
     let sid = dossier_store::sessions::session_id(session)?;
     let mut o = crate::ops::session::active(&app, &sid)?;
-    o.next.clear();
+    // The unbound hint is for agents; a dead binding's ways out are kept.
+    if o.data.as_ref().and_then(|b| b.dossier_id.as_ref()).is_none() {
+        o.next.clear();
+    }
     Ok(Output::of(
         o,
         |b| json!({ "session_id": sid, "binding": b }),
