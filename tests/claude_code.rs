@@ -154,7 +154,10 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
     let requests = std::fs::read_to_string(&log1).unwrap_or_default();
     assert!(out.status.success(), "claude failed: {}\n{}", String::from_utf8_lossy(&out.stderr), requests.len());
     let first = requests.lines().find(|l| l.contains("ToolSearch")).expect("a model request with tools");
-    assert!(first.contains("Dossier: 1 open: Launch readiness"), "(a) the nudge reached the model:\n{first}");
+    assert!(
+        first.contains("1 open dossier(s): Launch readiness. Use dossier_list"),
+        "(a) the nudge reached the model:\n{first}"
+    );
     // The one binding file (the Stop hook's card keeps its own state in `sessions/cards/`).
     let binding_file = std::fs::read_dir(store.join("sessions"))
         .unwrap()

@@ -56,6 +56,11 @@ fn audit(s: &TempStore, slug: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The unbound nudge line of SPEC §9.1 (the line after the header and warnings).
+fn nudge_line(out: &str) -> &str {
+    out.lines().find(|l| l.contains(" open dossier(s): ")).unwrap_or_else(|| panic!("no nudge in {out}"))
+}
+
 #[test]
 fn unbound_session_start_is_one_short_line_in_priority_order() {
     let s = TempStore::new(crate::DOSSIER);
@@ -71,6 +76,8 @@ fn unbound_session_start_is_one_short_line_in_priority_order() {
         "Data retention",
         "Onboarding tests",
         "Board deck",
+        "Vendor audit",
+        "Office move",
     ];
     for (i, n) in names.iter().enumerate() {
         let mut d = DossierSpec::new(Box::leak(n.to_lowercase().replace(' ', "-").into_boxed_str()), "low", "low");
@@ -90,52 +97,148 @@ fn unbound_session_start_is_one_short_line_in_priority_order() {
         .output()
         .unwrap();
     let out = String::from_utf8(out.stdout).unwrap();
-    let line = out.lines().find(|l| l.starts_with("Dossier: ")).unwrap_or_else(|| panic!("no nudge in {out}"));
-    assert!(line.starts_with("Dossier: 10 open: Search latency; "), "priority order: {line}");
-    for tool in ["dossier_list", "dossier_session", "dossier_promote", "Guide: "] {
+    let line = nudge_line(&out);
+    assert!(line.starts_with("12 open dossier(s): Search latency, "), "priority order: {line}");
+    for tool in ["dossier_list", "dossier_session", "dossier_promote", "Guide: ~/"] {
         assert!(line.contains(tool), "{line}");
     }
     let tokens = dossier_store::tokens::estimate(line, dossier_store::tokens::DEFAULT_CALIBRATION).tokens;
-    assert!(tokens <= 60, "the nudge is paid on every session: {tokens} tokens: {line}");
-    assert!(line.contains("; +"), "names that do not fit are counted: {line}");
+    assert!(tokens <= dossier::hooks::NUDGE_TOKENS, "the nudge is paid on every session: {tokens} tokens: {line}");
+    assert!(line.contains(" more. Use dossier_list"), "names that do not fit are counted: {line}");
 }
 
+/// SPEC §9.1: the unbound payload is the `# Dossier Library` header, the capability warnings,
+/// and one line naming the open Dossiers, in the SPEC's shape.
 #[test]
-fn bound_session_start_injects_a_small_state_whole() {
+fn spec_9_1_unbound_session_start_is_the_library_header_warnings_and_one_line() {
+    let s = TempStore::new(crate::DOSSIER);
+    s.init();
+    let names = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"];
+    for n in names {
+        promote(&s, n);
+    }
+    let out = s
+        .cmd()
+        .env("HOME", s.dir.path())
+        .args(["hook", "session-start"])
+        .write_stdin(json!({ "session_id": "s-unbound", "source": "startup" }).to_string())
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "# Dossier Library", "{out}");
+    assert_eq!(lines[1], "", "{out}");
+    // No hooks are registered in this HOME: the capability warnings come next, one a line.
+    let warnings: Vec<&&str> = lines.iter().filter(|l| l.starts_with("Warning: ")).collect();
+    assert!(!warnings.is_empty(), "capability warnings: {out}");
+    let line = nudge_line(&out);
+    assert_eq!(lines.last().unwrap(), &line, "the nudge line ends the payload: {out}");
+    let (count, rest) = line.split_once(" open dossier(s): ").unwrap();
+    assert_eq!(count, "5");
+    let (listed, tail) = rest.split_once(". Use ").unwrap();
+    let mut listed: Vec<&str> = listed.split(", ").collect();
+    listed.sort();
+    assert_eq!(listed, ["Alpha", "Beta", "Delta", "Epsilon", "Gamma"], "every open Dossier by name: {line}");
+    assert_eq!(
+        tail,
+        "dossier_list for details, dossier_session to resume one, or dossier_promote for a new thread (it flags likely duplicates automatically). Guide: ~/home-store/context/guide.md"
+            .replace("~/home-store", &format!("~/{}", s.root().strip_prefix(s.dir.path()).unwrap().display())),
+        "{line}"
+    );
+}
+
+fn save_state(s: &TempStore, slug: &str, body: &str) {
+    let file = s.dir.path().join("state.md");
+    std::fs::write(&file, body).unwrap();
+    let shown = support::json_of(&s.cmd().args(["show", slug, "--json"]).output().unwrap());
+    let rev = shown["data"]["revision"].as_str().expect("show --json has the revision").to_string();
+    s.cmd().args(["save", slug, "--base-revision", &rev, "--from-file"]).arg(&file).assert().success();
+}
+
+fn state_of(title: &str, lines: usize) -> String {
+    format!(
+        "# {title}\n\n## Situation\n\n{}\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n",
+        "- a long finding line that repeats to make the state large [src:art_x]\n".repeat(lines)
+    )
+}
+
+/// SPEC §9.1: a bound session gets the Distillation Guide and the Distilled State in full when
+/// both fit under the hook cap.
+#[test]
+fn spec_9_1_bound_session_start_injects_the_guide_and_the_state_when_they_fit() {
     let s = TempStore::new(crate::DOSSIER);
     s.init();
     let slug = promote(&s, "Pricing refresh");
     bind(&s, "s-small", &slug);
     let (out, _) = hook(&s, "session-start", &json!({ "session_id": "s-small", "source": "compact" }));
     let state = std::fs::read_to_string(s.root().join(&slug).join("dossier.md")).unwrap();
+    assert!(out.starts_with("# Dossier Library\n"), "{out}");
     assert!(out.contains(&state), "the whole Distilled State: {out}");
+    assert!(out.contains(dossier_store::context::GUIDE.trim()), "the whole guide, not its path: {out}");
     assert!(out.contains("base_revision `rev_"), "{out}");
-    assert!(out.contains("guide.md"), "{out}");
     assert!(out.chars().count() <= dossier::hooks::HOOK_OUTPUT_CAP);
 }
 
+/// SPEC §9.1 under the hook cap: what does not fit is replaced by the explicit pointer (what
+/// to call to load it), never cut silently. A state that fits alone comes whole with a pointer
+/// to the guide; a larger one gives a header and the calls that load guide and state.
 #[test]
-fn bound_session_start_with_a_large_state_gives_a_header_and_the_load_calls() {
+fn spec_9_1_bound_session_start_too_big_gives_the_explicit_pointer() {
     let s = TempStore::new(crate::DOSSIER);
     s.init();
+    let guide = dossier_store::context::GUIDE.trim();
+    let first_guide_rule = guide.lines().nth(2).unwrap();
+
+    // Fits alone, not with the guide.
+    let slug = promote(&s, "Mid topic");
+    save_state(&s, &slug, &state_of("Mid topic", 80));
+    bind(&s, "s-mid", &slug);
+    let (out, _) = hook(&s, "session-start", &json!({ "session_id": "s-mid", "source": "resume" }));
+    let state = std::fs::read_to_string(s.root().join(&slug).join("dossier.md")).unwrap();
+    assert!(state.len() + guide.len() > dossier::hooks::HOOK_OUTPUT_CAP, "the case is real");
+    assert!(out.chars().count() <= dossier::hooks::HOOK_OUTPUT_CAP, "never cut to a preview: {} chars", out.len());
+    assert!(out.contains(&state), "the state whole: {out}");
+    assert!(!out.contains(first_guide_rule), "no part of the guide: {out}");
+    assert!(out.contains("guide.md"), "the guide's path: {out}");
+    assert!(out.contains(&format!("call dossier_session with id `{slug}`")), "how to load the guide: {out}");
+
+    // Too big even alone.
     let slug = promote(&s, "Big topic");
-    let body = format!(
-        "# Big topic\n\n## Situation\n\n{}\n## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n",
-        "- a long finding line that repeats to make the state large [src:art_x]\n".repeat(400)
-    );
-    let file = s.dir.path().join("state.md");
-    std::fs::write(&file, &body).unwrap();
-    let shown = support::json_of(&s.cmd().args(["show", &slug, "--json"]).output().unwrap());
-    let rev = shown["data"]["revision"].as_str().expect("show --json has the revision").to_string();
-    s.cmd().args(["save", &slug, "--base-revision", &rev, "--from-file"]).arg(&file).assert().success();
+    save_state(&s, &slug, &state_of("Big topic", 400));
     bind(&s, "s-large", &slug);
     let (out, _) = hook(&s, "session-start", &json!({ "session_id": "s-large", "source": "resume" }));
     assert!(out.chars().count() <= dossier::hooks::HOOK_OUTPUT_CAP, "never cut to a preview: {} chars", out.len());
     assert!(out.contains("# Dossier: Big topic"), "{out}");
     assert!(out.contains("Next action:"), "{out}");
+    assert!(!out.contains(first_guide_rule), "no part of the guide: {out}");
+    assert!(out.contains("guide.md"), "the guide's path: {out}");
     assert!(out.contains(&format!("call dossier_session with id `{slug}`")), "{out}");
     assert!(out.contains("dossier_recall"), "{out}");
     assert!(out.contains("is larger than"), "says why: {out}");
+}
+
+/// SPEC §9.1 with a binding whose Dossier folder was removed by hand: session start says the
+/// binding points at a Dossier that no longer exists (name and id) and what to do.
+#[test]
+fn spec_9_1_session_start_with_a_dead_binding_says_so() {
+    let s = TempStore::new(crate::DOSSIER);
+    s.init();
+    let slug = promote(&s, "Gone topic");
+    promote(&s, "Kept topic");
+    bind(&s, "s-dead", &slug);
+    let binding: Value =
+        serde_json::from_str(&std::fs::read_to_string(s.root().join("sessions/s-dead.json")).unwrap()).unwrap();
+    let id = binding["dossier_id"].as_str().unwrap().to_string();
+    std::fs::remove_dir_all(s.root().join(&slug)).unwrap();
+    let (out, _) = hook(&s, "session-start", &json!({ "session_id": "s-dead", "source": "resume" }));
+    let warning = out
+        .lines()
+        .find(|l| l.starts_with("Warning: ") && l.contains("no longer exists"))
+        .unwrap_or_else(|| panic!("the dead binding is said: {out}"));
+    assert!(warning.contains("Gone topic") && warning.contains(&id), "names it: {warning}");
+    assert!(warning.contains("dossier_session with id"), "bind another: {warning}");
+    assert!(warning.contains("clear"), "or clear: {warning}");
+    assert!(nudge_line(&out).starts_with("1 open dossier(s): Kept topic."), "{out}");
 }
 
 #[test]
@@ -254,7 +357,7 @@ fn session_start_never_compiles_the_policy_component() {
     let cache = s.root().join(".cache/policy");
     std::fs::remove_dir_all(&cache).unwrap();
     let (out, _) = hook(&s, "session-start", &json!({ "session_id": "s-cold", "source": "startup" }));
-    assert!(out.contains("Dossier: 2 open: "), "{out}");
+    assert!(out.contains("2 open dossier(s): "), "{out}");
     assert!(out.contains("not in priority order"), "the cold cache is said: {out}");
     assert!(!cache.exists() || std::fs::read_dir(&cache).unwrap().next().is_none(), "nothing compiled");
 }

@@ -66,3 +66,29 @@ fn spec_5_1_session_works_without_a_session_id() {
         .collect();
     assert_eq!(files, ["sess-explicit.json"]);
 }
+
+/// SPEC §5.1 with a binding whose Dossier folder was removed by hand: `dossier_session`
+/// reports the binding with a warning that its Dossier no longer exists (name and id) and
+/// next actions to bind another or clear it (docs/mcp.md).
+#[test]
+fn spec_5_1_session_reports_a_binding_to_a_removed_dossier() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let script = support::workspace_root().join("tests/mcp/client_check.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(crate::DOSSIER)
+        .arg(store.root())
+        .arg("dead-binding")
+        .env("HOME", store.dir.path())
+        .env_remove("CLAUDE_CODE_SESSION_ID")
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "dead binding checks failed:\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp dead binding checks passed"));
+}

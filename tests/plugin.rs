@@ -167,7 +167,7 @@ fn claude_code_runs_the_plugin_from_plugin_dir() {
     assert!(first.contains("mcp__plugin_dossier_dossier__dossier_promote"), "plugin tool names in the tool list");
     assert!(!first.contains("mcp__dossier__"), "no second dossier server");
     // SessionStart (the plugin's hook) reached the model, with nothing "not registered".
-    assert!(first.contains("Dossier: no open dossiers; dossier_promote starts one."), "the nudge:\n{first}");
+    assert!(first.contains("No open dossiers. Use dossier_promote for a new thread"), "the nudge:\n{first}");
     assert!(!first.contains("not registered") && !first.contains("registered twice"), "no false warnings:\n{first}");
 
     let store = home.join(".dossier");
@@ -268,7 +268,7 @@ fn with_init_registered_a_plugin_dir_session_runs_everything_once() {
     let first = requests.lines().find(|l| l.contains("ToolSearch")).expect("a model request with tools");
     assert!(first.contains("mcp__dossier__dossier_promote"), "init's server serves");
     assert!(!first.contains("mcp__plugin_dossier_dossier__"), "the plugin's server stood down:\n{first}");
-    assert_eq!(first.matches("Dossier: no open dossiers").count(), 1, "the nudge once:\n{first}");
+    assert_eq!(first.matches("No open dossiers. Use dossier_promote").count(), 1, "the nudge once:\n{first}");
     assert_eq!(first.matches("registered twice in this session").count(), 1, "one warning:\n{first}");
     assert!(first.contains("dossier init --remove"), "it says how to keep one");
 

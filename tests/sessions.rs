@@ -52,3 +52,46 @@ fn two_sessions_bind_different_dossiers_without_touching_them() {
     let out = store.cmd().args(["switch", "alpha-work", "--session", "../x", "--json"]).output().unwrap();
     assert_eq!(json_of(&out)["error"]["code"], "invalid_input");
 }
+
+/// SPEC §5.2 step 4: `dossier switch` returns the new Distilled State, its token estimate and
+/// the capability warnings, in human output and in `--json`.
+#[test]
+fn spec_5_2_switch_returns_the_distilled_state_token_estimate_and_warnings() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    store.cmd().args(["promote", "--name", "Alpha work", "--create"]).assert().success();
+    let state = std::fs::read_to_string(store.root().join("alpha-work/dossier.md")).unwrap();
+
+    let out = store.cmd().args(["switch", "alpha-work", "--session", "s1", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["data"]["distilled_state"].as_str(), Some(state.as_str()), "the state: {v}");
+    assert!(v["data"]["token_estimate"]["tokens"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains("unavailable")), "{v}");
+
+    let out = store.cmd().args(["switch", "alpha-work", "--session", "s2"]).output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let all = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(&state), "the state in human output: {stdout}");
+    assert!(stdout.contains("tokens"), "the estimate: {stdout}");
+    assert!(all.contains("Transcript archive is unavailable"), "the capability warnings: {all}");
+}
+
+/// A binding whose Dossier folder was removed by hand: `dossier active` says so, naming the
+/// Dossier, and how to get out of it.
+#[test]
+fn spec_5_1_active_reports_a_binding_to_a_removed_dossier() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    store.cmd().args(["promote", "--name", "Gone work", "--create"]).assert().success();
+    store.cmd().args(["switch", "gone-work", "--session", "s1"]).assert().success();
+    std::fs::remove_dir_all(store.root().join("gone-work")).unwrap();
+    let out = store.cmd().args(["active", "--session", "s1", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v = json_of(&out);
+    let w = v["warnings"][0].as_str().unwrap();
+    assert!(w.contains("\"Gone work\"") && w.contains("no longer exists"), "{v}");
+    let next = v["next_actions"].to_string();
+    assert!(next.contains("dossier switch") && next.contains("unbind"), "{v}");
+}

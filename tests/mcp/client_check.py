@@ -398,8 +398,43 @@ async def context_only_checks(binary, store):
     print("mcp context-only session checks passed")
 
 
+async def dead_binding_checks(binary, store):
+    """A binding whose Dossier folder was removed by hand: dossier_session reports it (ok, the
+    binding as stored) with a warning naming the Dossier and next actions to bind another or
+    clear; clearing works."""
+    env = dict(os.environ, DOSSIER_HOME=store, CLAUDE_CODE_SESSION_ID="sess-dead")
+    params = StdioServerParameters(command=binary, args=["mcp"], env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            call = session.call_tool
+            gone = envelope(await call("dossier_promote", {"name": "Gone topic", "create": True}))["data"]
+            envelope(await call("dossier_promote", {"name": "Kept topic", "create": True}))
+            e = envelope(await call("dossier_session", {"id": gone["slug"]}))
+            assert e["ok"], e
+            e = envelope(await call("dossier_session", {}))
+            assert e["ok"] and not any("no longer exists" in w for w in e["warnings"]), e
+            import shutil
+            shutil.rmtree(os.path.join(store, gone["slug"]))
+            e = envelope(await call("dossier_session", {}))
+            assert e["ok"], e
+            assert e["data"]["binding"]["dossier_id"] == gone["id"], e
+            dead = [w for w in e["warnings"] if "no longer exists" in w]
+            assert dead, e["warnings"]
+            assert "Gone topic" in dead[0] and gone["id"] in dead[0], dead
+            assert any("dossier_list" in a for a in e["next_actions"]), e["next_actions"]
+            assert any("clear" in a for a in e["next_actions"]), e["next_actions"]
+            e = envelope(await call("dossier_session", {"clear": True}))
+            assert e["ok"] and e["data"]["binding"]["dossier_id"] is None, e
+            e = envelope(await call("dossier_session", {}))
+            assert not any("no longer exists" in w for w in e["warnings"]), e
+    print("mcp dead binding checks passed")
+
+
 if __name__ == "__main__":
     if sys.argv[3:] == ["context-only"]:
         asyncio.run(context_only_checks(sys.argv[1], sys.argv[2]))
+    elif sys.argv[3:] == ["dead-binding"]:
+        asyncio.run(dead_binding_checks(sys.argv[1], sys.argv[2]))
     else:
         asyncio.run(main(sys.argv[1], sys.argv[2]))

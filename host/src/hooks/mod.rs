@@ -1,11 +1,12 @@
 //! Claude Code hook handlers: `dossier hook <event>` with the event's JSON on stdin
 //! (SPEC §9, §5.2; docs/harness-capabilities.md for what Claude Code sends and accepts).
 //!
-//! - `session-start`: unbound session → the one-line nudge of SPEC §9.1 (paid on every
-//!   session, so kept to ~60 tokens); bound session (after `resume`/`compact`) → the guide
-//!   pointer and the active Distilled State in full when it fits under Claude Code's
-//!   ~10,000-character hook cap, otherwise a compact header and the exact calls that load
-//!   it in pages. Never output that Claude Code would cut to a preview.
+//! - `session-start`: unbound session → the `# Dossier Library` block of SPEC §9.1 (header,
+//!   capability warnings, one nudge line; paid on every session, so kept to ~120 tokens);
+//!   bound session (after `resume`/`compact`) → that block, the Distillation Guide and the
+//!   active Distilled State in full when they fit under Claude Code's ~10,000-character hook
+//!   cap, otherwise the explicit pointer (the calls that load what is not shown). Never
+//!   output that Claude Code would cut to a preview.
 //! - `session-end`, `pre-compact`: capture the new part of the transcript as a `transcript`
 //!   artifact of the bound Dossier through the Save path; `reason: clear` then clears the
 //!   binding (the Dossier on disk is untouched).
@@ -45,7 +46,7 @@ mod transcript;
 
 pub use input::HookInput;
 pub use output::HookOutput;
-pub use session_start::{HOOK_OUTPUT_CAP, NUDGE_CHARS, nudge};
+pub use session_start::{HOOK_OUTPUT_CAP, NUDGE_NAMES_CHARS, NUDGE_TOKENS, nudge};
 
 /// How long the handler for `event` may take before it gives up with a warning.
 fn deadline(event: HookEvent) -> Duration {

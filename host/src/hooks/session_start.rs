@@ -1,9 +1,10 @@
-//! The SessionStart hook (SPEC §9.1): for an unbound session the one-line nudge naming the
-//! open Dossiers in priority order (paid on every session, so kept to ~60 tokens); for a
-//! bound session (after `resume`/`compact`) the guide pointer and the active Distilled State
-//! in full when it fits under Claude Code's ~10,000-character hook cap, otherwise a compact
-//! header and the exact calls that load it in pages. Never output that Claude Code would cut
-//! to a preview. Capability warnings (what is not registered) come first.
+//! The SessionStart hook (SPEC §9.1): for an unbound session the `# Dossier Library` header,
+//! the capability warnings and the one-line nudge naming the open Dossiers in priority order
+//! (paid on every session, so kept to ~120 tokens); for a bound session (after
+//! `resume`/`compact`) that block, then the Distillation Guide and the active Distilled State in
+//! full when they fit under Claude Code's ~10,000-character hook cap, otherwise the explicit
+//! pointer (what to call to load what is not shown). Never output that Claude Code would cut
+//! to a preview. A binding whose Dossier no longer exists is said, with the ways out.
 //!
 //! Not for: the other events, or registration (`crate::claude_code`).
 
@@ -13,9 +14,9 @@ use crate::app::App;
 use crate::hooks::input::{HookInput, bound_dossier};
 use crate::hooks::output::HookOutput;
 use dossier_store::error::Result;
-use dossier_store::listing;
 use dossier_store::model::{self, Status};
 use dossier_store::recall;
+use dossier_store::{context, listing, sessions};
 
 /// Claude Code injects session-start output up to about this many characters in full; a
 /// longer output is saved to a file and the model sees a 2 KB preview (DESIGN.md §4).
@@ -33,58 +34,89 @@ pub(crate) fn session_start(app: &App, input: &HookInput) -> Result<HookOutput> 
     {
         warnings.push(format!("Transcript {} is not readable; transcript capture will fail.", p.display()));
     }
-    if let Some((_, id)) = bound_dossier(app, &input.session_id)? {
-        match bound_payload(app, &id, &warnings) {
-            Ok(text) => return Ok(HookOutput::Text(text)),
-            Err(e) => warnings.push(format!("the bound Dossier `{id}` could not be loaded: {}", e.message)),
+    if let Some((binding, id)) = bound_dossier(app, &input.session_id)? {
+        if let Some(missing) = sessions::missing_dossier(app, &binding) {
+            // A dead binding is said first, with the two ways out; never the nudge alone.
+            warnings.insert(
+                0,
+                format!(
+                    "{}. Bind another: call dossier_session with id <slug> (dossier_list shows them); or clear the binding: call dossier_session with clear=true.",
+                    missing
+                ),
+            );
+        } else {
+            match bound_payload(app, &id, &warnings) {
+                Ok(text) => return Ok(HookOutput::Text(text)),
+                Err(e) => warnings.push(format!("the bound Dossier `{id}` could not be loaded: {}", e.message)),
+            }
         }
     }
     Ok(HookOutput::Text(nudge(app, &warnings)))
 }
 
-/// The unbound payload: one line (plus any capability warnings), names in priority order
-/// while they fit the token budget.
+/// The unbound payload of SPEC §9.1: the `# Dossier Library` header, the capability warnings
+/// one a line, and one line naming the open Dossiers in priority order while they fit
+/// [`NUDGE_NAMES_CHARS`] (then "and N more").
 pub fn nudge(app: &App, warnings: &[String]) -> String {
-    let mut out = String::new();
-    for w in warnings {
-        out.push_str(&format!("Warning: {w}\n"));
-    }
+    let mut out = String::from("# Dossier Library\n\n");
     let (names, order_note) = match listing::list(app, &Status::OPEN, listing::now_millis()) {
         Ok(l) => (l.dossiers.into_iter().map(|d| d.name).collect::<Vec<_>>(), None),
         Err(e) => (open_names_unordered(app), Some(e.message)),
     };
+    let mut warned = false;
+    for w in warnings {
+        out.push_str(&format!("Warning: {}\n", one_line(w)));
+        warned = true;
+    }
     if let Some(note) = order_note {
-        out.push_str(&format!("Warning: open dossiers are not in priority order ({note}).\n"));
+        out.push_str(&format!("Warning: open dossiers are not in priority order ({}).\n", one_line(&note)));
+        warned = true;
+    }
+    if warned {
+        out.push('\n');
     }
     let guide = tilde(&app.store.guide_path());
     if names.is_empty() {
-        out.push_str(&format!("Dossier: no open dossiers; dossier_promote starts one. Guide: {guide}\n"));
+        out.push_str(&format!(
+            "No open dossiers. Use dossier_promote for a new thread (it flags likely duplicates automatically). Guide: {guide}\n"
+        ));
         return out;
     }
-    let line = |shown: usize| {
-        let mut list = names[..shown].join("; ");
+    let names: Vec<String> = names.iter().map(|n| one_line(n)).collect();
+    let list = |shown: usize| {
+        let mut list = names[..shown].join(", ");
         if shown < names.len() {
-            list.push_str(&format!("; +{}", names.len() - shown));
+            list.push_str(&format!(" and {} more", names.len() - shown));
         }
-        format!(
-            "Dossier: {} open: {list} (dossier_list). Resume: dossier_session. New: dossier_promote. Guide: {guide}\n",
-            names.len()
-        )
+        list
     };
-    // Names while the line stays within the budget (at least one name). The budget is in
+    // Names while the list stays within the budget (at least one name). The budget is in
     // characters: loading the tokenizer costs more than this whole hook may take.
     let mut shown = 1;
-    while shown < names.len() && line(shown + 1).chars().count() <= NUDGE_CHARS {
+    while shown < names.len() && list(shown + 1).chars().count() <= NUDGE_NAMES_CHARS {
         shown += 1;
     }
-    out.push_str(&line(shown));
+    out.push_str(&format!(
+        "{} open dossier(s): {}. Use dossier_list for details, dossier_session to resume one, or dossier_promote for a new thread (it flags likely duplicates automatically). Guide: {guide}\n",
+        names.len(),
+        list(shown)
+    ));
     out
 }
 
-/// Character budget of the unbound nudge line (it is paid on every session): at the
-/// ~2.6 characters per estimated Claude token measured on such lines, ≤ 60 tokens
-/// (tests/hooks.rs checks the estimate with the real tokenizer).
-pub const NUDGE_CHARS: usize = 155;
+/// `s` on one line (a name or warning with a line break must not break the payload's shape).
+fn one_line(s: &str) -> String {
+    s.split(|c: char| c.is_control()).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+/// Character budget of the names in the unbound nudge line (it is paid on every session):
+/// with the line's fixed text, at the ~2.6 characters per estimated Claude token measured on
+/// such lines, ≤ [`NUDGE_TOKENS`] (tests/hooks.rs checks the estimate with the real tokenizer).
+pub const NUDGE_NAMES_CHARS: usize = 100;
+
+/// Estimated Claude tokens the unbound nudge line may cost (tests/hooks.rs checks it with the
+/// real tokenizer).
+pub const NUDGE_TOKENS: u64 = 120;
 
 fn open_names_unordered(app: &App) -> Vec<String> {
     let Ok(files) = app.store.dossier_files() else { return Vec::new() };
@@ -108,39 +140,50 @@ fn tilde(p: &Path) -> String {
     }
 }
 
-/// The bound payload: the Distilled State in full when it fits under the hook cap,
-/// otherwise a header and the exact calls that load it.
+/// The bound payload (SPEC §9.1): the library block, then the Distillation Guide and the
+/// Distilled State in full when both fit under the hook cap; when they do not, the state whole
+/// and the explicit pointer to the guide, or — when the state alone does not fit — a header
+/// and the exact calls that load guide and state. Never cut silently.
 fn bound_payload(app: &App, id: &str, warnings: &[String]) -> Result<String> {
     let r = recall::recall(app, id, None)?;
-    let recall_warnings = r.warnings.clone();
-    let mut head = String::new();
-    head.push_str(&format!("# Dossier: {} (bound to this session)\n\n", r.name));
-    for w in warnings.iter().chain(&recall_warnings) {
-        head.push_str(&format!("Warning: {w}\n"));
+    let guide_path = tilde(&app.store.guide_path());
+    let mut head = nudge(app, warnings);
+    head.push_str(&format!("\n# Dossier: {} (bound to this session)\n\n", one_line(&r.name)));
+    for w in &r.warnings {
+        head.push_str(&format!("Warning: {}\n", one_line(w)));
     }
     head.push_str(&format!(
-        "Follow the Distillation Guide ({}) and save with dossier_save (id `{}`, base_revision `{}`).\n\n",
-        tilde(&app.store.guide_path()),
-        r.slug,
-        r.revision
+        "Follow the Distillation Guide ({guide_path}) and save with dossier_save (id `{}`, base_revision `{}`).\n\n",
+        r.slug, r.revision
     ));
-    let full = format!("{head}{}", r.content);
+    let state = format!("The Distilled State (revision `{}`):\n\n{}", r.revision, r.content);
+    let guide = context::GUIDE.trim_end();
+    let full = format!("{head}{guide}\n\n{state}");
     if full.chars().count() <= HOOK_OUTPUT_BUDGET {
         return Ok(full);
+    }
+    let without_guide = format!(
+        "{head}The Distillation Guide ({} characters) does not fit beside this Distilled State under the ~{} characters a session-start hook can deliver whole, so it is not shown here. Load it now: read {guide_path}, or call dossier_session with id `{}` (its reply carries the guide).\n\n{state}",
+        guide.chars().count(),
+        HOOK_OUTPUT_CAP,
+        r.slug
+    );
+    if without_guide.chars().count() <= HOOK_OUTPUT_BUDGET {
+        return Ok(without_guide);
     }
     let doc = model::DossierDoc::parse(&r.content, &r.path.join("dossier.md"))?;
     let fm = &doc.frontmatter;
     let mut s = head;
     s.push_str(&format!("Status: {}\n", fm.status.as_str()));
-    s.push_str(&format!("Next action: {}\n", fm.next_action));
+    s.push_str(&format!("Next action: {}\n", one_line(&fm.next_action)));
     if !fm.open_questions.is_empty() {
         s.push_str("Open questions:\n");
         for q in &fm.open_questions {
-            s.push_str(&format!("- {q}\n"));
+            s.push_str(&format!("- {}\n", one_line(q)));
         }
     }
     s.push_str(&format!(
-        "\nThe Distilled State ({} bytes, ~{} tokens, {} page(s)) is larger than the ~{} characters a session-start hook can deliver whole, so it is not shown here. Load it now: call dossier_session with id `{}` (guide and page 1), then dossier_recall with id `{}` and page 2..{}.\n",
+        "\nThe Distilled State ({} bytes, ~{} tokens, {} page(s)) is larger than the ~{} characters a session-start hook can deliver whole, so neither it nor the Distillation Guide is shown here. Load them now: call dossier_session with id `{}` (guide and page 1), then dossier_recall with id `{}` and page 2..{}. The guide is also at {guide_path}.\n",
         r.bytes,
         r.token_estimate.tokens,
         r.page_count,

@@ -43,7 +43,18 @@ pub fn active_in(app: &App, slot: Slot<'_>) -> Result<Outcome<Option<Binding>>> 
         out.warnings.push(CONTEXT_ONLY.into());
     }
     out.warnings.extend(app.harness().capabilities().warnings());
-    if out.data.as_ref().and_then(|b| b.dossier_id.as_ref()).is_none() {
+    if let Some(missing) = out.data.as_ref().and_then(|b| sessions::missing_dossier(app, b)) {
+        // A dead binding is reported as it is stored, with a warning and the two ways out.
+        out.warnings.insert(0, format!("{missing}: bind another Dossier or clear the binding."));
+        out.next.push(Next::Per {
+            cli: "dossier ls, then dossier switch <slug> to bind another".into(),
+            mcp: "call dossier_list, then dossier_session with id to bind another".into(),
+        });
+        out.next.push(Next::Per {
+            cli: "or clear it: dossier tui --session <id>, then u (unbind)".into(),
+            mcp: "call dossier_session clear=true to clear the binding".into(),
+        });
+    } else if out.data.as_ref().and_then(|b| b.dossier_id.as_ref()).is_none() {
         out.next.push(Next::Per {
             cli: "dossier ls, then dossier switch <slug> to bind one".into(),
             mcp: "call dossier_list, then dossier_session with id to bind one".into(),

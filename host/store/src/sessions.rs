@@ -28,6 +28,10 @@ pub struct Binding {
     pub session_id: String,
     pub harness: String,
     pub dossier_id: Option<String>,
+    /// The bound Dossier's name when it was bound, so a binding whose Dossier was removed by
+    /// hand can still say which one it was (absent in bindings written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dossier_name: Option<String>,
     pub bound_at: String,
     pub last_seen_revision: Option<String>,
     pub capabilities: Capabilities,
@@ -91,12 +95,22 @@ pub fn read(store: &Store, session_id: &str) -> Result<Option<Binding>> {
 /// Bind `dossier_id` (or clear with `None`) for `session_id`. Transcript capture progress
 /// belongs to the session and survives; the save cadence restarts.
 pub fn write(app: &App, session_id: &str, dossier_id: Option<String>, revision: Option<String>) -> Result<Binding> {
+    write_named(app, session_id, dossier_id.map(|id| (id, None)), revision)
+}
+
+/// [`write`] with the bound Dossier's name recorded too.
+fn write_named(
+    app: &App,
+    session_id: &str,
+    dossier: Option<(String, Option<String>)>,
+    revision: Option<String>,
+) -> Result<Binding> {
     let store = &app.store;
     store.require()?;
     let p = path(store, session_id)?;
     std::fs::create_dir_all(store.sessions_dir()).map_err(|e| DossierError::io("create", &store.sessions_dir(), e))?;
     let previous = read(store, session_id)?;
-    let binding = make(app, session_id, previous, dossier_id, revision);
+    let binding = make(app, session_id, previous, dossier, revision);
     store_binding(&p, &binding)?;
     Ok(binding)
 }
@@ -105,9 +119,10 @@ fn make(
     app: &App,
     session_id: &str,
     previous: Option<Binding>,
-    dossier_id: Option<String>,
+    dossier: Option<(String, Option<String>)>,
     revision: Option<String>,
 ) -> Binding {
+    let (dossier_id, dossier_name) = dossier.map_or((None, None), |(id, name)| (Some(id), name));
     let (binding_id, transcript) = match previous {
         Some(b) => (b.session_binding_id, b.transcript),
         None => (ids::new_id(Prefix::Session), None),
@@ -117,6 +132,7 @@ fn make(
         session_id: session_id.to_string(),
         harness: app.harness().name().to_string(),
         dossier_id,
+        dossier_name,
         bound_at: crate::model::now_timestamp(),
         last_seen_revision: revision,
         capabilities: app.harness().capabilities(),
@@ -134,7 +150,7 @@ pub fn in_context(
     dossier_id: Option<String>,
     revision: Option<String>,
 ) -> Binding {
-    make(app, "", previous, dossier_id, revision)
+    make(app, "", previous, dossier_id.map(|id| (id, None)), revision)
 }
 
 /// [`switch`] for a binding kept in context only: recall the first page of `target`, then
@@ -146,7 +162,7 @@ pub fn switch_in_context(
 ) -> Result<(Binding, crate::recall::Recall)> {
     app.store.require()?;
     let r = crate::recall::recall(app, target, Some(1))?;
-    let binding = in_context(app, previous, Some(r.id.clone()), Some(r.revision.clone()));
+    let binding = make(app, "", previous, Some((r.id.clone(), Some(r.name.clone()))), Some(r.revision.clone()));
     Ok((binding, r))
 }
 
@@ -155,8 +171,26 @@ pub fn switch_in_context(
 /// estimate), then write the binding at that revision. Returns the binding and the recall.
 pub fn switch(app: &App, session_id: &str, target: &str) -> Result<(Binding, crate::recall::Recall)> {
     let r = crate::recall::recall(app, target, Some(1))?;
-    let binding = write(app, session_id, Some(r.id.clone()), Some(r.revision.clone()))?;
+    let binding = write_named(app, session_id, Some((r.id.clone(), Some(r.name.clone()))), Some(r.revision.clone()))?;
     Ok((binding, r))
+}
+
+/// When `binding` names a Dossier that is no longer in the store (its folder was removed or
+/// moved by hand): what to say about it, naming it by name (when recorded) and id. Other
+/// failures to read the Dossier are not this (the caller meets them when it loads it).
+pub fn missing_dossier(app: &App, binding: &Binding) -> Option<String> {
+    let id = binding.dossier_id.as_deref()?;
+    match app.store.resolve(id) {
+        Err(e) if e.code == Code::NotFound => Some(match &binding.dossier_name {
+            Some(name) => format!(
+                "This session is bound to the Dossier \"{name}\" ({id}), which no longer exists in the store (its folder was removed or moved)"
+            ),
+            None => format!(
+                "This session is bound to the Dossier {id}, which no longer exists in the store (its folder was removed or moved)"
+            ),
+        }),
+        _ => None,
+    }
 }
 
 /// Rewrite an existing binding (hooks record capture and cadence state in it).
