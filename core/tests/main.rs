@@ -4,8 +4,11 @@
 //! - `learning`: codecall's learning policy.
 //! - `merge_fixtures`: the merge policy's calibration fixtures (`tests/merge/<fixture>/`),
 //!   resolutions, ids and proptests; its timing run is `--ignored`.
+//! - `merge_eval`: the merge policy's held-out evaluation set (`tests/merge_eval/heldout/`,
+//!   issue 19), scored per kind against a recorded baseline; never used for tuning.
 //!
 //! Not for: unit tests of private items (they live next to the code, in `src/`).
 
 mod learning;
+mod merge_eval;
 mod merge_fixtures;
