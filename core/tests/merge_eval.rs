@@ -57,12 +57,14 @@ fn is_certain(_c: &Conflict) -> bool {
 }
 
 /// What `expect.json` says about a pair.
-#[derive(Debug)]
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Expect {
     contradiction: bool,
     kind: String,
     target_snippet: Option<String>,
     source_snippet: Option<String>,
+    why: String,
 }
 
 /// One loaded pair: its directory name, both files' full text, the sides, the expectation.
@@ -127,108 +129,13 @@ fn load_all() -> Vec<Pair> {
         .collect()
 }
 
-/// A JSON value of the flat shape `expect.json` uses.
-#[derive(Debug, PartialEq)]
-enum Json {
-    Str(String),
-    Bool(bool),
-    Null,
-}
-
-/// Parses a flat JSON object of strings, booleans and nulls (all `expect.json` holds; the
-/// crate has no JSON dependency and does not need one for this).
-fn parse_flat_object(s: &str) -> Result<BTreeMap<String, Json>, String> {
-    let mut chars = s.trim().chars().peekable();
-    let mut out = BTreeMap::new();
-    let skip_ws = |c: &mut std::iter::Peekable<std::str::Chars>| {
-        while c.peek().is_some_and(|x| x.is_whitespace()) {
-            c.next();
-        }
-    };
-    let string = |c: &mut std::iter::Peekable<std::str::Chars>| -> Result<String, String> {
-        if c.next() != Some('"') {
-            return Err("expected a string".into());
-        }
-        let mut v = String::new();
-        loop {
-            match c.next().ok_or("unterminated string")? {
-                '"' => return Ok(v),
-                '\\' => match c.next().ok_or("bad escape")? {
-                    'n' => v.push('\n'),
-                    't' => v.push('\t'),
-                    'u' => {
-                        let hex: String = c.by_ref().take(4).collect();
-                        let n = u32::from_str_radix(&hex, 16).map_err(|e| e.to_string())?;
-                        v.push(char::from_u32(n).ok_or("bad \\u escape")?);
-                    }
-                    x => v.push(x),
-                },
-                x => v.push(x),
-            }
-        }
-    };
-    if chars.next() != Some('{') {
-        return Err("expected an object".into());
-    }
-    loop {
-        skip_ws(&mut chars);
-        if chars.peek() == Some(&'}') {
-            break;
-        }
-        let key = string(&mut chars)?;
-        skip_ws(&mut chars);
-        if chars.next() != Some(':') {
-            return Err(format!("expected ':' after {key:?}"));
-        }
-        skip_ws(&mut chars);
-        let value = match chars.peek() {
-            Some('"') => Json::Str(string(&mut chars)?),
-            _ => {
-                let word: String = std::iter::from_fn(|| chars.next_if(|c| c.is_ascii_alphabetic())).collect();
-                match word.as_str() {
-                    "true" => Json::Bool(true),
-                    "false" => Json::Bool(false),
-                    "null" => Json::Null,
-                    w => return Err(format!("unexpected value {w:?} for {key:?}")),
-                }
-            }
-        };
-        out.insert(key, value);
-        skip_ws(&mut chars);
-        match chars.next() {
-            Some(',') => continue,
-            Some('}') => break,
-            x => return Err(format!("expected ',' or '}}', got {x:?}")),
-        }
-    }
-    Ok(out)
-}
-
+/// `expect.json`, refused when a key is unknown or a `why` is missing.
 fn parse_expect(s: &str) -> Result<Expect, String> {
-    let mut o = parse_flat_object(s)?;
-    let mut snippet = |k: &str| match o.remove(k) {
-        Some(Json::Str(v)) => Ok(Some(v)),
-        Some(Json::Null) => Ok(None),
-        x => Err(format!("{k}: expected a string or null, got {x:?}")),
-    };
-    let target_snippet = snippet("target_snippet")?;
-    let source_snippet = snippet("source_snippet")?;
-    let contradiction = match o.remove("contradiction") {
-        Some(Json::Bool(b)) => b,
-        x => return Err(format!("contradiction: expected a boolean, got {x:?}")),
-    };
-    let kind = match o.remove("kind") {
-        Some(Json::Str(k)) => k,
-        x => return Err(format!("kind: expected a string, got {x:?}")),
-    };
-    match o.remove("why") {
-        Some(Json::Str(w)) if !w.trim().is_empty() => {}
-        x => return Err(format!("why: expected a one-line reason, got {x:?}")),
+    let e: Expect = serde_json::from_str(s).map_err(|e| e.to_string())?;
+    if e.why.trim().is_empty() {
+        return Err("why: expected a one-line reason".into());
     }
-    if let Some(k) = o.keys().next() {
-        return Err(format!("unknown key {k:?}"));
-    }
-    Ok(Expect { contradiction, kind, target_snippet, source_snippet })
+    Ok(e)
 }
 
 /// The text a conflict points at on one side: line 0 is the frontmatter (status and next
@@ -478,7 +385,7 @@ fn merge_eval_heldout_set() {
 }
 
 #[test]
-fn merge_eval_expect_parser_reads_the_flat_shape() {
+fn merge_eval_expect_json_is_read_strictly() {
     let e = parse_expect(
         r#"{"contradiction": true, "kind": "lifecycle", "target_snippet": "a \"b\"", "source_snippet": null, "why": "x"}"#,
     )
