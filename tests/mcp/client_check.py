@@ -65,6 +65,13 @@ async def main(binary, store):
             item = e["data"]["dossiers"][0]
             for key in ("id", "name", "status", "staleness_days", "priority_score", "path", "warnings"):
                 assert key in item, key
+            # SPEC §7.2/§8.3: inside a Claude Code session without hooks, every item carries the
+            # capability warnings; include_warnings: false leaves them out.
+            assert any("Transcript archive is unavailable" in w for w in item["warnings"]), item
+            e = envelope(await call("dossier_list", {"include_warnings": False}))
+            assert e["ok"] and e["data"]["dossiers"][0]["warnings"] == [], e
+            e = envelope(await call("dossier_list", {"include_warnings": True}))
+            assert e["data"]["dossiers"][0]["warnings"] == item["warnings"], e
 
             e = envelope(await call("dossier_session", {"id": slug}))
             assert e["ok"], e
