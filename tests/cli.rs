@@ -557,3 +557,124 @@ fn spec_14_3_doctor_groups_many_findings_with_a_count() {
     assert!(text.lines().count() < 60, "bounded human output:\n{text}");
     assert!(text.contains("297 more"), "{text}");
 }
+
+/// SPEC §7.2 `dossier ls`: "Includes capability warning column if invoked inside a known
+/// harness/session". Inside a Claude Code session (its session variable set) in a home without
+/// hooks, `ls` has a WARNINGS column and every `--json` item carries the capability warnings;
+/// outside a session there is no column and no per-item warning.
+#[test]
+fn spec_7_2_ls_has_a_capability_warning_column_inside_a_session() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    store.write_dossier(&DossierSpec::new("pricing", "high", "low"));
+
+    let inside = store.cmd().env("CLAUDE_CODE_SESSION_ID", "sess-ls").arg("ls").output().unwrap();
+    let text = String::from_utf8_lossy(&inside.stdout);
+    assert!(inside.status.success(), "{text}");
+    let header = text.lines().next().unwrap();
+    assert!(header.contains("WARNINGS"), "a warning column inside a session:\n{text}");
+    let row = text.lines().find(|l| l.contains("pricing")).unwrap();
+    assert!(row.contains("no transcript"), "{row}");
+    let v = json_of(&store.cmd().env("CLAUDE_CODE_SESSION_ID", "sess-ls").args(["ls", "--json"]).output().unwrap());
+    let w = v["data"]["dossiers"][0]["warnings"].as_array().unwrap();
+    assert!(w.iter().any(|w| w.as_str().unwrap().contains("Transcript archive is unavailable")), "{w:?}");
+
+    let outside = store.cmd().env_remove("CLAUDE_CODE_SESSION_ID").arg("ls").output().unwrap();
+    let text = String::from_utf8_lossy(&outside.stdout);
+    assert!(!text.contains("WARNINGS") && !text.contains("no transcript"), "{text}");
+    let v = json_of(&store.cmd().env_remove("CLAUDE_CODE_SESSION_ID").args(["ls", "--json"]).output().unwrap());
+    assert_eq!(v["data"]["dossiers"][0]["warnings"], serde_json::json!([]), "{v}");
+}
+
+const ENTERPRISE: (&str, &str) = ("pricing-model-enterprise", "Pricing model, enterprise");
+const STARTUPS: (&str, &str) = ("pricing-model-startups", "Pricing model, startups");
+
+fn two_pricing_dossiers() -> TempStore {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    for (slug, name) in [ENTERPRISE, STARTUPS] {
+        store.write_dossier(&DossierSpec { name, ..DossierSpec::new(slug, "high", "low") });
+        store.cmd().args(["next", slug, "Call the account team about the renewal terms"]).assert().success();
+    }
+    store
+}
+
+/// `dossier ls` on a real terminal of `width` columns: the table's lines.
+fn ls_on_terminal(store: &TempStore, width: &str) -> Vec<String> {
+    let tmux = support::terminal::Tmux::new("ls-names");
+    let root = store.root().display().to_string();
+    let home = store.dir.path().join("home").display().to_string();
+    let env = [("DOSSIER_HOME", root.as_str()), ("HOME", home.as_str()), ("TERM", "xterm"), ("COLUMNS", width)];
+    let script = format!("{} ls", support::terminal::shell_quote(crate::DOSSIER));
+    let raw = String::from_utf8_lossy(&tmux.run_raw(store.dir.path(), 200, &env, &script)).into_owned();
+    raw.split('\n')
+        .map(|l| l.trim_end_matches('\r').to_string())
+        .filter(|l| !l.is_empty() && !l.contains("__END__"))
+        .collect()
+}
+
+/// Issue 18 defect 14: `ls` shows each Dossier's name as well as its slug, uses the terminal's
+/// width (at 100 columns nothing of either is cut), and when it must shorten them keeps the
+/// characters that tell two Dossiers apart (at 50 columns they no longer both read
+/// `pricing-mode…`).
+#[test]
+fn ls_shows_names_and_keeps_dossiers_distinguishable_at_any_width() {
+    let store = two_pricing_dossiers();
+    let wide = ls_on_terminal(&store, "100");
+    for (slug, name) in [ENTERPRISE, STARTUPS] {
+        let row = wide.iter().find(|l| l.contains(slug)).unwrap_or_else(|| panic!("{slug} in full: {wide:#?}"));
+        assert!(row.contains(name), "the name in full at 100 columns: {row:?}");
+    }
+    let narrow = ls_on_terminal(&store, "50");
+    assert!(narrow.iter().all(|l| l.chars().count() <= 50), "{narrow:#?}");
+    let rows: Vec<&String> = narrow.iter().filter(|l| !l.starts_with("PRI")).collect();
+    assert_eq!(rows.len(), 2, "{narrow:#?}");
+    // Each row keeps a distinguishing end of its name and of its slug.
+    let tails: Vec<&str> =
+        rows.iter().map(|r| ["ise", "ups"].into_iter().find(|t| r.matches(t).count() >= 2).unwrap_or("")).collect();
+    assert!(tails.contains(&"ise") && tails.contains(&"ups"), "{rows:#?}");
+}
+
+/// A next action with newlines (MCP accepts them) stays on its row: each newline is shown as ⏎.
+#[test]
+fn ls_keeps_a_next_action_with_newlines_on_one_row() {
+    let store = two_pricing_dossiers();
+    store.cmd().args(["next", ENTERPRISE.0, "first line\nsecond line"]).assert().success();
+    let out = store.cmd().env_remove("CLAUDE_CODE_SESSION_ID").arg("ls").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 3, "a header and two rows:\n{text}");
+    let row = text.lines().find(|l| l.contains(ENTERPRISE.0)).unwrap();
+    assert!(row.contains("first line ⏎ second line"), "{row}");
+    let v = json_of(&store.cmd().args(["ls", "--json"]).output().unwrap());
+    let next: Vec<&str> =
+        v["data"]["dossiers"].as_array().unwrap().iter().map(|d| d["next_action"].as_str().unwrap()).collect();
+    assert!(next.contains(&"first line\nsecond line"), "--json keeps the value: {next:?}");
+}
+
+/// `dossier active` names the bound Dossier as `Name (slug)`, not only by its `dos_` id.
+#[test]
+fn active_names_the_dossier_by_name_and_slug() {
+    let store = two_pricing_dossiers();
+    store.cmd().args(["switch", ENTERPRISE.0, "--session", "sess-a"]).assert().success();
+    let out = store.cmd().args(["active", "--session", "sess-a"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&format!("{} ({})", ENTERPRISE.1, ENTERPRISE.0)), "{text}");
+}
+
+/// The session-end hook's message about a transcript it could not capture names the bound
+/// Dossier as `Name (slug)`, not by its `dos_` id.
+#[test]
+fn the_hook_message_names_the_bound_dossier_by_name_and_slug() {
+    let store = two_pricing_dossiers();
+    store.cmd().args(["switch", STARTUPS.0, "--session", "sess-h"]).assert().success();
+    let out = store
+        .cmd()
+        .args(["hook", "session-end"])
+        .write_stdin(r#"{"session_id": "sess-h", "hook_event_name": "SessionEnd", "reason": "other"}"#)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("transcript not captured for {} ({})", STARTUPS.1, STARTUPS.0)), "{text}");
+    assert!(!text.contains("dos_"), "{text}");
+}

@@ -92,3 +92,29 @@ fn spec_5_1_session_reports_a_binding_to_a_removed_dossier() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("mcp dead binding checks passed"));
 }
+
+/// SPEC §7.2 and §8.3: inside a known harness session (Claude Code's session variable set, no
+/// hooks installed) every `dossier_list` item carries the session's capability warnings;
+/// `include_warnings: false` leaves them out; outside a session there are none.
+#[test]
+fn spec_8_3_dossier_list_items_carry_capability_warnings_inside_a_session() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let script = support::workspace_root().join("tests/mcp/client_check.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(crate::DOSSIER)
+        .arg(store.root())
+        .arg("list-warnings")
+        .env("HOME", store.dir.path())
+        .env_remove("CLAUDE_CODE_SESSION_ID")
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "list warning checks failed:\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp list warning checks passed"));
+}

@@ -344,3 +344,39 @@ fn a_merge_conflict_is_walked_from_the_conflicts_view_and_the_merge_applied() {
     let events = audit_events(&store.root().join(&target));
     assert_eq!(events.last().map(String::as_str), Some("merge_completed"), "{events:?}");
 }
+
+/// Issue 18 defect 14: the TUI's list shows each Dossier's name and slug, grows with the
+/// terminal (at 100 columns nothing of either is cut), and on a narrow one cuts them in the
+/// middle so two similar Dossiers stay distinguishable; a next action with newlines stays on
+/// its row.
+#[test]
+fn the_list_shows_names_and_keeps_similar_dossiers_distinguishable() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let a = promote(&store, "Pricing model, enterprise", "Call the account team", "high", "low", "active");
+    let b = promote(&store, "Pricing model, startups", "one\ntwo", "high", "low", "active");
+    let tui = |width: u16| {
+        let command = format!(
+            "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME={} DOSSIER_HOME={} TERM=screen-256color {} tui",
+            store.dir.path().join("home").display(),
+            store.root().display(),
+            bin()
+        );
+        let t = Tmux::start(&format!("names{width}"), width, 24, &command);
+        let screen = t.wait_for("SLUG");
+        t.keys(&["q"]);
+        screen
+    };
+    let wide = tui(100);
+    for (slug, name) in [(&a, "Pricing model, enterprise"), (&b, "Pricing model, startups")] {
+        let row = wide.lines().find(|l| l.contains(slug.as_str())).unwrap_or_else(|| panic!("{slug}:\n{wide}"));
+        assert!(row.contains(name), "{row:?}\n{wide}");
+    }
+    assert!(wide.contains("one ⏎ two"), "{wide}");
+    let narrow = tui(60);
+    let rows: Vec<&str> = narrow.lines().filter(|l| l.contains(" active ")).collect();
+    assert_eq!(rows.len(), 2, "{narrow}");
+    for tail in ["ise", "ups"] {
+        assert!(rows.iter().any(|r| r.matches(tail).count() >= 2), "`{tail}` in a name and slug:\n{narrow}");
+    }
+}

@@ -7,6 +7,9 @@
 //! identifier a user copies. Piped output has no width ([`stdout_width`] is `None`), so it
 //! and `--json` stay complete.
 //!
+//! Identifiers that must be shortened (a name or slug on a narrow terminal) keep both ends
+//! ([`fit_middle`]), so two similar ones stay distinguishable.
+//!
 //! Not for: deciding what a table shows (the CLI renders it) or colour (nothing is coloured).
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -49,6 +52,69 @@ pub fn fit(s: &str, max: usize) -> String {
     }
     out.push('…');
     out
+}
+
+/// `s` shortened to at most `max` columns by cutting its middle: the start and the end, which
+/// tell similar names apart (`pricing-mo…enterprise`), are kept.
+pub fn fit_middle(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let keep = max - 1;
+    let tail_w = keep / 2;
+    let head_w = keep - tail_w;
+    let take = |chars: &mut dyn Iterator<Item = char>, room: usize| {
+        let (mut out, mut used) = (Vec::new(), 0);
+        for c in chars {
+            let w = c.width().unwrap_or(0);
+            if used + w > room {
+                break;
+            }
+            out.push(c);
+            used += w;
+        }
+        out
+    };
+    let head: String = take(&mut s.chars(), head_w).into_iter().collect();
+    let tail: String = take(&mut s.chars().rev(), tail_w).into_iter().rev().collect();
+    format!("{head}…{tail}")
+}
+
+/// `s` as one line of a table cell: each line break shown as ` ⏎ `, tabs and other control
+/// characters as spaces (a value with newlines, which MCP accepts, must not break the table).
+pub fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => out.push_str(" ⏎ "),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Widths of a table's flexible columns in `room` columns: each starts at its full width
+/// (`full`); while the total is over `room`, columns are shrunk in the order of `steps` —
+/// `(column, floor)`: that column down to no less than `floor` — so what the order puts last
+/// (what tells rows apart) is shortened last. The total stays over `room` only when every
+/// step is spent.
+pub fn allocate(full: &[usize], room: usize, steps: &[(usize, usize)]) -> Vec<usize> {
+    let mut w = full.to_vec();
+    for &(i, floor) in steps {
+        let total: usize = w.iter().sum();
+        if total <= room {
+            break;
+        }
+        let cut = (total - room).min(w[i].saturating_sub(floor));
+        w[i] -= cut;
+    }
+    w
 }
 
 /// `s` padded with spaces to `w` columns (never shortened).
@@ -98,6 +164,28 @@ mod tests {
         let out = fit_lines("short\na much longer line than ten\n", Some(10));
         assert_eq!(out, "short\na much lo…\n");
         assert_eq!(fit_lines("unchanged long line", None), "unchanged long line");
+    }
+
+    #[test]
+    fn fit_middle_keeps_both_ends() {
+        assert_eq!(fit_middle("pricing-model-enterprise", 24), "pricing-model-enterprise");
+        assert_eq!(fit_middle("pricing-model-enterprise", 9), "pric…rise");
+        assert_eq!(width(&fit_middle("pricing-model-startups", 9)), 9);
+        assert_eq!(fit_middle("abc", 1), "…");
+        assert!(width(&fit_middle("日本語のテキスト", 7)) <= 7);
+    }
+
+    #[test]
+    fn one_line_shows_line_breaks_as_a_return_sign() {
+        assert_eq!(one_line("first\nsecond\r\nthird\tend"), "first ⏎ second ⏎ third end");
+        assert_eq!(one_line("plain"), "plain");
+    }
+
+    #[test]
+    fn allocate_shrinks_in_order_down_to_the_floors() {
+        assert_eq!(allocate(&[10, 10, 40], 100, &[(2, 16)]), vec![10, 10, 40]);
+        assert_eq!(allocate(&[10, 10, 40], 40, &[(2, 16), (0, 5)]), vec![10, 10, 20]);
+        assert_eq!(allocate(&[10, 10, 40], 30, &[(2, 16), (0, 5), (1, 5)]), vec![5, 9, 16]);
     }
 
     #[test]

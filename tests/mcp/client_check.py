@@ -65,6 +65,13 @@ async def main(binary, store):
             item = e["data"]["dossiers"][0]
             for key in ("id", "name", "status", "staleness_days", "priority_score", "path", "warnings"):
                 assert key in item, key
+            # SPEC §7.2/§8.3: inside a Claude Code session without hooks, every item carries the
+            # capability warnings; include_warnings: false leaves them out.
+            assert any("Transcript archive is unavailable" in w for w in item["warnings"]), item
+            e = envelope(await call("dossier_list", {"include_warnings": False}))
+            assert e["ok"] and e["data"]["dossiers"][0]["warnings"] == [], e
+            e = envelope(await call("dossier_list", {"include_warnings": True}))
+            assert e["data"]["dossiers"][0]["warnings"] == item["warnings"], e
 
             e = envelope(await call("dossier_session", {"id": slug}))
             assert e["ok"], e
@@ -431,10 +438,38 @@ async def dead_binding_checks(binary, store):
     print("mcp dead binding checks passed")
 
 
+async def list_warning_checks(binary, store):
+    """SPEC §7.2/§8.3: dossier_list inside a Claude Code session (its session variable set, no
+    hooks installed in HOME) gives every item the capability warnings; `include_warnings: false`
+    leaves them out; outside a session there are none; a non-boolean is refused."""
+    async def items(env, args):
+        params = StdioServerParameters(command=binary, args=["mcp"], env=env)
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                e = envelope(await session.call_tool("dossier_promote", {"name": "Kitchen renovation", "create": True}))
+                return [envelope(await session.call_tool("dossier_list", a)) for a in args]
+
+    base = {k: v for k, v in os.environ.items() if k != "CLAUDE_CODE_SESSION_ID"}
+    base["DOSSIER_HOME"] = store
+    inside, off, bad = await items(dict(base, CLAUDE_CODE_SESSION_ID="sess-list"),
+                                   [{}, {"include_warnings": False}, {"include_warnings": "yes"}])
+    w = inside["data"]["dossiers"][0]["warnings"]
+    assert any("Transcript archive is unavailable" in x for x in w), inside
+    assert any("save backstops" in x for x in w), inside
+    assert off["data"]["dossiers"][0]["warnings"] == [], off
+    assert not bad["ok"] and bad["error"]["code"] == "invalid_input", bad
+    (outside,) = await items(base, [{"include_warnings": True}])
+    assert all(d["warnings"] == [] for d in outside["data"]["dossiers"]), outside
+    print("mcp list warning checks passed")
+
+
 if __name__ == "__main__":
     if sys.argv[3:] == ["context-only"]:
         asyncio.run(context_only_checks(sys.argv[1], sys.argv[2]))
     elif sys.argv[3:] == ["dead-binding"]:
         asyncio.run(dead_binding_checks(sys.argv[1], sys.argv[2]))
+    elif sys.argv[3:] == ["list-warnings"]:
+        asyncio.run(list_warning_checks(sys.argv[1], sys.argv[2]))
     else:
         asyncio.run(main(sys.argv[1], sys.argv[2]))

@@ -107,11 +107,13 @@ pub enum Command {
     },
     /// Show a Dossier's frontmatter, token estimate and artifacts.
     Show {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
     },
     /// Create a new Dossier (checks for likely existing matches first).
     Promote {
+        /// The new Dossier's display name (its slug is made from it).
         #[arg(long)]
         name: Option<String>,
         /// Session content to capture (and its `# ` title as the name).
@@ -123,6 +125,7 @@ pub enum Command {
     },
     /// Attach session content to a Dossier; without a target, list the top candidates.
     Link {
+        /// The Dossier to attach to (slug or id); omit it to see the top candidates.
         #[arg(add = complete::dossier_slugs())]
         target: Option<String>,
         /// The session content to attach (or to find candidates for).
@@ -132,8 +135,10 @@ pub enum Command {
     /// Merge SOURCE into TARGET (the survivor). On a terminal, asks about each conflict;
     /// otherwise conflicts come back as `conflict_detected` (exit 4) for --resolve.
     Merge {
+        /// The Dossier merged away (slug or id); it is archived afterwards, never deleted.
         #[arg(add = complete::dossier_slugs())]
         source: String,
+        /// The surviving Dossier (slug or id).
         #[arg(add = complete::dossier_slugs())]
         target: String,
         /// Resolve a conflict: ID=keep-target|keep-source|keep-both|custom:<text> (repeatable).
@@ -150,6 +155,7 @@ pub enum Command {
     },
     /// Print the full Distilled State (never truncated; over-target warns).
     Recall {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
         /// Return only this page (1-based) of at most 40,000 bytes, split on line boundaries.
@@ -158,6 +164,7 @@ pub enum Command {
     },
     /// Full-text search across every Dossier and artifact (archived ones too).
     Search {
+        /// The text to find (literal, smart case; a regular expression with --regex).
         query: String,
         /// Only this Dossier.
         #[arg(long, add = complete::dossier_slugs())]
@@ -171,55 +178,72 @@ pub enum Command {
     },
     /// Set lifecycle status.
     Status {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
+        /// The new status.
         status: StatusArg,
     },
     /// Set the lead.
     Lead {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
+        /// Who leads the work.
         lead: String,
     },
     /// Set the next action.
     Next {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
+        /// The next action.
         action: String,
     },
     /// Edit open questions.
     Questions {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
+        /// add appends, set replaces the list, clear empties it.
         op: QuestionsOp,
+        /// The questions (for add and set).
         questions: Vec<String>,
     },
     /// Set importance, urgency and due date.
     Priority {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
+        /// high or low (h, l).
         #[arg(long, value_enum)]
         importance: LevelArg,
+        /// high or low (h, l).
         #[arg(long, value_enum)]
         urgency: LevelArg,
+        /// Due date, YYYY-MM-DD.
         #[arg(long)]
         due: Option<String>,
     },
     /// Show the session's active Dossier.
     Active {
+        /// The harness session id (default: CLAUDE_CODE_SESSION_ID).
         #[arg(long, add = complete::session_ids())]
         session: Option<String>,
     },
     /// Bind a Dossier to the session.
     Switch {
+        /// The Dossier to bind (slug or id).
         #[arg(add = complete::dossier_slugs())]
         target: String,
+        /// The harness session id (default: CLAUDE_CODE_SESSION_ID).
         #[arg(long, add = complete::session_ids())]
         session: Option<String>,
     },
     /// Save a new Distilled State and/or fields against a base revision (the CLI form of
     /// the `dossier_save` tool; see docs/cli.md).
     Save {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
         /// The revision your change started from (`dossier show --json` → data.revision).
@@ -243,11 +267,13 @@ pub enum Command {
     },
     /// Print the store root, or a Dossier's directory.
     Path {
+        /// A Dossier (slug or id); default: the store root.
         #[arg(add = complete::dossier_slugs())]
         target: Option<String>,
     },
     /// Archive a Dossier (hides it from the default view; deletes nothing).
     Archive {
+        /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
         target: String,
     },
@@ -308,6 +334,7 @@ pub enum PluginCommand {
     /// Write the plugin directory (also a one-plugin marketplace) into DIR: plugin.json,
     /// marketplace.json, hooks/hooks.json, .mcp.json, commands/codecall.md, bin/dossier.
     Export {
+        /// The directory to write the plugin into (created if missing).
         dir: PathBuf,
         /// Copy this dossier binary into DIR/bin/dossier (instead of a launcher that runs the
         /// dossier installed on the machine).
@@ -334,6 +361,7 @@ pub enum CodecallCommand {
         /// The implementation is the diff BASE..HEAD (both needed); default: working-tree changes.
         #[arg(long, value_name = "REV", requires = "head")]
         base: Option<String>,
+        /// The implementation is the diff BASE..HEAD (both needed).
         #[arg(long, value_name = "REV", requires = "base")]
         head: Option<String>,
         /// The task or result text of the conversation (redacted before it is recorded).
@@ -483,6 +511,7 @@ pub enum ContextCommand {
 pub enum ConflictsCommand {
     /// Conflict files of one Dossier, or of every Dossier.
     List {
+        /// Only this Dossier's conflicts (slug or id).
         #[arg(add = complete::dossier_slugs())]
         target: Option<String>,
         /// Include resolved ones.
@@ -491,6 +520,7 @@ pub enum ConflictsCommand {
     },
     /// Print one conflict file.
     Show {
+        /// The conflict's id (`dossier conflicts list` shows them).
         #[arg(add = complete::conflict_ids())]
         conflict_id: String,
     },
@@ -498,6 +528,7 @@ pub enum ConflictsCommand {
     /// your own text) on top of it through the Save path. Merge conflicts are resolved by
     /// `dossier merge`.
     Resolve {
+        /// The concurrent-edit conflict's id (`dossier conflicts list` shows them).
         #[arg(add = complete::conflict_ids())]
         conflict_id: String,
         /// keep-current | keep-proposal
@@ -564,5 +595,33 @@ mod tests {
             let name = v.to_possible_value().unwrap().get_name().to_string();
             assert_eq!(Status::from(*v).as_str(), name);
         }
+    }
+}
+
+#[cfg(test)]
+mod help_tests {
+    use clap::CommandFactory;
+
+    /// Every argument of every subcommand (`<TARGET>`, `--name`, `--due`, ...) says what it is
+    /// in `--help` (issue 18 defect 14).
+    #[test]
+    fn every_argument_has_help_text() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for a in cmd.get_arguments() {
+                let id = a.get_id().as_str();
+                if a.is_hide_set() || id == "help" || id == "version" {
+                    continue;
+                }
+                if a.get_help().is_none() && a.get_long_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&super::Cli::command(), "dossier", &mut missing);
+        assert!(missing.is_empty(), "arguments without help text:\n{}", missing.join("\n"));
     }
 }

@@ -22,7 +22,7 @@ pub(super) fn cmd_active(session: Option<&str>) -> Result<Output> {
         o,
         |b| json!({ "session_id": sid, "binding": b }),
         |b| match b.as_ref().and_then(|b| b.dossier_id.clone()) {
-            Some(id) => format!("session {sid}: {id}\n"),
+            Some(id) => format!("session {sid}: {}\n", crate::ops::list::label(&app, &id)),
             None => format!("session {sid}: no active Dossier\n"),
         },
     ))

@@ -47,7 +47,7 @@ fn capture_transcript(app: &App, input: &HookInput, actor: &str) -> Result<Vec<S
         let mut ev = save::event(EventKind::TranscriptCaptureUnavailable, &id, actor, &session);
         ev.details.insert("reason".into(), json!(reason));
         audit::append(&dir, &ev)?;
-        Ok(vec![format!("transcript not captured for `{id}`: {reason}")])
+        Ok(vec![format!("transcript not captured for {}: {reason}", crate::ops::list::label(app, &id))])
     };
     let Some(path) = input.transcript_path.clone().filter(|p| !p.as_os_str().is_empty()) else {
         return unavailable("Claude Code sent no transcript_path".into());

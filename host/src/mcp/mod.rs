@@ -133,6 +133,8 @@ pub struct ListParams {
     pub status: Option<Vec<Status>>,
     /// Default 50.
     pub limit: Option<usize>,
+    /// Capability warnings per item; default true.
+    pub include_warnings: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -303,7 +305,7 @@ impl DossierServer {
     fn dossier_list(&self, Parameters(p): Parameters<ListParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let statuses = p.status.unwrap_or_else(|| Status::OPEN.to_vec());
-            let o = ops::list::list(app, &statuses, Some(p.limit.unwrap_or(50)))?;
+            let o = ops::list::list(app, &statuses, Some(p.limit.unwrap_or(50)), p.include_warnings.unwrap_or(true))?;
             reply(o, |page| json!({ "dossiers": page.dossiers, "total": page.total }))
         }))
     }

@@ -320,23 +320,38 @@ fn draw_list(f: &mut Frame, area: Rect, s: &mut State) -> &'static str {
         f.render_widget(Paragraph::new(t).wrap(Wrap { trim: false }), table);
         return "1-5 filter  0 open  a all  c conflicts  r reload  q quit";
     }
-    // PRI STATUS STALE TOKENS DOSSIER NEXT-ACTION; the next action takes what is left.
+    // PRI STATUS STALE TOKENS NAME SLUG NEXT-ACTION: the name, slug and next action share
+    // what the fixed columns leave (as `dossier ls` does); the next action shrinks first, the
+    // name and slug are cut in the middle, so similar ones stay distinguishable.
+    let names: Vec<String> = s.rows.iter().map(|r| crate::term::one_line(&r.item.name)).collect();
+    let nexts: Vec<String> = s.rows.iter().map(|r| crate::term::one_line(&r.item.next_action)).collect();
+    let widest =
+        |head: &str, vals: Vec<&str>| vals.into_iter().map(crate::term::width).max().unwrap_or(0).max(head.len());
+    let full = [
+        widest("NAME", names.iter().map(String::as_str).collect()),
+        widest("SLUG", s.rows.iter().map(|r| r.item.slug.as_str()).collect()),
+        widest("NEXT ACTION", nexts.iter().map(String::as_str).collect()),
+    ];
+    // Four fixed columns and the marker, and one space between each of the eight columns.
+    let fixed = 1 + 3 + 8 + 5 + 6 + 7;
+    let room = (table.width as usize).saturating_sub(fixed);
+    let w = crate::term::allocate(&full, room, &[(2, 16), (0, 12), (1, 12), (2, 8), (0, 6), (1, 6), (2, 0)]);
     let widths = [
         Constraint::Length(1),
         Constraint::Length(3),
         Constraint::Length(8),
         Constraint::Length(5),
         Constraint::Length(6),
-        Constraint::Length(22),
-        Constraint::Min(10),
+        Constraint::Length(w[0] as u16),
+        Constraint::Length(w[1] as u16),
+        Constraint::Min(w[2].min(10) as u16),
     ];
-    let fixed: u16 = 1 + 3 + 8 + 5 + 6 + 22 + 6;
-    let next_width = table.width.saturating_sub(fixed) as usize;
     let bound_id = s.bound.as_ref().map(|(id, _)| id.as_str());
     let rows: Vec<Row> = s
         .rows
         .iter()
-        .map(|r| {
+        .zip(names.iter().zip(&nexts))
+        .map(|(r, (name, next))| {
             let d = &r.item;
             let status_color = match d.status.as_str() {
                 "active" => Color::Green,
@@ -350,12 +365,13 @@ fn draw_list(f: &mut Frame, area: Rect, s: &mut State) -> &'static str {
                 Cell::from(d.status.as_str()).style(Style::new().fg(status_color)),
                 Cell::from(format!("{:>4}d", d.staleness_days)),
                 Cell::from(r.tokens.map_or("?".to_string(), |t| format!("{:>6}", compact(t)))),
-                Cell::from(truncate(&d.slug, 22)),
-                Cell::from(truncate(&d.next_action, next_width)),
+                Cell::from(crate::term::fit_middle(name, w[0])),
+                Cell::from(crate::term::fit_middle(&d.slug, w[1])),
+                Cell::from(truncate(next, w[2])),
             ])
         })
         .collect();
-    let header = Row::new(vec!["", "PRI", "STATUS", "STALE", "TOKENS", "DOSSIER", "NEXT ACTION"])
+    let header = Row::new(vec!["", "PRI", "STATUS", "STALE", "TOKENS", "NAME", "SLUG", "NEXT ACTION"])
         .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
     let t = Table::new(rows, widths).header(header).column_spacing(1).row_highlight_style(Style::new().reversed());
     let mut st = TableState::default().with_selected(Some(s.selected)).with_offset(s.list_offset);

@@ -244,7 +244,7 @@ impl State {
     /// Re-read the list (keeping the selected Dossier selected) and the session's binding.
     pub fn reload(&mut self) {
         let keep = self.rows.get(self.selected).map(|r| r.item.slug.clone());
-        match crate::ops::list::list(&self.app, &self.filter, None) {
+        match crate::ops::list::list(&self.app, &self.filter, None, false) {
             Ok(l) => {
                 self.list_warnings = l.warnings;
                 self.rows = l

@@ -35,6 +35,18 @@ impl Capabilities {
         }
     }
 
+    /// The same warnings as [`Capabilities::warnings`], each in a few words (a table cell).
+    pub fn labels(&self) -> Vec<&'static str> {
+        let mut l = Vec::new();
+        if !self.transcript_capture {
+            l.push("no transcript");
+        }
+        if !(self.session_end_hook && self.pre_compaction_hook) {
+            l.push("no save hooks");
+        }
+        l
+    }
+
     pub fn warnings(&self) -> Vec<String> {
         let mut w = Vec::new();
         if !self.transcript_capture {
@@ -58,6 +70,11 @@ pub trait Harness: Send {
     /// The capability warnings of SPEC §6.1 from the report `dossier init` (or `doctor`) last
     /// recorded in `config.yaml` (SPEC §9.3: the context library shows these).
     fn recorded_warnings(&self, config: &Config) -> Vec<String>;
+    /// Whether this process runs inside a known harness session (SPEC §7.2: `ls` then shows
+    /// the capability warnings); a harness named `cli` is none.
+    fn in_session(&self) -> bool {
+        self.name() != "cli"
+    }
 }
 
 /// No harness: nothing is registered, nothing was recorded.
