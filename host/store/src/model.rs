@@ -284,10 +284,10 @@ fn where_the_mistake_is(yaml: &str, reason: &str, line: usize, column: usize) ->
             return line;
         }
     }
-    if reason.contains("tab") {
-        if let Some(i) = yaml[start..].find('\t') {
-            return line_of(start + i);
-        }
+    if reason.contains("tab")
+        && let Some(i) = yaml[start..].find('\t')
+    {
+        return line_of(start + i);
     }
     line
 }
