@@ -503,3 +503,86 @@ fn spec_8_7_an_unknown_conflict_id_is_invalid_input_listing_the_valid_ids() {
         assert!(human.contains(id.as_str().unwrap()), "the ids --resolve needs are printed: {human}");
     }
 }
+
+/// SPEC §12.3: conflict ids are `conf_` + 26 lowercase Crockford base32 characters (the ULID
+/// shape), content-derived so that a merge asked again names the same ids; the older
+/// `conf-<16 hex>` form (the same hash) is still accepted in resolutions.
+#[test]
+fn spec_12_3_conflict_ids_are_conf_prefixed() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target, _, _) = pair(&store, true);
+    let tdir = store.root().join(&target);
+    let (code, v) = merge(&store, &[&source, &target]);
+    assert_eq!(code, Some(4), "{v}");
+    let ids: Vec<String> = v["error"]["details"]["conflicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!ids.is_empty(), "{v}");
+    const CROCKFORD: &str = "0123456789abcdefghjkmnpqrstvwxyz";
+    for id in &ids {
+        let rest = id.strip_prefix("conf_").unwrap_or_else(|| panic!("`{id}` is not conf_-prefixed"));
+        assert_eq!(rest.len(), 26, "{id}");
+        assert!(rest.chars().all(|c| CROCKFORD.contains(c)), "{id}");
+        assert!(rest.as_bytes()[0] <= b'7', "{id}: 128 bits, as a ULID");
+        assert!(tdir.join("conflicts").join(format!("{id}.md")).is_file(), "{id}");
+    }
+    let (_, again) = merge(&store, &[&source, &target]);
+    assert_eq!(again["error"]["details"]["conflicts"], v["error"]["details"]["conflicts"], "the same ids again");
+
+    // A resolution written with the older `conf-<hex>` form still resolves the same conflict.
+    let legacy = |id: &str| {
+        let n = id[5..].chars().fold(0u128, |n, c| (n << 5) | CROCKFORD.find(c).unwrap() as u128);
+        format!("conf-{:016x}", (n >> 64) as u64)
+    };
+    let mut args = vec![source.clone(), target.clone()];
+    for id in &ids {
+        args.extend(["--resolve".to_string(), format!("{}=keep-source", legacy(id))]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, done) = merge(&store, &args);
+    assert_eq!(code, Some(0), "{done}");
+    assert_eq!(done["data"]["conflicts_resolved"], serde_json::json!(ids), "recorded under the new ids: {done}");
+    let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
+    assert!(state.contains("Use SQLite for the event store"), "{state}");
+}
+
+/// SPEC §8.7 (issue 18 defect 13): the human `dossier merge` error prints each conflict's id,
+/// what it is about, and the exact `--resolve` command; not the MCP parameter name.
+#[test]
+fn spec_8_7_the_human_merge_error_prints_each_conflict_id_and_the_resolve_command() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target, _, _) = pair(&store, true);
+    let out = store.cmd().args(["merge", &source, &target]).output().unwrap();
+    let human = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(4), "{human}");
+    let (_, v) = merge(&store, &[&source, &target]);
+    let conflicts = v["error"]["details"]["conflicts"].as_array().unwrap().clone();
+    assert!(!conflicts.is_empty());
+    for c in &conflicts {
+        let id = c["id"].as_str().unwrap();
+        let line = human.lines().find(|l| l.contains(id)).unwrap_or_else(|| panic!("{id} is printed: {human}"));
+        assert!(line.contains(c["subject"].as_str().unwrap()), "what it is about, with the id: {human}");
+    }
+    let resolve = format!("dossier merge {source} {target} --resolve {}=", conflicts[0]["id"].as_str().unwrap());
+    assert!(human.contains(&resolve), "the exact command: {human}");
+    assert!(human.contains("keep-target") && human.contains("keep-source") && human.contains("custom:"), "{human}");
+    assert!(!human.contains("resolved_conflicts"), "the CLI's words, not MCP's: {human}");
+
+    // The command as printed works: pick each conflict's first listed choice.
+    let cmd = human.lines().find(|l| l.contains(&resolve)).unwrap();
+    let cmd = &cmd[cmd.find("dossier merge").unwrap()..];
+    let mut args: Vec<String> = Vec::new();
+    for word in cmd.split_whitespace().skip(2) {
+        args.push(match word.split_once('=') {
+            Some((id, _)) => format!("{id}=keep-source"),
+            None => word.to_string(),
+        });
+    }
+    let out = store.cmd().arg("merge").args(&args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}

@@ -296,6 +296,37 @@ fn invalid_frontmatter_is_reported_with_file_and_line() {
     assert_eq!(code(&out), "invalid_frontmatter", "a save never overwrites a file it cannot parse");
 }
 
+/// Issue 18 defect 14: the error named the file's line and, inside the message, the YAML
+/// parser's own (one less, and for an unclosed quote the line where parsing gave up).
+#[test]
+fn spec_4_1_an_invalid_frontmatter_error_gives_one_correct_line() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    promote(&store, "Broken");
+    let file = store.root().join("broken/dossier.md");
+    let good = std::fs::read_to_string(&file).unwrap();
+    let line4 = good.lines().nth(3).unwrap().to_string();
+    let (key, value) = line4.split_once(": ").unwrap();
+    for (what, bad) in [("an unclosed quote", format!("{key}: \"{value}")), ("a tab", format!("\t{line4}"))] {
+        std::fs::write(&file, good.replacen(&format!("{line4}\n"), &format!("{bad}\n"), 1)).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap().lines().nth(3), Some(bad.as_str()));
+        let before = snapshot(store.root());
+        for args in [&["show", "broken"][..], &["recall", "broken"], &["next", "broken", "x"]] {
+            let out = store.cmd().args(args).arg("--json").output().unwrap();
+            let v = json_of(&out);
+            assert_eq!(v["error"]["code"], "invalid_frontmatter", "{what} {args:?}: {v}");
+            let msg = v["error"]["message"].as_str().unwrap();
+            assert!(msg.starts_with(&format!("{}:4:", file.display())), "{what} {args:?}: line 4 is named: {msg}");
+            assert_eq!(msg.matches("line").count(), 0, "{what}: no second line number: {msg}");
+            assert_eq!(v["error"]["details"]["line"], 4, "{what}: {v}");
+            let human = store.cmd().args(args).output().unwrap();
+            let human = String::from_utf8_lossy(&human.stderr).to_string();
+            assert!(human.contains(":4:") && !human.contains("line "), "{what}: {human}");
+        }
+        assert_eq!(snapshot(store.root()), before, "{what}: nothing written");
+    }
+}
+
 #[test]
 fn unknown_frontmatter_keys_survive_cli_edits() {
     let store = TempStore::new(crate::DOSSIER);

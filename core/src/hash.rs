@@ -3,7 +3,7 @@
 //!
 //! What it is for: values that are the same on every machine, target and run. `maps`' hashers
 //! and merge's word table, word and number keys, normalised-text keys and conflict ids
-//! (`conf-…`) are all built from these functions, so a change here changes conflict ids users
+//! (`conf_…`) are all built from these functions, so a change here changes conflict ids users
 //! and conflict files already hold (`maps` and `merge::ids` tests pin the published vectors).
 //!
 //! What it is not for: hash maps themselves (`maps`), cryptography, or resisting hash flooding

@@ -21,9 +21,10 @@
 //!   only when they share a key. The rules, exactly, are in docs/merge.md and on the functions
 //!   of the modules below (`analysis::Scratch::analyse`, `detection::subject_conflict`,
 //!   `detection::same_words_conflict`, [`material_next_action`], [`lifecycle`]).
-//! - **Ids** are `conf-` + 16 hex digits of FNV-1a 64 over the kind, the subject key and both
-//!   claims' normalised texts (as hashes): stable across runs and independent of unrelated
-//!   claims and of provenance.
+//! - **Ids** are `conf_` + 26 lowercase Crockford base32 digits (SPEC §12.3's shape) made from
+//!   FNV-1a 64 over the kind, the subject key and both claims' normalised texts (as hashes):
+//!   stable across runs and independent of unrelated claims and of provenance. Resolutions may
+//!   name the older `conf-<16 hex>` form of the same hash ([`canonical_conflict_id`]).
 //! - **Resolutions**: `keep-source` puts the source's claim where the target's was,
 //!   `keep-target` drops the source's, `keep-both` keeps the target's in place and adds the
 //!   source's after the target's claims, `custom(text)` puts the text where the target's claim
@@ -52,6 +53,7 @@ mod values;
 mod words;
 
 pub use detection::{lifecycle, material_next_action};
+pub use ids::canonical_conflict_id;
 pub use types::{Choice, Conflict, ConflictKind, ConflictSide, MergeError, MergePlan, MergeSide, Resolution, Status};
 
 use crate::hash::fnv64;
@@ -168,22 +170,21 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     order.sort_by_key(|&k| (found[k].order, found[k].kind));
 
     // Resolutions.
+    // (An id of the older `conf-<hex>` form names the same conflict.)
+    let named: Vec<String> = resolutions.iter().map(|r| canonical_conflict_id(&r.conflict_id)).collect();
     let mut chosen: HashMap<&str, &Choice> = HashMap::default();
     let mut unknown: Vec<&str> = Vec::new();
-    for r in resolutions {
-        if !by_id.contains_key(r.conflict_id.as_str()) {
+    for (r, id) in resolutions.iter().zip(&named) {
+        if !by_id.contains_key(id.as_str()) {
             if !unknown.contains(&r.conflict_id.as_str()) {
                 unknown.push(&r.conflict_id);
             }
             continue;
         }
-        if let Some(prev) = chosen.insert(&r.conflict_id, &r.choice)
+        if let Some(prev) = chosen.insert(id, &r.choice)
             && prev != &r.choice
         {
-            return Err(MergeError::InvalidInput(format!(
-                "conflict {} is resolved twice, in different ways",
-                r.conflict_id
-            )));
+            return Err(MergeError::InvalidInput(format!("conflict {id} is resolved twice, in different ways")));
         }
     }
     if !unknown.is_empty() {

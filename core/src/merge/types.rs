@@ -88,7 +88,7 @@ pub struct ConflictSide {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
-    /// `conf-` + 16 hex digits; the same for the same disagreement on every run.
+    /// `conf_` + 26 lowercase base32 digits (see `ids`); the same for the same disagreement on every run.
     pub id: String,
     pub kind: ConflictKind,
     /// What the two sides disagree about, e.g. "launch date".

@@ -26,7 +26,7 @@ pub(super) fn cmd_merge(
         let text = std::fs::read_to_string(f).map_err(|e| DossierError::io("read", f, e))?;
         let more: Vec<dossier_store::merge::ResolutionInput> = serde_json::from_str(&text).map_err(|e| {
             DossierError::new(Code::InvalidInput, format!("{}: not a JSON list of resolutions: {e}", f.display()))
-                .with_next(r#"[{"conflict_id": "conf-...", "choice": "keep_target"}]"#)
+                .with_next(r#"[{"conflict_id": "conf_...", "choice": "keep_target"}]"#)
         })?;
         resolutions.extend(more);
     }
@@ -38,7 +38,8 @@ pub(super) fn cmd_merge(
             resolutions.push(ask_resolution(i + 1, conflicts.len(), c)?);
         }
     }
-    let o = crate::ops::merge::merge(&app, &Caller::cli(), source, target, &resolutions, progress::for_cli().as_ref())?;
+    let o = crate::ops::merge::merge(&app, &Caller::cli(), source, target, &resolutions, progress::for_cli().as_ref())
+        .map_err(|e| for_cli(e, source, target, json))?;
     Ok(Output::of(o, dossier_store::merge::outcome_json, |o| {
         if o.already_merged {
             format!("{} was already merged into {}; nothing to do\n", o.source_slug, o.target_slug)
@@ -53,6 +54,55 @@ pub(super) fn cmd_merge(
             )
         }
     }))
+}
+
+/// `conflict_detected` in the CLI's words: each conflict's id and what it is about (in the
+/// message, on a terminal), and the exact `--resolve` command, instead of the MCP parameter.
+fn for_cli(mut e: DossierError, source: &str, target: &str, json: bool) -> DossierError {
+    if e.code != Code::ConflictDetected {
+        return e;
+    }
+    let conflicts = e.details["conflicts"].as_array().cloned().unwrap_or_default();
+    let s = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    if !json {
+        let short = |side: &serde_json::Value| {
+            // Short: provenance markers left out (`dossier conflicts show <id>` has them).
+            let mut text = s(&side["text"]);
+            while let Some(i) = text.find("[src:") {
+                let end = text[i..].find(']').map_or(text.len(), |e| i + e + 1);
+                text.replace_range(i..end, "");
+            }
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = if text.chars().count() > 100 {
+                format!("{}…", text.chars().take(99).collect::<String>())
+            } else {
+                text
+            };
+            let at = match side["line"].as_u64() {
+                Some(0) | None => "frontmatter".to_string(),
+                Some(l) => format!("line {l}"),
+            };
+            format!("({at}): {text}")
+        };
+        let mut msg = format!(
+            "merging {source} into {target} needs {} decision(s); each is preserved in the target's conflicts/ and nothing else changed:",
+            conflicts.len()
+        );
+        for c in &conflicts {
+            msg.push_str(&format!("\n  {}  {}: {}", s(&c["id"]), s(&c["kind"]), s(&c["subject"])));
+            msg.push_str(&format!("\n      target {}", short(&c["target"])));
+            msg.push_str(&format!("\n      source {}", short(&c["source"])));
+        }
+        e.message = msg;
+    }
+    let flags: String = conflicts.iter().map(|c| format!(" --resolve {}=CHOICE", s(&c["id"]))).collect();
+    e.next_actions = vec![
+        "choose for each conflict: CHOICE is keep-target, keep-source, keep-both, or custom:<your text>".to_string(),
+        format!("dossier merge {source} {target}{flags}"),
+        format!("or run `dossier merge {source} {target}` on a terminal to be asked about each conflict"),
+        "see one in full (with provenance): dossier conflicts show <id>".to_string(),
+    ];
+    e
 }
 
 /// Walk one conflict on the terminal (stderr prompts, stdin answers).

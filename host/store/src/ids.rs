@@ -1,7 +1,8 @@
 //! Identifiers and slugs (SPEC §12.2, §12.3).
 //!
 //! Ids are ULIDs (sortable, unique) in lowercase with the SPEC's prefixes: `dos_`, `art_`,
-//! `sess_`, `conf_`; revisions are content hashes with `rev_` (see `save`). Slugs are the
+//! `sess_`, `conf_`; revisions are content hashes with `rev_` (see `save`). Merge conflict ids
+//! are content hashes in the same shape, minted by the merge policy ([`canonical_conflict_id`]). Slugs are the
 //! durable directory names: lowercase ASCII (transliterated), punctuation and spaces to `-`,
 //! repeats collapsed, ends trimmed, at most [`MAX_SLUG_LEN`] bytes; a collision appends a
 //! short id suffix. Renaming a Dossier never changes its slug.
@@ -36,6 +37,27 @@ pub fn new_id(prefix: Prefix) -> String {
 /// The short suffix used to disambiguate slugs: the id's last 6 characters (random bits).
 pub fn short_suffix(id: &str) -> &str {
     &id[id.len().saturating_sub(6)..]
+}
+
+/// A merge conflict id as the merge policy names it (docs/merge.md, Ids): `conf_<26 base32>`
+/// unchanged; the older `conf-<16 hex>` form (before SPEC §12.3's `conf_` prefix) converted to
+/// the id of the same conflict; anything else unchanged. Merge conflict ids are content
+/// hashes minted by the policy, so the conversion is the policy's own (`dossier_core::merge::
+/// canonical_conflict_id`; the store's tests check that the two agree).
+pub fn canonical_conflict_id(id: &str) -> String {
+    const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+    let Some(h) = id
+        .strip_prefix("conf-")
+        .filter(|hex| hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+        .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+    else {
+        return id.to_string();
+    };
+    // FNV-1a 64 of b"conf_", continuing from `h`: the id's low half.
+    let low = b"conf_".iter().fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
+    let n = (u128::from(h) << 64) | u128::from(low);
+    let digits: String = (0..26).rev().map(|i| CROCKFORD[((n >> (5 * i)) & 31) as usize] as char).collect();
+    format!("{}{digits}", Prefix::Conflict.as_str())
 }
 
 pub const MAX_SLUG_LEN: usize = 64;

@@ -91,7 +91,8 @@ impl ResolutionInput {
                 ));
             }
         };
-        Ok(Resolution { conflict_id: self.conflict_id.clone(), choice })
+        // The older `conf-<hex>` form of an id names the same conflict (docs/merge.md, Ids).
+        Ok(Resolution { conflict_id: crate::ids::canonical_conflict_id(&self.conflict_id), choice })
     }
 }
 
@@ -223,7 +224,7 @@ fn known_ids(resolutions: &[Resolution], raised: &[Conflict]) -> Result<()> {
 
 fn conflict_detected(source: &str, target: &str, found: &[(Conflict, PathBuf)]) -> DossierError {
     let views: Vec<ConflictView> = found.iter().map(|(c, p)| ConflictView::new(c, Some(p.clone()))).collect();
-    let list = views.iter().map(|v| format!("{} ({})", v.subject, v.kind)).collect::<Vec<_>>().join("; ");
+    let list = views.iter().map(|v| format!("{}: {} ({})", v.id, v.subject, v.kind)).collect::<Vec<_>>().join("; ");
     DossierError::new(
         Code::ConflictDetected,
         format!(

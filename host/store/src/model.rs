@@ -231,28 +231,69 @@ pub fn split_frontmatter<'a>(text: &'a str, file: &Path) -> Result<(&'a str, &'a
     Err(invalid(text.lines().count(), "frontmatter is not closed by `---`"))
 }
 
-/// Parse frontmatter YAML; errors carry the file and the line in the file.
+/// Parse frontmatter YAML; errors carry the file and one line number, the file's (issue 18:
+/// the parser's own, relative to the YAML block, is taken out of its message).
 pub fn parse_frontmatter(yaml: &str, file: &Path) -> Result<Frontmatter> {
     serde_saphyr::from_str::<Frontmatter>(yaml).map_err(|e| {
-        let msg = e.to_string();
-        // saphyr reports lines within the YAML block; the block starts on line 2.
-        let line = first_line_number(&msg).map(|l| l + 1);
+        let msg = one_line(&e.to_string());
+        let (reason, line) = match e.location().filter(|l| l.line() > 0) {
+            Some(l) => {
+                let (line, column) = (l.line() as usize, l.column() as usize);
+                let reason = msg.replacen(&format!("line {line} column {column}: "), "", 1).replacen(
+                    &format!("line {line} column {column}"),
+                    "",
+                    1,
+                );
+                let reason = reason.strip_prefix("error: ").unwrap_or(&reason).to_string();
+                let line = where_the_mistake_is(yaml, &reason, line, column);
+                (reason, Some(line))
+            }
+            None => (msg.strip_prefix("error: ").unwrap_or(&msg).to_string(), None),
+        };
+        // The YAML block starts on the file's line 2.
+        let line = line.map(|l| l + 1);
         let at = line.map(|l| format!(":{l}")).unwrap_or_default();
-        DossierError::new(
-            Code::InvalidFrontmatter,
-            format!("{}{at}: invalid frontmatter: {}", file.display(), one_line(&msg)),
-        )
-        .with_details(serde_json::json!({ "file": file, "line": line }))
+        DossierError::new(Code::InvalidFrontmatter, format!("{}{at}: invalid frontmatter: {reason}", file.display()))
+            .with_details(serde_json::json!({ "file": file, "line": line }))
     })
+}
+
+/// The YAML line (1-based) to name for a parse error the parser places at `line`:`column`:
+/// for an unclosed quote the line where the quoted value opened (the parser notices only where
+/// the next quote closes it), for a tab the line holding the tab (the parser names the start
+/// of the value it was scanning), else `line`.
+fn where_the_mistake_is(yaml: &str, reason: &str, line: usize, column: usize) -> usize {
+    let line_of = |offset: usize| yaml[..offset].matches('\n').count() + 1;
+    let start: usize = yaml.split_inclusive('\n').take(line - 1).map(str::len).sum();
+    if start > yaml.len() {
+        return line;
+    }
+    let offset = yaml[start..].char_indices().nth(column.saturating_sub(1)).map_or(yaml.len(), |(i, _)| start + i);
+    for (quote, what) in [('"', "double-quoted"), ('\'', "single-quoted")] {
+        if reason.contains(what) {
+            let before = &yaml[..offset];
+            let Some(closing) = before.rfind(quote) else { return line };
+            let mut opening = &before[..closing];
+            while let Some(i) = opening.rfind(quote) {
+                if quote == '"' && opening[..i].ends_with('\\') {
+                    opening = &opening[..i];
+                    continue;
+                }
+                return line_of(i);
+            }
+            return line;
+        }
+    }
+    if reason.contains("tab")
+        && let Some(i) = yaml[start..].find('\t')
+    {
+        return line_of(start + i);
+    }
+    line
 }
 
 fn one_line(msg: &str) -> String {
     msg.lines().next().unwrap_or(msg).to_string()
-}
-
-fn first_line_number(msg: &str) -> Option<usize> {
-    let i = msg.find("line ")?;
-    msg[i + 5..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
 impl DossierDoc {

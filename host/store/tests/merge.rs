@@ -356,3 +356,16 @@ fn spec_8_7_an_unknown_conflict_id_is_invalid_input_listing_the_valid_ids() {
     assert_eq!((e.details["unknown"].clone(), e.details["valid"].clone()), (json!(["conf_nope"]), json!([])));
     assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "nothing written");
 }
+
+/// SPEC §12.3: the store converts the older `conf-<hex>` merge conflict ids exactly as the
+/// merge policy does (the store does not link the policy; this pins the copy).
+#[test]
+fn spec_12_3_conflict_ids_older_form_converts_as_the_policy_does() {
+    for id in ["conf-0000000000000000", "conf-a4df6287846c8159", "conf-ffffffffffffffff", "conf-nope", "conf_x", ""] {
+        let ours = dossier_store::ids::canonical_conflict_id(id);
+        assert_eq!(ours, dossier_core::merge::canonical_conflict_id(id), "{id}");
+        if id.len() == 21 {
+            assert!(ours.starts_with("conf_") && ours.len() == 31, "{ours}");
+        }
+    }
+}

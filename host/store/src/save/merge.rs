@@ -397,6 +397,7 @@ pub(super) fn mark_merge_conflicts_resolved(
         let id = header.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
         header.insert("resolved".into(), json!(true));
         header.insert("resolved_at".into(), json!(model::now_timestamp()));
+        let id = crate::ids::canonical_conflict_id(&id); // a file of the older `conf-<hex>` form
         if let Some(r) = resolutions.iter().find(|r| r.conflict_id == id) {
             header.insert("resolution".into(), resolution_json(&r.choice));
         }
