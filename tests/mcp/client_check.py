@@ -35,6 +35,13 @@ def envelope(result):
     env = result.structured_content if getattr(result, "structured_content", None) else json.loads(text)
     assert set(env) >= {"ok", "warnings", "next_actions"}, env
     assert ("data" in env) if env["ok"] else ("error" in env), env
+    if not env["ok"]:
+        # Issue 18 defect 13: an MCP error's next steps are tool calls or words, never CLI
+        # commands; every invalid_input says which field or parameter and what was expected.
+        assert not any(a.startswith("dossier ") for a in env["next_actions"]), env["next_actions"]
+        if env["error"]["code"] == "invalid_input":
+            d = env["error"].get("details") or {}
+            assert "field" in d or "parameter" in d, env["error"]
     return env
 
 
@@ -147,8 +154,13 @@ async def main(binary, store):
 
             e = envelope(await call("dossier_recall", {"id": "no-such-dossier"}))
             assert e["error"]["code"] == "not_found", e
+            all_statuses = 'status=["active","waiting","blocked","resolved","archived"]'
+            assert e["next_actions"] == [f"call dossier_list {all_statuses}",
+                                         'call dossier_search query="no-such-dossier"'], e["next_actions"]
             e = envelope(await call("dossier_merge", {"source_id": "a", "target_id": "b"}))
             assert e["error"]["code"] == "not_found", e
+            assert e["next_actions"][0] == f"call dossier_list {all_statuses}", e["next_actions"]
+            await error_detail_checks(session, slug)
 
             await bad_parameter_checks(session, store, slug)
             e = envelope(await call("dossier_list", {}))
@@ -332,6 +344,30 @@ async def reply_cap_checks(session):
     assert len(cut) == 1 and f"{shown} of" in cut[0] and "limit" in cut[0], e["warnings"]
     e = envelope(await call("dossier_list", {"limit": 100000}))
     assert e["ok"], e
+
+
+async def error_detail_checks(session, slug):
+    """Issue 18 defect 13 (a, c): invalid_input errors name the field or parameter and what was
+    expected; their next steps are tool calls (`envelope` checks no CLI command is suggested)."""
+    call = session.call_tool
+    e = envelope(await call("dossier_update", {"id": slug}))
+    assert e["error"]["code"] == "invalid_input" and e["error"]["details"]["field"] is None, e
+    assert "next_action" in e["error"]["details"]["expected"], e["error"]
+    e = envelope(await call("dossier_recall", {"id": slug, "page": 99}))
+    d = e["error"]["details"]
+    assert e["error"]["code"] == "invalid_input" and d["parameter"] == "page" and d["expected"] == "1 to 1", e
+    assert e["next_actions"] == [f"call dossier_recall id={slug} page=1"], e["next_actions"]
+    e = envelope(await call("dossier_search", {"query": ""}))
+    assert e["error"]["details"]["field"] == "query", e
+    e = envelope(await call("dossier_search", {"query": "(", "regex": True}))
+    assert e["error"]["details"]["field"] == "query", e
+    assert e["next_actions"] == ["call dossier_search again with regex=false to search for the literal text"], e
+    e = envelope(await call("dossier_promote", {"name": "  "}))
+    assert e["error"]["details"]["field"] == "name", e
+    e = envelope(await call("dossier_save", {"id": "../etc", "base_revision": "r"}))
+    assert e["error"]["code"] == "invalid_input" and e["error"]["details"]["field"] == "target", e
+    e = envelope(await call("dossier_link", {}))
+    assert e["error"]["details"]["field"] == "session_content", e
 
 
 def retry_repo():

@@ -127,7 +127,8 @@ fn envelope(r: Result<(Value, Vec<String>, Vec<String>)>) -> CallToolResult {
             CallToolResult::structured(env)
         }
         Err(e) => {
-            let mut env = json!({ "ok": false, "error": e, "warnings": [], "next_actions": e.next_actions });
+            let mut env =
+                json!({ "ok": false, "error": e, "warnings": [], "next_actions": e.next_actions(ops::Surface::Mcp) });
             cap::bound(&mut env);
             CallToolResult::structured_error(env)
         }
