@@ -61,7 +61,7 @@ pub fn bound(envelope: &mut Value) {
 
 /// The JSON pointer of a path such as `data.results[0].hits`.
 fn pointer_of(path: &str) -> String {
-    format!("/{}", path.replace('.', "/").replace('[', "/").replace(']', ""))
+    format!("/{}", path.replace(['.', '['], "/").replace(']', ""))
 }
 
 fn trial_len(v: &Value, path: &str) -> usize {
@@ -175,7 +175,7 @@ fn longest_list(v: &Value, path: &str) -> Option<String> {
 /// The length of the list at `path` (which starts with `prefix`, naming `v`).
 fn pointer_len(v: &Value, path: &str, prefix: &str) -> usize {
     let rest = path.strip_prefix(prefix).unwrap_or("");
-    let pointer = rest.replace('.', "/").replace('[', "/").replace(']', "");
+    let pointer = rest.replace(['.', '['], "/").replace(']', "");
     v.pointer(&pointer).and_then(Value::as_array).map_or(0, Vec::len)
 }
 
