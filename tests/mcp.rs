@@ -118,3 +118,30 @@ fn spec_8_3_dossier_list_items_carry_capability_warnings_inside_a_session() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("mcp list warning checks passed"));
 }
+
+/// SPEC §8.2 / issue 18 defect 4: every reply stays under Claude Code's ~48 KB cap — a save
+/// of a 5.5 KB+ state with 300 uncited claims and of a 500 KB state group their findings (the
+/// first three with lines, then a count and the `dossier_recall` call that shows them), the
+/// 500 KB state's recall is paged to its last page, and a search for 5,000 hits keeps what
+/// fits with a `reply_capped:` warning saying how to get the rest.
+#[test]
+fn spec_8_2_replies_stay_under_the_cap() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let script = support::workspace_root().join("tests/mcp/client_check.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(crate::DOSSIER)
+        .arg(store.root())
+        .arg("reply-cap")
+        .env("HOME", store.dir.path())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "reply cap checks failed:\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp reply cap checks passed"));
+}

@@ -777,3 +777,30 @@ fn spec_12_1_a_save_that_changes_nothing_keeps_the_revision_and_writes_nothing()
     }
     assert_eq!(show(&store, "safe-one")["revision"], rev.as_str());
 }
+
+/// Issue 18 defect 13 (a, c), the CLI half: `--json` errors' `invalid_input` carries `details`
+/// naming the field or parameter and what was expected, and next steps are CLI commands (the
+/// MCP half is in tests/mcp/client_check.py: the same errors suggest tool calls).
+#[test]
+fn spec_8_2_cli_errors_carry_details_and_suggest_commands() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    promote(&store, "Pricing model refresh");
+    let out = store.cmd().args(["recall", "no-such-dossier", "--json"]).output().unwrap();
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "not_found");
+    assert_eq!(v["next_actions"], serde_json::json!(["dossier ls --status all", "dossier search \"no-such-dossier\""]));
+    let out = store.cmd().args(["recall", "pricing-model-refresh", "--page", "9", "--json"]).output().unwrap();
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "invalid_input");
+    assert_eq!(v["error"]["details"], serde_json::json!({"parameter": "page", "expected": "1 to 1"}));
+    assert_eq!(v["next_actions"], serde_json::json!(["dossier recall pricing-model-refresh --page 1"]));
+    let out = store.cmd().args(["search", "(", "--regex", "--json"]).output().unwrap();
+    let v = json_of(&out);
+    assert_eq!(v["error"]["details"]["field"], "query", "{v}");
+    assert_eq!(v["next_actions"], serde_json::json!(["drop --regex to search for the literal text"]));
+    let out = store.cmd().args(["show", "../etc", "--json"]).output().unwrap();
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "invalid_input");
+    assert_eq!(v["error"]["details"]["field"], "target", "{v}");
+}

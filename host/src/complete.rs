@@ -49,6 +49,7 @@ pub fn script(shell: &str, completer: &str) -> Result<String> {
     let builtins = Shells::builtins();
     let sh: &dyn EnvCompleter = builtins.completer(shell).ok_or_else(|| {
         DossierError::new(Code::InvalidInput, format!("no completions for the shell `{shell}`"))
+            .with_details(serde_json::json!({ "parameter": "shell", "expected": SHELLS, "did_you_mean": null }))
             .with_next(format!("dossier completions <{}>", SHELLS.join("|")))
     })?;
     let mut buf = Vec::new();

@@ -1,7 +1,8 @@
 """Drives `dossier mcp` through the official Python MCP SDK over stdio.
 
 Run by tests/mcp.rs as `python3 tests/mcp/client_check.py <dossier-binary> <store-dir>`, and
-with a third argument `context-only` for SPEC §5.1 without a session id (`context_only_checks`).
+with a third argument `context-only` for SPEC §5.1 without a session id (`context_only_checks`),
+or `reply-cap` for replies under the 48 KB cap on large states (`reply_cap_checks`).
 Exits non-zero (with the failed assertion) if any check fails. Checks: the nine Dossier tools
 and codecall's five are listed with schemas; each tool answers with the SPEC envelope; error
 codes; bad parameters are the invalid_input envelope naming the field, nothing written, and the
@@ -34,6 +35,13 @@ def envelope(result):
     env = result.structured_content if getattr(result, "structured_content", None) else json.loads(text)
     assert set(env) >= {"ok", "warnings", "next_actions"}, env
     assert ("data" in env) if env["ok"] else ("error" in env), env
+    if not env["ok"]:
+        # Issue 18 defect 13: an MCP error's next steps are tool calls or words, never CLI
+        # commands; every invalid_input says which field or parameter and what was expected.
+        assert not any(a.startswith("dossier ") for a in env["next_actions"]), env["next_actions"]
+        if env["error"]["code"] == "invalid_input":
+            d = env["error"].get("details") or {}
+            assert "field" in d or "parameter" in d, env["error"]
     return env
 
 
@@ -153,8 +161,13 @@ async def main(binary, store):
 
             e = envelope(await call("dossier_recall", {"id": "no-such-dossier"}))
             assert e["error"]["code"] == "not_found", e
+            all_statuses = 'status=["active","waiting","blocked","resolved","archived"]'
+            assert e["next_actions"] == [f"call dossier_list {all_statuses}",
+                                         'call dossier_search query="no-such-dossier"'], e["next_actions"]
             e = envelope(await call("dossier_merge", {"source_id": "a", "target_id": "b"}))
             assert e["error"]["code"] == "not_found", e
+            assert e["next_actions"][0] == f"call dossier_list {all_statuses}", e["next_actions"]
+            await error_detail_checks(session, slug)
 
             await bad_parameter_checks(session, store, slug)
             e = envelope(await call("dossier_list", {}))
@@ -275,6 +288,93 @@ async def bad_parameter_checks(session, store, slug):
     after = envelope(await call("dossier_recall", {"id": slug}))["data"]["revision"]
     assert after == rev, (rev, after)
     assert snapshot() == before_files, "a refused call wrote something"
+
+
+def grouped(e, slug, kind="distill warning missing-provenance", keep=3):
+    """The repeated `kind` findings of `e` are grouped: the first `keep` with their lines, then
+    one line with the count of the rest and the tool call that shows them all."""
+    lines = [w for w in e["warnings"] if w.startswith(kind + " line ")]
+    assert len(lines) == keep, e["warnings"][:10]
+    more = [w for w in e["warnings"] if w.startswith("… and ") and f"more `{kind}` findings" in w]
+    assert len(more) == 1, e["warnings"][:10]
+    assert f"call dossier_recall id={slug}" in more[0], more[0]
+    assert "dossier doctor" not in more[0], more[0]
+    return int(more[0].split()[2])
+
+
+async def reply_cap_main(binary, store):
+    """The reply-cap checks on their own server (`reply-cap` mode, test spec_8_2_replies_stay_under_the_cap)."""
+    env = dict(os.environ, DOSSIER_HOME=store, CLAUDE_CODE_SESSION_ID="sess-cap")
+    params = StdioServerParameters(command=binary, args=["mcp"], env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await reply_cap_checks(session)
+    print("mcp reply cap checks passed")
+
+
+async def reply_cap_checks(session):
+    """Issue 18, defect 4: every reply stays under the 48 KB cap (`envelope` asserts it): a
+    save with 300 uncited claims groups its findings; a 500 KB state's save, recall and search
+    stay under the cap and say how to get the rest."""
+    call = session.call_tool
+    e = envelope(await call("dossier_promote", {"name": "Vendor quotes", "create": True}))
+    slug, rev = e["data"]["slug"], e["data"]["revision"]
+    claims = "".join(f"- The vendor quoted {i} dollars per seat for tier {i}.\n" for i in range(300))
+    body = ("# Vendor quotes\n\n## Situation\n\nQuotes.\n\n## Decisions\n\n## Findings\n\n" + claims +
+            "\n## Current State\n\n## Next Steps\n\n- Ship.\n")
+    assert 5_000 < len(body) < 20_000, len(body)
+    e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev, "distilled_state_markdown": body}))
+    assert e["ok"], e
+    assert grouped(e, slug) == 297, e["warnings"]
+
+    e = envelope(await call("dossier_promote", {"name": "Warehouse ledger", "create": True}))
+    slug, rev = e["data"]["slug"], e["data"]["revision"]
+    claims = "".join(f"- Pallet {i} moved to bay {i % 50} at a cost of {i} dollars.\n" for i in range(9000))
+    big = ("# Warehouse ledger\n\n## Situation\n\nLedger.\n\n## Decisions\n\n## Findings\n\n" + claims +
+           "\n## Current State\n\n## Next Steps\n\n- Ship.\n")
+    assert len(big) > 500_000, len(big)
+    e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev, "distilled_state_markdown": big}))
+    assert e["ok"], e
+    assert grouped(e, slug) == 9000 - 3, e["warnings"][:6]
+    assert any(x.startswith("over_token_target:") for x in e["warnings"]), e["warnings"]
+    e = envelope(await call("dossier_recall", {"id": slug}))
+    n = e["data"]["page_count"]
+    assert n > 10 and e["next_actions"][0] == f"call dossier_recall id={slug} page=2 (page 1 of {n})", e["next_actions"]
+    e = envelope(await call("dossier_recall", {"id": slug, "page": n}))
+    assert e["ok"] and "- Ship." in e["data"]["content"], e["data"]["page"]
+    e = envelope(await call("dossier_search", {"query": "pallet", "dossier": slug, "limit": 5000}))
+    assert e["ok"] and e["data"]["total_hits"] >= 9000, e["data"]["total_hits"]
+    shown = sum(len(r["hits"]) for r in e["data"]["results"])
+    assert shown < 5000, shown
+    cut = [w for w in e["warnings"] if w.startswith("reply_capped:")]
+    assert len(cut) == 1 and f"{shown} of" in cut[0] and "limit" in cut[0], e["warnings"]
+    e = envelope(await call("dossier_list", {"limit": 100000}))
+    assert e["ok"], e
+
+
+async def error_detail_checks(session, slug):
+    """Issue 18 defect 13 (a, c): invalid_input errors name the field or parameter and what was
+    expected; their next steps are tool calls (`envelope` checks no CLI command is suggested)."""
+    call = session.call_tool
+    e = envelope(await call("dossier_update", {"id": slug}))
+    assert e["error"]["code"] == "invalid_input" and e["error"]["details"]["field"] is None, e
+    assert "next_action" in e["error"]["details"]["expected"], e["error"]
+    e = envelope(await call("dossier_recall", {"id": slug, "page": 99}))
+    d = e["error"]["details"]
+    assert e["error"]["code"] == "invalid_input" and d["parameter"] == "page" and d["expected"] == "1 to 1", e
+    assert e["next_actions"] == [f"call dossier_recall id={slug} page=1"], e["next_actions"]
+    e = envelope(await call("dossier_search", {"query": ""}))
+    assert e["error"]["details"]["field"] == "query", e
+    e = envelope(await call("dossier_search", {"query": "(", "regex": True}))
+    assert e["error"]["details"]["field"] == "query", e
+    assert e["next_actions"] == ["call dossier_search again with regex=false to search for the literal text"], e
+    e = envelope(await call("dossier_promote", {"name": "  "}))
+    assert e["error"]["details"]["field"] == "name", e
+    e = envelope(await call("dossier_save", {"id": "../etc", "base_revision": "r"}))
+    assert e["error"]["code"] == "invalid_input" and e["error"]["details"]["field"] == "target", e
+    e = envelope(await call("dossier_link", {}))
+    assert e["error"]["details"]["field"] == "session_content", e
 
 
 def retry_repo():
@@ -465,7 +565,9 @@ async def list_warning_checks(binary, store):
 
 
 if __name__ == "__main__":
-    if sys.argv[3:] == ["context-only"]:
+    if sys.argv[3:] == ["reply-cap"]:
+        asyncio.run(reply_cap_main(sys.argv[1], sys.argv[2]))
+    elif sys.argv[3:] == ["context-only"]:
         asyncio.run(context_only_checks(sys.argv[1], sys.argv[2]))
     elif sys.argv[3:] == ["dead-binding"]:
         asyncio.run(dead_binding_checks(sys.argv[1], sys.argv[2]))

@@ -153,7 +153,11 @@ pub(super) fn cmd_codecall(command: CodecallCommand) -> Result<Output> {
                     return Err(DossierError::new(
                         Code::InvalidInput,
                         format!("`{session_or_log}` is neither a session id (`lrn_…`) nor a log file or directory"),
-                    ));
+                    )
+                    .with_details(serde_json::json!({
+                        "parameter": "session",
+                        "expected": "a session id (`lrn_…`) or a log file or directory",
+                    })));
                 }
             };
             if let dossier_codecall::LogTarget::File(p) = &target
@@ -199,6 +203,7 @@ fn read_result(file: &Path) -> Result<Value> {
     };
     serde_json::from_str(&text).map_err(|e| {
         DossierError::new(Code::InvalidInput, format!("{} is not JSON: {e}; nothing was recorded", file.display()))
+            .with_details(serde_json::json!({ "parameter": "--result-file", "expected": "a JSON file", "file": file }))
     })
 }
 
@@ -217,6 +222,10 @@ fn parse_confidence(
                          never_learned, neutral"
                     ),
                 )
+                .with_details(json!({
+                    "parameter": "--confidence",
+                    "expected": "UNIT=LEVEL, LEVEL one of expert, comfortable, heard_of_it, never_learned, neutral",
+                }))
             };
             let (unit, level) = pair.split_once('=').ok_or_else(bad)?;
             let level = serde_json::from_value(json!(level.trim().replace('-', "_"))).map_err(|_| bad())?;

@@ -52,6 +52,10 @@ pub(super) fn cmd_conflicts(command: ConflictsCommand) -> Result<Output> {
                 ),
                 (None, None) => {
                     return Err(DossierError::new(Code::InvalidInput, "say how to resolve it")
+                        .with_details(serde_json::json!({
+                            "parameter": "--keep",
+                            "expected": "--keep current|proposal or --from-file STATE.md",
+                        }))
                         .with_next(format!("dossier conflicts resolve {conflict_id} --keep current|proposal"))
                         .with_next(format!("dossier conflicts resolve {conflict_id} --from-file STATE.md")));
                 }

@@ -35,12 +35,14 @@ pub(super) fn cmd_next(target: &str, action: String) -> Result<Output> {
 pub(super) fn cmd_questions(target: &str, op: QuestionsOp, questions: Vec<String>) -> Result<Output> {
     let updates = match op {
         QuestionsOp::Add if questions.is_empty() => {
-            return Err(DossierError::new(Code::InvalidInput, "`questions add` needs at least one question"));
+            return Err(DossierError::new(Code::InvalidInput, "`questions add` needs at least one question")
+                .with_details(serde_json::json!({ "parameter": "questions", "expected": "at least one question" })));
         }
         QuestionsOp::Add => FrontmatterUpdates { add_open_questions: Some(questions), ..Default::default() },
         QuestionsOp::Set => FrontmatterUpdates { open_questions: Some(questions), ..Default::default() },
         QuestionsOp::Clear if !questions.is_empty() => {
-            return Err(DossierError::new(Code::InvalidInput, "`questions clear` takes no questions"));
+            return Err(DossierError::new(Code::InvalidInput, "`questions clear` takes no questions")
+                .with_details(serde_json::json!({ "parameter": "questions", "expected": "no questions" })));
         }
         QuestionsOp::Clear => FrontmatterUpdates { open_questions: Some(Vec::new()), ..Default::default() },
     };

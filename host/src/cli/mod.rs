@@ -84,12 +84,12 @@ pub fn run() -> ExitCode {
                     "ok": false,
                     "error": e,
                     "warnings": [],
-                    "next_actions": e.next_actions,
+                    "next_actions": e.next_actions(crate::ops::Surface::Cli),
                 });
                 emit(&format!("{}\n", serde_json::to_string_pretty(&envelope).expect("JSON values serialize")));
             } else {
                 eprintln!("error[{}]: {}", e.code.as_str(), e.message);
-                for n in &e.next_actions {
+                for n in &e.next_actions(crate::ops::Surface::Cli) {
                     eprintln!("  next: {n}");
                 }
             }

@@ -25,7 +25,10 @@ pub(super) fn cmd_link(target: Option<&str>, from_file: Option<PathBuf>) -> Resu
     let app = crate::app::open()?;
     app.store.require()?;
     let Some(path) = from_file else {
-        return Err(DossierError::new(Code::InvalidInput, "link needs the session content: --from-file <path>"));
+        return Err(DossierError::new(Code::InvalidInput, "link needs the session content: --from-file <path>")
+            .with_details(
+                serde_json::json!({ "parameter": "--from-file", "expected": "a file with the session content" }),
+            ));
     };
     // The size first, as promote and `save --artifact` check it: a file over the artifact limit
     // is refused before it is read (for ranking, or as the artifact).

@@ -15,6 +15,7 @@ use super::render::Output;
 pub(super) fn cmd_tui(session: Option<&str>, json: bool) -> Result<Output> {
     if json {
         return Err(DossierError::new(Code::InvalidInput, "`dossier tui` is interactive and has no --json form")
+            .with_details(serde_json::json!({ "parameter": "--json", "expected": "no --json for `dossier tui`" }))
             .with_next("dossier ls --json"));
     }
     crate::tui::run(session)?;

@@ -113,6 +113,7 @@ pub fn start_request(app: &App, input: StartInput) -> Result<(dossier_codecall::
     };
     let repo = std::fs::canonicalize(&repo).map_err(|e| {
         DossierError::new(Code::InvalidInput, format!("repository {}: {e}", repo.display()))
+            .with_details(serde_json::json!({ "field": "repo", "expected": "a path inside a git work tree" }))
             .with_next("pass a path inside a git work tree as the repository")
     })?;
     let changes = match (input.base, input.head) {
@@ -120,6 +121,7 @@ pub fn start_request(app: &App, input: StartInput) -> Result<(dossier_codecall::
         (None, None) => dossier_evidence::Changes::WorkingTree,
         _ => {
             return Err(DossierError::new(Code::InvalidInput, "base and head go together: pass both, or neither")
+                .with_details(serde_json::json!({ "field": "head", "expected": "base and head both, or neither" }))
                 .with_next("omit both for the working-tree changes"));
         }
     };

@@ -112,7 +112,7 @@ type Op = Box<dyn FnOnce(&mut Runtime<'_>) -> std::result::Result<Step, RuntimeE
 /// tools, not CLI commands.
 fn tool_error(e: DossierError) -> DossierError {
     let sid = e.details.get("session_id").and_then(Value::as_str).map(str::to_string);
-    let mut e = DossierError { next_actions: Vec::new(), ..e };
+    let mut e = DossierError { next: Vec::new(), ..e };
     let Some(sid) = sid else {
         if e.code == Code::UnknownSession {
             e = e.with_next("codecall_start");
@@ -141,7 +141,11 @@ fn parse_level(unit: &str, level: &str) -> Result<Option<ConfidenceLevel>> {
                 format!(
                     "confidence for `{unit}`: `{other}` is not one of expert, comfortable, heard_of_it, never_learned"
                 ),
-            ));
+            )
+            .with_details(json!({
+                "field": format!("confidence.{unit}"),
+                "expected": "one of expert, comfortable, heard_of_it, never_learned",
+            })));
         }
     }))
 }
@@ -154,6 +158,9 @@ impl AnswerParams {
             return Err(DossierError::new(
                 Code::InvalidInput,
                 "pass exactly one of accept, confidence, acknowledge, choice_id (the one the gate asks for)",
+            )
+            .with_details(
+                json!({ "field": null, "expected": "exactly one of accept, confidence, acknowledge, choice_id" }),
             ));
         }
         Ok(if let Some(accept) = self.accept {
@@ -344,7 +351,10 @@ impl DossierServer {
             let outcome = match (p.result, p.failure) {
                 (Some(result), None) => SubmitOutcome::Result { result },
                 (None, Some(reason)) => SubmitOutcome::Failure { reason },
-                _ => return Err(DossierError::new(Code::InvalidInput, "pass exactly one of result and failure")),
+                _ => {
+                    return Err(DossierError::new(Code::InvalidInput, "pass exactly one of result and failure")
+                        .with_details(json!({ "field": null, "expected": "exactly one of result, failure" })));
+                }
             };
             let req = SubmitRequest {
                 session_id: p.session_id,

@@ -9,7 +9,8 @@
 //! operation error is an envelope with `ok: false`, never a crash; stdout carries only
 //! protocol (diagnostics go to stderr).
 //! Every result stays under Claude Code's ~48 KB cap: lists and searches are limited and say
-//! how to get more, recall and session payloads are paged.
+//! how to get more, recall and session payloads are paged, and [`cap`] bounds every envelope
+//! (repeated findings grouped, an over-long list cut with a warning saying how to get the rest).
 //!
 //! codecall's five tools and its `codecall` prompt are in [`codecall`], on this same server.
 //! Tool schemas are compacted ([`compact_schema`]) before they are listed: Claude Code's model
@@ -40,6 +41,7 @@ use dossier_store::model::{ArtifactType, ContentFormat, Level, Provenance, Statu
 use dossier_store::save::{ArtifactContent, FrontmatterUpdates, NewArtifact, SaveRequest};
 use dossier_store::{context, recall, search, sessions};
 
+mod cap;
 pub mod codecall;
 mod merge_form;
 mod params;
@@ -116,14 +118,20 @@ fn all_tools() -> ToolRouter<DossierServer> {
     router
 }
 
+/// The SPEC §8.2 envelope of every tool's result, bounded under the reply cap ([`cap::bound`]).
 fn envelope(r: Result<(Value, Vec<String>, Vec<String>)>) -> CallToolResult {
     match r {
-        Ok((data, warnings, next_actions)) => CallToolResult::structured(
-            json!({ "ok": true, "data": data, "warnings": warnings, "next_actions": next_actions }),
-        ),
-        Err(e) => CallToolResult::structured_error(
-            json!({ "ok": false, "error": e, "warnings": [], "next_actions": e.next_actions }),
-        ),
+        Ok((data, warnings, next_actions)) => {
+            let mut env = json!({ "ok": true, "data": data, "warnings": warnings, "next_actions": next_actions });
+            cap::bound(&mut env);
+            CallToolResult::structured(env)
+        }
+        Err(e) => {
+            let mut env =
+                json!({ "ok": false, "error": e, "warnings": [], "next_actions": e.next_actions(ops::Surface::Mcp) });
+            cap::bound(&mut env);
+            CallToolResult::structured_error(env)
+        }
     }
 }
 

@@ -37,7 +37,8 @@ pub fn link(app: &App, caller: &Caller, l: Link, progress: &dyn Progress) -> Res
     app.store.require()?;
     let Some(target) = l.target else {
         if l.content.trim().is_empty() {
-            return Err(DossierError::new(Code::InvalidInput, "pass session_content to find candidates"));
+            return Err(DossierError::new(Code::InvalidInput, "pass session_content to find candidates")
+                .with_details(serde_json::json!({ "field": "session_content", "expected": "the session's content" })));
         }
         let candidates = super::suggest::suggest(app, &l.content)?.data;
         let next = match (caller.surface, &l.from_file) {

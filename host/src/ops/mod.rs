@@ -15,7 +15,6 @@
 pub mod link;
 pub mod list;
 pub mod merge;
-mod next;
 pub mod promote;
 pub mod recall;
 pub mod resolve;
@@ -24,7 +23,7 @@ pub mod search;
 pub mod session;
 pub mod suggest;
 
-pub use next::{Arg, Next, Op, Surface};
+pub use dossier_store::next::{Arg, Next, Op, Surface};
 
 use dossier_store::App;
 

@@ -34,10 +34,13 @@ pub struct Promote {
 
 pub fn promote(app: &App, caller: &Caller, p: Promote, progress: &dyn Progress) -> Result<Outcome<SaveOutcome>> {
     app.store.require()?;
+    let details = serde_json::json!({ "field": "name", "expected": "a non-empty name" });
     let name = p.name.filter(|n| !n.trim().is_empty()).ok_or_else(|| match caller.surface {
         Surface::Cli => DossierError::new(Code::InvalidInput, "promote needs --name <name> or --from-file <path>")
+            .with_details(details.clone())
             .with_next("dossier promote --name \"<name>\""),
         Surface::Mcp => DossierError::new(Code::InvalidInput, "a Dossier needs a name")
+            .with_details(details.clone())
             .with_next("call dossier_promote with a non-empty name"),
     })?;
     let query = match &p.content {

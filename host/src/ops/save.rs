@@ -23,7 +23,12 @@ pub fn save(app: &App, target: &str, req: SaveRequest, progress: &dyn Progress) 
 /// Field edits to the current revision (under the Dossier's lock); at least one field.
 pub fn update(app: &App, caller: &Caller, target: &str, updates: FrontmatterUpdates) -> Result<Outcome<SaveOutcome>> {
     if updates.fields().is_empty() {
-        return Err(DossierError::new(Code::InvalidInput, "nothing to update: pass at least one field"));
+        return Err(DossierError::new(Code::InvalidInput, "nothing to update: pass at least one field").with_details(
+            serde_json::json!({
+                "field": null,
+                "expected": "at least one of name, status, lead, next_action, open_questions, importance, urgency, due_date",
+            }),
+        ));
     }
     save(app, target, SaveRequest { updates, ..caller.save_request(app) }, &dossier_store::progress::SILENT)
 }

@@ -153,8 +153,12 @@ pub enum PolicyError {
 
 impl From<PolicyError> for dossier_store::DossierError {
     fn from(e: PolicyError) -> Self {
-        dossier_store::DossierError::new(dossier_store::Code::PolicyUnavailable, e.to_string())
-            .with_next("dossier doctor")
+        dossier_store::DossierError::new(dossier_store::Code::PolicyUnavailable, e.to_string()).with_next(
+            dossier_store::next::Next::per(
+                "dossier doctor",
+                "ask the user to run `dossier doctor` in a terminal: a policy component failed",
+            ),
+        )
     }
 }
 

@@ -29,6 +29,7 @@ pub fn run(session: Option<&str>) -> Result<()> {
             Code::InvalidInput,
             "`dossier tui` needs a terminal on stdin and stdout; for scripts and pipes use the CLI",
         )
+        .with_details(serde_json::json!({ "field": "stdin", "expected": "a terminal" }))
         .with_next("dossier ls")
         .with_next("dossier ls --json"));
     }

@@ -186,7 +186,7 @@ pub struct State {
 
 fn error_text(e: &DossierError) -> String {
     let mut s = format!("error[{}]: {}", e.code.as_str(), e.message);
-    if let Some(n) = e.next_actions.first() {
+    if let Some(n) = e.next_actions(crate::ops::Surface::Cli).first() {
         s.push_str(&format!(" (next: {n})"));
     }
     s

@@ -7,6 +7,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::next::{Next, Surface};
+
 /// Error codes. The first ten are the SPEC's (§8.2); the rest are host codes and codecall's
 /// runtime codes, documented in `docs/cli.md`. Serialized in snake_case, identical in CLI `--json` and MCP envelopes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -118,13 +120,14 @@ pub struct DossierError {
     pub message: String,
     #[serde(skip_serializing_if = "Value::is_null")]
     pub details: Value,
+    /// What to do next, rendered per surface ([`DossierError::next_actions`]).
     #[serde(skip)]
-    pub next_actions: Vec<String>,
+    pub next: Vec<Next>,
 }
 
 impl DossierError {
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        DossierError { code, message: message.into(), details: Value::Null, next_actions: Vec::new() }
+        DossierError { code, message: message.into(), details: Value::Null, next: Vec::new() }
     }
 
     pub fn with_details(mut self, details: Value) -> Self {
@@ -132,9 +135,15 @@ impl DossierError {
         self
     }
 
-    pub fn with_next(mut self, action: impl Into<String>) -> Self {
-        self.next_actions.push(action.into());
+    /// Add a next step: a [`Next`] value, or a string for words that hold on every surface.
+    pub fn with_next(mut self, action: impl Into<Next>) -> Self {
+        self.next.push(action.into());
         self
+    }
+
+    /// The next steps in `surface`'s words.
+    pub fn next_actions(&self, surface: Surface) -> Vec<String> {
+        self.next.iter().map(|n| n.render(surface)).collect()
     }
 
     pub fn io(what: &str, path: &std::path::Path, err: std::io::Error) -> Self {

@@ -86,7 +86,10 @@ impl Store {
             Ok(())
         } else {
             Err(DossierError::new(Code::StoreUnavailable, format!("no Dossier store at {}", self.root.display()))
-                .with_next("dossier init"))
+                .with_next(crate::next::Next::per(
+                    "dossier init",
+                    "ask the user to create the store: `dossier init` in a terminal",
+                )))
         }
     }
 
@@ -301,6 +304,7 @@ pub fn check_entries(dir: &Path) -> Result<()> {
     let message = links.iter().map(EntryLink::message).collect::<Vec<_>>().join("; ");
     let mut err = DossierError::new(Code::InvalidInput, format!("{message}; nothing was read or written"))
         .with_details(serde_json::json!({
+            "field": "target",
             "links": links.iter().map(|l| serde_json::json!({ "path": l.path, "target": l.target })).collect::<Vec<_>>(),
         }));
     for l in &links {
@@ -491,7 +495,8 @@ pub fn validate_component(target: &str) -> Result<()> {
             format!(
                 "`{target}` is not a Dossier slug or id (slugs are single path components without `..` or separators)"
             ),
-        ));
+        )
+        .with_details(serde_json::json!({ "field": "target", "value": target, "expected": "a Dossier slug or id" })));
     }
     Ok(())
 }
@@ -520,7 +525,14 @@ impl Store {
         }
         Err(DossierError::new(Code::NotFound, format!("no Dossier with slug or id `{target}`"))
             .with_details(serde_json::json!({ "target": target }))
-            .with_next("dossier ls --status all"))
+            .with_next(crate::next::Next::op(crate::next::Op::List).with(crate::next::Arg {
+                cli: Some("--status all".into()),
+                mcp: Some(r#"status=["active","waiting","blocked","resolved","archived"]"#.into()),
+            }))
+            .with_next(crate::next::Next::per(
+                format!("dossier search \"{target}\""),
+                format!("call dossier_search query=\"{target}\""),
+            )))
     }
 
     /// Fail unless `dir`, with symlinks resolved, is inside the store root.
@@ -531,7 +543,8 @@ impl Store {
             return Err(DossierError::new(
                 Code::InvalidInput,
                 format!("{} leads outside the store (to {}); refusing to use it", dir.display(), real.display()),
-            ));
+            )
+            .with_details(serde_json::json!({ "field": "target", "path": dir, "leads_to": real })));
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 //! discovery (`layout`), the single Save path (`save`), the audit log (`audit`), the Archive
 //! (`archive`), recall (`recall`), search (`search`), the open-work list (`listing`),
 //! suggestions (`suggest`), session bindings (`sessions`), merges and conflict files (`merge`,
-//! `conflicts`), context files (`context`), token estimates (`tokens`) and `config.yaml`
+//! `conflicts`), next steps as values for every surface (`next`), context files (`context`), token estimates (`tokens`) and `config.yaml`
 //! (`config`). Files are the truth; there is no database.
 //!
 //! What it is not for: any adapter. No CLI, MCP, TUI, terminal or wasm runtime: it depends on
@@ -31,6 +31,7 @@ pub mod layout;
 pub mod listing;
 pub mod merge;
 pub mod model;
+pub mod next;
 pub mod policy;
 pub mod progress;
 pub mod recall;

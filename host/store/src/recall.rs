@@ -104,7 +104,8 @@ pub fn recall(app: &App, target: &str, page: Option<usize>) -> Result<Recall> {
                 Code::InvalidInput,
                 format!("page {p} does not exist: `{target}` has {page_count} page(s) of at most {PAGE_BYTES} bytes"),
             )
-            .with_next(format!("dossier recall {target} --page 1")));
+            .with_details(serde_json::json!({ "parameter": "page", "expected": format!("1 to {page_count}") }))
+            .with_next(crate::next::Next::call(crate::next::Op::Recall, target).arg("page", "page", 1)));
         }
     };
     let mut warnings = Vec::new();

@@ -156,7 +156,13 @@ fn snippet(line: &[u8], at: usize) -> String {
 fn matcher(q: &Query<'_>) -> Result<RegexMatcher> {
     RegexMatcherBuilder::new().case_smart(true).fixed_strings(!q.regex).build(q.text).map_err(|e| {
         DossierError::new(Code::InvalidInput, format!("`{}` is not a valid regular expression: {e}", q.text))
-            .with_next("drop --regex to search for the literal text")
+            .with_details(
+                serde_json::json!({ "field": "query", "expected": "a valid regular expression (with regex)" }),
+            )
+            .with_next(crate::next::Next::per(
+                "drop --regex to search for the literal text",
+                "call dossier_search again with regex=false to search for the literal text",
+            ))
     })
 }
 
@@ -164,7 +170,8 @@ fn matcher(q: &Query<'_>) -> Result<RegexMatcher> {
 pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<SearchResult> {
     app.store.require()?;
     if q.text.is_empty() {
-        return Err(DossierError::new(Code::InvalidInput, "the search query is empty"));
+        return Err(DossierError::new(Code::InvalidInput, "the search query is empty")
+            .with_details(serde_json::json!({ "field": "query", "expected": "non-empty text" })));
     }
     let matcher = matcher(q)?;
     let case_insensitive = !q.text.chars().any(char::is_uppercase);

@@ -63,7 +63,11 @@ pub struct SaveCheck {
 
 fn path(store: &Store, session_id: &str) -> Result<PathBuf> {
     layout::validate_component(session_id)
-        .map_err(|_| DossierError::new(Code::InvalidInput, format!("`{session_id}` is not a usable session id")))?;
+        .map_err(|_| {
+            DossierError::new(Code::InvalidInput, format!("`{session_id}` is not a usable session id")).with_details(
+                serde_json::json!({ "field": "session_id", "expected": "a single path component without `..` or separators" }),
+            )
+        })?;
     Ok(store.sessions_dir().join(format!("{session_id}.json")))
 }
 
@@ -77,16 +81,20 @@ pub fn session_id(explicit: Option<&str>) -> Result<String> {
                 Code::HarnessCapabilityUnavailable,
                 "no session id: pass one explicitly, or run inside Claude Code (CLAUDE_CODE_SESSION_ID)",
             )
-            .with_next("dossier active --session <id>")
+            .with_next(crate::next::Next::per(
+                "dossier active --session <id>",
+                "call dossier_session with session_id=<id>",
+            ))
         })
 }
 
 pub fn read(store: &Store, session_id: &str) -> Result<Option<Binding>> {
     let p = path(store, session_id)?;
     match std::fs::read_to_string(&p) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| DossierError::new(Code::InvalidInput, format!("{} does not parse: {e}", p.display()))),
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+            DossierError::new(Code::InvalidInput, format!("{} does not parse: {e}", p.display()))
+                .with_details(serde_json::json!({ "field": "session_id", "file": p }))
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(DossierError::io("read", &p, e)),
     }

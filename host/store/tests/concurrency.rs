@@ -111,7 +111,8 @@ fn a_stale_distilled_state_is_kept_as_a_conflict_file_and_never_overwrites() {
             path.display()
         )
     );
-    assert!(e.next_actions[0].contains(&theirs.revision), "{:?}", e.next_actions);
+    let next = e.next_actions(dossier_store::next::Surface::Cli);
+    assert!(next[0].contains(&theirs.revision), "{next:?}");
     // Only the conflict file and one audit line were written.
     let mut written = changed(&before, &tree(f.root()));
     written.sort();

@@ -344,7 +344,7 @@ fn spec_8_7_an_unknown_conflict_id_is_invalid_input_listing_the_valid_ids() {
     assert_eq!(e.details["unknown"], json!(["conf_nope"]), "{e}");
     assert_eq!(e.details["valid"], json!(valid), "{e}");
     assert!(e.message.contains("conf_nope") && e.message.contains(&valid[0]), "{e}");
-    assert!(!e.next_actions.is_empty(), "{e}");
+    assert!(!e.next.is_empty(), "{e}");
     assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "nothing written");
 
     // A clean merge raises no conflicts: any resolution is unknown, and `valid` is empty.

@@ -47,7 +47,8 @@ fn spec_3_2_a_symlinked_artifacts_dir_refuses_the_save_and_writes_nothing_outsid
     let err = save_artifact(&f, "safe-one", Some(save::revision(&dir).unwrap())).unwrap_err();
     assert_eq!(err.code, Code::InvalidInput, "{err}");
     assert!(err.message.contains("artifacts") && err.message.contains(&out.display().to_string()), "{err}");
-    assert!(err.next_actions.iter().any(|n| n.contains("directory")), "{:?}", err.next_actions);
+    let next = err.next_actions(dossier_store::next::Surface::Cli);
+    assert!(next.iter().any(|n| n.contains("directory")), "{next:?}");
     assert!(files_in(&out).is_empty(), "written outside the store: {:?}", files_in(&out));
     assert_eq!(std::fs::read(dir.join("audit.log")).unwrap(), audit_before, "nothing audited");
     assert_eq!(std::fs::read(dir.join("dossier.md")).unwrap(), md_before, "nothing saved");

@@ -67,7 +67,8 @@ pub fn artifact_too_large(title: &str, size: u64) -> DossierError {
 
 pub(super) fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str, progress: &dyn Progress) -> Result<Prepared> {
     if a.title.trim().is_empty() {
-        return Err(DossierError::new(Code::InvalidInput, "every artifact needs a title"));
+        return Err(DossierError::new(Code::InvalidInput, "every artifact needs a title")
+            .with_details(serde_json::json!({ "field": "artifacts.title", "expected": "a non-empty title" })));
     }
     let too_large = |size: u64| artifact_too_large(&a.title, size);
     let mut provenance = a.provenance.clone();
@@ -118,7 +119,8 @@ pub(super) fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str, progress
             return Err(DossierError::new(
                 Code::InvalidInput,
                 format!("artifact `{}` is not valid JSON: {e}", a.title),
-            ));
+            )
+            .with_details(serde_json::json!({ "field": "artifacts.content", "title": a.title, "expected": "JSON (content_format json)" })));
         }
         (a.content_format, text, None, None)
     };
@@ -188,7 +190,11 @@ pub(super) fn copy_artifacts(from: &Path, to: &Path, progress: &dyn Progress) ->
                     Code::InvalidInput,
                     format!("{} already exists with different content; nothing was overwritten", to_file.display()),
                 )
-                .with_next("run `dossier doctor` on both Dossiers"));
+                .with_details(serde_json::json!({ "field": "artifacts", "path": to_file }))
+                .with_next(crate::next::Next::per(
+                    "run `dossier doctor` on both Dossiers",
+                    "ask the user to run `dossier doctor`: an artifact file differs between the two Dossiers",
+                )));
             }
             Err(_) => {}
         }

@@ -27,8 +27,10 @@ pub fn mark_conflict_resolved(
 ) -> Result<()> {
     let _lock = lock(dir)?;
     let text = fs::read_to_string(path).map_err(|e| DossierError::io("read", path, e))?;
-    let (mut header, body) = split_conflict(&text)
-        .ok_or_else(|| DossierError::new(Code::InvalidInput, format!("{} is not a conflict file", path.display())))?;
+    let (mut header, body) = split_conflict(&text).ok_or_else(|| {
+        DossierError::new(Code::InvalidInput, format!("{} is not a conflict file", path.display()))
+            .with_details(json!({ "field": "conflict_id", "path": path }))
+    })?;
     let id = header.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
     let dossier_id = header.get("dossier_id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
     header.insert("resolved".into(), json!(true));

@@ -24,7 +24,9 @@ pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Res
     store.require()?;
     let name = req.name.trim().to_string();
     if name.is_empty() {
-        return Err(DossierError::new(Code::InvalidInput, "a Dossier needs a name").with_next("--name <name>"));
+        return Err(DossierError::new(Code::InvalidInput, "a Dossier needs a name")
+            .with_details(serde_json::json!({ "field": "name", "expected": "a non-empty name" }))
+            .with_next(crate::next::Next::per("--name <name>", "call dossier_promote with a non-empty name")));
     }
     req.updates.validate()?;
     let id = ids::new_id(Prefix::Dossier);

@@ -67,7 +67,13 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
             Code::InvalidInput,
             "replacing the Distilled State needs base_revision (the revision your edit started from)",
         )
-        .with_next(format!("dossier show {target} --json  (data.revision)")));
+        .with_details(
+            serde_json::json!({ "field": "base_revision", "expected": "the revision your edit started from" }),
+        )
+        .with_next(crate::next::Next::per(
+            format!("dossier show {target} --json  (data.revision)"),
+            format!("call dossier_recall id={target} (data.revision)"),
+        )));
     }
     let file = dir.join("dossier.md");
     let _lock = lock(&dir)?;

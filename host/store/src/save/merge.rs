@@ -103,7 +103,11 @@ pub fn merge(
     let tdir = store.resolve(target)?;
     if fs::canonicalize(&sdir).ok() == fs::canonicalize(&tdir).ok() {
         return Err(DossierError::new(Code::InvalidInput, "source and target are the same Dossier")
-            .with_next("name two different Dossiers: dossier merge <source> <target>"));
+            .with_details(json!({ "field": "target", "expected": "a Dossier other than the source" }))
+            .with_next(crate::next::Next::per(
+                "name two different Dossiers: dossier merge <source> <target>",
+                "call dossier_merge with two different Dossiers as source_id and target_id",
+            )));
     }
     let (_l1, _l2) = if sdir < tdir { (lock(&sdir)?, lock(&tdir)?) } else { (lock(&tdir)?, lock(&sdir)?) };
     let sfile = sdir.join("dossier.md");
@@ -122,7 +126,8 @@ pub fn merge(
             Code::InvalidInput,
             format!("{} was already merged into {into}", sdoc.frontmatter.slug),
         )
-        .with_next(format!("dossier show {into}")));
+        .with_details(json!({ "field": "source", "merged_into": into }))
+        .with_next(crate::next::Next::call(crate::next::Op::Show, into.as_str())));
     }
     let committed = merged_from(&tdoc.frontmatter).contains(&sid);
     let mut outcome = MergeOutcome {

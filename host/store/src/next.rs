@@ -3,8 +3,12 @@
 //! tool call (`call dossier_recall id=pricing page=2`), so neither surface is told to run the
 //! other's commands.
 //!
-//! Not for: deciding what comes next (the operations do), or errors' next actions (the store's
-//! errors still carry their own words).
+//! Successes' steps are built by the operation layer (`ops` in the binary, which re-exports these
+//! types); errors carry theirs ([`crate::error::DossierError::next`]) and are rendered the same
+//! way, so an MCP error suggests tool calls and a CLI error commands. A plain string is a
+//! [`Next::Say`]: words that must hold on every surface.
+//!
+//! Not for: deciding what comes next (the operations and the errors' sites do).
 
 /// The surface a step is rendered for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +27,7 @@ pub enum Op {
     Promote,
     Switch,
     Merge,
+    Search,
 }
 
 impl Op {
@@ -35,6 +40,7 @@ impl Op {
             Op::Promote => "promote",
             Op::Switch => "switch",
             Op::Merge => "merge",
+            Op::Search => "search",
         }
     }
 
@@ -46,6 +52,7 @@ impl Op {
             Op::Promote => "dossier_promote",
             Op::Switch => "dossier_session",
             Op::Merge => "dossier_merge",
+            Op::Search => "dossier_search",
         }
     }
 }
@@ -70,7 +77,29 @@ pub enum Next {
     Per { cli: String, mcp: String },
 }
 
+impl From<String> for Next {
+    fn from(text: String) -> Next {
+        Next::Say(text)
+    }
+}
+
+impl From<&str> for Next {
+    fn from(text: &str) -> Next {
+        Next::Say(text.to_string())
+    }
+}
+
 impl Next {
+    /// `op` with no target (`dossier ls`, `call dossier_list`).
+    pub fn op(op: Op) -> Next {
+        Next::Call { op, target: None, args: Vec::new(), note: None }
+    }
+
+    /// Words for the CLI and words for MCP.
+    pub fn per(cli: impl Into<String>, mcp: impl Into<String>) -> Next {
+        Next::Per { cli: cli.into(), mcp: mcp.into() }
+    }
+
     pub fn call(op: Op, target: impl Into<String>) -> Next {
         Next::Call { op, target: Some(target.into()), args: Vec::new(), note: None }
     }
