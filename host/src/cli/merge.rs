@@ -96,11 +96,12 @@ fn for_cli(mut e: DossierError, source: &str, target: &str, json: bool) -> Dossi
         e.message = msg;
     }
     let flags: String = conflicts.iter().map(|c| format!(" --resolve {}=CHOICE", s(&c["id"]))).collect();
-    e.next_actions = vec![
-        "choose for each conflict: CHOICE is keep-target, keep-source, keep-both, or custom:<your text>".to_string(),
-        format!("dossier merge {source} {target}{flags}"),
-        format!("or run `dossier merge {source} {target}` on a terminal to be asked about each conflict"),
-        "see one in full (with provenance): dossier conflicts show <id>".to_string(),
+    // CLI-only words: this error is rewritten for the terminal and never reaches MCP.
+    e.next = vec![
+        "choose for each conflict: CHOICE is keep-target, keep-source, keep-both, or custom:<your text>".into(),
+        format!("dossier merge {source} {target}{flags}").into(),
+        format!("or run `dossier merge {source} {target}` on a terminal to be asked about each conflict").into(),
+        "see one in full (with provenance): dossier conflicts show <id>".into(),
     ];
     e
 }
