@@ -439,3 +439,35 @@ fn spec_8_7_conflicts_cover_decisions_next_actions_lifecycle_and_claims() {
         assert!(kinds.iter().any(|x| x == k), "no {k} conflict: {kinds:?}");
     }
 }
+
+/// Every `invalid_input` says which field and what was expected (`details.field`,
+/// `details.expected`), merges and conflict files included.
+#[test]
+fn spec_8_2_invalid_input_names_the_field_and_what_was_expected() {
+    let s = store();
+    let (source, target, _, _) = crate::merge::pair(&s, true);
+    let r = McpSession::new(&s, "sess-ii")
+        .call(
+            "dossier_merge",
+            json!({"source_id": source, "target_id": target, "resolved_conflicts": [{"conflict_id": "conf_nope", "choice": "keep_target"}]}),
+        )
+        .run();
+    let first = super::cli(&s, &["merge", &source, &target]);
+    let id = first["error"]["details"]["conflicts"][0]["id"].as_str().unwrap().to_string();
+    let r2 = McpSession::new(&s, "sess-ii2")
+        .call(
+            "dossier_merge",
+            json!({"source_id": source, "target_id": target, "resolved_conflicts": [{"conflict_id": id, "choice": "custom"}]}),
+        )
+        .run();
+    let cli_bad = super::cli(&s, &["conflicts", "resolve", "../x", "--keep", "current"]);
+    let flag_bad = super::cli(&s, &["merge", &source, &target, "--resolve", "nonsense"]);
+    for e in [&r[0].envelope, &r2[0].envelope, &cli_bad, &flag_bad] {
+        assert_eq!(e["error"]["code"], "invalid_input", "{e:#}");
+        let d = &e["error"]["details"];
+        assert!(
+            d["field"].is_string() && d["expected"].is_string(),
+            "details name the field and what was expected: {e:#}"
+        );
+    }
+}

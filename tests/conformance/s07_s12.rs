@@ -434,4 +434,17 @@ fn spec_12_3_ids_are_prefixed_and_sortable() {
     let v = cli(&s, &["save", &slug, "--base-revision", "rev_old", "--from-file", st.to_str().unwrap()]);
     assert_eq!(v["error"]["code"], "concurrent_edit");
     assert!(v["error"]["details"]["conflict_id"].as_str().unwrap().starts_with("conf_"), "{v:#}");
+    // A merge conflict: conf_ too, the same id when the merge is asked again.
+    let (source, target, _, _) = crate::merge::pair(&s, true);
+    let ids = |s: &TempStore| -> Vec<String> {
+        cli(s, &["merge", &source, &target])["error"]["details"]["conflicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = ids(&s);
+    assert!(!first.is_empty() && first.iter().all(|i| i.starts_with("conf_")), "{first:?}");
+    assert_eq!(ids(&s), first, "stable, so --resolve can name them");
 }

@@ -26,6 +26,7 @@ pub(super) fn cmd_merge(
         let text = std::fs::read_to_string(f).map_err(|e| DossierError::io("read", f, e))?;
         let more: Vec<dossier_store::merge::ResolutionInput> = serde_json::from_str(&text).map_err(|e| {
             DossierError::new(Code::InvalidInput, format!("{}: not a JSON list of resolutions: {e}", f.display()))
+                .with_details(serde_json::json!({ "field": "--resolutions", "path": f, "expected": "a JSON list of {conflict_id, choice, text?}" }))
                 .with_next(r#"[{"conflict_id": "conf_...", "choice": "keep_target"}]"#)
         })?;
         resolutions.extend(more);
@@ -125,7 +126,8 @@ fn ask_resolution(
         let _ = err.flush();
         let mut line = String::new();
         if stdin.lock().read_line(&mut line).map_err(|e| DossierError::io("read", Path::new("stdin"), e))? == 0 {
-            return Err(DossierError::new(Code::InvalidInput, "no answer (end of input); nothing was merged"));
+            return Err(DossierError::new(Code::InvalidInput, "no answer (end of input); nothing was merged")
+                .with_details(serde_json::json!({ "field": "stdin", "expected": "t, s, b or w for each conflict" })));
         }
         let choice = match line.trim().to_ascii_lowercase().as_str() {
             "t" | "target" => ChoiceInput::KeepTarget,

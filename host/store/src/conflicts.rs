@@ -87,7 +87,9 @@ pub fn list(app: &App, target: Option<&str>, all: bool) -> Result<Vec<ConflictIn
 /// Find a conflict by id in any Dossier.
 pub fn find(app: &App, id: &str) -> Result<(PathBuf, ConflictInfo)> {
     if id.is_empty() || id.contains(['/', '\\']) || id.starts_with('.') {
-        return Err(DossierError::new(Code::InvalidInput, format!("`{id}` is not a conflict id")));
+        return Err(DossierError::new(Code::InvalidInput, format!("`{id}` is not a conflict id"))
+            .with_details(json!({ "field": "id", "got": id, "expected": "a conflict id (conf_…)" }))
+            .with_next("dossier conflicts list"));
     }
     for file in app.store.dossier_files()? {
         if file.parent().is_some_and(|d| !crate::layout::entry_links(d).is_empty()) {
@@ -128,15 +130,19 @@ pub fn resolve(app: &App, id: &str, choice: Choice, actor: &str, session_id: &Op
             Code::InvalidInput,
             format!("{id} is a merge conflict; it is resolved by the merge that raised it"),
         )
+        .with_details(json!({ "field": "id", "got": id, "expected": "a concurrent-edit conflict id" }))
         .with_next("dossier merge <source> <target>  (asks for each conflict, or --resolve ID=CHOICE)"));
     }
     if info.resolved {
         return Err(DossierError::new(Code::InvalidInput, format!("{id} is already resolved"))
+            .with_details(json!({ "field": "id", "got": id, "expected": "an open conflict" }))
             .with_next(format!("dossier conflicts show {id}")));
     }
     let text = std::fs::read_to_string(&path).map_err(|e| DossierError::io("read", &path, e))?;
-    let (header, body) = save::split_conflict(&text)
-        .ok_or_else(|| DossierError::new(Code::InvalidInput, format!("{} is not a conflict file", path.display())))?;
+    let (header, body) = save::split_conflict(&text).ok_or_else(|| {
+        DossierError::new(Code::InvalidInput, format!("{} is not a conflict file", path.display()))
+            .with_details(json!({ "field": "id", "path": path, "expected": "a conflict file with its header" }))
+    })?;
     let dir = path.parent().and_then(Path::parent).expect("conflicts/ is inside a Dossier").to_path_buf();
     let proposal_has_state =
         header.get("frontmatter_updates").is_some() && !body.trim_start().starts_with("(No Distilled State");

@@ -88,7 +88,8 @@ impl ResolutionInput {
                 return Err(DossierError::new(
                     Code::InvalidInput,
                     format!("conflict {}: choice `custom` needs `text`", self.conflict_id),
-                ));
+                )
+                .with_details(json!({ "field": "resolved_conflicts.text", "conflict_id": self.conflict_id, "expected": "the replacement text for choice custom" })));
             }
         };
         // The older `conf-<hex>` form of an id names the same conflict (docs/merge.md, Ids).
@@ -101,6 +102,7 @@ impl ResolutionInput {
 pub fn parse_resolve_flag(flag: &str) -> Result<ResolutionInput> {
     let bad = || {
         DossierError::new(Code::InvalidInput, format!("--resolve `{flag}` is not ID=CHOICE"))
+            .with_details(json!({ "field": "--resolve", "got": flag, "expected": "ID=keep-target|keep-source|keep-both|custom:<text>" }))
             .with_next("--resolve <conflict-id>=keep-target|keep-source|keep-both|custom:<text>")
     };
     let (id, choice) = flag.split_once('=').ok_or_else(bad)?;
@@ -218,7 +220,7 @@ fn known_ids(resolutions: &[Resolution], raised: &[Conflict]) -> Result<()> {
             unknown.join(", ")
         ),
     )
-    .with_details(json!({ "unknown": unknown, "valid": valid }))
+    .with_details(json!({ "field": "resolved_conflicts.conflict_id", "expected": format!("one of {}", valid.join(", ")), "unknown": unknown, "valid": valid }))
     .with_next(next))
 }
 
