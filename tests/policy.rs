@@ -227,7 +227,7 @@ fn wrong_world_is_named() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{} does not implement `priority`: it has no export `dossier:policy/priority@1.0.0` (exports: dossier:policy/ranking@1.0.0); build it for the world `dossier:policy/priority-policy@1.0.0`",
+            "{} does not implement `priority`: it has no export `dossier:policy/priority@2.0.0` (exports: dossier:policy/ranking@2.0.0); build it for the world `dossier:policy/priority-policy@2.0.0`",
             path.display()
         )
     );
@@ -235,21 +235,21 @@ fn wrong_world_is_named() {
 
 #[test]
 fn incompatible_version_is_named() {
-    let path = fixture("priority_v2");
+    let path = fixture("priority_v3");
     let e = err_of(&policies(None, &[(Interface::Priority, path.clone())], Limits::default()));
     assert_eq!(
         e,
         PolicyError::IncompatibleVersion {
             interface: Interface::Priority,
             component: Source::File(path.clone()),
-            found: "2.0.0".into(),
-            required: "1.0.0".into()
+            found: "3.0.0".into(),
+            required: "2.0.0".into()
         }
     );
     assert_eq!(
         e.to_string(),
         format!(
-            "{} exports `priority` at incompatible version 2.0.0; this dossier speaks dossier:policy@1.0.0, rebuild the component against wit/ from this release",
+            "{} exports `priority` at incompatible version 3.0.0; this dossier speaks dossier:policy@2.0.0, rebuild the component against wit/ from this release",
             path.display()
         )
     );
@@ -268,7 +268,7 @@ fn contract_mismatch_is_named_at_load() {
     }
     assert!(
         e.to_string()
-            .starts_with(&format!("{} exports `priority` but does not match dossier:policy@1.0.0: ", path.display())),
+            .starts_with(&format!("{} exports `priority` but does not match dossier:policy@2.0.0: ", path.display())),
         "{e}"
     );
     assert_eq!(err_of(&p), e, "a call reports the same mismatch");

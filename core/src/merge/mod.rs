@@ -54,7 +54,9 @@ mod words;
 
 pub use detection::{lifecycle, material_next_action};
 pub use ids::canonical_conflict_id;
-pub use types::{Choice, Conflict, ConflictKind, ConflictSide, MergeError, MergePlan, MergeSide, Resolution, Status};
+pub use types::{
+    Certainty, Choice, Conflict, ConflictKind, ConflictSide, MergeError, MergePlan, MergeSide, Resolution, Status,
+};
 
 use crate::hash::fnv64;
 use crate::maps::{HashMap, KeyMap};
@@ -213,6 +215,8 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
                 subject: f.subject.clone(),
                 source: f.source.clone(),
                 target: f.target.clone(),
+                // Every rule so far is a certain one; the possible tier is issue 19's.
+                certainty: Certainty::Certain,
             });
             continue;
         };

@@ -62,6 +62,26 @@ pub enum ConflictKind {
     DivergentNextAction,
     IncompatibleLifecycle,
     IncompatibleValue,
+    /// Related claims the rules cannot tell apart from a contradiction (always possible).
+    RelatedClaims,
+}
+
+/// How sure the policy is that two claims cannot both hold (docs/merge.md, tiers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Certainty {
+    /// A rule says they contradict: the user must choose.
+    Certain,
+    /// Related claims worth one look; keep both is the suggested answer.
+    Possible,
+}
+
+impl Certainty {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Certainty::Certain => "certain",
+            Certainty::Possible => "possible",
+        }
+    }
 }
 
 impl ConflictKind {
@@ -71,6 +91,7 @@ impl ConflictKind {
             ConflictKind::DivergentNextAction => "divergent-next-action",
             ConflictKind::IncompatibleLifecycle => "incompatible-lifecycle",
             ConflictKind::IncompatibleValue => "incompatible-value",
+            ConflictKind::RelatedClaims => "related-claims",
         }
     }
 }
@@ -95,6 +116,7 @@ pub struct Conflict {
     pub subject: String,
     pub source: ConflictSide,
     pub target: ConflictSide,
+    pub certainty: Certainty,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -221,9 +221,14 @@ fn conflict(c: wm::Conflict) -> s::Conflict {
             wm::ConflictKind::DivergentNextAction => s::ConflictKind::DivergentNextAction,
             wm::ConflictKind::IncompatibleLifecycle => s::ConflictKind::IncompatibleLifecycle,
             wm::ConflictKind::IncompatibleValue => s::ConflictKind::IncompatibleValue,
+            wm::ConflictKind::RelatedClaims => s::ConflictKind::RelatedClaims,
         },
         subject: c.subject,
         source: side(c.source),
         target: side(c.target),
+        certainty: match c.certainty {
+            wm::Certainty::Certain => s::Certainty::Certain,
+            wm::Certainty::Possible => s::Certainty::Possible,
+        },
     }
 }

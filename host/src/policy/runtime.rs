@@ -58,7 +58,7 @@ bind_interface!(priority, ranking, merge, distill, learning);
 pub static EMBEDDED_COMPONENT: &[u8] = include_bytes!(env!("DOSSIER_POLICY_WASM"));
 
 pub use dossier_store::policy::{Interface, PACKAGE_VERSION};
-const PACKAGE_MAJOR: u64 = 1;
+const PACKAGE_MAJOR: u64 = 2;
 
 /// Where an interface's component comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -130,7 +130,7 @@ pub enum PolicyError {
     )]
     IncompatibleVersion { interface: Interface, component: Source, found: String, required: String },
     #[error(
-        "{component} exports `{interface}` but does not match dossier:policy@1.0.0: {reason}; rebuild it against wit/ from this release"
+        "{component} exports `{interface}` but does not match dossier:policy@2.0.0: {reason}; rebuild it against wit/ from this release"
     )]
     ContractMismatch { interface: Interface, component: Source, reason: String },
     #[error("{component} trapped in `{interface}.{function}`: {reason}")]

@@ -26,6 +26,8 @@ use crate::save::{self, MergeDecision, MergeOutcome, MergeWritten};
 pub struct ConflictView {
     pub id: String,
     pub kind: &'static str,
+    /// `certain` (the user must choose) or `possible` (related claims; keep both suggested).
+    pub certainty: &'static str,
     pub subject: String,
     pub target: SideView,
     pub source: SideView,
@@ -48,6 +50,7 @@ impl ConflictView {
         ConflictView {
             id: c.id.clone(),
             kind: save::conflict_kind_name(c.kind),
+            certainty: c.certainty.as_str(),
             subject: c.subject.clone(),
             target: side(&c.target),
             source: side(&c.source),

@@ -54,7 +54,7 @@ pub struct Finding {
 }
 
 /// The WIT package version the store's types mirror.
-pub const PACKAGE_VERSION: &str = "1.0.0";
+pub const PACKAGE_VERSION: &str = "2.0.0";
 
 /// One policy interface of the WIT package.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -199,6 +199,23 @@ pub enum ConflictKind {
     DivergentNextAction,
     IncompatibleLifecycle,
     IncompatibleValue,
+    RelatedClaims,
+}
+
+/// How sure the merge policy is that two claims cannot both hold (wit/merge.wit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Certainty {
+    Certain,
+    Possible,
+}
+
+impl Certainty {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Certainty::Certain => "certain",
+            Certainty::Possible => "possible",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -217,6 +234,7 @@ pub struct Conflict {
     pub subject: String,
     pub source: ConflictSide,
     pub target: ConflictSide,
+    pub certainty: Certainty,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

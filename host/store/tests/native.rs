@@ -11,9 +11,9 @@
 
 use dossier_core::{distill as d, merge as m, priority as p, ranking as r};
 use dossier_store::policy::{
-    ArtifactInfo, Candidate, Confidence, Conflict, ConflictKind, ConflictSide, Finding, LifecycleStatus, MergePlan,
-    MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Resolution, ResolutionChoice, Severity, Suggestion,
-    Timestamp, Weights,
+    ArtifactInfo, Candidate, Certainty, Confidence, Conflict, ConflictKind, ConflictSide, Finding, LifecycleStatus,
+    MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Resolution, ResolutionChoice, Severity,
+    Suggestion, Timestamp, Weights,
 };
 use dossier_store::{Code, DossierError, Result};
 
@@ -66,10 +66,15 @@ fn conflict(c: m::Conflict) -> Conflict {
             m::ConflictKind::DivergentNextAction => ConflictKind::DivergentNextAction,
             m::ConflictKind::IncompatibleLifecycle => ConflictKind::IncompatibleLifecycle,
             m::ConflictKind::IncompatibleValue => ConflictKind::IncompatibleValue,
+            m::ConflictKind::RelatedClaims => ConflictKind::RelatedClaims,
         },
         subject: c.subject,
         source: side(c.source),
         target: side(c.target),
+        certainty: match c.certainty {
+            m::Certainty::Certain => Certainty::Certain,
+            m::Certainty::Possible => Certainty::Possible,
+        },
     }
 }
 

@@ -348,6 +348,7 @@ pub(super) fn render_merge_conflict(c: &crate::policy::Conflict, source: &Dossie
         "dossier_id": target.frontmatter.id,
         "kind": "merge",
         "conflict_kind": conflict_kind_name(c.kind),
+        "certainty": c.certainty.as_str(),
         "subject": c.subject,
         "source_id": source.frontmatter.id,
         "target_id": target.frontmatter.id,
@@ -377,6 +378,7 @@ pub fn conflict_kind_name(k: crate::policy::ConflictKind) -> &'static str {
         K::DivergentNextAction => "divergent_next_action",
         K::IncompatibleLifecycle => "incompatible_lifecycle",
         K::IncompatibleValue => "incompatible_value",
+        K::RelatedClaims => "related_claims",
     }
 }
 
