@@ -19,6 +19,7 @@ mod claude_init;
 mod cli;
 mod codecall;
 mod completions;
+mod fuzz;
 mod hooks;
 mod mcp;
 mod merge;
