@@ -266,10 +266,13 @@ impl DossierDoc {
 
     /// The canonical bytes of `dossier.md`.
     pub fn render(&self) -> String {
-        let mut body = self.body.replace("\r\n", "\n");
+        // The final newline first, so a body ending in `\r` gets `\n` too (not `\r\n`, which
+        // the next render would change again).
+        let mut body = self.body.clone();
         if !body.is_empty() && !body.ends_with('\n') {
             body.push('\n');
         }
+        let body = body.replace("\r\n", "\n");
         format!("---\n{}---\n\n{}", self.frontmatter.to_yaml(), body)
     }
 }
@@ -396,6 +399,18 @@ pub struct AuditEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the frontmatter fuzz target (fuzz/regressions/frontmatter): a body ending in
+    /// a lone `\r` rendered as `\r\n`, which the next render turned into `\n`, so rendering
+    /// what was read changed the file's bytes.
+    #[test]
+    fn render_is_a_fixed_point_for_a_body_ending_in_a_carriage_return() {
+        let file = Path::new("dossier.md");
+        let doc = DossierDoc { frontmatter: sample(), body: "# X\n\nlast line\r".into() };
+        let once = doc.render();
+        let twice = DossierDoc::parse(&once, file).unwrap().render();
+        assert_eq!(twice, once);
+    }
 
     fn sample() -> Frontmatter {
         Frontmatter {
