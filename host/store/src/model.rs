@@ -266,13 +266,18 @@ impl DossierDoc {
 
     /// The canonical bytes of `dossier.md`.
     pub fn render(&self) -> String {
-        // The final newline first, so a body ending in `\r` gets `\n` too (not `\r\n`, which
-        // the next render would change again).
-        let mut body = self.body.clone();
-        if !body.is_empty() && !body.ends_with('\n') {
+        // Line ends become `\n`, with every `\r` before it dropped, the final newline included
+        // (added first): so rendering what was read gives the same bytes again (a single
+        // `\r\n` -> `\n` pass would leave `\r\n` of `\r\r\n`, one `\r` fewer per rewrite).
+        let mut text = self.body.clone();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let mut body = String::with_capacity(text.len());
+        for line in text.split_inclusive('\n') {
+            body.push_str(line.trim_end_matches('\n').trim_end_matches('\r'));
             body.push('\n');
         }
-        let body = body.replace("\r\n", "\n");
         format!("---\n{}---\n\n{}", self.frontmatter.to_yaml(), body)
     }
 }
@@ -407,6 +412,16 @@ mod tests {
     fn render_is_a_fixed_point_for_a_body_ending_in_a_carriage_return() {
         let file = Path::new("dossier.md");
         let doc = DossierDoc { frontmatter: sample(), body: "# X\n\nlast line\r".into() };
+        let once = doc.render();
+        let twice = DossierDoc::parse(&once, file).unwrap().render();
+        assert_eq!(twice, once);
+    }
+
+    /// Found by the frontmatter fuzz target too: `\r\r\n` lost one `\r` per render.
+    #[test]
+    fn render_is_a_fixed_point_for_carriage_returns_before_a_newline() {
+        let file = Path::new("dossier.md");
+        let doc = DossierDoc { frontmatter: sample(), body: "# X\n\na\r\r\r\nb\r\n".into() };
         let once = doc.render();
         let twice = DossierDoc::parse(&once, file).unwrap().render();
         assert_eq!(twice, once);
