@@ -20,7 +20,9 @@ mod host_targets;
 #[path = "../fuzz/src/targets.rs"]
 mod targets;
 
-const TARGETS: [(&str, fn(&[u8])); 6] = [
+type Target = (&'static str, fn(&[u8]));
+
+const TARGETS: [Target; 6] = [
     ("frontmatter", targets::frontmatter),
     ("provenance", targets::provenance),
     ("mcp_params", host_targets::mcp_params),
@@ -143,14 +145,15 @@ proptest! {
         let target = args.pointer_mut(&at).unwrap().as_object_mut().unwrap();
         let existing: Vec<String> = target.keys().cloned().collect();
         let known = existing.contains(&key);
-        if replace && !existing.is_empty() {
+        let replaced = replace && !existing.is_empty();
+        if replaced {
             let k = existing[place.index(existing.len())].clone();
             target.insert(k, value);
         } else {
             target.insert(key.clone(), value);
         }
         let top_level_unknown = at.is_empty()
-            && !(replace && !existing.is_empty())
+            && !replaced
             && !known
             && schema.pointer(&format!("/properties/{key}")).is_none();
         match dossier::mcp::params::check(schema, args.as_object().unwrap()) {
