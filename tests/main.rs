@@ -20,6 +20,7 @@ mod cli;
 mod codecall;
 mod completions;
 mod conformance;
+mod fuzz;
 mod hooks;
 mod mcp;
 mod merge;

@@ -486,4 +486,76 @@ mod tests {
         let doc = GOOD.replace("- Compare scenarios with sales feedback.\n", "");
         assert_eq!(codes(&doc), vec![("empty-next-steps", 25)]);
     }
+
+    // Provenance markers at the edges (issue 18): any text, and citations built to be valid,
+    // cut or garbled. `PROPTEST_CASES` raises the small default count.
+
+    fn cases(default: u32) -> proptest::test_runner::Config {
+        let n = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+        proptest::test_runner::Config { cases: n, failure_persistence: None, ..Default::default() }
+    }
+
+    /// A citation as an agent might write it: well formed, or cut, or with odd parts.
+    fn citation() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let id = prop_oneof![
+            Just("art_01slack".to_string()),
+            Just("art_01link".to_string()),
+            "[a-z_0-9]{0,10}",
+            any::<String>()
+        ];
+        let range = prop_oneof![
+            Just(String::new()),
+            (0u64..200, 0u64..200).prop_map(|(a, b)| format!("#L{a}-L{b}")),
+            Just("#L".to_string()),
+            Just("#L4294967296-L4294967297".to_string()),
+            any::<String>().prop_map(|r| format!("#{r}")),
+        ];
+        (id, range, any::<bool>(), 0usize..40).prop_map(|(id, range, close, cut)| {
+            let c = format!("[src:{id}{range}{}", if close { "]" } else { "" });
+            if cut == 0 { c.chars().take(c.chars().count() / 2).collect() } else { c }
+        })
+    }
+
+    fn check_lines(doc: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        let lines = doc.lines().count() as u32;
+        for f in validate(doc, &arts()) {
+            proptest::prop_assert!(f.line <= lines.max(1), "{f:?} past line {lines}");
+            proptest::prop_assert!(!f.message.is_empty());
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(cases(128))]
+
+        #[test]
+        fn spec_10_any_text_gives_findings_on_its_own_lines(text in proptest::prelude::any::<String>()) {
+            check_lines(&text)?;
+        }
+
+        #[test]
+        fn spec_10_garbled_citations_give_findings_never_a_panic(
+            cites in proptest::collection::vec(citation(), 1..4),
+            at in 0usize..3,
+        ) {
+            let claim = "- Churn on monthly enterprise deals is 3x annual. [src:art_01slack#L10-L12]";
+            let doc = GOOD.replace(claim, &format!("- Churn is 3x. {}", cites.join(" ")));
+            check_lines(&doc)?;
+            // The same citations at a line's start, end, and inside a fenced block.
+            let placed = match at {
+                0 => GOOD.replace("Pricing refresh", &cites.join("")),
+                1 => format!("{GOOD}{}", cites.join("\n")),
+                _ => GOOD.replace("## Next Steps", &format!("```\n{}\n```\n\n## Next Steps", cites.join(" "))),
+            };
+            check_lines(&placed)?;
+        }
+
+        #[test]
+        fn spec_10_a_valid_line_range_is_never_malformed(a in 1u32..=100, len in 0u32..100) {
+            let b = (a + len).min(100);
+            let doc = GOOD.replace("[src:art_01slack#L10-L12]", &format!("[src:art_01slack#L{a}-L{b}]"));
+            proptest::prop_assert_eq!(codes(&doc), vec![]);
+        }
+    }
 }

@@ -44,7 +44,7 @@ use dossier_store::{context, recall, search, sessions};
 mod cap;
 pub mod codecall;
 mod merge_form;
-mod params;
+pub mod params;
 
 /// The key of the one form a `dossier_merge` round asks.
 const MERGE_FORM_KEY: &str = "merge_conflict";
@@ -101,6 +101,19 @@ pub fn compact_schema(v: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(compact_schema),
         _ => {}
     }
+}
+
+/// Every tool's name and its input schema as generated, before compaction: what
+/// [`params::check`] checks a call's arguments against (for the tests and the fuzz targets).
+pub fn input_schemas() -> Vec<(String, Value)> {
+    let router = DossierServer::tool_router() + DossierServer::codecall_router();
+    let mut out: Vec<(String, Value)> = router
+        .map
+        .values()
+        .map(|route| (route.attr.name.to_string(), Value::Object((*route.attr.input_schema).clone())))
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
 }
 
 /// Every tool (Dossier's and codecall's) with compacted schemas, each guarded by

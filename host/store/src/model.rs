@@ -307,8 +307,16 @@ impl DossierDoc {
 
     /// The canonical bytes of `dossier.md`.
     pub fn render(&self) -> String {
-        let mut body = self.body.replace("\r\n", "\n");
-        if !body.is_empty() && !body.ends_with('\n') {
+        // Line ends become `\n`, with every `\r` before it dropped, the final newline included
+        // (added first): so rendering what was read gives the same bytes again (a single
+        // `\r\n` -> `\n` pass would leave `\r\n` of `\r\r\n`, one `\r` fewer per rewrite).
+        let mut text = self.body.clone();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let mut body = String::with_capacity(text.len());
+        for line in text.split_inclusive('\n') {
+            body.push_str(line.trim_end_matches('\n').trim_end_matches('\r'));
             body.push('\n');
         }
         format!("---\n{}---\n\n{}", self.frontmatter.to_yaml(), body)
@@ -437,6 +445,28 @@ pub struct AuditEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the frontmatter fuzz target (fuzz/regressions/frontmatter): a body ending in
+    /// a lone `\r` rendered as `\r\n`, which the next render turned into `\n`, so rendering
+    /// what was read changed the file's bytes.
+    #[test]
+    fn render_is_a_fixed_point_for_a_body_ending_in_a_carriage_return() {
+        let file = Path::new("dossier.md");
+        let doc = DossierDoc { frontmatter: sample(), body: "# X\n\nlast line\r".into() };
+        let once = doc.render();
+        let twice = DossierDoc::parse(&once, file).unwrap().render();
+        assert_eq!(twice, once);
+    }
+
+    /// Found by the frontmatter fuzz target too: `\r\r\n` lost one `\r` per render.
+    #[test]
+    fn render_is_a_fixed_point_for_carriage_returns_before_a_newline() {
+        let file = Path::new("dossier.md");
+        let doc = DossierDoc { frontmatter: sample(), body: "# X\n\na\r\r\r\nb\r\n".into() };
+        let once = doc.render();
+        let twice = DossierDoc::parse(&once, file).unwrap().render();
+        assert_eq!(twice, once);
+    }
 
     fn sample() -> Frontmatter {
         Frontmatter {

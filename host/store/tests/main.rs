@@ -6,6 +6,7 @@ mod common;
 mod concurrency;
 mod conflicts;
 mod deps;
+mod fuzz_props;
 mod listing;
 mod merge;
 mod native;
