@@ -284,7 +284,7 @@ fn draw_title(f: &mut Frame, area: Rect, s: &State) {
     let session = match (&s.session, &s.bound) {
         (None, _) => "no session (--session or CLAUDE_CODE_SESSION_ID)".to_string(),
         (Some(sid), None) => format!("session {sid}: nothing bound"),
-        (Some(sid), Some((_, slug))) => format!("session {sid} → {slug}"),
+        (Some(sid), Some((_, label))) => format!("session {sid} → {label}"),
     };
     let line = Line::from(vec![
         Span::styled(" dossier ", Style::new().fg(Color::Black).bg(Color::Cyan).bold()),

@@ -166,7 +166,7 @@ pub struct State {
     pub app: App,
     /// The session Dossiers are bound to (`--session` or `CLAUDE_CODE_SESSION_ID`).
     pub session: Option<String>,
-    /// The session's bound Dossier: (id, slug).
+    /// The session's bound Dossier: (id, `Name (slug)` for the title line).
     pub bound: Option<(String, String)>,
     /// Statuses shown, in `FILTER_KEYS` order.
     pub filter: Vec<Status>,
@@ -287,8 +287,8 @@ impl State {
         let Some(sid) = &self.session else { return };
         self.bound = match sessions::read(&self.app.store, sid) {
             Ok(b) => b.and_then(|b| b.dossier_id).map(|id| {
-                let slug = self.slug_of(&id);
-                (id, slug)
+                let label = crate::ops::list::label(&self.app, &id);
+                (id, label)
             }),
             Err(e) => {
                 self.error(&e);
@@ -519,7 +519,7 @@ impl State {
             Ok(o) => {
                 let r = o.data.recall;
                 self.info(format!("session {sid} now works on {} (~{} tokens)", r.slug, r.token_estimate.tokens));
-                self.bound = Some((r.id, r.slug));
+                self.bound = Some((r.id, format!("{} ({})", r.name, r.slug)));
             }
             Err(e) => self.error(&e),
         }
@@ -936,7 +936,7 @@ mod tests {
         press(&mut s, KeyCode::Char('b'));
         let b = sessions::read(&s.app.store, "sess-unit").unwrap().unwrap();
         assert_eq!(Some(b.dossier_id.clone().unwrap()), s.bound.as_ref().map(|(id, _)| id.clone()));
-        assert_eq!(s.bound.as_ref().unwrap().1, "urgent-work");
+        assert_eq!(s.bound.as_ref().unwrap().1, "Urgent work (urgent-work)", "the title names it as Name (slug)");
         press(&mut s, KeyCode::Esc);
         press(&mut s, KeyCode::Char('u'));
         assert_eq!(sessions::read(&s.app.store, "sess-unit").unwrap().unwrap().dossier_id, None);
