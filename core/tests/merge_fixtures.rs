@@ -83,6 +83,11 @@ const FIXTURES: &[(&str, &str, &[Expect])] = &[
         "different next actions; waiting + active is compatible (converged waiting)",
         &[(NextAction, "next action", "", "")],
     ),
+    (
+        "next-action-opposite",
+        "next actions with opposite verbs on one object (they share most words)",
+        &[(NextAction, "next action", "", "")],
+    ),
     ("lifecycle", "resolved vs active", &[(Lifecycle, "status", "", "")]),
     (
         "value-date",

@@ -59,12 +59,12 @@ pub(super) fn effective_next_action(next_action: &str, doc: &Doc) -> (String, u3
     }
 }
 
-/// Whether two next actions differ materially. Not when either is empty or they are equal
-/// after normalisation. Otherwise, with `A`, `B` their content-word sets (stop words,
-/// negations and typed values removed, plurals folded): yes when their typed values are
-/// incompatible (dates, numbers, versions, yes/no), or when one is negated and the other not
-/// while one word set contains the other; no when one word set contains the other (a more
-/// detailed restatement); otherwise yes when `|A ∩ B| / |A ∪ B| < 0.5`.
+/// Whether two next actions differ materially (a conflict): neither is empty, they are not
+/// equal after normalisation, and neither restates the other — unless their typed values are
+/// incompatible ("by June 30" / "by July 14") or one is negated and the other not, a next
+/// action whose core words (content words without link verbs and value-type nouns) are all
+/// among the other's is a restatement (a more detailed one), not a conflict. Any other pair
+/// is the user's choice: a merged Dossier has one next action.
 pub fn material_next_action(source: &str, target: &str) -> bool {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
         return false;
@@ -72,20 +72,11 @@ pub fn material_next_action(source: &str, target: &str) -> bool {
     let mut scratch = Scratch::default();
     let a = scratch.analyse([source].into_iter(), false, false);
     let b = scratch.analyse([target].into_iter(), false, false);
-    if values_incompatible(&a.values, &b.values) {
+    if values_incompatible(&a.values, &b.values) || a.negated != b.negated {
         return true;
     }
-    let (wa, wb) = (&a.pol_words, &b.pol_words);
-    let nested = subset(wa, wb) || subset(wb, wa);
-    if a.negated != b.negated && nested {
-        return true;
-    }
-    if nested {
-        return false;
-    }
-    let inter = wa.iter().filter(|w| wb.binary_search(w).is_ok()).count();
-    let union = wa.len() + wb.len() - inter;
-    (inter as f64) < 0.5 * union as f64
+    let (wa, wb) = (&a.core_words, &b.core_words);
+    !(subset(wa, wb) || subset(wb, wa))
 }
 
 /// A detected disagreement before ids and grouping.
@@ -397,5 +388,9 @@ mod tests {
         assert!(material_next_action("Send the deck by June 30", "Send the deck by July 14"));
         assert!(!material_next_action("Send the deck", "Send the deck to Sales by June 30"));
         assert!(!material_next_action("", "Anything"));
+        // Opposite verbs on one object share most words: still the user's choice.
+        assert!(material_next_action("Raise the API rate limit for the beta", "Lower the API rate limit for the beta"));
+        assert!(material_next_action("Ship the Android build to testers", "Hold the Android build for testers"));
+        assert!(material_next_action("Don't send the deck", "Send the deck"));
     }
 }
