@@ -49,11 +49,9 @@ const BASELINE_LOCATED: usize = 21;
 const BASELINE_MAX_CERTAIN_ALARMS: usize = 2;
 const BASELINE_MAX_ANY_ALARMS: usize = 2;
 
-/// A conflict's tier. `Conflict` has no `certainty` field yet, so every conflict counts as
-/// certain; when the tuner adds `certainty: certain | possible`, this becomes the one line
-/// `matches!(c.certainty, merge::Certainty::Certain)` (or its equivalent).
-fn is_certain(_c: &Conflict) -> bool {
-    true
+/// A conflict's tier (issue 19: every conflict carries `certainty`).
+fn is_certain(c: &Conflict) -> bool {
+    c.certainty == merge::Certainty::Certain
 }
 
 /// What `expect.json` says about a pair.

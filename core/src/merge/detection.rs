@@ -97,8 +97,9 @@ pub(super) struct Found {
     pub(super) certainty: Certainty,
 }
 
-/// Possible tier: a word in more target claims than this is too common to relate two claims
-/// (it is not used as shared-word evidence; subjects and head words still are).
+/// Possible tier and extensions: a word, subject, head word or bare decision verb found in
+/// more target claims than this is too common to relate two claims: it is not looked up
+/// (the subject and word-set rules of the certain tier still compare every claim).
 const MAX_POSTING: usize = 64;
 
 /// Possible tier: two claims share enough content words when they share at least this many...
@@ -150,8 +151,8 @@ fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
 /// 4. **mirrored alternatives** — a word one claim says (core words) is one the other rejects
 ///    (", not X", ", never X", "rather than X", "(was X)"), and it is not also among that
 ///    claim's own words; both decisions, or sharing a core word ("A, never B" / "B, never A");
-/// 5. **substitution** — the same polarity, each has 1 or 2 core words the other lacks, and
-///    they share at least twice as many ("Priya owns the billing migration" / "Marco owns the
+/// 5. **substitution** — not two different subjects, the same polarity, each has 1 or 2 core
+///    words the other lacks, and they share at least twice as many ("Priya owns the billing migration" / "Marco owns the
 ///    billing migration", "hosted in Frankfurt" / "hosted in Dublin");
 /// 6. **bare decisions** — two decisions of the shape "<verb> <choice>" with no subject,
 ///    neither negated, the same verb family, and no choice word in common ("Use Postgres." /
@@ -225,7 +226,8 @@ pub(super) fn extended_conflict(
     if (mirrored(s, t) || mirrored(t, s)) && ((s.decision && t.decision) || !shared.is_empty()) {
         return Some((kind, shared));
     }
-    if s.negated == t.negated {
+    let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
+    if s.negated == t.negated && !different_subjects {
         let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
         if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
             return Some((kind, shared));
@@ -261,7 +263,8 @@ fn cross_section(sec: usize) -> bool {
 /// containing the other), they do not state the same typed value with the same polarity,
 /// neither restates the other (one's core words — content words without link verbs and
 /// value-type nouns — all in the other's, with the same polarity), and they share the subject
-/// key, or the subject's head word, or at least [`MIN_SHARED`] core words outside the scopes
+/// key, or the subject's head word, or — unless both have subjects with no word in common —
+/// at least [`MIN_SHARED`] core words outside the scopes
 /// that are at least half of the smaller claim's core words. Returns the shared words
 /// (sorted), when related.
 pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> Option<Vec<u64>> {
@@ -284,6 +287,10 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
         .collect();
     let same_subject = s.subject.is_some() && s.subject == t.subject;
     let same_head = s.head != 0 && s.head == t.head;
+    if s.subject.is_some() && t.subject.is_some() && !same_head && inter(&s.subject_words, &t.subject_words).is_empty()
+    {
+        return None; // about two different things ("Use Postgres for X" / "Use Postgres for Y")
+    }
     let enough = shared.len() >= MIN_SHARED && 2 * shared.len() >= a.len().min(b.len());
     (same_subject || same_head || enough).then_some(shared)
 }
@@ -379,6 +386,7 @@ pub(super) fn detect_claims(
         for index in [(sa.subject, &by_subject), (Some(sa.head).filter(|&h| h != 0), &by_head)] {
             if let (Some(k), map) = index
                 && let Some(tis) = map.get(&k)
+                && tis.len() <= MAX_POSTING
             {
                 candidates.extend_from_slice(tis);
             }
