@@ -18,6 +18,8 @@ pub(super) struct Analysis {
     pub(super) decision: bool,
     /// Key of the subject's content words (sorted), or `None` when no subject was found.
     pub(super) subject: Option<u64>,
+    /// The subject's head word: its last content word before any *for*/*in* (0 when none).
+    pub(super) head: u64,
     /// Sorted content words of the whole main clause, negations and typed values set aside.
     pub(super) pol_words: Vec<u64>,
     /// Key of `pol_words` (0 when empty).
@@ -29,6 +31,12 @@ pub(super) struct Analysis {
     pub(super) choice: Vec<u64>,
     /// Words after `for`/`in` in the predicate ("for enterprise", "in the EU"), sorted.
     pub(super) qualifiers: Vec<u64>,
+    /// Words after `for`/`in` in the subject ("Price for enterprise"), sorted: with
+    /// `qualifiers`, the claim's scope for the possible tier.
+    pub(super) scope: Vec<u64>,
+    /// `pol_words` without link verbs (*is, moved, will*, ...) and value-type nouns (*date,
+    /// current*, ...): what the possible tier compares.
+    pub(super) core_words: Vec<u64>,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
@@ -98,6 +106,32 @@ impl Scratch {
         self.analyse_tokens(decision, display)
     }
 
+    /// The words of `parts` whose content-word key is in sorted `keys`, in order of first
+    /// appearance, once each, joined by spaces (what two related claims share, for display).
+    pub(super) fn shared_display<'t>(&mut self, parts: impl Iterator<Item = &'t str>, keys: &[u64]) -> String {
+        self.tk.clear();
+        for p in parts {
+            self.tk.push_text(p);
+        }
+        let tk = &self.tk;
+        let mut seen: Vec<u64> = Vec::new();
+        let mut out = String::new();
+        for i in 0..tk.len() {
+            if !tk.is_text(i) || tk.has(i, W_STOP | W_NEG) {
+                continue;
+            }
+            let k = tk.key(i);
+            if keys.binary_search(&k).is_ok() && !seen.contains(&k) {
+                seen.push(k);
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(tk.w(i));
+            }
+        }
+        out
+    }
+
     /// [`Scratch::analyse`] of the tokens already in `self.tk`.
     pub(super) fn analyse_tokens(&mut self, decision: bool, display: bool) -> Analysis {
         let Scratch { tk, skip, role, used, qual } = self;
@@ -132,10 +166,12 @@ impl Scratch {
         // Subject.
         let mut subject: Vec<u64> = Vec::new();
         let mut any_subject = false;
+        let mut head_done = false; // the head is the last content word before for/in
         for i in start..end {
             if role[i] != Role::Subject || skip[i] || !tk.is_text(i) {
                 continue;
             }
+            head_done |= tk.has(i, W_FOR_IN);
             if display && !(a.subject_display.is_empty() && tk.has(i, W_ARTICLE)) {
                 if !a.subject_display.is_empty() {
                     a.subject_display.push(' ');
@@ -145,6 +181,9 @@ impl Scratch {
             any_subject = true;
             if !tk.has(i, W_STOP | W_NEG | W_NOISE) {
                 subject.push(tk.key(i));
+                if !head_done {
+                    a.head = tk.key(i);
+                }
             }
         }
         if any_subject && !subject.is_empty() {
@@ -157,7 +196,8 @@ impl Scratch {
         values(tk, start, end, skip, role, used, &mut a.values);
         let mut i = start;
         while i < end {
-            if role[i] == Role::Predicate && !skip[i] && tk.has(i, W_FOR_IN) {
+            if role[i] != Role::Other && !skip[i] && tk.has(i, W_FOR_IN) {
+                let in_subject = role[i] == Role::Subject;
                 let mut j = i + 1;
                 let mut taken = 0;
                 while j < end && taken < 4 && tk.toks[j].kind == Tk::Word && !skip[j] && !used[j] {
@@ -169,8 +209,12 @@ impl Scratch {
                     if (tk.has(j, W_STOP) && !tk.toks[j].cap) || tk.has(j, W_NEG | W_MONTH) {
                         break;
                     }
-                    qual[j] = true;
-                    a.qualifiers.push(tk.key(j));
+                    if in_subject {
+                        a.scope.push(tk.key(j));
+                    } else {
+                        qual[j] = true;
+                        a.qualifiers.push(tk.key(j));
+                    }
                     taken += 1;
                     j += 1;
                 }
@@ -181,6 +225,8 @@ impl Scratch {
         }
         a.qualifiers.sort_unstable();
         a.qualifiers.dedup();
+        a.scope.sort_unstable();
+        a.scope.dedup();
         let mut negations = 0;
         a.pol_words.reserve_exact(end - start);
         a.choice.reserve_exact(end - start);
@@ -200,6 +246,9 @@ impl Scratch {
                 a.choice.push(k);
             }
             a.pol_words.push(k);
+            if !tk.has(i, W_LINK1 | W_LINK_TO | W_LINK_BE | W_HAVE | W_NOISE) {
+                a.core_words.push(k);
+            }
             if display && a.pol_words.len() <= 10 {
                 if !a.pol_display.is_empty() {
                     a.pol_display.push(' ');
@@ -212,6 +261,8 @@ impl Scratch {
         a.choice.dedup();
         a.pol_words.sort_unstable();
         a.pol_words.dedup();
+        a.core_words.sort_unstable();
+        a.core_words.dedup();
         a.pol_key = words_key(&a.pol_words);
         a
     }

@@ -18,6 +18,8 @@ use crate::maps::HashMap;
 
 pub(super) const PREAMBLE: usize = 0;
 pub(super) const DECISIONS: usize = 2;
+pub(super) const FINDINGS: usize = 3;
+pub(super) const CURRENT_STATE: usize = 4;
 pub(super) const NEXT_STEPS: usize = 5;
 
 /// The section table shared by both sides: 0 is the preamble (between the title and the first

@@ -10,10 +10,11 @@
 //! right.
 
 use super::analysis::{Analysis, Scratch};
-use super::claims::{Block, DECISIONS, Doc, Kind, NEXT_STEPS, PREAMBLE};
+use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE};
 use super::ids::norm_hash;
-use super::types::{ConflictKind, ConflictSide, Status};
-use super::values::values_incompatible;
+use super::tokens::words_key;
+use super::types::{Certainty, ConflictKind, ConflictSide, Status};
+use super::values::{values_agree, values_incompatible};
 use crate::maps::{KeyMap, KeySet};
 
 /// The lifecycle compatibility table. `None` means incompatible (a conflict); otherwise the
@@ -58,12 +59,12 @@ pub(super) fn effective_next_action(next_action: &str, doc: &Doc) -> (String, u3
     }
 }
 
-/// Whether two next actions differ materially. Not when either is empty or they are equal
-/// after normalisation. Otherwise, with `A`, `B` their content-word sets (stop words,
-/// negations and typed values removed, plurals folded): yes when their typed values are
-/// incompatible (dates, numbers, versions, yes/no), or when one is negated and the other not
-/// while one word set contains the other; no when one word set contains the other (a more
-/// detailed restatement); otherwise yes when `|A ∩ B| / |A ∪ B| < 0.5`.
+/// Whether two next actions differ materially (a conflict): neither is empty, they are not
+/// equal after normalisation, and neither restates the other — unless their typed values are
+/// incompatible ("by June 30" / "by July 14") or one is negated and the other not, a next
+/// action whose core words (content words without link verbs and value-type nouns) are all
+/// among the other's is a restatement (a more detailed one), not a conflict. Any other pair
+/// is the user's choice: a merged Dossier has one next action.
 pub fn material_next_action(source: &str, target: &str) -> bool {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
         return false;
@@ -71,20 +72,11 @@ pub fn material_next_action(source: &str, target: &str) -> bool {
     let mut scratch = Scratch::default();
     let a = scratch.analyse([source].into_iter(), false, false);
     let b = scratch.analyse([target].into_iter(), false, false);
-    if values_incompatible(&a.values, &b.values) {
+    if values_incompatible(&a.values, &b.values) || a.negated != b.negated {
         return true;
     }
-    let (wa, wb) = (&a.pol_words, &b.pol_words);
-    let nested = subset(wa, wb) || subset(wb, wa);
-    if a.negated != b.negated && nested {
-        return true;
-    }
-    if nested {
-        return false;
-    }
-    let inter = wa.iter().filter(|w| wb.binary_search(w).is_ok()).count();
-    let union = wa.len() + wb.len() - inter;
-    (inter as f64) < 0.5 * union as f64
+    let (wa, wb) = (&a.core_words, &b.core_words);
+    !(subset(wa, wb) || subset(wb, wa))
 }
 
 /// A detected disagreement before ids and grouping.
@@ -101,6 +93,62 @@ pub(super) struct Found {
     pub(super) pairs: Vec<(usize, usize)>,
     /// Sort key: (group, target line, source line).
     pub(super) order: (u8, u32, u32),
+    pub(super) certainty: Certainty,
+}
+
+/// Possible tier: a word in more target claims than this is too common to relate two claims
+/// (it is not used as shared-word evidence; subjects and head words still are).
+const MAX_POSTING: usize = 64;
+
+/// Possible tier: two claims share enough content words when they share at least this many...
+const MIN_SHARED: usize = 2;
+
+/// Sections whose claims are compared across sections in the possible tier.
+fn cross_section(sec: usize) -> bool {
+    matches!(sec, DECISIONS | FINDINGS | CURRENT_STATE)
+}
+
+/// The possible tier's relation (docs/merge.md, "Possible conflicts"): two claims, not a
+/// certain conflict, are *related* when they are in the same section or both in Decisions,
+/// Findings or Current State, their scopes do not rule each other out (scope: the qualifier
+/// words after *for*/*in*, in the predicate or the subject; both present and neither
+/// containing the other), they do not state the same typed value with the same polarity,
+/// neither restates the other (one's core words — content words without link verbs and
+/// value-type nouns — all in the other's, with the same polarity), and they share the subject
+/// key, or the subject's head word, or at least [`MIN_SHARED`] core words outside the scopes
+/// that are at least half of the smaller claim's core words. Returns the shared words
+/// (sorted), when related.
+pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> Option<Vec<u64>> {
+    if s_sec != t_sec && !(cross_section(s_sec) && cross_section(t_sec)) {
+        return None;
+    }
+    let scope = |x: &Analysis| {
+        let mut q = [&x.qualifiers[..], &x.scope[..]].concat();
+        q.sort_unstable();
+        q.dedup();
+        q
+    };
+    let (qs, qt) = (scope(s), scope(t));
+    if !qs.is_empty() && !qt.is_empty() && !subset(&qs, &qt) && !subset(&qt, &qs) {
+        return None;
+    }
+    if s.negated == t.negated && values_agree(&s.values, &t.values) {
+        return None;
+    }
+    let (a, b) = (&s.core_words, &t.core_words);
+    if s.negated == t.negated && (subset(a, b) || subset(b, a)) {
+        return None;
+    }
+    // Scope words are evidence of what a claim is about only together with other words.
+    let shared: Vec<u64> = a
+        .iter()
+        .copied()
+        .filter(|w| b.binary_search(w).is_ok() && qs.binary_search(w).is_err() && qt.binary_search(w).is_err())
+        .collect();
+    let same_subject = s.subject.is_some() && s.subject == t.subject;
+    let same_head = s.head != 0 && s.head == t.head;
+    let enough = shared.len() >= MIN_SHARED && 2 * shared.len() >= a.len().min(b.len());
+    (same_subject || same_head || enough).then_some(shared)
 }
 
 /// Blocks whose content can conflict: claims (items and paragraphs) outside the preamble
@@ -119,15 +167,24 @@ pub(super) fn detect_claims(
 ) {
     let mut by_subject: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_words: KeyMap<u64, Vec<usize>> = KeyMap::default();
+    let mut by_head: KeyMap<u64, Vec<usize>> = KeyMap::default();
+    let mut by_word: KeyMap<u64, Vec<usize>> = KeyMap::default();
     for &i in t_first {
         let Some(a) = &t.blocks[i].an else { continue };
         if let Some(subj) = a.subject {
             by_subject.entry(subj).or_default().push(i);
         }
+        if a.head != 0 {
+            by_head.entry(a.head).or_default().push(i);
+        }
         if a.pol_key != 0 {
             by_words.entry(a.pol_key).or_default().push(i);
         }
+        for &w in &a.core_words {
+            by_word.entry(w).or_default().push(i);
+        }
     }
+    let mut candidates: Vec<usize> = Vec::new();
     let mut pairs_seen: KeySet<(usize, usize)> = KeySet::default();
     for &si in s_new {
         let sb = &s.blocks[si];
@@ -168,6 +225,51 @@ pub(super) fn detect_claims(
                 norms: (sb.key, tb.key),
                 pairs: vec![(si, ti)],
                 order: (2, t.lines[tb.start].0, s.lines[sb.start].0),
+                certainty: Certainty::Certain,
+            });
+        }
+
+        // Possible tier: related target claims that no rule says contradict.
+        candidates.clear();
+        for index in [(sa.subject, &by_subject), (Some(sa.head).filter(|&h| h != 0), &by_head)] {
+            if let (Some(k), map) = index
+                && let Some(tis) = map.get(&k)
+            {
+                candidates.extend_from_slice(tis);
+            }
+        }
+        for w in &sa.core_words {
+            if let Some(tis) = by_word.get(w)
+                && tis.len() <= MAX_POSTING
+            {
+                candidates.extend_from_slice(tis);
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        for &ti in &candidates {
+            if pairs_seen.contains(&(si, ti)) {
+                continue;
+            }
+            let tb = &t.blocks[ti];
+            let Some(shared) = related(sa, target_an(ti), sb.sec, tb.sec) else { continue };
+            pairs_seen.insert((si, ti));
+            let subject = if shared.is_empty() {
+                scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true).subject_display
+            } else {
+                scratch.shared_display(t.own_parts(tb), &shared)
+            };
+            let key = if shared.is_empty() { sa.subject.unwrap_or(sa.head) } else { words_key(&shared) };
+            out.push(Found {
+                kind: ConflictKind::RelatedClaims,
+                key,
+                subject,
+                source: s.side(sb),
+                target: t.side(tb),
+                norms: (sb.key, tb.key),
+                pairs: vec![(si, ti)],
+                order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
+                certainty: Certainty::Possible,
             });
         }
     }
@@ -286,5 +388,9 @@ mod tests {
         assert!(material_next_action("Send the deck by June 30", "Send the deck by July 14"));
         assert!(!material_next_action("Send the deck", "Send the deck to Sales by June 30"));
         assert!(!material_next_action("", "Anything"));
+        // Opposite verbs on one object share most words: still the user's choice.
+        assert!(material_next_action("Raise the API rate limit for the beta", "Lower the API rate limit for the beta"));
+        assert!(material_next_action("Ship the Android build to testers", "Hold the Android build for testers"));
+        assert!(material_next_action("Don't send the deck", "Send the deck"));
     }
 }

@@ -13,8 +13,11 @@
 //!   after normalisation (case, whitespace, punctuation, `[src:...]` markers, list markers,
 //!   articles and number formatting such as `10k` = `10,000` ignored) — are kept once, the
 //!   first occurrence, with the union of both claims' provenance markers.
-//! - **Conflicts** (SPEC §8.7): `contradictory-decision`, `divergent-next-action`,
-//!   `incompatible-lifecycle`, `incompatible-value`. Only a source claim that is new (not a
+//! - **Conflicts** (SPEC §8.7), in two tiers: *certain* — `contradictory-decision`,
+//!   `divergent-next-action`, `incompatible-lifecycle`, `incompatible-value`, a rule says the
+//!   claims cannot both hold — and *possible* — `related-claims`, a new source claim related
+//!   to a target claim (shared subject, head word or enough content words) that is neither a
+//!   duplicate nor a restatement, with `keep-both` the neutral answer (`detection::related`). Only a source claim that is new (not a
 //!   duplicate of a target claim) can conflict, and only with a target claim: disagreements
 //!   inside one side are that side's business. Claims are indexed by subject and by their
 //!   polarity-free word set in hash maps, so detection is near-linear: two claims are compared
@@ -134,6 +137,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             norms: (norm_hash(st), norm_hash(tt)),
             pairs: Vec::new(),
             order: (0, 0, 0),
+            certainty: Certainty::Certain,
         });
     }
     let (s_next, s_next_line) = effective_next_action(&source.next_action, &s);
@@ -149,6 +153,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             norms: (norm_hash(&s_next), norm_hash(&t_next)),
             pairs: Vec::new(),
             order: (1, 0, 0),
+            certainty: Certainty::Certain,
         });
     }
     detect_claims(&t, &s, &t_first, &s_new, &mut scratch, &mut conflicts);
@@ -215,8 +220,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
                 subject: f.subject.clone(),
                 source: f.source.clone(),
                 target: f.target.clone(),
-                // Every rule so far is a certain one; the possible tier is issue 19's.
-                certainty: Certainty::Certain,
+                certainty: f.certainty,
             });
             continue;
         };

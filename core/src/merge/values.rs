@@ -246,6 +246,47 @@ pub(super) fn currency(u: &str) -> Option<u64> {
     })
 }
 
+fn compatible(x: &Value, y: &Value) -> bool {
+    let agree = |p: u16, q: u16| p == 0 || q == 0 || p == q;
+    match (x, y) {
+        (Value::Date { y: y1, m: m1, d: d1 }, Value::Date { y: y2, m: m2, d: d2 }) => {
+            agree(*y1, *y2) && agree(*m1 as u16, *m2 as u16) && agree(*d1 as u16, *d2 as u16)
+        }
+        (Value::Quarter { q: q1, y: y1 }, Value::Quarter { q: q2, y: y2 }) => q1 == q2 && agree(*y1, *y2),
+        (Value::Version { parts: p, n: np }, Value::Version { parts: q, n: nq }) => {
+            let m = (*np).min(*nq) as usize;
+            p[..m] == q[..m]
+        }
+        (Value::Bool(p), Value::Bool(q)) => p == q,
+        (Value::Num { v: p, .. }, Value::Num { v: q, .. }) => (p - q).abs() <= 1e-9 * p.abs().max(q.abs()).max(1.0),
+        _ => false,
+    }
+}
+fn class(v: &Value) -> u8 {
+    match v {
+        Value::Date { .. } => 0,
+        Value::Quarter { .. } => 1,
+        Value::Version { .. } => 2,
+        Value::Bool(_) => 3,
+        Value::Num { .. } => 4,
+    }
+}
+fn of(s: &[Value], c: u8) -> impl Iterator<Item = &Value> {
+    s.iter().filter(move |v| class(v) == c)
+}
+fn unit_of(v: &Value) -> u64 {
+    match v {
+        Value::Num { unit, .. } => *unit,
+        _ => 0,
+    }
+}
+
+/// Whether two claims' typed values agree: some value of one is compatible with a value of
+/// the other of the same kind (and unit, for numbers) — the claims state the same value.
+pub(super) fn values_agree(a: &[Value], b: &[Value]) -> bool {
+    a.iter().any(|x| b.iter().any(|y| class(x) == class(y) && unit_of(x) == unit_of(y) && compatible(x, y)))
+}
+
 /// Whether two claims' typed values cannot both hold. Per kind — dates, quarters, versions,
 /// booleans — when both claims have values of that kind and no value of one is compatible
 /// with a value of the other (dates agree on the fields both give; versions when one is a
@@ -255,40 +296,6 @@ pub(super) fn currency(u: &str) -> Option<u64> {
 pub(super) fn values_incompatible(a: &[Value], b: &[Value]) -> bool {
     if a.is_empty() || b.is_empty() {
         return false;
-    }
-    fn compatible(x: &Value, y: &Value) -> bool {
-        let agree = |p: u16, q: u16| p == 0 || q == 0 || p == q;
-        match (x, y) {
-            (Value::Date { y: y1, m: m1, d: d1 }, Value::Date { y: y2, m: m2, d: d2 }) => {
-                agree(*y1, *y2) && agree(*m1 as u16, *m2 as u16) && agree(*d1 as u16, *d2 as u16)
-            }
-            (Value::Quarter { q: q1, y: y1 }, Value::Quarter { q: q2, y: y2 }) => q1 == q2 && agree(*y1, *y2),
-            (Value::Version { parts: p, n: np }, Value::Version { parts: q, n: nq }) => {
-                let m = (*np).min(*nq) as usize;
-                p[..m] == q[..m]
-            }
-            (Value::Bool(p), Value::Bool(q)) => p == q,
-            (Value::Num { v: p, .. }, Value::Num { v: q, .. }) => (p - q).abs() <= 1e-9 * p.abs().max(q.abs()).max(1.0),
-            _ => false,
-        }
-    }
-    fn class(v: &Value) -> u8 {
-        match v {
-            Value::Date { .. } => 0,
-            Value::Quarter { .. } => 1,
-            Value::Version { .. } => 2,
-            Value::Bool(_) => 3,
-            Value::Num { .. } => 4,
-        }
-    }
-    fn of(s: &[Value], c: u8) -> impl Iterator<Item = &Value> {
-        s.iter().filter(move |v| class(v) == c)
-    }
-    fn unit(v: &Value) -> u64 {
-        match v {
-            Value::Num { unit, .. } => *unit,
-            _ => 0,
-        }
     }
     for c in 0..4 {
         if of(a, c).next().is_some()
@@ -300,18 +307,19 @@ pub(super) fn values_incompatible(a: &[Value], b: &[Value]) -> bool {
     }
     let mut shared = false;
     for x in of(a, 4) {
-        let u = unit(x);
-        if !of(b, 4).any(|y| unit(y) == u) {
+        let u = unit_of(x);
+        if !of(b, 4).any(|y| unit_of(y) == u) {
             continue;
         }
         shared = true;
-        if !of(a, 4).filter(|x| unit(x) == u).any(|x| of(b, 4).filter(|y| unit(y) == u).any(|y| compatible(x, y))) {
+        if !of(a, 4).filter(|x| unit_of(x) == u).any(|x| of(b, 4).filter(|y| unit_of(y) == u).any(|y| compatible(x, y)))
+        {
             return true;
         }
     }
     if !shared
         && let ([x], [y]) = (&of(a, 4).collect::<Vec<_>>()[..], &of(b, 4).collect::<Vec<_>>()[..])
-        && (unit(x) == 0 || unit(y) == 0)
+        && (unit_of(x) == 0 || unit_of(y) == 0)
         && !compatible(x, y)
     {
         return true;
