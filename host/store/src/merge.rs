@@ -92,14 +92,15 @@ fn certain_first(views: &mut [ConflictView]) {
     views.sort_by_key(ConflictView::is_possible);
 }
 
-/// A resolution as JSON callers send it (`resolved_conflicts` items, `--resolutions` files).
+// A resolution as JSON callers send it (`resolved_conflicts` items, `--resolutions` files).
+// Plain comments, not docs: a doc would be a schema description (the MCP token budget).
 #[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct ResolutionInput {
-    /// The conflict's `id` from `conflict_detected` details.
+    /// From conflict_detected details.
     pub conflict_id: String,
-    /// keep_target | keep_source | keep_both | custom
+    // keep_target | keep_source | keep_both | custom (the enum says so in the schema).
     pub choice: ChoiceInput,
-    /// The replacement text for `custom` (keep provenance markers).
+    /// For custom (keep provenance markers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 }
@@ -154,7 +155,9 @@ pub fn parse_resolve_flag(flag: &str) -> Result<ResolutionInput> {
     Ok(ResolutionInput { conflict_id: id.trim().to_string(), choice, text })
 }
 
-/// An agent's verdict on one possible conflict of a review round (MCP `reviews` items).
+// An agent's verdict on one possible conflict of a review round (MCP `reviews` items):
+// `contradiction` (the claims cannot both hold; the user decides) or `compatible` (both kept).
+// Plain comments, not docs: a doc would be a schema description (the MCP token budget).
 #[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct ReviewInput {
     pub conflict_id: String,
@@ -165,9 +168,7 @@ pub struct ReviewInput {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// The two claims cannot both hold: the user decides.
     Contradiction,
-    /// Both can hold: both are kept.
     Compatible,
 }
 
