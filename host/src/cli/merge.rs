@@ -119,8 +119,12 @@ fn for_cli(mut e: DossierError, source: &str, target: &str, json: bool) -> Dossi
                 conflicts.iter().filter(possible).collect(),
             ),
         ];
+        // Headings only where possible conflicts are (certain-only output reads as before).
+        let plain = tiers[1].1.is_empty();
         for (title, tier) in tiers.iter().filter(|(_, t)| !t.is_empty()) {
-            msg.push_str(&format!("\n{title}:"));
+            if !plain {
+                msg.push_str(&format!("\n{title}:"));
+            }
             for c in tier {
                 msg.push_str(&format!("\n  {}  {}: {}", s(&c["id"]), s(&c["kind"]), s(&c["subject"])));
                 msg.push_str(&format!("\n      target {}", short(&c["target"])));
