@@ -37,23 +37,21 @@ const CONTRADICTION_KINDS: &[&str] = &[
 const COMPATIBLE_KINDS: &[&str] =
     &["restatement", "added-detail", "qualifier", "additive", "equal-units", "progress-log", "next-action-reworded"];
 
-/// Baseline measured on 2026-12-01, before any rule change for issue 19 (docs/merge.md). The
-/// test fails if a figure regresses; the tuner raises these to the issue's targets.
-/// Contradictions caught (of 54): by a certain conflict, by any conflict, located by any.
-const BASELINE_CAUGHT_CERTAIN: usize = 22;
-const BASELINE_CAUGHT_ANY: usize = 22;
-const BASELINE_LOCATED: usize = 21;
-/// At most this many of the 29 compatible pairs may raise a certain conflict / any conflict.
-/// Once possible conflicts exist, the second bound becomes the issue's possible-prompt target
-/// (at most 1 in 3) rather than today's count.
-const BASELINE_MAX_CERTAIN_ALARMS: usize = 2;
-const BASELINE_MAX_ANY_ALARMS: usize = 2;
+/// Bars from the single run after issue 19's rules (2026-12-01, docs/merge.md). The test
+/// fails if a figure regresses. Contradictions caught (of 54): by a certain conflict, by any
+/// conflict, located by any. The issue's target of 95 % reaching the user is not met (48 of
+/// 54 = 88.9 %), so the bar is the measured figure.
+const BASELINE_CAUGHT_CERTAIN: usize = 40;
+const BASELINE_CAUGHT_ANY: usize = 48;
+const BASELINE_LOCATED: usize = 45;
+/// At most this many of the 29 compatible pairs may raise a certain conflict: the issue's
+/// target (at most 1 in 6, i.e. 4) is not met (6 = 20.7 %), so the bar is the measured figure.
+/// Possible prompts are held to the issue's target, at most 1 in 3 (met: 5 = 17.2 %).
+const BASELINE_MAX_CERTAIN_ALARMS: usize = 6;
 
-/// A conflict's tier. `Conflict` has no `certainty` field yet, so every conflict counts as
-/// certain; when the tuner adds `certainty: certain | possible`, this becomes the one line
-/// `matches!(c.certainty, merge::Certainty::Certain)` (or its equivalent).
-fn is_certain(_c: &Conflict) -> bool {
-    true
+/// A conflict's tier (issue 19: every conflict carries `certainty`).
+fn is_certain(c: &Conflict) -> bool {
+    c.certainty == merge::Certainty::Certain
 }
 
 /// What `expect.json` says about a pair.
@@ -378,9 +376,10 @@ fn merge_eval_heldout_set() {
         c.certain_alarm
     );
     assert!(
-        c.any_alarm <= BASELINE_MAX_ANY_ALARMS,
-        "alarms on compatible pairs grew: {} > {BASELINE_MAX_ANY_ALARMS}",
-        c.any_alarm
+        3 * c.possible_alarm <= c.pairs,
+        "possible prompts on compatible pairs above 1 in 3: {} of {}",
+        c.possible_alarm,
+        c.pairs
     );
 }
 

@@ -18,6 +18,8 @@ pub(super) struct Analysis {
     pub(super) decision: bool,
     /// Key of the subject's content words (sorted), or `None` when no subject was found.
     pub(super) subject: Option<u64>,
+    /// The subject's content words, sorted (empty when there is no subject).
+    pub(super) subject_words: Vec<u64>,
     /// The subject's head word: its last content word before any *for*/*in* (0 when none).
     pub(super) head: u64,
     /// Sorted content words of the whole main clause, negations and typed values set aside.
@@ -37,6 +39,17 @@ pub(super) struct Analysis {
     /// `pol_words` without link verbs (*is, moved, will*, ...) and value-type nouns (*date,
     /// current*, ...): what the possible tier compares.
     pub(super) core_words: Vec<u64>,
+    /// Opposition-lexicon members in the main clause (`group << 8 | member`, sorted), rejected
+    /// alternatives excluded.
+    pub(super) poles: Vec<u16>,
+    /// Keys of the words that are opposition-lexicon members, sorted.
+    pub(super) pole_words: Vec<u64>,
+    /// Content words of rejected alternatives and past values (", not X", ", never X",
+    /// "rather than X", "(was X)" ...), sorted.
+    pub(super) rejected: Vec<u64>,
+    /// A decision of the bare shape "<verb> <choice>" without a subject: the verb's family
+    /// (its first two letters; 0 otherwise).
+    pub(super) bare_verb: u16,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
@@ -146,7 +159,8 @@ impl Scratch {
         let start = lead(tk);
         let end = clause_end(tk, start);
         mark_alternatives(tk, start, end, decision, skip);
-        if !(decision && decision_shape(tk, start, end, skip, role)) {
+        let shaped = decision && decision_shape(tk, start, end, skip, role);
+        if !shaped {
             if let Some((se, ps)) = generic_split(tk, start, end, skip) {
                 role[start..se].fill(Role::Subject);
                 role[ps..end].fill(Role::Predicate);
@@ -190,6 +204,7 @@ impl Scratch {
             subject.sort_unstable();
             subject.dedup();
             a.subject = Some(words_key(&subject));
+            a.subject_words = subject;
         }
 
         // Values, then qualifiers and choice words in the predicate.
@@ -257,6 +272,32 @@ impl Scratch {
             }
         }
         a.negated = negations % 2 == 1;
+        for i in start..end {
+            if tk.toks[i].kind != Tk::Word {
+                continue;
+            }
+            if skip[i] {
+                if !tk.has(i, W_STOP | W_NEG | W_PAST | W_HISTORY) && !tk.is_any(i, &["rather", "instead"]) {
+                    a.rejected.push(tk.key(i));
+                }
+            } else if tk.has(i, W_OPPOSITE) && !used[i] {
+                poles_of(tk.w(i), &mut a.poles);
+                a.pole_words.push(tk.key(i));
+            }
+        }
+        a.rejected.sort_unstable();
+        a.rejected.dedup();
+        a.poles.sort_unstable();
+        a.poles.dedup();
+        a.pole_words.sort_unstable();
+        a.pole_words.dedup();
+        if shaped && a.subject.is_none() {
+            let verb = (start..end).find(|&i| tk.has(i, W_DEC_VERB | W_DEC_WITH | W_DEC_TO | W_DEC_ON | W_DEC_FOR));
+            if let Some(v) = verb {
+                let b = tk.w(v).as_bytes();
+                a.bare_verb = u16::from_le_bytes([b[0], *b.get(1).unwrap_or(&0)]);
+            }
+        }
         a.choice.sort_unstable();
         a.choice.dedup();
         a.pol_words.sort_unstable();
@@ -343,7 +384,7 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
     while i < end {
         // (first skipped token, first token of the alternative itself)
         let found = match tk.toks[i].kind {
-            Tk::Punct(',' | '(') if tk.is(i + 1, "not") => Some((i + 1, i + 2)),
+            Tk::Punct(',' | '(') if tk.is(i + 1, "not") || tk.is(i + 1, "never") => Some((i + 1, i + 2)),
             Tk::Punct('(') if tk.has(i + 1, W_PAST) => Some((i + 1, i + 2)),
             Tk::Word => {
                 let w = tk.w(i);
@@ -521,7 +562,7 @@ pub(super) mod tests {
         let a = an("We will not ship the beta to EU customers.", true);
         assert!(a.negated);
         assert_eq!(a.pol_display, "ship beta eu customers");
-        assert_eq!(a.pol_key, key(&["ship", "beta", "eu", "customer"]));
+        assert_eq!(a.pol_key, key(&["ship", "beta", "europe", "customer"])); // eu = europe (synonyms)
         let a = an("SSO required for enterprise: no", false);
         assert_eq!(a.subject, Some(key(&["sso", "required", "enterprise"])));
         assert_eq!(a.values, vec![Value::Bool(false)]);
@@ -551,5 +592,19 @@ pub(super) mod tests {
         assert!(values_incompatible(&v("X is v1.2"), &v("X is v1.3")));
         assert!(!values_incompatible(&v("X is 250ms"), &v("X is 0.25 seconds")));
         assert!(!values_incompatible(&v("X is 16.2"), &v("X is 16.20")));
+        // Number words and unit families (issue 19).
+        assert_eq!(v("X is twelve months"), v("X is 1 year"));
+        assert!(!values_incompatible(&v("X is twelve months"), &v("X is one year")));
+        assert!(values_incompatible(&v("X is eighteen months"), &v("X is 2 years")));
+        assert!(!values_incompatible(&v("X is half a second"), &v("X is 500 ms")));
+        assert!(!values_incompatible(&v("X is three days"), &v("X is 72 hours")));
+        assert!(!values_incompatible(&v("X is 40 GB"), &v("X is 40,000 MB")));
+        assert!(!values_incompatible(&v("X is 1 GB"), &v("X is 1024 MB")));
+        assert!(values_incompatible(&v("X is 1 GB"), &v("X is 512 MB")));
+        assert!(!values_incompatible(&v("X is 30 days"), &v("X is one month")));
+        assert!(values_incompatible(&v("X is a dozen engineers"), &v("X is 10 engineers")));
+        assert_eq!(v("X is twenty-five seats"), v("X is 25 seats"));
+        assert_eq!(v("X is two hundred"), v("X is 200"));
+        assert!(v("One of the reasons is cost").is_empty());
     }
 }

@@ -12,9 +12,10 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE};
 use super::ids::norm_hash;
-use super::tokens::words_key;
+use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
 use super::values::{values_agree, values_incompatible};
+use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
 /// The lifecycle compatibility table. `None` means incompatible (a conflict); otherwise the
@@ -96,12 +97,159 @@ pub(super) struct Found {
     pub(super) certainty: Certainty,
 }
 
-/// Possible tier: a word in more target claims than this is too common to relate two claims
-/// (it is not used as shared-word evidence; subjects and head words still are).
+/// Possible tier and extensions: a word, subject, head word or bare decision verb found in
+/// more target claims than this is too common to relate two claims: it is not looked up
+/// (the subject and word-set rules of the certain tier still compare every claim).
 const MAX_POSTING: usize = 64;
 
 /// Possible tier: two claims share enough content words when they share at least this many...
 const MIN_SHARED: usize = 2;
+
+/// Scope words of a claim: its qualifiers and the words after *for*/*in* in its subject.
+fn scope(x: &Analysis) -> Vec<u64> {
+    let mut q = [&x.qualifiers[..], &x.scope[..]].concat();
+    q.sort_unstable();
+    q.dedup();
+    q
+}
+
+/// Sorted `a` without the words in sorted `b`.
+fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().copied().filter(|w| b.binary_search(w).is_err()).collect()
+}
+
+/// Sorted `a` ∩ sorted `b`.
+fn inter(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().copied().filter(|w| b.binary_search(w).is_ok()).collect()
+}
+
+/// Whether two claims can be compared beyond their subject and word-set keys: same section or
+/// both in Decisions, Findings or Current State, and scopes that do not rule each other out.
+fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    if s_sec != t_sec && !(cross_section(s_sec) && cross_section(t_sec)) {
+        return false;
+    }
+    let (qs, qt) = (scope(s), scope(t));
+    qs.is_empty() || qt.is_empty() || subset(&qs, &qt) || subset(&qt, &qs)
+}
+
+/// The certain tier's extensions (docs/merge.md, "Certain tier: extensions"), for two
+/// comparable claims that the subject and word-set rules did not flag, in this order:
+///
+/// 0. **place** — the same subject, no typed values, the same predicate words with a verb of
+///    place (*hosted, based, located, stored, runs* …) and different *in* qualifiers ("hosted
+///    in Frankfurt" / "hosted in Dublin"); checked before scopes rule a pair out;
+/// 1. **textual value** (same subject) — no typed values, the same polarity, predicates that
+///    share a word and each have 1 to 3 words the other lacks ("The outage was caused by a
+///    DNS change" / "... by an expired certificate");
+/// 2. **nested subjects** — one's subject words inside the other's ("database" / "primary
+///    database"): the subject rules apply;
+/// 3. **opposition** — the same polarity, about the same thing (same subject or head word, or
+///    shared core words outside the lexicon at least half of the smaller claim's), and for a
+///    group of the opposition lexicon both use members of it but no common one ("weekly" /
+///    "monthly", "raise" / "lower");
+/// 4. **mirrored alternatives** — a word one claim says (core words) is one the other rejects
+///    (", not X", ", never X", "rather than X", "(was X)"), and it is not also among that
+///    claim's own words; both decisions, or sharing a core word ("A, never B" / "B, never A");
+/// 5. **substitution** — not two different subjects, the same polarity, each has 1 or 2 core
+///    words the other lacks, and they share at least twice as many ("Priya owns the billing migration" / "Marco owns the
+///    billing migration", "hosted in Frankfurt" / "hosted in Dublin");
+/// 6. **bare decisions** — two decisions of the shape "<verb> <choice>" with no subject,
+///    neither negated, the same verb family, and no choice word in common ("Use Postgres." /
+///    "Use SQLite.").
+///
+/// Returns the conflict's kind and the words it is about (sorted; may be empty).
+pub(super) fn extended_conflict(
+    s: &Analysis,
+    t: &Analysis,
+    s_sec: usize,
+    t_sec: usize,
+) -> Option<(ConflictKind, Vec<u64>)> {
+    let kind =
+        if s.decision && t.decision { ConflictKind::ContradictoryDecision } else { ConflictKind::IncompatibleValue };
+    let same_subject = s.subject.is_some() && s.subject == t.subject;
+    let sections = s_sec == t_sec || (cross_section(s_sec) && cross_section(t_sec));
+    if sections
+        && same_subject
+        && s.scope == t.scope
+        && s.values.is_empty()
+        && t.values.is_empty()
+        && s.negated == t.negated
+        && !s.qualifiers.is_empty()
+        && !t.qualifiers.is_empty()
+        && !subset(&s.qualifiers, &t.qualifiers)
+        && !subset(&t.qualifiers, &s.qualifiers)
+        && s.choice == t.choice
+        && LOCATED.iter().any(|w| s.choice.contains(&fold_hash(synonym_of(w).unwrap_or(w))))
+    {
+        // "The warehouse is hosted in Frankfurt" / "... in Dublin": the place is the value.
+        return Some((kind, s.subject_words.clone()));
+    }
+    if !comparable(s, t, s_sec, t_sec) {
+        return None;
+    }
+    if same_subject && s.values.is_empty() && t.values.is_empty() && s.negated == t.negated {
+        let common = inter(&s.choice, &t.choice).len();
+        let (d1, d2) = (minus(&s.choice, &t.choice).len(), minus(&t.choice, &s.choice).len());
+        if common >= 1 && (1..=3).contains(&d1) && (1..=3).contains(&d2) {
+            // "The outage was caused by a DNS change" / "... by an expired certificate".
+            return Some((kind, s.subject_words.clone()));
+        }
+    }
+    let (ss, ts) = (&s.subject_words, &t.subject_words);
+    if !ss.is_empty()
+        && !ts.is_empty()
+        && s.subject != t.subject
+        && (subset(ss, ts) || subset(ts, ss))
+        && subject_conflict(s, t).is_some()
+    {
+        return Some((kind, inter(ss, ts)));
+    }
+    let shared = inter(&s.core_words, &t.core_words);
+    if s.negated == t.negated && !s.poles.is_empty() && !t.poles.is_empty() {
+        let (a, b) = (minus(&s.core_words, &s.pole_words), minus(&t.core_words, &t.pole_words));
+        let common = inter(&a, &b).len();
+        let same_thing = (s.subject.is_some() && s.subject == t.subject)
+            || (s.head != 0 && s.head == t.head)
+            || (common >= 1 && 2 * common >= a.len().min(b.len()));
+        let opposed = s.poles.iter().any(|&p| {
+            let g = p >> 8;
+            t.poles.iter().any(|q| q >> 8 == g) && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
+        });
+        if same_thing && opposed {
+            return Some((kind, inter(&a, &b)));
+        }
+    }
+    let mirrored = |x: &Analysis, y: &Analysis| {
+        x.core_words.iter().any(|w| y.rejected.binary_search(w).is_ok() && y.core_words.binary_search(w).is_err())
+    };
+    if (mirrored(s, t) || mirrored(t, s)) && ((s.decision && t.decision) || !shared.is_empty()) {
+        return Some((kind, shared));
+    }
+    let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
+    if s.negated == t.negated && !different_subjects {
+        let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
+        if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
+            return Some((kind, shared));
+        }
+    }
+    if s.bare_verb != 0
+        && s.bare_verb == t.bare_verb
+        && !s.negated
+        && !t.negated
+        && s_sec == DECISIONS
+        && t_sec == DECISIONS
+        && inter(&s.choice, &t.choice).is_empty()
+    {
+        return Some((ConflictKind::ContradictoryDecision, Vec::new()));
+    }
+    None
+}
+
+/// Verbs of place: with the same subject and no other difference, the place after *in* is
+/// the claim's value, not a qualifier.
+const LOCATED: &[&str] =
+    &["based", "headquartered", "hosted", "housed", "kept", "located", "lives", "resides", "run", "runs", "stored"];
 
 /// Sections whose claims are compared across sections in the possible tier.
 fn cross_section(sec: usize) -> bool {
@@ -115,23 +263,15 @@ fn cross_section(sec: usize) -> bool {
 /// containing the other), they do not state the same typed value with the same polarity,
 /// neither restates the other (one's core words — content words without link verbs and
 /// value-type nouns — all in the other's, with the same polarity), and they share the subject
-/// key, or the subject's head word, or at least [`MIN_SHARED`] core words outside the scopes
+/// key, or the subject's head word, or — unless both have subjects with no word in common —
+/// at least [`MIN_SHARED`] core words outside the scopes
 /// that are at least half of the smaller claim's core words. Returns the shared words
 /// (sorted), when related.
 pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> Option<Vec<u64>> {
-    if s_sec != t_sec && !(cross_section(s_sec) && cross_section(t_sec)) {
+    if !comparable(s, t, s_sec, t_sec) {
         return None;
     }
-    let scope = |x: &Analysis| {
-        let mut q = [&x.qualifiers[..], &x.scope[..]].concat();
-        q.sort_unstable();
-        q.dedup();
-        q
-    };
     let (qs, qt) = (scope(s), scope(t));
-    if !qs.is_empty() && !qt.is_empty() && !subset(&qs, &qt) && !subset(&qt, &qs) {
-        return None;
-    }
     if s.negated == t.negated && values_agree(&s.values, &t.values) {
         return None;
     }
@@ -147,6 +287,10 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
         .collect();
     let same_subject = s.subject.is_some() && s.subject == t.subject;
     let same_head = s.head != 0 && s.head == t.head;
+    if s.subject.is_some() && t.subject.is_some() && !same_head && inter(&s.subject_words, &t.subject_words).is_empty()
+    {
+        return None; // about two different things ("Use Postgres for X" / "Use Postgres for Y")
+    }
     let enough = shared.len() >= MIN_SHARED && 2 * shared.len() >= a.len().min(b.len());
     (same_subject || same_head || enough).then_some(shared)
 }
@@ -169,6 +313,8 @@ pub(super) fn detect_claims(
     let mut by_words: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_head: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_word: KeyMap<u64, Vec<usize>> = KeyMap::default();
+    let mut by_rejected: KeyMap<u64, Vec<usize>> = KeyMap::default();
+    let mut by_bare: KeyMap<u16, Vec<usize>> = KeyMap::default();
     for &i in t_first {
         let Some(a) = &t.blocks[i].an else { continue };
         if let Some(subj) = a.subject {
@@ -182,6 +328,12 @@ pub(super) fn detect_claims(
         }
         for &w in &a.core_words {
             by_word.entry(w).or_default().push(i);
+        }
+        for &w in &a.rejected {
+            by_rejected.entry(w).or_default().push(i);
+        }
+        if a.bare_verb != 0 && t.blocks[i].sec == DECISIONS {
+            by_bare.entry(a.bare_verb).or_default().push(i);
         }
     }
     let mut candidates: Vec<usize> = Vec::new();
@@ -234,16 +386,27 @@ pub(super) fn detect_claims(
         for index in [(sa.subject, &by_subject), (Some(sa.head).filter(|&h| h != 0), &by_head)] {
             if let (Some(k), map) = index
                 && let Some(tis) = map.get(&k)
-            {
-                candidates.extend_from_slice(tis);
-            }
-        }
-        for w in &sa.core_words {
-            if let Some(tis) = by_word.get(w)
                 && tis.len() <= MAX_POSTING
             {
                 candidates.extend_from_slice(tis);
             }
+        }
+        let looked_up = [(&sa.core_words, &by_word), (&sa.rejected, &by_word), (&sa.core_words, &by_rejected)];
+        for (words, map) in looked_up {
+            for w in words {
+                if let Some(tis) = map.get(w)
+                    && tis.len() <= MAX_POSTING
+                {
+                    candidates.extend_from_slice(tis);
+                }
+            }
+        }
+        if sa.bare_verb != 0
+            && sb.sec == DECISIONS
+            && let Some(tis) = by_bare.get(&sa.bare_verb)
+            && tis.len() <= MAX_POSTING
+        {
+            candidates.extend_from_slice(tis);
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -252,7 +415,32 @@ pub(super) fn detect_claims(
                 continue;
             }
             let tb = &t.blocks[ti];
-            let Some(shared) = related(sa, target_an(ti), sb.sec, tb.sec) else { continue };
+            let ta = target_an(ti);
+            if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
+                pairs_seen.insert((si, ti));
+                let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+                let subject = if !words.is_empty() {
+                    scratch.shared_display(t.own_parts(tb), &words)
+                } else if !shown.subject_display.is_empty() {
+                    shown.subject_display
+                } else {
+                    shown.pol_display
+                };
+                let key = if words.is_empty() { ta.subject.unwrap_or(ta.pol_key) } else { words_key(&words) };
+                out.push(Found {
+                    kind,
+                    key,
+                    subject,
+                    source: s.side(sb),
+                    target: t.side(tb),
+                    norms: (sb.key, tb.key),
+                    pairs: vec![(si, ti)],
+                    order: (2, t.lines[tb.start].0, s.lines[sb.start].0),
+                    certainty: Certainty::Certain,
+                });
+                continue;
+            }
+            let Some(shared) = related(sa, ta, sb.sec, tb.sec) else { continue };
             pairs_seen.insert((si, ti));
             let subject = if shared.is_empty() {
                 scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true).subject_display

@@ -8,7 +8,7 @@
 //! What it is not for: Markdown structure (sections, list items, fences: `claims`) or any
 //! judgement about what the words mean.
 
-use super::words::{MONTH_SHIFT, W_ARTICLE, W_MONTH, word_flags};
+use super::words::{MONTH_SHIFT, W_ARTICLE, W_MONTH, W_SYNONYM, synonym_of, word_flags};
 use crate::hash::{FNV64_OFFSET, Key128, fnv64, fnv64_from};
 
 /// If a provenance marker starts at byte `p` — `[src:`, then anything but brackets, then `]`
@@ -278,12 +278,18 @@ impl Toks {
         }
     }
 
-    /// A content word's key: canonical number, or the word with its plural folded.
+    /// A content word's key: canonical number, or the word with its plural folded, or its
+    /// synonym table row's first word (`db` = `database`).
     pub(super) fn key(&self, i: usize) -> u64 {
         match self.toks[i].kind {
             Tk::Num => self.num_key(i),
             _ => {
                 let w = self.w(i);
+                if self.toks[i].flags & W_SYNONYM != 0
+                    && let Some(canon) = synonym_of(w)
+                {
+                    return fold_hash(canon);
+                }
                 if w.ends_with('s') { fold_hash(w) } else { self.toks[i].h }
             }
         }

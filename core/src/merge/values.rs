@@ -9,7 +9,7 @@
 //! and years are not converted to seconds.
 
 use super::tokens::{Tk, Toks, fold_hash, parse_num, scaled};
-use super::words::{W_HISTORY, W_MONTH, W_NEG, W_STOP};
+use super::words::{W_ARTICLE, W_HISTORY, W_MONTH, W_NEG, W_STOP};
 use crate::hash::fnv64;
 
 /// A typed value found in a claim.
@@ -48,6 +48,7 @@ const U_TIMES: u64 = unit("x");
 pub(super) const U_SECONDS: u64 = unit("s");
 const U_ORDINAL: u64 = unit("th");
 pub(super) const U_USD: u64 = unit("usd");
+pub(super) const U_BYTES: u64 = unit("bytes");
 const U_EUR: u64 = unit("eur");
 const U_GBP: u64 = unit("gbp");
 
@@ -110,6 +111,9 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
             if b.len() > 1 && b[0] == b'v' && b[1].is_ascii_digit() {
                 return version(&w[1..]).map(|v| (v, i + 1));
             }
+            if let Some((v, k)) = number_words(tk, i, end) {
+                return Some(num_tail(tk, k, end, v, 0));
+            }
             let alone = first && (i + 1 >= end || tk.punct(i + 1).is_some());
             let b = match w {
                 "true" | "enabled" => Some(true),
@@ -156,12 +160,16 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
                 "" => {}
                 "x" => unit_key = U_TIMES,
                 "st" | "nd" | "rd" | "th" => unit_key = U_ORDINAL,
-                s => match duration(s) {
-                    Some(f) => {
+                s => match (duration(s), size(s)) {
+                    (Some(f), _) => {
                         v *= f;
                         unit_key = U_SECONDS;
                     }
-                    None => unit_key = fold_hash(s),
+                    (None, Some(f)) => {
+                        v *= f;
+                        unit_key = U_BYTES;
+                    }
+                    (None, None) => unit_key = fold_hash(s),
                 },
             }
             if tight(i) {
@@ -172,67 +180,157 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
                     _ => {}
                 }
             }
-            let mut k = i + 1;
-            if tk.punct(k) == Some('%') && tight(k) {
-                unit_key = U_PERCENT;
-                k += 1;
-            } else if tk.punct(k) == Some('×') {
-                unit_key = U_TIMES;
-                k += 1;
-            }
-            // A scale word, then a unit word, after the number.
-            let is_currency = matches!(unit_key, U_USD | U_EUR | U_GBP);
-            if k < end && (unit_key == 0 || is_currency) && tk.toks[k].kind == Tk::Word {
-                let scale = match tk.w(k) {
-                    "k" | "thousand" => 1e3,
-                    "million" | "mn" => 1e6,
-                    "bn" | "billion" => 1e9,
-                    _ => 0.0,
-                };
-                if scale > 0.0 {
-                    v *= scale;
-                    k += 1;
-                }
-            }
-            if k < end && tk.toks[k].kind == Tk::Word {
-                let u = tk.w(k);
-                if unit_key == 0 {
-                    if let Some(f) = duration(u) {
-                        v *= f;
-                        unit_key = U_SECONDS;
-                        k += 1;
-                    } else if let Some(c) = currency(u) {
-                        unit_key = c;
-                        k += 1;
-                    } else if matches!(u, "percent" | "pct") {
-                        unit_key = U_PERCENT;
-                        k += 1;
-                    } else if matches!(u, "x" | "times") {
-                        unit_key = U_TIMES;
-                        k += 1;
-                    } else if !tk.has(k, W_STOP | W_NEG | W_MONTH | W_HISTORY) {
-                        unit_key = tk.key(k);
-                        k += 1;
-                    }
-                } else if currency(u) == Some(unit_key) {
-                    k += 1; // "$10k USD"
-                }
-            }
-            Some((Value::Num { unit: unit_key, v }, k))
+            Some(num_tail(tk, i + 1, end, v, unit_key))
         }
         Tk::Punct(_) => None,
     }
 }
 
-/// Seconds per unit for duration words (months and years are not converted).
+/// A number written in words at token `i`: *one* … *twenty*, the tens (*thirty* … *ninety*,
+/// with a unit word after them: "twenty-five"), *dozen*, *hundred*, *thousand*, *half* ("half a
+/// second"), then *hundred*/*thousand*/*million*/*dozen* as multipliers ("two hundred").
+/// *one* before *of* is not a number ("one of the reasons"). Returns the value and the index
+/// after it.
+fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usize)> {
+    fn small(w: &str) -> Option<f64> {
+        const UNITS: [&str; 20] = [
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ];
+        const TENS: [&str; 7] = ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+        if let Some(p) = UNITS.iter().position(|u| *u == w) {
+            return Some(p as f64 + 1.0);
+        }
+        TENS.iter().position(|u| *u == w).map(|p| 30.0 + 10.0 * p as f64)
+    }
+    let word = |k: usize| (k < end && tk.toks[k].kind == Tk::Word).then(|| tk.w(k));
+    let w = word(i)?;
+    let (mut v, mut k) = match w {
+        "dozen" => (12.0, i + 1),
+        "hundred" => (100.0, i + 1),
+        "thousand" => (1000.0, i + 1),
+        "half" => (0.5, i + 1 + usize::from(tk.has(i + 1, W_ARTICLE))),
+        "one" if tk.is(i + 1, "of") => return None,
+        _ => (small(w)?, i + 1),
+    };
+    if (20.0..100.0).contains(&v) && v % 10.0 == 0.0 {
+        let dash = usize::from(tk.punct(k) == Some('-'));
+        if let Some(u) = word(k + dash).and_then(small).filter(|u| *u < 10.0) {
+            v += u;
+            k += dash + 1;
+        }
+    }
+    while let Some(m) = word(k).and_then(|w| match w {
+        "hundred" => Some(100.0),
+        "thousand" => Some(1e3),
+        "million" => Some(1e6),
+        "dozen" => Some(12.0),
+        _ => None,
+    }) {
+        v *= m;
+        k += 1;
+    }
+    Some((v, k))
+}
+
+/// What follows a number (from token `k`): `%`, `×`, a scale word, then a unit word.
+fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) -> (Value, usize) {
+    let tight = |k: usize| k < end && !tk.toks[k].space;
+    if tk.punct(k) == Some('%') && tight(k) {
+        unit_key = U_PERCENT;
+        k += 1;
+    } else if tk.punct(k) == Some('×') {
+        unit_key = U_TIMES;
+        k += 1;
+    }
+    // A scale word, then a unit word, after the number.
+    let is_currency = matches!(unit_key, U_USD | U_EUR | U_GBP);
+    if k < end && (unit_key == 0 || is_currency) && tk.toks[k].kind == Tk::Word {
+        let scale = match tk.w(k) {
+            "k" | "thousand" => 1e3,
+            "million" | "mn" => 1e6,
+            "bn" | "billion" => 1e9,
+            _ => 0.0,
+        };
+        if scale > 0.0 {
+            v *= scale;
+            k += 1;
+        }
+    }
+    if k < end && tk.toks[k].kind == Tk::Word {
+        let u = tk.w(k);
+        if unit_key == 0 {
+            if let Some(f) = duration(u) {
+                v *= f;
+                unit_key = U_SECONDS;
+                k += 1;
+            } else if let Some(f) = size(u) {
+                v *= f;
+                unit_key = U_BYTES;
+                k += 1;
+            } else if let Some(c) = currency(u) {
+                unit_key = c;
+                k += 1;
+            } else if matches!(u, "percent" | "pct") {
+                unit_key = U_PERCENT;
+                k += 1;
+            } else if matches!(u, "x" | "times") {
+                unit_key = U_TIMES;
+                k += 1;
+            } else if !tk.has(k, W_STOP | W_NEG | W_MONTH | W_HISTORY) {
+                unit_key = tk.key(k);
+                k += 1;
+            }
+        } else if currency(u) == Some(unit_key) {
+            k += 1; // "$10k USD"
+        }
+    }
+    (Value::Num { unit: unit_key, v }, k)
+}
+
+/// Seconds per unit for duration words; a month is a twelfth of a year of 365.25 days.
 fn duration(u: &str) -> Option<f64> {
     Some(match u {
+        "mo" | "mos" | "month" | "months" => 2_629_800.0,
+        "yr" | "yrs" | "year" | "years" => 31_557_600.0,
+        "fortnight" | "fortnights" => 1_209_600.0,
         "ms" | "msec" | "millisecond" | "milliseconds" => 1e-3,
         "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
         "min" | "mins" | "minute" | "minutes" => 60.0,
         "h" | "hr" | "hrs" | "hour" | "hours" => 3600.0,
         "d" | "day" | "days" => 86400.0,
         "w" | "wk" | "wks" | "week" | "weeks" => 604800.0,
+        _ => return None,
+    })
+}
+
+/// Bytes per unit for size words (decimal; binary sizes compare within 2.5 %).
+fn size(u: &str) -> Option<f64> {
+    Some(match u {
+        "byte" | "bytes" => 1.0,
+        "kb" | "kib" | "kilobyte" | "kilobytes" => 1e3,
+        "mb" | "mib" | "megabyte" | "megabytes" => 1e6,
+        "gb" | "gib" | "gigabyte" | "gigabytes" => 1e9,
+        "tb" | "tib" | "terabyte" | "terabytes" => 1e12,
+        "pb" | "pib" | "petabyte" | "petabytes" => 1e15,
         _ => return None,
     })
 }
@@ -258,7 +356,16 @@ fn compatible(x: &Value, y: &Value) -> bool {
             p[..m] == q[..m]
         }
         (Value::Bool(p), Value::Bool(q)) => p == q,
-        (Value::Num { v: p, .. }, Value::Num { v: q, .. }) => (p - q).abs() <= 1e-9 * p.abs().max(q.abs()).max(1.0),
+        (Value::Num { v: p, unit: u }, Value::Num { v: q, .. }) => {
+            // Sizes: the 1,000 and 1,024 conventions meet; durations of four weeks or more:
+            // "30 days" = "1 month".
+            let tolerance = match *u {
+                U_BYTES => 0.025,
+                U_SECONDS if p.abs().max(q.abs()) >= 28.0 * 86400.0 => 0.035,
+                _ => 1e-9,
+            };
+            (p - q).abs() <= tolerance * p.abs().max(q.abs()).max(1.0)
+        }
         _ => false,
     }
 }

@@ -48,6 +48,10 @@ pub(super) const W_ALT_STOP: u64 = 1 << 26;
 /// `for`/`in`: start qualifiers.
 pub(super) const W_FOR_IN: u64 = 1 << 27;
 pub(super) const W_MONTH: u64 = 1 << 28;
+/// In a group of the opposition lexicon ([`OPPOSITES`]).
+pub(super) const W_OPPOSITE: u64 = 1 << 29;
+/// Has a canonical synonym ([`SYNONYMS`]).
+pub(super) const W_SYNONYM: u64 = 1 << 30;
 pub(super) const MONTH_SHIFT: u32 = 56;
 
 /// Stop words. Negations are not stop words.
@@ -136,7 +140,336 @@ const fn month_flag(m: u64) -> u64 {
     W_MONTH | (m << MONTH_SHIFT)
 }
 
+/// The opposition lexicon: groups of mutually exclusive choices, each member with its
+/// forms. Two claims about the same thing that use different members of one group (and not a
+/// common one) say opposite things (docs/merge.md has this table).
+pub(super) const OPPOSITES: &[(&str, &[&[&str]])] = &[
+    (
+        "direction of change",
+        &[
+            &[
+                "increase",
+                "increases",
+                "increased",
+                "increasing",
+                "raise",
+                "raises",
+                "raised",
+                "raising",
+                "grow",
+                "grows",
+                "grew",
+                "growing",
+                "expand",
+                "expands",
+                "expanded",
+                "extend",
+                "extends",
+                "extended",
+                "higher",
+                "more",
+            ],
+            &[
+                "decrease",
+                "decreases",
+                "decreased",
+                "decreasing",
+                "lower",
+                "lowers",
+                "lowered",
+                "lowering",
+                "reduce",
+                "reduces",
+                "reduced",
+                "reducing",
+                "cut",
+                "cuts",
+                "cutting",
+                "shrink",
+                "shrinks",
+                "shrank",
+                "shorten",
+                "shortens",
+                "shortened",
+                "fewer",
+                "less",
+            ],
+        ],
+    ),
+    (
+        "stays or goes",
+        &[
+            &[
+                "keep",
+                "keeps",
+                "kept",
+                "keeping",
+                "retain",
+                "retains",
+                "retained",
+                "maintain",
+                "maintains",
+                "maintained",
+            ],
+            &[
+                "drop",
+                "drops",
+                "dropped",
+                "dropping",
+                "remove",
+                "removes",
+                "removed",
+                "removing",
+                "retire",
+                "retires",
+                "retired",
+                "retiring",
+                "delete",
+                "deletes",
+                "deleted",
+                "deprecate",
+                "deprecated",
+                "sunset",
+                "sunsetted",
+                "discontinue",
+                "discontinued",
+                "kill",
+                "killed",
+            ],
+        ],
+    ),
+    (
+        "added or removed",
+        &[
+            &[
+                "add",
+                "adds",
+                "added",
+                "adding",
+                "introduce",
+                "introduces",
+                "introduced",
+                "include",
+                "includes",
+                "included",
+            ],
+            &[
+                "remove", "removes", "removed", "removing", "exclude", "excludes", "excluded", "drop", "drops",
+                "dropped",
+            ],
+        ],
+    ),
+    (
+        "on or off",
+        &[
+            &["enable", "enables", "enabling", "activate", "activates", "activated"],
+            &["disable", "disables", "disabling", "deactivate", "deactivates", "deactivated"],
+        ],
+    ),
+    (
+        "allowed or not",
+        &[
+            &["allow", "allows", "allowed", "allowing", "permit", "permits", "permitted", "unblock", "unblocked"],
+            &[
+                "block",
+                "blocks",
+                "blocked",
+                "blocking",
+                "deny",
+                "denies",
+                "denied",
+                "forbid",
+                "forbids",
+                "forbidden",
+                "prohibit",
+                "prohibits",
+                "prohibited",
+                "ban",
+                "bans",
+                "banned",
+            ],
+        ],
+    ),
+    (
+        "accepted or not",
+        &[
+            &["accept", "accepts", "accepted", "accepting", "approve", "approves", "approved", "approving"],
+            &["reject", "rejects", "rejected", "rejecting", "decline", "declines", "declined", "refuse", "refused"],
+        ],
+    ),
+    (
+        "started or stopped",
+        &[
+            &["start", "starts", "started", "starting", "begin", "begins", "began", "resume", "resumes", "resumed"],
+            &[
+                "stop",
+                "stops",
+                "stopped",
+                "stopping",
+                "pause",
+                "pauses",
+                "paused",
+                "halt",
+                "halts",
+                "halted",
+                "suspend",
+                "suspends",
+                "suspended",
+            ],
+        ],
+    ),
+    (
+        "shipped or held",
+        &[
+            &["ship", "ships", "shipped", "shipping"],
+            &[
+                "hold",
+                "holds",
+                "held",
+                "holding",
+                "delay",
+                "delays",
+                "delayed",
+                "postpone",
+                "postponed",
+                "defer",
+                "deferred",
+            ],
+        ],
+    ),
+    ("built or bought", &[&["build", "builds", "built", "building"], &["buy", "buys", "bought", "buying"]]),
+    ("hired or not", &[&["hire", "hires", "hired", "hiring"], &["freeze", "froze", "frozen", "fire", "fired"]]),
+    ("upgraded or downgraded", &[&["upgrade", "upgrades", "upgraded"], &["downgrade", "downgrades", "downgraded"]]),
+    (
+        "frequency",
+        &[
+            &["hourly"],
+            &["daily", "nightly"],
+            &["weekly"],
+            &["biweekly", "fortnightly"],
+            &["monthly"],
+            &["quarterly"],
+            &["annually", "annual", "yearly"],
+        ],
+    ),
+    ("always or never", &[&["always"], &["never"]]),
+    ("how it is done", &[&["manually", "manual"], &["automatically", "automatic", "automated", "auto"]]),
+    ("order", &[&["before", "earlier", "prior"], &["after", "later"]]),
+    ("timing of a call", &[&["synchronously", "synchronous", "sync"], &["asynchronously", "asynchronous", "async"]]),
+    ("visibility", &[&["public", "publicly"], &["private", "privately"]]),
+    ("open or closed", &[&["open", "opened", "opens", "reopen", "reopened"], &["closed", "close", "closes"]]),
+    ("obligation", &[&["mandatory", "required", "compulsory", "obligatory"], &["optional", "voluntary"]]),
+    ("inside or outside", &[&["internal", "internally"], &["external", "externally", "outsourced"]]),
+    ("connectivity", &[&["online"], &["offline"]]),
+    ("place of work", &[&["remote", "remotely"], &["onsite"]]),
+    ("centralisation", &[&["centralised", "centralized"], &["decentralised", "decentralized"]]),
+    ("speed", &[&["faster", "quicker", "sooner"], &["slower"]]),
+    ("temporal extent", &[&["temporary", "temporarily"], &["permanent", "permanently"]]),
+];
+
+/// The synonym table: words that name the same thing, folded to the first of each row in
+/// keys (subjects, word sets), never in duplicate detection (docs/merge.md has this table).
+pub(super) const SYNONYMS: &[&[&str]] = &[
+    &["database", "db", "datastore"],
+    &["repository", "repo"],
+    &["environment", "env"],
+    &["production", "prod"],
+    &["configuration", "config"],
+    &["documentation", "docs", "doc"],
+    &["authentication", "auth", "login", "signin"],
+    &["infrastructure", "infra"],
+    &["kubernetes", "k8s"],
+    &["customer", "client"],
+    &["invoice", "bill"],
+    &["invoicing", "billing"],
+    &["headcount", "staff", "staffing"],
+    &["vendor", "supplier", "provider"],
+    &["budget", "spend", "spending"],
+    &["owner", "own", "owns", "owned", "dri"],
+    &["lead", "leads", "led"],
+    &["incident", "outage"],
+    &["bug", "defect"],
+    &["ticket", "issue"],
+    &["meeting", "standup"],
+    &["office", "hq", "headquarters"],
+    &["europe", "eu"],
+    &["release", "rollout"],
+    &["use", "used", "using", "uses"],
+    &["host", "hosted", "hosting", "hosts"],
+    &["send", "sent", "sends", "sending"],
+    &["run", "runs", "ran", "running"],
+];
+
+/// The opposition group and member of word `w` (a word in class [`W_OPPOSITE`]), packed as
+/// `group << 8 | member`, pushed to `out` (a word may be in several groups).
+pub(super) fn poles_of(w: &str, out: &mut Vec<u16>) {
+    for (g, (_, members)) in OPPOSITES.iter().enumerate() {
+        for (m, forms) in members.iter().enumerate() {
+            if forms.contains(&w) {
+                out.push(((g as u16) << 8) | m as u16);
+            }
+        }
+    }
+}
+
+/// The canonical word of `w` (a word in class [`W_SYNONYM`]).
+pub(super) fn synonym_of(w: &str) -> Option<&'static str> {
+    SYNONYMS.iter().find(|row| row[1..].contains(&w)).map(|row| row[0])
+}
+
+const fn flatten_opposites() -> [&'static str; 1024] {
+    let mut out = [""; 1024];
+    let mut n = 0;
+    let mut g = 0;
+    while g < OPPOSITES.len() {
+        let members = OPPOSITES[g].1;
+        let mut m = 0;
+        while m < members.len() {
+            let mut f = 0;
+            while f < members[m].len() {
+                out[n] = members[m][f];
+                n += 1;
+                f += 1;
+            }
+            m += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+const fn flatten_synonyms() -> [&'static str; 256] {
+    let mut out = [""; 256];
+    let mut n = 0;
+    let mut r = 0;
+    while r < SYNONYMS.len() {
+        let mut f = 1;
+        while f < SYNONYMS[r].len() {
+            out[n] = SYNONYMS[r][f];
+            n += 1;
+            f += 1;
+        }
+        r += 1;
+    }
+    out
+}
+
+const fn count_nonempty<const N: usize>(a: &[&str; N]) -> usize {
+    let mut n = 0;
+    while n < N && !a[n].is_empty() {
+        n += 1;
+    }
+    n
+}
+
+const OPPOSITE_ALL: [&str; 1024] = flatten_opposites();
+const OPPOSITE_WORDS: &[&str] = OPPOSITE_ALL.split_at(count_nonempty(&OPPOSITE_ALL)).0;
+const SYNONYM_ALL: [&str; 256] = flatten_synonyms();
+const SYNONYM_WORDS: &[&str] = SYNONYM_ALL.split_at(count_nonempty(&SYNONYM_ALL)).0;
+
 pub(super) const WORD_CLASSES: &[(u64, &[&str])] = &[
+    (W_OPPOSITE, OPPOSITE_WORDS),
+    (W_SYNONYM, SYNONYM_WORDS),
     (W_STOP, STOP),
     (W_NEG, NEGATIONS),
     (W_NOISE, SUBJECT_NOISE),
@@ -281,7 +614,7 @@ pub(super) const WORD_CLASSES: &[(u64, &[&str])] = &[
     (month_flag(12), MONTHS[11]),
 ];
 
-const TABLE_SIZE: usize = 1024;
+const TABLE_SIZE: usize = 2048;
 
 struct WordTable {
     pub(super) hash: [u64; TABLE_SIZE],
