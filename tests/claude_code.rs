@@ -227,8 +227,9 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
 
 /// A store with two Dossiers whose decisions contradict ("Queue store" keeps Postgres,
 /// "Queue notes" wants Redis: a certain conflict) and whose Findings are two possible
-/// conflicts (issue 19): "Ops prefers managed queues" / "... self-hosted queues" (the scripted
-/// model's first review, a contradiction) and two churn figures (compatible); and a Claude
+/// conflicts (issue 19): "180 tenants are still on the cron jobs" / "Cron jobs disabled for
+/// migrated tenants" (the scripted model's first review, a contradiction) and the annual
+/// renewals next to a churn figure (compatible); and a Claude
 /// Code home registering `dossier mcp` on it. Returns (store, source slug, target slug, home,
 /// project).
 fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf) {
@@ -256,12 +257,12 @@ fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf
     let target = make(
         "Queue store",
         "Use Postgres for the job queue because we need transactions.",
-        "- Ops prefers managed queues.\n- Churn on monthly enterprise deals is high.\n",
+        "- 180 tenants are still on the cron jobs.\n- Enterprise renewals move to annual.\n",
     );
     let source = make(
         "Queue notes",
         "Use Redis for the job queue because latency matters most.",
-        "- Ops prefers self-hosted queues.\n- Monthly enterprise deals churn at 3x the annual rate.\n",
+        "- Cron jobs disabled for migrated tenants.\n- Monthly enterprise deals churn at 3x the annual rate.\n",
     );
     let (home, project) = claude_home(&store);
     (store, source, target, home, project)
@@ -294,8 +295,8 @@ fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
     assert!(state.contains("Use Postgres for the job queue") && !state.contains("Redis"), "{state}");
     // Issue 19: the pair the model marked a contradiction went to the user (keep_target in
     // the fallback); the compatible one kept both.
-    assert!(state.contains("managed queues") && !state.contains("self-hosted"), "{state}");
-    assert!(state.contains("is high") && state.contains("3x the annual rate"), "{state}");
+    assert!(state.contains("still on the cron jobs") && !state.contains("Cron jobs disabled"), "{state}");
+    assert!(state.contains("renewals move to annual") && state.contains("3x the annual rate"), "{state}");
     let source_md = std::fs::read_to_string(store.root().join(&source).join("dossier.md")).unwrap();
     assert!(source_md.contains("status: archived") && source_md.contains("merged_into:"), "{source_md}");
     let last = requests.lines().rev().find(|l| l.contains("tool_result")).expect("tool results reached the model");
@@ -501,7 +502,7 @@ fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied()
     // Issue 19: the scripted model reviewed the possible conflicts first; the pair it marked a
     // contradiction is the next form (the compatible one is kept both without asking).
     let form = tmux.wait_for("judged it a contradiction", 60);
-    assert!(form.contains("self-hosted queues") && !form.contains("3x the annual rate"), "{form}");
+    assert!(form.contains("Cron jobs disabled") && !form.contains("3x the annual rate"), "{form}");
     tmux.send(&["Right", "Down", "Space"]);
     tmux.wait_for("Keep the source's", 10);
     tmux.send(&["Down", "Down", "Enter"]);
@@ -514,8 +515,14 @@ fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied()
     }
     let state = std::fs::read_to_string(&state_file).unwrap();
     assert!(!state.contains("Postgres"), "the user's choice (keep the source's) was applied:\n{state}");
-    assert!(state.contains("self-hosted") && !state.contains("managed queues"), "the second form's choice:\n{state}");
-    assert!(state.contains("is high") && state.contains("3x the annual rate"), "compatible: both kept:\n{state}");
+    assert!(
+        state.contains("Cron jobs disabled") && !state.contains("still on the cron jobs"),
+        "the second form's choice:\n{state}"
+    );
+    assert!(
+        state.contains("renewals move to annual") && state.contains("3x the annual rate"),
+        "compatible: both kept:\n{state}"
+    );
     let conflicts: Vec<PathBuf> = std::fs::read_dir(store.root().join(&target).join("conflicts"))
         .map(|d| d.map(|e| e.unwrap().path()).collect())
         .unwrap_or_default();

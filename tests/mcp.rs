@@ -198,7 +198,7 @@ fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first
             .unwrap()
             .to_string()
     };
-    let (tiers_id, churn_id) = (id_of("usage tiers"), id_of("Churn"));
+    let (tiers_id, churn_id) = (id_of("cron jobs"), id_of("renewals"));
     let review_of = |id: &str, verdict: &str| json!({"conflict_id": id, "verdict": verdict, "reason": format!("{verdict}: one line")});
     let with = |reviews: serde_json::Value, resolved: serde_json::Value| {
         let mut a = args.clone();
@@ -263,10 +263,12 @@ fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first
     assert!(lines[0].contains("compatible") && lines[0].contains("compatible: one line"), "{}", lines[0]);
     let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
     assert!(
-        state.contains("Use SQLite") && state.contains("usage tiers") && !state.contains("account tiers"),
+        state.contains("Use SQLite")
+            && state.contains("still on the cron jobs")
+            && !state.contains("Cron jobs disabled"),
         "{state}"
     );
-    assert!(state.contains("is high") && state.contains("3x the annual rate"), "{state}");
+    assert!(state.contains("renewals move to annual") && state.contains("3x the annual rate"), "{state}");
     let events = audit_events(&tdir);
     let resolved_by = |id: &str| {
         events

@@ -588,18 +588,19 @@ fn spec_8_7_the_human_merge_error_prints_each_conflict_id_and_the_resolve_comman
 }
 
 /// Issue 19: a pair with both tiers — one certain conflict (the event store: Postgres against
-/// SQLite) and two possible ones (related Findings): "Sales prefers usage tiers" / "... account
-/// tiers" (a contradiction in fact) and two churn figures (compatible).
+/// SQLite) and two possible ones (related Findings): "180 tenants are still on the cron jobs" /
+/// "Cron jobs disabled for migrated tenants" (a contradiction in fact) and the annual renewals
+/// next to a churn figure (compatible).
 pub(crate) fn tiered_pair(store: &TempStore) -> (String, String) {
     let findings =
         |a: &str, b: &str| format!("- Peak load is 1,200 events per second. [src:{{0}}#L4-L5]\n- {a}\n- {b}\n");
     let t = target_state(PG).replace(
         "- Peak load is 1,200 events per second during invoicing runs. [src:{0}#L4-L5]\n",
-        &findings("Sales prefers usage tiers.", "Churn on monthly enterprise deals is high."),
+        &findings("180 tenants are still on the cron jobs.", "Enterprise renewals move to annual."),
     );
     let s = source_state(SQLITE).replace(
         "- Replays must finish within 10 minutes for a day of events. [src:{0}#L7-L8]\n",
-        &findings("Sales prefers account tiers.", "Monthly enterprise deals churn at 3x the annual rate."),
+        &findings("Cron jobs disabled for migrated tenants.", "Monthly enterprise deals churn at 3x the annual rate."),
     );
     let (target, _) = make(store, "Event ingestion", "Benchmark write throughput", &t, &[("evt.txt", LOG)]);
     let (source, _) = make(store, "Webhook pipeline", "Benchmark write throughput", &s, &[("hook.txt", LOG)]);
@@ -651,7 +652,7 @@ fn spec_8_7_conflict_detected_lists_both_tiers_and_keep_both_possible_answers_on
     }
     let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
     assert!(state.contains("Use SQLite") && !state.contains("Use Postgres"), "{state}");
-    for both in ["usage tiers", "account tiers", "is high", "3x the annual rate"] {
+    for both in ["still on the cron jobs", "Cron jobs disabled", "renewals move to annual", "3x the annual rate"] {
         assert!(state.contains(both), "both claims kept ({both}): {state}");
     }
 }
@@ -720,7 +721,7 @@ fn spec_8_7_a_terminal_merge_walks_certain_conflicts_then_one_checklist_of_possi
     let s = t.wait_for("m", "Toggle by number", 60);
     assert!(s.contains("Possible conflicts (2)"), "{s}");
     assert_eq!(s.matches("[ ] keep both").count(), 2, "keep both preselected: {s}");
-    let usage = s.lines().position(|l| l.contains("Sales prefers usage tiers")).unwrap();
+    let usage = s.lines().position(|l| l.contains("still on the cron jobs")).unwrap();
     let n =
         s.lines().take(usage).filter(|l| l.contains("[ ] keep both")).last().unwrap().trim().chars().next().unwrap();
     t.send("m", &[&n.to_string(), "Enter"], false);
@@ -728,7 +729,7 @@ fn spec_8_7_a_terminal_merge_walks_certain_conflicts_then_one_checklist_of_possi
     assert_eq!(s.matches("[ ] keep both").count(), 3, "toggled one, the other still kept both: {s}");
     t.send("m", &["Enter"], false);
     let s = t.wait_for("m", "Possible conflict 1/1 [related_claims]", 60);
-    assert!(s[s.rfind("Possible conflict 1/1").unwrap()..].contains("Sales prefers usage tiers"), "{s}");
+    assert!(s[s.rfind("Possible conflict 1/1").unwrap()..].contains("still on the cron jobs"), "{s}");
     t.send("m", &["t", "Enter"], false);
     let start = std::time::Instant::now();
     while !done.exists() {
@@ -738,6 +739,12 @@ fn spec_8_7_a_terminal_merge_walks_certain_conflicts_then_one_checklist_of_possi
     assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0", "{}", t.screen("m"));
     let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
     assert!(state.contains("Use SQLite") && !state.contains("Use Postgres"), "{state}");
-    assert!(state.contains("usage tiers") && !state.contains("account tiers"), "the toggled one as answered: {state}");
-    assert!(state.contains("is high") && state.contains("3x the annual rate"), "the other kept both: {state}");
+    assert!(
+        state.contains("still on the cron jobs") && !state.contains("Cron jobs disabled"),
+        "the toggled one as answered: {state}"
+    );
+    assert!(
+        state.contains("renewals move to annual") && state.contains("3x the annual rate"),
+        "the other kept both: {state}"
+    );
 }

@@ -368,16 +368,16 @@ fn spec_8_7_the_tui_merge_walks_certain_conflicts_then_one_checklist_of_possible
     let s = t.wait_for("possible conflicts (2)");
     assert_eq!(s.matches("[ ] keep both").count(), 2, "keep both preselected: {s}");
     let first = s.lines().find(|l| l.contains("> [ ] keep both")).unwrap().to_string();
-    if !first.contains("sales") {
+    if !first.contains("cron") {
         t.keys(&["Down"]);
     }
     t.keys(&["Space"]);
     let s = t.wait_for("[x] decide");
-    assert!(s.lines().any(|l| l.contains("[x] decide") && l.contains("sales")), "{s}");
+    assert!(s.lines().any(|l| l.contains("[x] decide") && l.contains("cron")), "{s}");
     assert!(s.contains("1 to decide, the rest keep both"), "{s}");
     t.keys(&["Enter"]);
     let s = t.wait_for("conflict 2/2");
-    assert!(s.contains("related claims —") && s.contains("Sales prefers usage tiers"), "{s}");
+    assert!(s.contains("related claims —") && s.contains("still on the cron jobs"), "{s}");
     t.keys(&["t"]);
     t.wait_for(&format!("Merge {source} into {target} with 3 decision(s)?"));
     t.keys(&["y"]);
@@ -387,8 +387,14 @@ fn spec_8_7_the_tui_merge_walks_certain_conflicts_then_one_checklist_of_possible
 
     let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
     assert!(state.contains("Use SQLite") && !state.contains("Use Postgres"), "{state}");
-    assert!(state.contains("usage tiers") && !state.contains("account tiers"), "the toggled one as decided: {state}");
-    assert!(state.contains("is high") && state.contains("3x the annual rate"), "the other kept both: {state}");
+    assert!(
+        state.contains("still on the cron jobs") && !state.contains("Cron jobs disabled"),
+        "the toggled one as decided: {state}"
+    );
+    assert!(
+        state.contains("renewals move to annual") && state.contains("3x the annual rate"),
+        "the other kept both: {state}"
+    );
 }
 
 /// Issue 18 defect 14: the TUI's list shows each Dossier's name and slug, grows with the
