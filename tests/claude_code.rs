@@ -226,12 +226,16 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
 }
 
 /// A store with two Dossiers whose decisions contradict ("Queue store" keeps Postgres,
-/// "Queue notes" wants Redis), and a Claude Code home registering `dossier mcp` on it.
-/// Returns (store, source slug, target slug, home, project).
+/// "Queue notes" wants Redis: a certain conflict) and whose Findings are two possible
+/// conflicts (issue 19): "180 tenants are still on the cron jobs" / "Cron jobs disabled for
+/// migrated tenants" (the scripted model's first review, a contradiction) and the annual
+/// renewals next to a churn figure (compatible); and a Claude
+/// Code home registering `dossier mcp` on it. Returns (store, source slug, target slug, home,
+/// project).
 fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf) {
     let store = TempStore::new(crate::DOSSIER);
     store.init();
-    let make = |name: &str, decision: &str| {
+    let make = |name: &str, decision: &str, findings: &str| {
         let out = store.cmd().args(["promote", "--json", "--create", "--name", name]).output().unwrap();
         let v = support::json_of(&out);
         let slug = v["data"]["slug"].as_str().unwrap().to_string();
@@ -241,7 +245,7 @@ fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf
             &file,
             format!(
                 "# {name}\n\n## Situation\n\nQueue design.\n\n## Decisions\n\n- {decision} Decided by Ana. [src:art_x]\n\n\
-                 ## Findings\n\n## Current State\n\n## Next Steps\n\n- Ship.\n"
+                 ## Findings\n\n{findings}\n## Current State\n\n## Next Steps\n\n- Ship.\n"
             ),
         )
         .unwrap();
@@ -250,8 +254,16 @@ fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         slug
     };
-    let target = make("Queue store", "Use Postgres for the job queue because we need transactions.");
-    let source = make("Queue notes", "Use Redis for the job queue because latency matters most.");
+    let target = make(
+        "Queue store",
+        "Use Postgres for the job queue because we need transactions.",
+        "- 180 tenants are still on the cron jobs.\n- Enterprise renewals move to annual.\n",
+    );
+    let source = make(
+        "Queue notes",
+        "Use Redis for the job queue because latency matters most.",
+        "- Cron jobs disabled for migrated tenants.\n- Monthly enterprise deals churn at 3x the annual rate.\n",
+    );
     let (home, project) = claude_home(&store);
     (store, source, target, home, project)
 }
@@ -281,11 +293,28 @@ fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
 
     let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
     assert!(state.contains("Use Postgres for the job queue") && !state.contains("Redis"), "{state}");
+    // Issue 19: the pair the model marked a contradiction went to the user (keep_target in
+    // the fallback); the compatible one kept both.
+    assert!(state.contains("still on the cron jobs") && !state.contains("Cron jobs disabled"), "{state}");
+    assert!(state.contains("renewals move to annual") && state.contains("3x the annual rate"), "{state}");
     let source_md = std::fs::read_to_string(store.root().join(&source).join("dossier.md")).unwrap();
     assert!(source_md.contains("status: archived") && source_md.contains("merged_into:"), "{source_md}");
     let last = requests.lines().rev().find(|l| l.contains("tool_result")).expect("tool results reached the model");
     assert!(last.contains("conflict_detected"), "the model saw the conflicts");
+    assert!(last.contains("\\\"review\\\""), "the model saw the review list first");
+    assert!(last.contains("\\\"certainty\\\":\\\"possible\\\""), "the fallback lists both tiers");
     assert!(last.contains("\\\"target_slug\\\""), "the model saw the completed merge");
+    assert!(last.contains("compatible and kept both claims"), "one line names the compatible pair");
+    let audit: Vec<serde_json::Value> = std::fs::read_to_string(store.root().join(&target).join("audit.log"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let agent: Vec<&serde_json::Value> =
+        audit.iter().filter(|e| e["event"] == "conflict_resolved" && e["verdict"] == "compatible").collect();
+    assert_eq!(agent.len(), 1, "{audit:#?}");
+    assert_eq!(agent[0]["actor"], "agent:claude-code", "the harness's verdict: {}", agent[0]);
+    assert_eq!(agent[0]["reason"], "both can hold: additive figures");
 }
 
 /// codecall's recommendation card from the real Claude Code: `dossier init` registers the Stop
@@ -470,6 +499,13 @@ fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied()
     tmux.send(&["Right", "Down", "Space"]);
     tmux.wait_for("Keep the source's", 10);
     tmux.send(&["Down", "Down", "Enter"]);
+    // Issue 19: the scripted model reviewed the possible conflicts first; the pair it marked a
+    // contradiction is the next form (the compatible one is kept both without asking).
+    let form = tmux.wait_for("judged it a contradiction", 60);
+    assert!(form.contains("Cron jobs disabled") && !form.contains("3x the annual rate"), "{form}");
+    tmux.send(&["Right", "Down", "Space"]);
+    tmux.wait_for("Keep the source's", 10);
+    tmux.send(&["Down", "Down", "Enter"]);
 
     let state_file = store.root().join(&target).join("dossier.md");
     let start = Instant::now();
@@ -479,6 +515,14 @@ fn the_merge_form_appears_in_interactive_claude_code_and_its_choice_is_applied()
     }
     let state = std::fs::read_to_string(&state_file).unwrap();
     assert!(!state.contains("Postgres"), "the user's choice (keep the source's) was applied:\n{state}");
+    assert!(
+        state.contains("Cron jobs disabled") && !state.contains("still on the cron jobs"),
+        "the second form's choice:\n{state}"
+    );
+    assert!(
+        state.contains("renewals move to annual") && state.contains("3x the annual rate"),
+        "compatible: both kept:\n{state}"
+    );
     let conflicts: Vec<PathBuf> = std::fs::read_dir(store.root().join(&target).join("conflicts"))
         .map(|d| d.map(|e| e.unwrap().path()).collect())
         .unwrap_or_default();

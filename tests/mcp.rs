@@ -145,3 +145,144 @@ fn spec_8_2_replies_stay_under_the_cap() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("mcp reply cap checks passed"));
 }
+
+/// The audit events of `dir` as JSON values.
+fn audit_events(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("audit.log")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// SPEC §8.7, §2.5 (issue 19): `dossier_merge` first hands the possible conflicts to the agent
+/// as a review list (nothing written); the agent's `reviews` then keep both claims of the pairs
+/// it judged compatible (audited as the agent's, with its reason, and named in one warning
+/// line) and leave contradictions for the user, with the certain conflicts. Through the
+/// official client, which has no forms: the `conflict_detected` fallback, both tiers.
+#[test]
+fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first() {
+    use serde_json::json;
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target) = crate::merge::tiered_pair(&store);
+    let tdir = store.root().join(&target);
+    let before = (std::fs::read_to_string(tdir.join("dossier.md")).unwrap(), audit_events(&tdir).len());
+    let args = json!({"source_id": source, "target_id": target});
+    let r = support::mcp::McpSession::new(&store, "s1").call("dossier_merge", args.clone()).run();
+    assert_eq!(r[0].code(), "conflict_detected", "{:#}", r[0].envelope);
+    let d = &r[0].envelope["error"]["details"];
+    let review = d["review"].as_array().unwrap_or_else(|| panic!("details.review: {d:#}"));
+    assert_eq!(review.len(), 2, "{d:#}");
+    for item in review {
+        assert!(item["conflict_id"].as_str().unwrap().starts_with("conf_"), "{item}");
+        for side in ["target", "source"] {
+            assert_eq!(item[side]["section"], "Findings", "{item}");
+            assert!(!item[side]["text"].as_str().unwrap().is_empty(), "{item}");
+        }
+    }
+    assert!(
+        r[0].next_actions().iter().any(|n| n.contains("reviews") && n.contains("verdict")),
+        "{:?}",
+        r[0].next_actions()
+    );
+    assert!(r[0].next_actions().iter().any(|n| n.contains("contradiction") && n.contains("compatible")));
+    let certain = d["certain"][0].as_str().unwrap().to_string();
+    assert_eq!(
+        (std::fs::read_to_string(tdir.join("dossier.md")).unwrap(), audit_events(&tdir).len()),
+        before,
+        "the review round writes nothing"
+    );
+    let conflict_files = || std::fs::read_dir(tdir.join("conflicts")).map_or(0, |d| d.count());
+    assert_eq!(conflict_files(), 0, "no conflict files yet");
+
+    let id_of = |needle: &str| {
+        review.iter().find(|i| i["target"]["text"].as_str().unwrap().contains(needle)).unwrap()["conflict_id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (tiers_id, churn_id) = (id_of("cron jobs"), id_of("renewals"));
+    let review_of = |id: &str, verdict: &str| json!({"conflict_id": id, "verdict": verdict, "reason": format!("{verdict}: one line")});
+    let with = |reviews: serde_json::Value, resolved: serde_json::Value| {
+        let mut a = args.clone();
+        a["reviews"] = reviews;
+        if !resolved.is_null() {
+            a["resolved_conflicts"] = resolved;
+        }
+        a
+    };
+    let good = json!([review_of(&tiers_id, "contradiction"), review_of(&churn_id, "compatible")]);
+    let r = support::mcp::McpSession::new(&store, "s1")
+        // An agent's verdict never resolves a certain conflict.
+        .call(
+            "dossier_merge",
+            with(
+                json!([
+                    review_of(&tiers_id, "contradiction"),
+                    review_of(&churn_id, "compatible"),
+                    review_of(&certain, "compatible")
+                ]),
+                json!(null),
+            ),
+        )
+        // An unknown id, and a possible conflict left without a verdict.
+        .call(
+            "dossier_merge",
+            with(json!([review_of("conf_nope", "compatible"), review_of(&churn_id, "compatible")]), json!(null)),
+        )
+        .call("dossier_merge", with(json!([review_of(&churn_id, "compatible")]), json!(null)))
+        .run();
+    let msg = |i: usize| r[i].envelope["error"]["message"].as_str().unwrap().to_string();
+    assert_eq!(r[0].code(), "invalid_input", "{:#}", r[0].envelope);
+    assert!(msg(0).contains(&certain) && msg(0).contains("certain"), "{}", msg(0));
+    assert_eq!(r[0].envelope["error"]["details"]["field"], "reviews.conflict_id");
+    assert_eq!(r[1].code(), "invalid_input");
+    assert!(msg(1).contains("conf_nope"), "{}", msg(1));
+    let valid = r[1].envelope["error"]["details"]["valid"].to_string();
+    assert!(valid.contains(&tiers_id) && valid.contains(&churn_id) && !valid.contains(&certain), "{valid}");
+    assert_eq!(r[2].code(), "invalid_input");
+    assert!(msg(2).contains(&tiers_id), "the missing one is named: {}", msg(2));
+    assert_eq!(conflict_files(), 0, "nothing written on a refused review");
+    // The fallback: the certain conflict and the pair marked a contradiction, for the user.
+    let r = support::mcp::McpSession::new(&store, "s1").call("dossier_merge", with(good.clone(), json!(null))).run();
+    assert_eq!(r[0].code(), "conflict_detected", "{:#}", r[0].envelope);
+    let d = &r[0].envelope["error"]["details"];
+    let left: Vec<(&str, &str)> = d["conflicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap(), c["certainty"].as_str().unwrap()))
+        .collect();
+    assert_eq!(left, [(certain.as_str(), "certain"), (tiers_id.as_str(), "possible")], "{d:#}");
+    assert_eq!(d["agent_compatible"][0]["conflict_id"], churn_id.as_str(), "{d:#}");
+
+    // The user's answers complete it; the compatible pair is the agent's, in one line.
+    let resolved =
+        json!([{"conflict_id": certain, "choice": "keep_source"}, {"conflict_id": tiers_id, "choice": "keep_target"}]);
+    let r = support::mcp::McpSession::new(&store, "s1").call("dossier_merge", with(good, resolved)).run();
+    assert!(r[0].ok(), "{:#}", r[0].envelope);
+    let lines: Vec<String> = r[0].warnings().into_iter().filter(|w| w.contains(&churn_id)).collect();
+    assert_eq!(lines.len(), 1, "one line names the compatible pair: {:?}", r[0].warnings());
+    assert!(lines[0].contains("compatible") && lines[0].contains("compatible: one line"), "{}", lines[0]);
+    let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
+    assert!(
+        state.contains("Use SQLite")
+            && state.contains("still on the cron jobs")
+            && !state.contains("Cron jobs disabled"),
+        "{state}"
+    );
+    assert!(state.contains("renewals move to annual") && state.contains("3x the annual rate"), "{state}");
+    let events = audit_events(&tdir);
+    let resolved_by = |id: &str| {
+        events
+            .iter()
+            .find(|e| e["event"] == "conflict_resolved" && e["conflict_id"] == id)
+            .unwrap_or_else(|| panic!("{id} resolved: {events:#?}"))
+            .clone()
+    };
+    let agent = resolved_by(&churn_id);
+    // `agent:<harness>`: the client's name (the Python SDK calls itself `mcp`).
+    assert_eq!(agent["actor"], "agent:mcp", "{agent}");
+    assert_eq!(agent["reason"], "compatible: one line", "{agent}");
+    assert_eq!(agent["verdict"], "compatible");
+    assert_eq!(agent["resolution"]["choice"], "keep_both");
+    let user = resolved_by(&certain);
+    assert!(user.get("verdict").is_none() && user.get("reason").is_none(), "the user's answer, no verdict: {user}");
+}

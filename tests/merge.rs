@@ -586,3 +586,165 @@ fn spec_8_7_the_human_merge_error_prints_each_conflict_id_and_the_resolve_comman
     let out = store.cmd().arg("merge").args(&args).output().unwrap();
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Issue 19: a pair with both tiers — one certain conflict (the event store: Postgres against
+/// SQLite) and two possible ones (related Findings): "180 tenants are still on the cron jobs" /
+/// "Cron jobs disabled for migrated tenants" (a contradiction in fact) and the annual renewals
+/// next to a churn figure (compatible).
+pub(crate) fn tiered_pair(store: &TempStore) -> (String, String) {
+    let findings =
+        |a: &str, b: &str| format!("- Peak load is 1,200 events per second. [src:{{0}}#L4-L5]\n- {a}\n- {b}\n");
+    let t = target_state(PG).replace(
+        "- Peak load is 1,200 events per second during invoicing runs. [src:{0}#L4-L5]\n",
+        &findings("180 tenants are still on the cron jobs.", "Enterprise renewals move to annual."),
+    );
+    let s = source_state(SQLITE).replace(
+        "- Replays must finish within 10 minutes for a day of events. [src:{0}#L7-L8]\n",
+        &findings("Cron jobs disabled for migrated tenants.", "Monthly enterprise deals churn at 3x the annual rate."),
+    );
+    let (target, _) = make(store, "Event ingestion", "Benchmark write throughput", &t, &[("evt.txt", LOG)]);
+    let (source, _) = make(store, "Webhook pipeline", "Benchmark write throughput", &s, &[("hook.txt", LOG)]);
+    (source, target)
+}
+
+/// The tiered pair's conflicts from `--json`: (certain ids, possible ids), checking that
+/// every conflict says its certainty and the certain ones come first.
+pub(crate) fn tiers(v: &Value) -> (Vec<String>, Vec<String>) {
+    let conflicts = v["error"]["details"]["conflicts"].as_array().unwrap_or_else(|| panic!("{v}"));
+    let certainty: Vec<&str> = conflicts.iter().map(|c| c["certainty"].as_str().unwrap()).collect();
+    let mut sorted = certainty.clone();
+    sorted.sort_by_key(|c| *c == "possible");
+    assert_eq!(certainty, sorted, "certain first: {v}");
+    let ids = |tier: &str| {
+        conflicts.iter().filter(|c| c["certainty"] == tier).map(|c| c["id"].as_str().unwrap().to_string()).collect()
+    };
+    (ids("certain"), ids("possible"))
+}
+
+/// SPEC §8.7 (issue 19): without a terminal, `conflict_detected` lists both tiers, each
+/// conflict with its `certainty`, certain first; `--keep-both-possible` keeps both claims of
+/// every possible conflict, while a certain one still needs `--resolve`.
+#[test]
+fn spec_8_7_conflict_detected_lists_both_tiers_and_keep_both_possible_answers_only_the_possible() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target) = tiered_pair(&store);
+    let (code, v) = merge(&store, &[&source, &target]);
+    assert_eq!(code, Some(4), "{v}");
+    let (certain, possible) = tiers(&v);
+    assert_eq!((certain.len(), possible.len()), (1, 2), "{v}");
+    let tdir = store.root().join(&target);
+    let before = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
+
+    // The flag alone: the certain conflict is still the user's; nothing merged.
+    let (code, v) = merge(&store, &[&source, &target, "--keep-both-possible"]);
+    assert_eq!(code, Some(4), "{v}");
+    assert_eq!(tiers(&v), (certain.clone(), vec![]), "only the certain conflict is left: {v}");
+    assert_eq!(std::fs::read_to_string(tdir.join("dossier.md")).unwrap(), before, "nothing merged");
+
+    let resolve = format!("{}=keep-source", certain[0]);
+    let (code, v) = merge(&store, &[&source, &target, "--resolve", &resolve, "--keep-both-possible"]);
+    assert_eq!(code, Some(0), "{v}");
+    let resolved: Vec<&str> =
+        v["data"]["conflicts_resolved"].as_array().unwrap().iter().map(|i| i.as_str().unwrap()).collect();
+    for id in certain.iter().chain(&possible) {
+        assert!(resolved.contains(&id.as_str()), "{id} resolved: {v}");
+    }
+    let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
+    assert!(state.contains("Use SQLite") && !state.contains("Use Postgres"), "{state}");
+    for both in ["still on the cron jobs", "Cron jobs disabled", "renewals move to annual", "3x the annual rate"] {
+        assert!(state.contains(both), "both claims kept ({both}): {state}");
+    }
+}
+
+/// SPEC §8.7 (issue 19): the human error shows the tiers separately, and the command it
+/// prints (`--resolve` for the certain one, `--keep-both-possible` for the rest) works.
+#[test]
+fn spec_8_7_the_human_merge_error_shows_the_certain_and_possible_tiers_separately() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target) = tiered_pair(&store);
+    let (_, v) = merge(&store, &[&source, &target]);
+    let (certain, possible) = tiers(&v);
+    let out = store.cmd().args(["merge", &source, &target]).output().unwrap();
+    let human = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(4), "{human}");
+    let at = |text: &str| human.find(text).unwrap_or_else(|| panic!("{text:?} in: {human}"));
+    let (c, p) = (at("certain (choose"), at("possible: related claims"));
+    assert!(c < at(&certain[0]) && at(&certain[0]) < p, "the certain one under its heading: {human}");
+    for id in &possible {
+        assert!(at(id) > p, "{id} under the possible heading: {human}");
+    }
+    let cmd = human.lines().find(|l| l.contains("--keep-both-possible") && l.contains("dossier merge")).unwrap();
+    assert!(!possible.iter().any(|id| cmd.contains(id.as_str())), "possible ones are covered by the flag: {cmd}");
+    let cmd = &cmd[cmd.find("dossier merge").unwrap()..];
+    let args: Vec<String> = cmd
+        .split_whitespace()
+        .skip(2)
+        .map(|w| match w.split_once('=') {
+            Some((id, _)) => format!("{id}=keep-target"),
+            None => w.to_string(),
+        })
+        .collect();
+    let out = store.cmd().arg("merge").args(&args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// SPEC §8.7, §2.5 (issue 19): on a terminal, `dossier merge` walks the certain conflicts one
+/// by one, then shows the possible ones as ONE checklist, each kept both unless toggled; a
+/// toggled one is then asked about like a certain one. Driven under tmux.
+#[test]
+fn spec_8_7_a_terminal_merge_walks_certain_conflicts_then_one_checklist_of_possible_ones() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target) = tiered_pair(&store);
+    let t = support::terminal::Tmux::new("merge-checklist");
+    struct Kill<'a>(&'a support::terminal::Tmux);
+    impl Drop for Kill<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.cmd().arg("kill-server").status();
+        }
+    }
+    let _kill = Kill(&t);
+    let done = store.dir.path().join("done");
+    let cmd = format!(
+        "DOSSIER_HOME={} {} merge {source} {target}; echo $? > {}; sleep 60",
+        store.root().display(),
+        crate::DOSSIER,
+        done.display()
+    );
+    t.start("m", 160, 60, store.dir.path(), &cmd);
+    let s = t.wait_for("m", "Keep [t]arget", 60);
+    assert!(s.contains("Conflict 1/1 [contradictory_decision]"), "the certain conflict first, alone: {s}");
+    assert!(!s.contains("Possible conflicts"), "the checklist comes after: {s}");
+    t.send("m", &["s", "Enter"], false);
+    let s = t.wait_for("m", "Toggle by number", 60);
+    assert!(s.contains("Possible conflicts (2)"), "{s}");
+    assert_eq!(s.matches("[ ] keep both").count(), 2, "keep both preselected: {s}");
+    let usage = s.lines().position(|l| l.contains("still on the cron jobs")).unwrap();
+    let n =
+        s.lines().take(usage).filter(|l| l.contains("[ ] keep both")).last().unwrap().trim().chars().next().unwrap();
+    t.send("m", &[&n.to_string(), "Enter"], false);
+    let s = t.wait_for("m", "[x] decide", 60);
+    assert_eq!(s.matches("[ ] keep both").count(), 3, "toggled one, the other still kept both: {s}");
+    t.send("m", &["Enter"], false);
+    let s = t.wait_for("m", "Possible conflict 1/1 [related_claims]", 60);
+    assert!(s[s.rfind("Possible conflict 1/1").unwrap()..].contains("still on the cron jobs"), "{s}");
+    t.send("m", &["t", "Enter"], false);
+    let start = std::time::Instant::now();
+    while !done.exists() {
+        assert!(start.elapsed().as_secs() < 60, "merge never finished:\n{}", t.screen("m"));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0", "{}", t.screen("m"));
+    let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
+    assert!(state.contains("Use SQLite") && !state.contains("Use Postgres"), "{state}");
+    assert!(
+        state.contains("still on the cron jobs") && !state.contains("Cron jobs disabled"),
+        "the toggled one as answered: {state}"
+    );
+    assert!(
+        state.contains("renewals move to annual") && state.contains("3x the annual rate"),
+        "the other kept both: {state}"
+    );
+}

@@ -69,8 +69,10 @@ fn search_progress_is_drawn_on_a_terminal_and_never_when_stderr_is_piped_or_quie
 fn init_merge_and_a_large_capture_show_progress_on_a_terminal() {
     let store = TempStore::new(crate::DOSSIER);
     store.init();
-    store.write_dossier(&DossierSpec::new("queue-notes", "high", "low"));
-    store.write_dossier(&DossierSpec::new("queue-store", "high", "low"));
+    // One name, so one next action ("Next step for Queue"): a clean merge (differing next
+    // actions are a conflict the terminal would ask about, docs/merge.md).
+    store.write_dossier(&DossierSpec { name: "Queue", ..DossierSpec::new("queue-notes", "high", "low") });
+    store.write_dossier(&DossierSpec { name: "Queue", ..DossierSpec::new("queue-store", "high", "low") });
     let files = store.dir.path().join("notes");
     std::fs::create_dir_all(&files).unwrap();
     let mut save = vec!["save".to_string(), "queue-notes".to_string()];

@@ -345,6 +345,58 @@ fn a_merge_conflict_is_walked_from_the_conflicts_view_and_the_merge_applied() {
     assert_eq!(events.last().map(String::as_str), Some("merge_completed"), "{events:?}");
 }
 
+/// SPEC §8.7, §2.5 (issue 19): the TUI's merge walks the certain conflicts one by one, then
+/// shows the possible ones as ONE checklist with keep both preselected; a toggled one is
+/// walked like a certain one, the others are kept both.
+#[test]
+fn spec_8_7_the_tui_merge_walks_certain_conflicts_then_one_checklist_of_possible_ones() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target) = crate::merge::tiered_pair(&store);
+    let out = store.cmd().args(["merge", &source, &target, "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stdout));
+
+    let t = shell(&store, "tui-checklist");
+    let before = start_tui(&t, &store, "", "");
+    t.wait_for("show: 1+active");
+    t.keys(&["c"]);
+    t.wait_for("Open conflicts: 3");
+    t.keys(&["Enter"]);
+    let s = t.wait_for(&format!("Merge {source} → {target}: conflict 1/1"));
+    assert!(s.contains("contradictory decision —") && s.contains("0 of 1 decided"), "the certain one first: {s}");
+    t.keys(&["s"]);
+    let s = t.wait_for("possible conflicts (2)");
+    assert_eq!(s.matches("[ ] keep both").count(), 2, "keep both preselected: {s}");
+    let first = s.lines().find(|l| l.contains("> [ ] keep both")).unwrap().to_string();
+    if !first.contains("cron") {
+        t.keys(&["Down"]);
+    }
+    t.keys(&["Space"]);
+    let s = t.wait_for("[x] decide");
+    assert!(s.lines().any(|l| l.contains("[x] decide") && l.contains("cron")), "{s}");
+    assert!(s.contains("1 to decide, the rest keep both"), "{s}");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("conflict 2/2");
+    assert!(s.contains("related claims —") && s.contains("still on the cron jobs"), "{s}");
+    t.keys(&["t"]);
+    t.wait_for(&format!("Merge {source} into {target} with 3 decision(s)?"));
+    t.keys(&["y"]);
+    t.wait_for(&format!("merged {source} into {target}"));
+    t.keys(&["q"]);
+    assert_restored(&t, &store, &before, "0");
+
+    let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
+    assert!(state.contains("Use SQLite") && !state.contains("Use Postgres"), "{state}");
+    assert!(
+        state.contains("still on the cron jobs") && !state.contains("Cron jobs disabled"),
+        "the toggled one as decided: {state}"
+    );
+    assert!(
+        state.contains("renewals move to annual") && state.contains("3x the annual rate"),
+        "the other kept both: {state}"
+    );
+}
+
 /// Issue 18 defect 14: the TUI's list shows each Dossier's name and slug, grows with the
 /// terminal (at 100 columns nothing of either is cut), and on a narrow one cuts them in the
 /// middle so two similar Dossiers stay distinguishable; a next action with newlines stays on

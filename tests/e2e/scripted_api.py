@@ -7,7 +7,8 @@ text/event-stream reply, and appends every request body as one JSON line to <log
 Scenarios: `promote` (the default: promote, list, bind, save), `plugin` (the same through the
 tool names Claude Code gives the dossier plugin's server, `mcp__plugin_dossier_dossier__*`), `bind` (load
 dossier_session, bind <slug>, then answer in text: the hooks do the rest), `merge`
-(<slug> is `<source>,<target>`: call dossier_merge, read the conflicts from the
+(<slug> is `<source>,<target>`: call dossier_merge; on a review list, call again with
+`reviews` — the first pair a contradiction, the rest compatible; read the conflicts from the
 conflict_detected result, call again resolving each with keep_target) and `codecall`
 (<slug> is `<dossier>,<repo>`: bind the Dossier, start a codecall session on the repo with
 save_summary, then act on each result like an agent: do each work order (the first concepts
@@ -197,17 +198,27 @@ def steps(results, by_call=None):
         source, target = SLUG.split(",")
         s = [("ToolSearch", {"query": f"select:{PREFIX}dossier_merge"}),
              (f"{PREFIX}dossier_merge", {"source_id": source, "target_id": target})]
-        ids = []
+        ids, reviews = [], None
         for r in results:
             try:
                 env = json.loads(r)
             except ValueError:
                 continue
-            ids = [c["id"] for c in env.get("error", {}).get("details", {}).get("conflicts", [])] or ids
+            details = env.get("error", {}).get("details", {})
+            if details.get("review") and reviews is None:
+                # The review round: the first pair is a contradiction, the others compatible.
+                reviews = [{"conflict_id": item["conflict_id"],
+                            "verdict": "contradiction" if n == 0 else "compatible",
+                            "reason": "both cannot hold" if n == 0 else "both can hold: additive figures"}
+                           for n, item in enumerate(details["review"])]
+            ids = [c["id"] for c in details.get("conflicts", [])] or ids
+        again = {"source_id": source, "target_id": target}
+        if reviews is not None:
+            again["reviews"] = reviews
+            s.append((f"{PREFIX}dossier_merge", dict(again)))
         if ids:
-            s.append((f"{PREFIX}dossier_merge", {
-                "source_id": source, "target_id": target,
-                "resolved_conflicts": [{"conflict_id": i, "choice": "keep_target"} for i in ids]}))
+            again["resolved_conflicts"] = [{"conflict_id": i, "choice": "keep_target"} for i in ids]
+            s.append((f"{PREFIX}dossier_merge", again))
         return s
     if SCENARIO == "edit":
         path = f"{SLUG}/src/auth/oauth_middleware.rs"

@@ -132,7 +132,8 @@ pub enum Command {
         #[arg(long)]
         from_file: Option<PathBuf>,
     },
-    /// Merge SOURCE into TARGET (the survivor). On a terminal, asks about each conflict;
+    /// Merge SOURCE into TARGET (the survivor). On a terminal, asks about each certain
+    /// conflict, then shows the possible ones as one checklist (both kept unless picked);
     /// otherwise conflicts come back as `conflict_detected` (exit 4) for --resolve.
     Merge {
         /// The Dossier merged away (slug or id); it is archived afterwards, never deleted.
@@ -147,6 +148,10 @@ pub enum Command {
         /// A JSON file with resolutions: [{"conflict_id", "choice", "text"?}].
         #[arg(long, value_name = "FILE")]
         resolutions: Option<PathBuf>,
+        /// Keep both claims of every possible conflict (related claims) not resolved
+        /// otherwise; certain conflicts still need --resolve.
+        #[arg(long)]
+        keep_both_possible: bool,
     },
     /// Conflict files: concurrent edits and merge conflicts kept in `conflicts/`.
     Conflicts {

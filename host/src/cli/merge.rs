@@ -16,6 +16,7 @@ pub(super) fn cmd_merge(
     target: &str,
     flags: &[String],
     file: Option<&Path>,
+    keep_both_possible: bool,
     json: bool,
 ) -> Result<Output> {
     use std::io::IsTerminal;
@@ -33,10 +34,31 @@ pub(super) fn cmd_merge(
     }
     let interactive =
         !json && resolutions.is_empty() && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
-    if interactive {
+    if interactive || keep_both_possible {
         let conflicts = dossier_store::merge::conflicts(&app, source, target)?;
-        for (i, c) in conflicts.iter().enumerate() {
-            resolutions.push(ask_resolution(i + 1, conflicts.len(), c)?);
+        let (possible, certain): (Vec<_>, Vec<_>) = conflicts.iter().partition(|c| c.is_possible());
+        if interactive {
+            // Certain conflicts one by one, then the possible ones as one checklist.
+            for (i, c) in certain.iter().enumerate() {
+                resolutions.push(ask_resolution(&format!("Conflict {}/{}", i + 1, certain.len()), c)?);
+            }
+            if !keep_both_possible && !possible.is_empty() {
+                let picked = ask_checklist(&possible)?;
+                for (i, c) in picked.iter().enumerate() {
+                    resolutions.push(ask_resolution(&format!("Possible conflict {}/{}", i + 1, picked.len()), c)?);
+                }
+            }
+        }
+        // Keep both for every possible conflict not answered otherwise (the checklist's
+        // default, or --keep-both-possible).
+        for c in possible {
+            if !resolutions.iter().any(|r| r.conflict_id == c.id) {
+                resolutions.push(dossier_store::merge::ResolutionInput {
+                    conflict_id: c.id.clone(),
+                    choice: dossier_store::merge::ChoiceInput::KeepBoth,
+                    text: None,
+                });
+            }
         }
     }
     let o = crate::ops::merge::merge(&app, &Caller::cli(), source, target, &resolutions, progress::for_cli().as_ref())
@@ -89,45 +111,125 @@ fn for_cli(mut e: DossierError, source: &str, target: &str, json: bool) -> Dossi
             "merging {source} into {target} needs {} decision(s); each is preserved in the target's conflicts/ and nothing else changed:",
             conflicts.len()
         );
-        for c in &conflicts {
-            msg.push_str(&format!("\n  {}  {}: {}", s(&c["id"]), s(&c["kind"]), s(&c["subject"])));
-            msg.push_str(&format!("\n      target {}", short(&c["target"])));
-            msg.push_str(&format!("\n      source {}", short(&c["source"])));
+        let possible = |c: &&serde_json::Value| c["certainty"] == "possible";
+        let tiers = [
+            ("certain (choose for each)", conflicts.iter().filter(|c| !possible(c)).collect::<Vec<_>>()),
+            (
+                "possible: related claims that may not contradict (keep both with --keep-both-possible, or choose)",
+                conflicts.iter().filter(possible).collect(),
+            ),
+        ];
+        // Headings only where possible conflicts are (certain-only output reads as before).
+        let plain = tiers[1].1.is_empty();
+        for (title, tier) in tiers.iter().filter(|(_, t)| !t.is_empty()) {
+            if !plain {
+                msg.push_str(&format!("\n{title}:"));
+            }
+            for c in tier {
+                msg.push_str(&format!("\n  {}  {}: {}", s(&c["id"]), s(&c["kind"]), s(&c["subject"])));
+                msg.push_str(&format!("\n      target {}", short(&c["target"])));
+                msg.push_str(&format!("\n      source {}", short(&c["source"])));
+            }
         }
         e.message = msg;
     }
-    let flags: String = conflicts.iter().map(|c| format!(" --resolve {}=CHOICE", s(&c["id"]))).collect();
+    let (possible, certain): (Vec<_>, Vec<_>) = conflicts.iter().partition(|c| c["certainty"] == "possible");
+    let mut flags: String = certain.iter().map(|c| format!(" --resolve {}=CHOICE", s(&c["id"]))).collect();
+    if !possible.is_empty() {
+        flags.push_str(" --keep-both-possible");
+    }
     // CLI-only words: this error is rewritten for the terminal and never reaches MCP.
     e.next = vec![
         "choose for each conflict: CHOICE is keep-target, keep-source, keep-both, or custom:<your text>".into(),
         format!("dossier merge {source} {target}{flags}").into(),
+    ];
+    if !possible.is_empty() {
+        e.next.push(
+            "--keep-both-possible keeps both claims of every possible conflict; --resolve <id>=CHOICE decides one yourself"
+                .into(),
+        );
+    }
+    e.next.extend([
         format!("or run `dossier merge {source} {target}` on a terminal to be asked about each conflict").into(),
         "see one in full (with provenance): dossier conflicts show <id>".into(),
-    ];
+    ]);
     e
+}
+
+/// The possible conflicts as one checklist on the terminal: each kept both unless the user
+/// toggles it (by its number) to decide it; Enter alone accepts. Returns the toggled ones.
+fn ask_checklist<'a>(
+    possible: &[&'a dossier_store::merge::ConflictView],
+) -> Result<Vec<&'a dossier_store::merge::ConflictView>> {
+    use std::io::{BufRead, Write};
+    let mut err = std::io::stderr().lock();
+    let mut ask = vec![false; possible.len()];
+    let stdin = std::io::stdin();
+    loop {
+        let _ = writeln!(
+            err,
+            "\nPossible conflicts ({}): related claims that may not contradict; both are kept unless you pick one to decide.",
+            possible.len()
+        );
+        for (i, c) in possible.iter().enumerate() {
+            let mark = if ask[i] { "[x] decide" } else { "[ ] keep both" };
+            let _ = writeln!(err, "  {}. {mark}  {}: {}", i + 1, c.id, c.subject);
+            let _ = writeln!(err, "       target ({}): {}", place(&c.target), c.target.text.trim());
+            let _ = writeln!(err, "       source ({}): {}", place(&c.source), c.source.text.trim());
+        }
+        let _ = write!(err, "Toggle by number (e.g. 1 3) to decide those yourself, Enter to continue: ");
+        let _ = err.flush();
+        let mut line = String::new();
+        if stdin.lock().read_line(&mut line).map_err(|e| DossierError::io("read", Path::new("stdin"), e))? == 0 {
+            return Err(end_of_input());
+        }
+        if line.trim().is_empty() {
+            break;
+        }
+        for w in line.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()) {
+            match w.parse::<usize>() {
+                Ok(n) if (1..=possible.len()).contains(&n) => ask[n - 1] = !ask[n - 1],
+                _ => {
+                    let _ = writeln!(err, "`{w}` is not a number from 1 to {}", possible.len());
+                }
+            }
+        }
+    }
+    Ok(possible.iter().zip(ask).filter(|(_, a)| *a).map(|(c, _)| *c).collect())
+}
+
+/// Where a side's claim is: its section and line, or the frontmatter.
+fn place(s: &dossier_store::merge::SideView) -> String {
+    match (s.line, &s.section) {
+        (0, _) => "frontmatter".to_string(),
+        (l, Some(sec)) => format!("{sec}, line {l}"),
+        (l, None) => format!("line {l}"),
+    }
+}
+
+fn end_of_input() -> DossierError {
+    DossierError::new(Code::InvalidInput, "no answer (end of input); nothing was merged")
+        .with_details(serde_json::json!({ "field": "stdin", "expected": "t, s, b or w for each conflict" }))
 }
 
 /// Walk one conflict on the terminal (stderr prompts, stdin answers).
 fn ask_resolution(
-    n: usize,
-    total: usize,
+    label: &str,
     c: &dossier_store::merge::ConflictView,
 ) -> Result<dossier_store::merge::ResolutionInput> {
     use dossier_store::merge::{ChoiceInput, ResolutionInput};
     use std::io::{BufRead, Write};
     let mut err = std::io::stderr().lock();
-    let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };
-    let _ = writeln!(err, "\nConflict {n}/{total} [{}] {}", c.kind, c.subject);
-    let _ = writeln!(err, "  target ({}): {}", at(c.target.line), c.target.text.trim());
-    let _ = writeln!(err, "  source ({}): {}", at(c.source.line), c.source.text.trim());
+    let _ = writeln!(err, "\n{label} [{}] {}", c.kind, c.subject);
+    let _ = writeln!(err, "  target ({}): {}", place(&c.target), c.target.text.trim());
+    let _ = writeln!(err, "  source ({}): {}", place(&c.source), c.source.text.trim());
     let stdin = std::io::stdin();
     loop {
         let _ = write!(err, "Keep [t]arget, [s]ource, [b]oth, or [w]rite your own? ");
         let _ = err.flush();
         let mut line = String::new();
         if stdin.lock().read_line(&mut line).map_err(|e| DossierError::io("read", Path::new("stdin"), e))? == 0 {
-            return Err(DossierError::new(Code::InvalidInput, "no answer (end of input); nothing was merged")
-                .with_details(serde_json::json!({ "field": "stdin", "expected": "t, s, b or w for each conflict" })));
+            return Err(end_of_input());
         }
         let choice = match line.trim().to_ascii_lowercase().as_str() {
             "t" | "target" => ChoiceInput::KeepTarget,

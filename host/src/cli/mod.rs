@@ -130,8 +130,8 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
         }
         Command::Recall { target, page } => read::cmd_recall(&target, page),
         Command::Search { query, dossier, regex, limit } => read::cmd_search(&query, dossier.as_deref(), regex, limit),
-        Command::Merge { source, target, resolve, resolutions } => {
-            merge::cmd_merge(&source, &target, &resolve, resolutions.as_deref(), json)
+        Command::Merge { source, target, resolve, resolutions, keep_both_possible } => {
+            merge::cmd_merge(&source, &target, &resolve, resolutions.as_deref(), keep_both_possible, json)
         }
         Command::Conflicts { command } => conflicts::cmd_conflicts(command),
         Command::Active { session } => session::cmd_active(session.as_deref()),

@@ -8,12 +8,17 @@ use dossier_store::merge::{ChoiceInput, ConflictView, ResolutionInput};
 use serde_json::{Value, json};
 
 /// The MCP form asking the user about one conflict (an elicitation in an MCP
-/// `InputRequiredResult`): a single-select choice and an optional text for `custom`.
-pub fn form_request(c: &ConflictView) -> rmcp::model::InputRequest {
+/// `InputRequiredResult`): a single-select choice and an optional text for `custom`. A possible
+/// conflict the agent marked a contradiction says so, with the agent's `reason`.
+pub fn form_request(c: &ConflictView, reason: Option<&str>) -> rmcp::model::InputRequest {
     use rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest};
     let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };
+    let flagged = match reason {
+        Some(r) if c.is_possible() => format!(", possible: the agent judged it a contradiction ({})", r.trim()),
+        _ => String::new(),
+    };
     let message = format!(
-        "Merge conflict ({}) about \"{}\".\nTarget ({}): {}\nSource ({}): {}",
+        "Merge conflict ({}{flagged}) about \"{}\".\nTarget ({}): {}\nSource ({}): {}",
         c.kind.replace('_', " "),
         c.subject,
         at(c.target.line),

@@ -261,6 +261,8 @@ pub struct MergeParams {
     pub target_id: String,
     /// The user's decision for each conflict of a previous conflict_detected.
     pub resolved_conflicts: Option<Vec<dossier_store::merge::ResolutionInput>>,
+    /// Your verdict on each details.review pair.
+    pub reviews: Option<Vec<dossier_store::merge::ReviewInput>>,
 }
 
 /// What `dossier_merge` keeps in an MCP `requestState` between form rounds: the choices made
@@ -271,6 +273,14 @@ pub struct MergeParams {
 struct MergeFormState {
     resolutions: Vec<dossier_store::merge::ResolutionInput>,
     pending: Option<String>,
+}
+
+/// The harness in an audit actor (`agent:<harness>`): the MCP client's name, lowercase,
+/// anything but letters, digits and `-` as `-` (Claude Code says `claude-code`).
+fn harness_name(client: &str) -> String {
+    let n: String =
+        client.trim().chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    if n.is_empty() { "mcp".into() } else { n }
 }
 
 fn text_artifact(t: ArtifactType, title: &str, format: ContentFormat, content: String, harness: &str) -> NewArtifact {
@@ -539,30 +549,59 @@ impl DossierServer {
                 None => dismissed = true,
             }
         }
+        // The review round (issue 19): the agent judges the possible conflicts first; the
+        // compatible ones are kept both as its decision, the rest go to the user.
+        let all = ops::merge::conflicts(&app, &p.source_id, &p.target_id);
+        let mut reviewed = Vec::new();
+        if let Ok(all) = &all {
+            let r = match &p.reviews {
+                None => dossier_store::merge::review_round(&p.source_id, &p.target_id, all, &resolutions)
+                    .map_or(Ok(()), Err),
+                Some(reviews) => {
+                    let harness = context.client_info().map_or_else(|| "mcp".to_string(), |i| harness_name(&i.name));
+                    dossier_store::merge::apply_reviews(all, reviews, &mut resolutions, &format!("agent:{harness}"))
+                        .map(|kept| reviewed = kept)
+                }
+            };
+            if let Err(e) = r {
+                return envelope(Err(e)).into();
+            }
+        }
         // Forms need the multi-round-trip protocol (Claude Code speaks it; print mode
         // cancels every form, which lands in `dismissed`).
         let forms = context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
             && context.client_capabilities().is_none_or(|c| c.elicitation.is_some());
         if forms && !dismissed {
-            let pending = ops::merge::conflicts(&app, &p.source_id, &p.target_id)
-                .map(|all| all.into_iter().find(|c| !resolutions.iter().any(|r| r.conflict_id == c.id)));
+            let pending = all.map(|all| all.into_iter().find(|c| !resolutions.iter().any(|r| r.conflict_id == c.id)));
             if let Ok(Some(next)) = pending {
+                // The agent's `compatible` verdicts are re-applied from `reviews` each round
+                // (so they stay the agent's in the audit log), not carried as the user's.
+                resolutions.retain(|r| !reviewed.iter().any(|k| k.conflict_id == r.conflict_id));
+                let reason = p.reviews.iter().flatten().find(|r| r.conflict_id == next.id).map(|r| r.reason.as_str());
                 let state = MergeFormState { resolutions, pending: Some(next.id.clone()) };
                 let mut requests = InputRequests::new();
-                requests.insert(MERGE_FORM_KEY.into(), merge_form::form_request(&next));
+                requests.insert(MERGE_FORM_KEY.into(), merge_form::form_request(&next, reason));
                 let state = serde_json::to_string(&state).expect("form state serializes");
                 return InputRequiredResult::new(Some(requests), Some(state)).into();
             }
         }
-        let r = ops::merge::merge(&app, &ops::Caller::mcp(), &p.source_id, &p.target_id, &resolutions, &SILENT)
-            .and_then(|o| reply(o, |o| dossier_store::merge::outcome_json(&o)))
-            .map_err(|e| {
-                if dismissed && e.code == Code::ConflictDetected {
-                    e.with_next("the user dismissed the form: ask them in the conversation instead")
-                } else {
-                    e
-                }
-            });
+        let r = ops::merge::merge_reviewed(
+            &app,
+            &ops::Caller::mcp(),
+            &p.source_id,
+            &p.target_id,
+            &resolutions,
+            &reviewed,
+            &SILENT,
+        )
+        .and_then(|o| reply(o, |o| dossier_store::merge::outcome_json(&o)))
+        .map_err(|e| {
+            if dismissed && e.code == Code::ConflictDetected {
+                e.with_next("the user dismissed the form: ask them in the conversation instead")
+            } else {
+                e
+            }
+        });
         envelope(r).into()
     }
 }

@@ -6,7 +6,7 @@
 //! with its merge view) or the merge itself (`dossier_store::merge`, the merge policy).
 
 use dossier_store::error::Result;
-use dossier_store::merge::{self, ConflictView, ResolutionInput};
+use dossier_store::merge::{self, ConflictView, ResolutionInput, Reviewed};
 use dossier_store::progress::Progress;
 use dossier_store::save::MergeOutcome;
 use dossier_store::{App, context};
@@ -26,9 +26,48 @@ pub fn merge(
     resolutions: &[ResolutionInput],
     progress: &dyn Progress,
 ) -> Result<Outcome<MergeOutcome>> {
-    let o = merge::merge(app, source, target, resolutions, caller.actor, &caller.session_id, progress)?;
+    merge_reviewed(app, caller, source, target, resolutions, &[], progress)
+}
+
+/// [`merge`] where `reviewed` are the possible conflicts an agent judged compatible (already
+/// `keep_both` in `resolutions`, see `dossier_store::merge::apply_reviews`): audited as the
+/// agent's, and named in one warning line the user sees. On `conflict_detected` they are in
+/// `details.agent_compatible`.
+pub fn merge_reviewed(
+    app: &App,
+    caller: &Caller,
+    source: &str,
+    target: &str,
+    resolutions: &[ResolutionInput],
+    reviewed: &[Reviewed],
+    progress: &dyn Progress,
+) -> Result<Outcome<MergeOutcome>> {
+    let o =
+        merge::merge_reviewed(app, source, target, resolutions, reviewed, caller.actor, &caller.session_id, progress)
+            .map_err(|mut e| {
+            if !reviewed.is_empty() && e.code == dossier_store::error::Code::ConflictDetected {
+                e.details["agent_compatible"] = serde_json::json!(reviewed);
+            }
+            e
+        })?;
     let mut out = Outcome::new(o);
+    if let Some(line) = compatible_line(reviewed) {
+        out.warnings.push(line);
+    }
     out.warnings.extend(context::after_mutation(app));
     out.next.push(Next::call(Op::Show, &out.data.target_slug));
     Ok(out)
+}
+
+/// The one line naming the possible conflicts an agent judged compatible (both kept).
+pub fn compatible_line(reviewed: &[Reviewed]) -> Option<String> {
+    if reviewed.is_empty() {
+        return None;
+    }
+    let each: Vec<String> = reviewed.iter().map(|r| format!("{} ({})", r.conflict_id, r.reason)).collect();
+    Some(format!(
+        "the agent judged {} possible conflict(s) compatible and kept both claims: {}",
+        reviewed.len(),
+        each.join("; ")
+    ))
 }

@@ -216,6 +216,37 @@ pub fn draw(f: &mut Frame, s: &mut State) {
                 "c keep current  p keep proposal  w write your own  Tab pane  ↑↓ scroll  Esc back"
             }
         }
+        Some(View::Merge(w)) if w.checklist.is_some() => {
+            let list = w.checklist.as_mut().expect("checked above");
+            let block = Block::bordered()
+                .title(format!(" Merge {} → {}: possible conflicts ({}) ", w.source, w.target, w.possible.len()))
+                .title_bottom(format!(" {} to decide, the rest keep both ", list.ask.iter().filter(|a| **a).count()));
+            let width = block.inner(main).width;
+            let mut lines = plain_lines(
+                "Related claims that may not contradict. Both are kept unless you toggle one to decide it yourself.",
+                width,
+                Style::new().bold(),
+            );
+            let at = |side: &dossier_store::merge::SideView| match (side.line, &side.section) {
+                (0, _) => "frontmatter".to_string(),
+                (l, Some(sec)) => format!("{sec}, line {l}"),
+                (l, None) => format!("line {l}"),
+            };
+            for (i, c) in w.possible.iter().enumerate() {
+                let mark = if list.ask[i] { "[x] decide" } else { "[ ] keep both" };
+                let cursor = if i == list.cursor { "> " } else { "  " };
+                let style = if i == list.cursor { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
+                lines.push(Line::raw(""));
+                lines.push(Line::styled(format!("{cursor}{mark}  {}", c.subject), style));
+                for (label, side, color) in [("target", &c.target, Color::Cyan), ("source", &c.source, Color::Magenta)]
+                {
+                    let text = format!("    {label} ({}): {}", at(side), side.text.trim());
+                    lines.extend(plain_lines(&text, width, Style::new().fg(color)));
+                }
+            }
+            scrolled(f, main, block, lines, &mut list.scroll);
+            "↑↓ move  Space toggle decide/keep both  Enter continue  Esc cancel"
+        }
         Some(View::Merge(w)) => {
             let c = &w.conflicts[w.at];
             let decided = w.choices.iter().filter(|c| c.is_some()).count();

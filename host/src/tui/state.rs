@@ -131,15 +131,54 @@ pub struct EditConflict {
     pub editor: Option<TextArea<'static>>,
 }
 
-/// Walking the conflicts of a merge: one decision per conflict, then a confirmation.
+/// Walking the conflicts of a merge: one decision per certain conflict, then the possible
+/// ones as one checklist (each kept both unless toggled; a toggled one joins the walk), then
+/// a confirmation.
 pub struct MergeWalk {
     pub source: String,
     pub target: String,
+    /// The conflicts walked one by one: the certain ones, then the possible ones toggled in
+    /// the checklist.
     pub conflicts: Vec<ConflictView>,
     pub at: usize,
     pub choices: Vec<Option<ResolutionInput>>,
     pub scroll: Scroll,
     pub editor: Option<TextArea<'static>>,
+    /// The merge's possible conflicts (related claims).
+    pub possible: Vec<ConflictView>,
+    /// The checklist, while it is shown.
+    pub checklist: Option<Checklist>,
+    /// The checklist was answered: the possible conflicts not toggled are kept both.
+    pub checked: bool,
+}
+
+/// The possible conflicts as one checklist: `ask[i]` toggles possible conflict `i` from
+/// "keep both" (preselected) to "decide it myself".
+pub struct Checklist {
+    pub ask: Vec<bool>,
+    pub cursor: usize,
+    pub scroll: Scroll,
+}
+
+impl MergeWalk {
+    /// Every resolution so far: the walk's decisions, and keep both for each possible
+    /// conflict the checklist left alone.
+    fn resolutions(&self) -> Vec<ResolutionInput> {
+        let mut r: Vec<ResolutionInput> = self.choices.iter().flatten().cloned().collect();
+        if self.checked {
+            for c in &self.possible {
+                if !self.conflicts.iter().any(|w| w.id == c.id) {
+                    r.push(ResolutionInput { conflict_id: c.id.clone(), choice: ChoiceInput::KeepBoth, text: None });
+                }
+            }
+        }
+        r
+    }
+
+    fn open_checklist(&mut self) {
+        self.checklist =
+            Some(Checklist { ask: vec![false; self.possible.len()], cursor: 0, scroll: Scroll::default() });
+    }
 }
 
 /// A yes/no question before an irreversible step.
@@ -689,16 +728,24 @@ impl State {
         match crate::ops::merge::conflicts(&self.app, source, target) {
             Ok(cs) if cs.is_empty() => self.confirm_merge(source, target, Vec::new()),
             Ok(cs) => {
-                let choices = vec![None; cs.len()];
-                self.views.push(View::Merge(MergeWalk {
+                let (possible, certain): (Vec<_>, Vec<_>) = cs.into_iter().partition(|c| c.is_possible());
+                let choices = vec![None; certain.len()];
+                let mut w = MergeWalk {
                     source: source.to_string(),
                     target: target.to_string(),
-                    conflicts: cs,
+                    conflicts: certain,
                     at: 0,
                     choices,
                     scroll: Scroll::default(),
                     editor: None,
-                }));
+                    possible,
+                    checklist: None,
+                    checked: false,
+                };
+                if w.conflicts.is_empty() {
+                    w.open_checklist();
+                }
+                self.views.push(View::Merge(w));
             }
             Err(e) => self.error(&e),
         }
@@ -717,6 +764,9 @@ impl State {
 
     fn merge_key(&mut self, k: KeyEvent) {
         let Some(View::Merge(w)) = self.views.last_mut() else { return };
+        if w.checklist.is_some() && k.code != KeyCode::Esc {
+            return self.checklist_key(k);
+        }
         let c = &w.conflicts[w.at];
         let choice = match k.code {
             KeyCode::Esc => {
@@ -763,10 +813,44 @@ impl State {
         let n = w.choices.len();
         match (1..=n).map(|d| (w.at + d) % n).find(|i| w.choices[*i].is_none()) {
             Some(next) => w.at = next,
+            None if !w.checked && !w.possible.is_empty() => w.open_checklist(),
             None => {
-                let resolutions: Vec<ResolutionInput> = w.choices.iter().flatten().cloned().collect();
+                let resolutions = w.resolutions();
                 let (source, target) = (w.source.clone(), w.target.clone());
                 self.confirm_merge(&source, &target, resolutions);
+            }
+        }
+    }
+
+    /// The checklist of possible conflicts: ↑↓ move, Space toggles "decide it myself",
+    /// Enter continues — with the toggled ones walked like certain ones, the rest kept both.
+    fn checklist_key(&mut self, k: KeyEvent) {
+        let Some(View::Merge(w)) = self.views.last_mut() else { return };
+        let Some(list) = w.checklist.as_mut() else { return };
+        match k.code {
+            KeyCode::Up | KeyCode::Char('k') => list.cursor = list.cursor.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => list.cursor = (list.cursor + 1).min(list.ask.len().saturating_sub(1)),
+            KeyCode::Char(' ') | KeyCode::Char('x') => list.ask[list.cursor] = !list.ask[list.cursor],
+            KeyCode::Enter => {
+                let ask = std::mem::take(&mut list.ask);
+                w.checklist = None;
+                w.checked = true;
+                let first = w.conflicts.len();
+                for (c, _) in w.possible.iter().zip(&ask).filter(|(_, a)| **a) {
+                    w.conflicts.push(c.clone());
+                    w.choices.push(None);
+                }
+                if w.conflicts.len() > first {
+                    w.at = first;
+                    w.scroll = Scroll::default();
+                } else {
+                    let resolutions = w.resolutions();
+                    let (source, target) = (w.source.clone(), w.target.clone());
+                    self.confirm_merge(&source, &target, resolutions);
+                }
+            }
+            code => {
+                list.scroll.key(code);
             }
         }
     }
@@ -962,8 +1046,17 @@ mod tests {
         assert_eq!(s.merge_source.as_deref(), Some("low-work"));
         s.selected = 0;
         press(&mut s, KeyCode::Enter);
+        // Differing next actions are a conflict (docs/merge.md): walk it (a checklist of
+        // possible ones is accepted as it is: keep both), then confirm.
+        while let Some(View::Merge(w)) = s.views.last() {
+            let key = if w.checklist.is_some() { KeyCode::Enter } else { KeyCode::Char('t') };
+            press(&mut s, key);
+        }
         assert!(matches!(s.views.last(), Some(View::Confirm(_))), "a confirmation first");
         press(&mut s, KeyCode::Char('n'));
+        if let Some(View::Merge(_)) = s.views.last() {
+            press(&mut s, KeyCode::Esc); // back from the confirmation to the walk: cancel it
+        }
         assert!(s.views.is_empty());
         assert!(slugs(&s).contains(&"low-work"), "declined: nothing merged");
         s.selected = slugs(&s).iter().position(|x| *x == "low-work").unwrap();
@@ -971,8 +1064,9 @@ mod tests {
         s.selected = slugs(&s).iter().position(|x| *x == "urgent-work").unwrap();
         press(&mut s, KeyCode::Enter);
         // Differing next actions conflict: walk them, keeping the target's.
-        while let Some(View::Merge(_)) = s.views.last() {
-            press(&mut s, KeyCode::Char('t'));
+        while let Some(View::Merge(w)) = s.views.last() {
+            let key = if w.checklist.is_some() { KeyCode::Enter } else { KeyCode::Char('t') };
+            press(&mut s, key);
         }
         press(&mut s, KeyCode::Char('y'));
         assert!(s.views.is_empty(), "{:?}", s.message.as_ref().map(|m| &m.text));

@@ -19,6 +19,7 @@ use crate::app::App;
 use crate::error::{Code, DossierError, Result};
 use crate::model::DossierDoc;
 use crate::policy::{Conflict, ConflictSide, MergeSide, Resolution, ResolutionChoice};
+pub use crate::save::Reviewed;
 use crate::save::{self, MergeDecision, MergeOutcome, MergeWritten};
 
 /// One conflict as callers see it (JSON in `details.conflicts`, the CLI walk, forms).
@@ -42,11 +43,34 @@ pub struct SideView {
     pub provenance: Vec<String>,
     /// 1-based line in that Dossier's Distilled State; 0 for a frontmatter field.
     pub line: u32,
+    /// The Distilled State section the line is in (`frontmatter` for line 0), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+}
+
+impl SideView {
+    /// The `## ` heading `line` falls under in `body` (`frontmatter` for line 0).
+    fn locate(&mut self, body: &str) {
+        self.section = Some(if self.line == 0 {
+            "frontmatter".to_string()
+        } else {
+            body.lines()
+                .take(self.line as usize)
+                .filter_map(|l| l.strip_prefix("## "))
+                .last()
+                .map_or_else(|| "(top)".to_string(), |h| h.trim().to_string())
+        });
+    }
 }
 
 impl ConflictView {
     pub fn new(c: &Conflict, path: Option<PathBuf>) -> ConflictView {
-        let side = |s: &ConflictSide| SideView { text: s.text.clone(), provenance: s.provenance.clone(), line: s.line };
+        let side = |s: &ConflictSide| SideView {
+            text: s.text.clone(),
+            provenance: s.provenance.clone(),
+            line: s.line,
+            section: None,
+        };
         ConflictView {
             id: c.id.clone(),
             kind: save::conflict_kind_name(c.kind),
@@ -57,16 +81,26 @@ impl ConflictView {
             path,
         }
     }
+
+    pub fn is_possible(&self) -> bool {
+        self.certainty == "possible"
+    }
 }
 
-/// A resolution as JSON callers send it (`resolved_conflicts` items, `--resolutions` files).
+/// Certain conflicts first, then possible ones, each tier in the policy's order.
+fn certain_first(views: &mut [ConflictView]) {
+    views.sort_by_key(ConflictView::is_possible);
+}
+
+// A resolution as JSON callers send it (`resolved_conflicts` items, `--resolutions` files).
+// Plain comments, not docs: a doc would be a schema description (the MCP token budget).
 #[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct ResolutionInput {
-    /// The conflict's `id` from `conflict_detected` details.
+    /// From conflict_detected details.
     pub conflict_id: String,
-    /// keep_target | keep_source | keep_both | custom
+    // keep_target | keep_source | keep_both | custom (the enum says so in the schema).
     pub choice: ChoiceInput,
-    /// The replacement text for `custom` (keep provenance markers).
+    /// For custom (keep provenance markers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 }
@@ -121,6 +155,142 @@ pub fn parse_resolve_flag(flag: &str) -> Result<ResolutionInput> {
     Ok(ResolutionInput { conflict_id: id.trim().to_string(), choice, text })
 }
 
+// An agent's verdict on one possible conflict of a review round (MCP `reviews` items):
+// `contradiction` (the claims cannot both hold; the user decides) or `compatible` (both kept).
+// Plain comments, not docs: a doc would be a schema description (the MCP token budget).
+#[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct ReviewInput {
+    pub conflict_id: String,
+    pub verdict: Verdict,
+    pub reason: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Contradiction,
+    Compatible,
+}
+
+/// The review round (issue 19): while possible conflicts are neither resolved nor reviewed,
+/// `conflict_detected` with `details.review` (each pair, both claims, their sections) for the
+/// agent to judge before the user is asked. Nothing is written. `None` when nothing awaits
+/// review.
+pub fn review_round(
+    source: &str,
+    target: &str,
+    all: &[ConflictView],
+    resolutions: &[ResolutionInput],
+) -> Option<DossierError> {
+    let resolved =
+        |c: &ConflictView| resolutions.iter().any(|r| crate::ids::canonical_conflict_id(&r.conflict_id) == c.id);
+    let pending: Vec<&ConflictView> = all.iter().filter(|c| c.is_possible() && !resolved(c)).collect();
+    if pending.is_empty() {
+        return None;
+    }
+    let certain: Vec<&str> = all.iter().filter(|c| !c.is_possible() && !resolved(c)).map(|c| c.id.as_str()).collect();
+    let side = |s: &SideView| json!({ "text": s.text.trim(), "section": s.section });
+    let review: Vec<Value> = pending
+        .iter()
+        .map(|c| json!({ "conflict_id": c.id, "target": side(&c.target), "source": side(&c.source) }))
+        .collect();
+    let ids: Vec<&str> = pending.iter().map(|c| c.id.as_str()).collect();
+    Some(
+        DossierError::new(
+            Code::ConflictDetected,
+            format!(
+                "merging {source} into {target} raised {} possible conflict(s) (related claims that may or may not contradict) for you to review before the user is asked{}; nothing was written",
+                pending.len(),
+                if certain.is_empty() { String::new() } else { format!(", and {} certain one(s) the user decides", certain.len()) }
+            ),
+        )
+        .with_details(json!({ "source": source, "target": target, "review": review, "certain": certain }))
+        .with_next(format!(
+            "judge each pair in details.review ({}): `contradiction` if both claims cannot hold (the user decides), `compatible` if they can (both are kept), with a one-line reason",
+            ids.join(", ")
+        ))
+        .with_next("call dossier_merge again with the same arguments and reviews: [{conflict_id, verdict, reason}]"),
+    )
+}
+
+/// Apply an agent's `reviews` to the possible conflicts in `all`: a `compatible` pair is
+/// resolved `keep_both` (unless `resolutions` already has it), a `contradiction` is left for
+/// the user. Returns the pairs judged compatible, attributed to `actor`.
+/// `invalid_input` (nothing applied) for a review naming a certain conflict (an agent never
+/// resolves one), an id this merge does not raise, an empty reason, or a possible conflict
+/// left without a review or a resolution.
+pub fn apply_reviews(
+    all: &[ConflictView],
+    reviews: &[ReviewInput],
+    resolutions: &mut Vec<ResolutionInput>,
+    actor: &str,
+) -> Result<Vec<Reviewed>> {
+    let possible: Vec<&str> = all.iter().filter(|c| c.is_possible()).map(|c| c.id.as_str()).collect();
+    let invalid = |message: String, details: Value| {
+        Err(DossierError::new(Code::InvalidInput, format!("{message}; nothing was written"))
+            .with_details(details)
+            .with_next(format!(
+                "send one review per possible conflict: {} (verdict contradiction or compatible, with a reason)",
+                if possible.is_empty() {
+                    "(this merge raises none: omit reviews)".to_string()
+                } else {
+                    possible.join(", ")
+                }
+            )))
+    };
+    for r in reviews {
+        let id = crate::ids::canonical_conflict_id(&r.conflict_id);
+        match all.iter().find(|c| c.id == id) {
+            Some(c) if !c.is_possible() => {
+                return invalid(
+                    format!(
+                        "reviews: {id} is a certain conflict; only the user resolves it (ask them, then send resolved_conflicts)"
+                    ),
+                    json!({ "field": "reviews.conflict_id", "certain": id, "expected": format!("one of {}", possible.join(", ")), "valid": possible }),
+                );
+            }
+            Some(_) => {}
+            None => {
+                return invalid(
+                    format!("reviews: this merge raises no possible conflict {id}"),
+                    json!({ "field": "reviews.conflict_id", "unknown": id, "expected": format!("one of {}", possible.join(", ")), "valid": possible }),
+                );
+            }
+        }
+        if r.reason.trim().is_empty() {
+            return invalid(
+                format!("reviews: the review of {id} has no reason"),
+                json!({ "field": "reviews.reason", "conflict_id": id, "expected": "a one-line reason for the verdict" }),
+            );
+        }
+    }
+    let resolved = |id: &str| resolutions.iter().any(|r| crate::ids::canonical_conflict_id(&r.conflict_id) == id);
+    let reviewed = |id: &str| reviews.iter().any(|r| crate::ids::canonical_conflict_id(&r.conflict_id) == id);
+    let missing: Vec<&str> = possible.iter().copied().filter(|id| !resolved(id) && !reviewed(id)).collect();
+    if !missing.is_empty() {
+        return invalid(
+            format!("reviews: no verdict for possible conflict(s) {}", missing.join(", ")),
+            json!({ "field": "reviews", "missing": missing, "expected": format!("a review for each of {}", possible.join(", ")), "valid": possible }),
+        );
+    }
+    let mut kept = Vec::new();
+    for r in reviews.iter().filter(|r| r.verdict == Verdict::Compatible) {
+        let id = crate::ids::canonical_conflict_id(&r.conflict_id);
+        if resolved(&id) || kept.iter().any(|k: &Reviewed| k.conflict_id == id) {
+            continue;
+        }
+        kept.push(Reviewed { conflict_id: id, actor: actor.to_string(), reason: r.reason.trim().to_string() });
+    }
+    for k in &kept {
+        resolutions.push(ResolutionInput {
+            conflict_id: k.conflict_id.clone(),
+            choice: ChoiceInput::KeepBoth,
+            text: None,
+        });
+    }
+    Ok(kept)
+}
+
 fn side(doc: &DossierDoc) -> MergeSide {
     MergeSide {
         id: doc.frontmatter.id.clone(),
@@ -145,14 +315,19 @@ pub fn conflicts(app: &App, source: &str, target: &str) -> Result<Vec<ConflictVi
     let (_, sdoc) = read(app, source)?;
     let (tdir, tdoc) = read(app, target)?;
     let plan = app.policy().merge(&side(&sdoc), &side(&tdoc), &[])?;
-    Ok(plan
+    let mut views: Vec<ConflictView> = plan
         .unresolved
         .iter()
         .map(|c| {
             let p = tdir.join("conflicts").join(format!("{}.md", c.id));
-            ConflictView::new(c, p.exists().then_some(p))
+            let mut v = ConflictView::new(c, p.exists().then_some(p));
+            v.target.locate(&tdoc.body);
+            v.source.locate(&sdoc.body);
+            v
         })
-        .collect())
+        .collect();
+    certain_first(&mut views);
+    Ok(views)
 }
 
 /// Merge `source` into `target` with `resolutions` (SPEC §8.7). Unresolved conflicts →
@@ -168,6 +343,23 @@ pub fn merge(
     session_id: &Option<String>,
     progress: &dyn crate::progress::Progress,
 ) -> Result<MergeOutcome> {
+    merge_reviewed(app, source, target, resolutions, &[], actor, session_id, progress)
+}
+
+/// [`merge`], where some resolutions are an agent's `compatible` verdicts on possible
+/// conflicts ([`apply_reviews`]): their `conflict_resolved` events name that agent and its
+/// reason instead of `actor`.
+#[allow(clippy::too_many_arguments)]
+pub fn merge_reviewed(
+    app: &App,
+    source: &str,
+    target: &str,
+    resolutions: &[ResolutionInput],
+    reviewed: &[Reviewed],
+    actor: &str,
+    session_id: &Option<String>,
+    progress: &dyn crate::progress::Progress,
+) -> Result<MergeOutcome> {
     let resolutions: Vec<Resolution> = resolutions.iter().map(ResolutionInput::to_policy).collect::<Result<_>>()?;
     let written = save::merge(
         &app.store,
@@ -176,6 +368,7 @@ pub fn merge(
         actor,
         session_id,
         &resolutions,
+        reviewed,
         |s, t| {
             let (s, t) = (side(s), side(t));
             if !resolutions.is_empty() {
@@ -228,12 +421,26 @@ fn known_ids(resolutions: &[Resolution], raised: &[Conflict]) -> Result<()> {
 }
 
 fn conflict_detected(source: &str, target: &str, found: &[(Conflict, PathBuf)]) -> DossierError {
-    let views: Vec<ConflictView> = found.iter().map(|(c, p)| ConflictView::new(c, Some(p.clone()))).collect();
-    let list = views.iter().map(|v| format!("{}: {} ({})", v.id, v.subject, v.kind)).collect::<Vec<_>>().join("; ");
+    let mut views: Vec<ConflictView> = found.iter().map(|(c, p)| ConflictView::new(c, Some(p.clone()))).collect();
+    certain_first(&mut views);
+    let list = |possible: bool| {
+        views
+            .iter()
+            .filter(|v| v.is_possible() == possible)
+            .map(|v| format!("{}: {} ({})", v.id, v.subject, v.kind))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let (certain, possible) = (list(false), list(true));
+    let tiers = match (certain.is_empty(), possible.is_empty()) {
+        (false, true) => certain,
+        (true, false) => format!("possible (related claims, keep both suggested): {possible}"),
+        _ => format!("certain: {certain}; possible (related claims, keep both suggested): {possible}"),
+    };
     DossierError::new(
         Code::ConflictDetected,
         format!(
-            "merging {source} into {target} needs {} decision(s): {list}; each is preserved in the target's conflicts/ and nothing else changed",
+            "merging {source} into {target} needs {} decision(s): {tiers}; each is preserved in the target's conflicts/ and nothing else changed",
             views.len()
         ),
     )

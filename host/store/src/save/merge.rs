@@ -26,6 +26,15 @@ pub struct MergeDecision {
     pub plan: crate::policy::MergePlan,
 }
 
+/// A possible conflict an agent judged compatible (`crate::merge::apply_reviews`): resolved
+/// `keep_both`, its `conflict_resolved` events name that agent and its reason.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reviewed {
+    pub conflict_id: String,
+    pub actor: String,
+    pub reason: String,
+}
+
 /// What [`merge`] did.
 #[derive(Debug)]
 pub enum MergeWritten {
@@ -95,6 +104,7 @@ pub fn merge(
     actor: &str,
     session_id: &Option<String>,
     resolutions: &[crate::policy::Resolution],
+    reviewed: &[Reviewed],
     decide: impl FnOnce(&DossierDoc, &DossierDoc) -> Result<MergeDecision>,
     progress: &dyn Progress,
 ) -> Result<MergeWritten> {
@@ -234,11 +244,7 @@ pub fn merge(
         let after_rev = revision_of(&tdir, text.as_bytes());
         outcome.target_revision = after_rev.clone();
         for r in resolutions {
-            let mut ev = event(EventKind::ConflictResolved, &tid, actor, session_id);
-            details(&mut ev);
-            ev.details.insert("conflict_id".into(), json!(r.conflict_id));
-            ev.details.insert("resolution".into(), resolution_json(&r.choice));
-            audit::append(&tdir, &ev)?;
+            audit::append(&tdir, &resolved_event(&tid, r, reviewed, actor, session_id, &details))?;
         }
         let mut ev = event(EventKind::MergeCompleted, &tid, actor, session_id);
         details(&mut ev);
@@ -259,11 +265,7 @@ pub fn merge(
         });
         if !recorded {
             for r in resolutions {
-                let mut ev = event(EventKind::ConflictResolved, &tid, actor, session_id);
-                details(&mut ev);
-                ev.details.insert("conflict_id".into(), json!(r.conflict_id));
-                ev.details.insert("resolution".into(), resolution_json(&r.choice));
-                audit::append(&tdir, &ev)?;
+                audit::append(&tdir, &resolved_event(&tid, r, reviewed, actor, session_id, &details))?;
             }
             let mut ev = event(EventKind::MergeCompleted, &tid, actor, session_id);
             details(&mut ev);
@@ -293,11 +295,7 @@ pub fn merge(
             text
         };
         for r in resolutions {
-            let mut ev = event(EventKind::ConflictResolved, &sid, actor, session_id);
-            details(&mut ev);
-            ev.details.insert("conflict_id".into(), json!(r.conflict_id));
-            ev.details.insert("resolution".into(), resolution_json(&r.choice));
-            audit::append(&sdir, &ev)?;
+            audit::append(&sdir, &resolved_event(&sid, r, reviewed, actor, session_id, &details))?;
         }
         let mut ev = event(EventKind::MergeCompleted, &sid, actor, session_id);
         details(&mut ev);
@@ -309,6 +307,28 @@ pub fn merge(
         audit::append(&sdir, &ev)?;
     }
     Ok(MergeWritten::Completed(outcome))
+}
+
+/// `conflict_resolved` for `r`: by `actor`, or by the agent that judged it compatible (with
+/// its verdict and reason).
+fn resolved_event(
+    id: &str,
+    r: &crate::policy::Resolution,
+    reviewed: &[Reviewed],
+    actor: &str,
+    session_id: &Option<String>,
+    details: &dyn Fn(&mut AuditEvent),
+) -> AuditEvent {
+    let by = reviewed.iter().find(|v| v.conflict_id == r.conflict_id);
+    let mut ev = event(EventKind::ConflictResolved, id, by.map_or(actor, |v| v.actor.as_str()), session_id);
+    details(&mut ev);
+    ev.details.insert("conflict_id".into(), json!(r.conflict_id));
+    ev.details.insert("resolution".into(), resolution_json(&r.choice));
+    if let Some(v) = by {
+        ev.details.insert("verdict".into(), json!("compatible"));
+        ev.details.insert("reason".into(), json!(v.reason));
+    }
+    ev
 }
 
 pub(super) fn merged_from(fm: &Frontmatter) -> Vec<String> {

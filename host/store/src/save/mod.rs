@@ -33,7 +33,8 @@ pub use conflict_file::{mark_conflict_resolved, split_conflict};
 pub use create::create;
 pub use edit::save;
 pub use merge::{
-    MERGED_FROM, MERGED_INTO, MergeDecision, MergeOutcome, MergeWritten, conflict_kind_name, merge, resolution_json,
+    MERGED_FROM, MERGED_INTO, MergeDecision, MergeOutcome, MergeWritten, Reviewed, conflict_kind_name, merge,
+    resolution_json,
 };
 pub use request::{
     ArtifactContent, CreateRequest, FrontmatterUpdates, MAX_ARTIFACT_BYTES, NewArtifact, SaveOutcome, SaveRequest,
