@@ -395,7 +395,11 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                     && i > start
                     && tk.toks[i - 1].kind == Tk::Word
                     && tk.toks.get(i + 1).is_some_and(|t| t.kind == Tk::Word)
+                    && !tk.has(i + 1, W_STOP)
+                    && (tk.toks[i - 1].cap || (start..i).any(|k| tk.has(k, W_DEC_VERB)))
                 {
+                    // "Prefer Kafka over RabbitMQ", "Postgres over MySQL"; not "ship over USB",
+                    // "updates over the air".
                     Some((i, i + 1))
                 } else {
                     None

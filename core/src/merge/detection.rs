@@ -67,17 +67,36 @@ pub(super) fn effective_next_action(next_action: &str, doc: &Doc) -> (String, u3
 /// among the other's is a restatement (a more detailed one), not a conflict. Any other pair
 /// is the user's choice: a merged Dossier has one next action.
 pub fn material_next_action(source: &str, target: &str) -> bool {
+    next_action_conflict(source, target).is_some()
+}
+
+/// The tier of two next actions that differ materially ([`material_next_action`]): certain
+/// when a rule says they cannot both be the plan — incompatible typed values, one negated and
+/// the other not, or opposite members of one opposition group ("Enable …" / "Disable …") —
+/// and possible otherwise: two actions in other words may reword one plan ("Email the vendor
+/// about X" / "Send the vendor a note about X"), so keeping both (the source's becomes a next
+/// step) is the suggested answer.
+pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
-        return false;
+        return None;
     }
     let mut scratch = Scratch::default();
     let a = scratch.analyse([source].into_iter(), false, false);
     let b = scratch.analyse([target].into_iter(), false, false);
-    if values_incompatible(&a.values, &b.values) || a.negated != b.negated {
-        return true;
+    if values_incompatible(&a.values, &b.values) || a.negated != b.negated || opposed(&a, &b) {
+        return Some(Certainty::Certain);
     }
     let (wa, wb) = (&a.core_words, &b.core_words);
-    !(subset(wa, wb) || subset(wb, wa))
+    (!(subset(wa, wb) || subset(wb, wa))).then_some(Certainty::Possible)
+}
+
+/// Whether, for some group of the opposition lexicon, both claims use a member and none in
+/// common ("weekly" / "monthly", "raise" / "lower").
+fn opposed(s: &Analysis, t: &Analysis) -> bool {
+    s.poles.iter().any(|&p| {
+        let g = p >> 8;
+        t.poles.iter().any(|q| q >> 8 == g) && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
+    })
 }
 
 /// A detected disagreement before ids and grouping.
@@ -185,6 +204,17 @@ pub(super) fn extended_conflict(
         // "The warehouse is hosted in Frankfurt" / "... in Dublin": the place is the value.
         return Some((kind, s.subject_words.clone()));
     }
+    // Mirrored alternatives before scopes: "in spring, never in autumn" / "in autumn rather
+    // than in spring" differ in scope precisely because they mirror each other.
+    let mirrored = |x: &Analysis, y: &Analysis| {
+        x.core_words.iter().any(|w| y.rejected.binary_search(w).is_ok() && y.core_words.binary_search(w).is_err())
+    };
+    if sections
+        && (mirrored(s, t) || mirrored(t, s))
+        && ((s.decision && t.decision) || !inter(&s.core_words, &t.core_words).is_empty())
+    {
+        return Some((kind, inter(&s.core_words, &t.core_words)));
+    }
     if !comparable(s, t, s_sec, t_sec) {
         return None;
     }
@@ -212,19 +242,9 @@ pub(super) fn extended_conflict(
         let same_thing = (s.subject.is_some() && s.subject == t.subject)
             || (s.head != 0 && s.head == t.head)
             || (common >= 1 && 2 * common >= a.len().min(b.len()));
-        let opposed = s.poles.iter().any(|&p| {
-            let g = p >> 8;
-            t.poles.iter().any(|q| q >> 8 == g) && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
-        });
-        if same_thing && opposed {
+        if same_thing && opposed(s, t) {
             return Some((kind, inter(&a, &b)));
         }
-    }
-    let mirrored = |x: &Analysis, y: &Analysis| {
-        x.core_words.iter().any(|w| y.rejected.binary_search(w).is_ok() && y.core_words.binary_search(w).is_err())
-    };
-    if (mirrored(s, t) || mirrored(t, s)) && ((s.decision && t.decision) || !shared.is_empty()) {
-        return Some((kind, shared));
     }
     let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
     if s.negated == t.negated && !different_subjects {
@@ -580,5 +600,29 @@ mod tests {
         assert!(material_next_action("Raise the API rate limit for the beta", "Lower the API rate limit for the beta"));
         assert!(material_next_action("Ship the Android build to testers", "Hold the Android build for testers"));
         assert!(material_next_action("Don't send the deck", "Send the deck"));
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// `MERGE_PROBE="S text|T text|sec"` (sec: d decisions, f findings, c current state).
+    #[test]
+    fn probe() {
+        let Ok(p) = std::env::var("MERGE_PROBE") else { return };
+        let v: Vec<&str> = p.split('|').collect();
+        let sec = match v.get(2).copied().unwrap_or("d") {
+            "f" => FINDINGS,
+            "c" => CURRENT_STATE,
+            _ => DECISIONS,
+        };
+        let (s, t) = (an(v[0], sec == DECISIONS), an(v[1], sec == DECISIONS));
+        println!("S {s:#?}\nT {t:#?}");
+        println!("subject {:?}", subject_conflict(&s, &t));
+        println!("words {:?}", same_words_conflict(&s, &t));
+        println!("ext {:?}", extended_conflict(&s, &t, sec, sec).map(|x| x.0));
+        println!("related {:?}", related(&s, &t, sec, sec).is_some());
     }
 }
