@@ -229,6 +229,8 @@ const POSSIBLE: &[(&str, &str, &str, &str)] = &[
     // Two different next actions, no rule saying they cannot both be the plan.
     ("next-action", "next action", "", ""),
     ("realistic", "next action", "", ""),
+    // Two states of one thing under Current State (the widened tier).
+    ("limits", "benchmarks running", "Benchmarks done", "Benchmarks running"),
     ("lifecycle", "cron jobs", "Retire the invoice cron jobs", "Moving invoicing from the cron jobs"),
     ("lifecycle", "cron jobs", "Cron jobs disabled for migrated tenants", "180 tenants are still on the cron jobs"),
     // Related, compatible: churn figures next to the renewal decision.

@@ -8,7 +8,7 @@
 //! What it is not for: comparing two claims (`detection`), Markdown structure (`claims`) or
 //! semantic understanding: the analysis is lexical.
 
-use super::tokens::{Tk, Toks, words_key};
+use super::tokens::{Tk, Toks, fold_hash, words_key};
 use super::values::{Value, value_at};
 use super::words::*;
 
@@ -50,6 +50,15 @@ pub(super) struct Analysis {
     /// A decision of the bare shape "<verb> <choice>" without a subject: the verb's family
     /// (its first two letters; 0 otherwise).
     pub(super) bare_verb: u16,
+    /// Stems ([`stem`]) of the main clause's content words (values, negations and link verbs
+    /// aside), sorted: what the widened possible tier compares ("exported" = "export",
+    /// "localisation" = "localization").
+    pub(super) stems: Vec<u64>,
+    /// The stems of scope words (qualifiers, and the subject's words after *for*/*in*), sorted.
+    pub(super) scope_stems: Vec<u64>,
+    /// Capitalised content words of the main clause (names: "Mailchimp", "Zaragoza", "Ana"),
+    /// as `fold_hash` of the lower-cased word, sorted.
+    pub(super) names: Vec<u64>,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
@@ -263,6 +272,17 @@ impl Scratch {
             a.pol_words.push(k);
             if !tk.has(i, W_LINK1 | W_LINK_TO | W_LINK_BE | W_HAVE | W_NOISE) {
                 a.core_words.push(k);
+                if tk.toks[i].kind == Tk::Word {
+                    let w = tk.w(i);
+                    let st = stem(synonym_of(w).unwrap_or(w));
+                    a.stems.push(st);
+                    if qual[i] || a.scope.binary_search(&k).is_ok() {
+                        a.scope_stems.push(st);
+                    }
+                    if tk.toks[i].cap && !tk.has(i, W_DEC_VERB | W_MONTH | W_OPPOSITE) {
+                        a.names.push(fold_hash(w));
+                    }
+                }
             }
             if display && a.pol_words.len() <= 10 {
                 if !a.pol_display.is_empty() {
@@ -304,9 +324,49 @@ impl Scratch {
         a.pol_words.dedup();
         a.core_words.sort_unstable();
         a.core_words.dedup();
+        a.stems.sort_unstable();
+        a.stems.dedup();
+        a.scope_stems.sort_unstable();
+        a.scope_stems.dedup();
+        a.names.sort_unstable();
+        a.names.dedup();
         a.pol_key = words_key(&a.pol_words);
         a
     }
+}
+
+/// A word's stem for the widened possible tier: `'s`, then one of *-ing, -ed, -ly, -es, -s*
+/// stripped (leaving at least 3 letters), *-is-* read as *-iz-* (British spelling), and the
+/// first 5 letters kept ("exported", "exports" → *expor*; "localisation", "localization" →
+/// *local*; "remotely" → *remot*). Coarse on purpose: it is evidence of relatedness, never
+/// of a contradiction.
+pub(super) fn stem(w: &str) -> u64 {
+    let mut w = w.strip_suffix("'s").unwrap_or(w);
+    for suf in ["ing", "ed", "ly", "es", "s"] {
+        if let Some(r) = w.strip_suffix(suf)
+            && r.len() >= 3
+            && !(suf == "s" && r.ends_with('s'))
+        {
+            w = r;
+            break;
+        }
+    }
+    let mut buf = [0u8; 5];
+    let mut n = 0;
+    let b = w.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if n == 5 {
+            break;
+        }
+        // "-is-" before a vowel or "-ation" reads as "-iz-": organise = organize.
+        buf[n] = if c == b's' && i > 0 && b[i - 1] == b'i' && b.get(i + 1).is_some_and(|&x| b"aeio".contains(&x)) {
+            b'z'
+        } else {
+            c
+        };
+        n += 1;
+    }
+    crate::hash::fnv64(&buf[..n]) | 1
 }
 
 /// Index of the first token after leading punctuation, labels and decision leads.

@@ -315,6 +315,76 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
     (same_subject || same_head || enough).then_some(shared)
 }
 
+/// The widened possible tier (issue 19, second round): for two comparable claims that
+/// [`related`] did not relate, neither restating the other nor stating the same value, a
+/// possible conflict when they share a word stem ([`super::analysis::stem`]: "exported" =
+/// "export", "rebranded" = "rebrand") and
+///
+/// - their typed values are incompatible ("retained for ninety days" / "retention: 6
+///   months"; "The ICU has 24 staffed beds" / "The intensive care unit has 30 staffed beds");
+/// - or both are under `## Current State` (two states of one thing);
+/// - or one is negated and the other not, sharing at least 2 stems;
+/// - or the target claim names something (a capitalised word) the source's whole document
+///   never mentions, and the source claim a name the target claim does not ("Use HubSpot for
+///   the email campaigns" / "Email tool: Mailchimp");
+/// - or they share at least 2 stems that are at least half of the smaller claim's.
+///
+/// `s_words` are the lower-cased words of the source's whole document.
+/// Returns the shared stems (sorted).
+pub(super) fn widened(
+    s: &Analysis,
+    t: &Analysis,
+    s_sec: usize,
+    t_sec: usize,
+    s_words: &KeySet<u64>,
+) -> Option<Vec<u64>> {
+    if !(cross_section(s_sec) && cross_section(t_sec)) || !comparable(s, t, s_sec, t_sec) {
+        return None;
+    }
+    if s.negated == t.negated
+        && (values_agree(&s.values, &t.values)
+            || subset(&s.core_words, &t.core_words)
+            || subset(&t.core_words, &s.core_words))
+    {
+        return None;
+    }
+    // A stem in both claims' scopes says only that they are about the same scope.
+    let both_scopes = inter(&s.scope_stems, &t.scope_stems);
+    let shared = minus(&inter(&s.stems, &t.stems), &both_scopes);
+    let n = shared.len();
+    if n == 0 {
+        return None;
+    }
+    // The target's name is checked against the source's whole document, the source's against
+    // the target claim only: the converged state holds the source's words, and merging it again
+    // must find the same conflicts.
+    let names = |x: &Analysis, other: &KeySet<u64>| x.names.iter().any(|w| !other.contains(w));
+    let new_name = s.names.iter().any(|w| t.names.binary_search(w).is_err() && t.core_words.binary_search(w).is_err());
+    let hit = values_incompatible(&s.values, &t.values)
+        || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)
+        || (s.negated != t.negated && n >= 2)
+        || (new_name && names(t, s_words))
+        || (n >= 2 && 2 * n >= s.stems.len().min(t.stems.len()));
+    hit.then_some(shared)
+}
+
+/// The lower-cased words of a document (`fold_hash`), for [`widened`]'s names test.
+pub(super) fn doc_words(doc: &Doc, extra: &str) -> KeySet<u64> {
+    let mut set = KeySet::default();
+    let mut w = String::new();
+    for text in doc.lines.iter().map(|l| l.1).chain([extra]) {
+        for part in text.split(|c: char| !c.is_alphanumeric()) {
+            if part.is_empty() {
+                continue;
+            }
+            w.clear();
+            w.extend(part.chars().flat_map(char::to_lowercase));
+            set.insert(fold_hash(&w));
+        }
+    }
+    set
+}
+
 /// Blocks whose content can conflict: claims (items and paragraphs) outside the preamble
 /// and `Next Steps`.
 pub(super) fn eligible(b: &Block) -> bool {
@@ -326,9 +396,11 @@ pub(super) fn detect_claims(
     s: &Doc,
     t_first: &[usize],
     s_new: &[usize],
+    s_words: &KeySet<u64>,
     scratch: &mut Scratch,
     out: &mut Vec<Found>,
 ) {
+    let mut by_stem: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_subject: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_words: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_head: KeyMap<u64, Vec<usize>> = KeyMap::default();
@@ -352,11 +424,15 @@ pub(super) fn detect_claims(
         for &w in &a.rejected {
             by_rejected.entry(w).or_default().push(i);
         }
+        for &w in &a.stems {
+            by_stem.entry(w).or_default().push(i);
+        }
         if a.bare_verb != 0 && t.blocks[i].sec == DECISIONS {
             by_bare.entry(a.bare_verb).or_default().push(i);
         }
     }
     let mut candidates: Vec<usize> = Vec::new();
+    let mut wide: Vec<Found> = Vec::new();
     let mut pairs_seen: KeySet<(usize, usize)> = KeySet::default();
     for &si in s_new {
         let sb = &s.blocks[si];
@@ -381,7 +457,7 @@ pub(super) fn detect_claims(
                 }
             }
         }
-        for (ti, kind, key, by_subject) in hits {
+        for &(ti, kind, key, by_subject) in &hits {
             if !pairs_seen.insert((si, ti)) {
                 continue;
             }
@@ -411,7 +487,12 @@ pub(super) fn detect_claims(
                 candidates.extend_from_slice(tis);
             }
         }
-        let looked_up = [(&sa.core_words, &by_word), (&sa.rejected, &by_word), (&sa.core_words, &by_rejected)];
+        let looked_up = [
+            (&sa.core_words, &by_word),
+            (&sa.rejected, &by_word),
+            (&sa.core_words, &by_rejected),
+            (&sa.stems, &by_stem),
+        ];
         for (words, map) in looked_up {
             for w in words {
                 if let Some(tis) = map.get(w)
@@ -430,6 +511,9 @@ pub(super) fn detect_claims(
         }
         candidates.sort_unstable();
         candidates.dedup();
+        // Widened-tier pairs count only for a source claim no certain conflict already shows.
+        let mut has_certain = !hits.is_empty();
+        wide.clear();
         for &ti in &candidates {
             if pairs_seen.contains(&(si, ti)) {
                 continue;
@@ -437,6 +521,7 @@ pub(super) fn detect_claims(
             let tb = &t.blocks[ti];
             let ta = target_an(ti);
             if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
+                has_certain = true;
                 pairs_seen.insert((si, ti));
                 let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
                 let subject = if !words.is_empty() {
@@ -460,7 +545,30 @@ pub(super) fn detect_claims(
                 });
                 continue;
             }
-            let Some(shared) = related(sa, ta, sb.sec, tb.sec) else { continue };
+            let shared = match related(sa, ta, sb.sec, tb.sec) {
+                Some(shared) => shared,
+                None => match widened(sa, ta, sb.sec, tb.sec, s_words) {
+                    Some(stems) => {
+                        pairs_seen.insert((si, ti));
+                        let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+                        let subject =
+                            if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
+                        wide.push(Found {
+                            kind: ConflictKind::RelatedClaims,
+                            key: words_key(&stems),
+                            subject,
+                            source: s.side(sb),
+                            target: t.side(tb),
+                            norms: (sb.key, tb.key),
+                            pairs: vec![(si, ti)],
+                            order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
+                            certainty: Certainty::Possible,
+                        });
+                        continue;
+                    }
+                    None => continue,
+                },
+            };
             pairs_seen.insert((si, ti));
             let subject = if shared.is_empty() {
                 scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true).subject_display
@@ -479,6 +587,9 @@ pub(super) fn detect_claims(
                 order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
                 certainty: Certainty::Possible,
             });
+        }
+        if !has_certain {
+            out.append(&mut wide);
         }
     }
 }

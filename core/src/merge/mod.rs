@@ -65,7 +65,7 @@ use crate::hash::fnv64;
 use crate::maps::{HashMap, KeyMap};
 use analysis::Scratch;
 use claims::{NEXT_STEPS, Sections, heading_level, parse};
-use detection::{Found, detect_claims, effective_next_action, eligible};
+use detection::{Found, detect_claims, doc_words, effective_next_action, eligible};
 use ids::{conflict_id, norm_hash};
 use render::{Entry, Side, render, union_provenance};
 use resolution::Fate;
@@ -164,7 +164,8 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             certainty,
         });
     }
-    detect_claims(&t, &s, &t_first, &s_new, &mut scratch, &mut conflicts);
+    let s_words = doc_words(&s, &source.next_action);
+    detect_claims(&t, &s, &t_first, &s_new, &s_words, &mut scratch, &mut conflicts);
 
     // Ids, grouping of identical disagreements, order.
     let mut by_id: HashMap<String, usize> = HashMap::default();
