@@ -54,6 +54,13 @@ pub(super) struct Analysis {
     /// aside), sorted: what the widened possible tier compares ("exported" = "export",
     /// "localisation" = "localization").
     pub(super) stems: Vec<u64>,
+    /// The main clause uses the negative member of a polarity group of the lexicon (*drop,
+    /// remove, disable, block, reject, stop, hold* …): "Drop support for X" says what "X is
+    /// no longer supported" says.
+    pub(super) neg_pole: bool,
+    /// The main clause states a cause (*caused, attributed, due, driven, blamed, traced,
+    /// triggered*).
+    pub(super) cause: bool,
     /// The stems of scope words (qualifiers, and the subject's words after *for*/*in*), sorted.
     pub(super) scope_stems: Vec<u64>,
     /// Capitalised content words of the main clause (names: "Mailchimp", "Zaragoza", "Ana"),
@@ -304,11 +311,15 @@ impl Scratch {
                 poles_of(tk.w(i), &mut a.poles);
                 a.pole_words.push(tk.key(i));
             }
+            if !skip[i] && tk.is_any(i, &["caused", "attributed", "due", "driven", "blamed", "traced", "triggered"]) {
+                a.cause = true;
+            }
         }
         a.rejected.sort_unstable();
         a.rejected.dedup();
         a.poles.sort_unstable();
         a.poles.dedup();
+        a.neg_pole = a.poles.iter().any(|&p| p & 0xff == 1 && NEGATIVE_POLES.contains(&OPPOSITES[(p >> 8) as usize].0));
         a.pole_words.sort_unstable();
         a.pole_words.dedup();
         if shaped && a.subject.is_none() {
@@ -419,8 +430,16 @@ fn clause_end(tk: &Toks, start: usize) -> usize {
                     after_punct || tk.is_any(i + 1, &["by", "with", "on", "in", "at", "during", "upon"])
                 } else {
                     match tk.w(i) {
-                        "due" => tk.is(i + 1, "to"),
-                        "so" | "given" => tk.is(i + 1, "that"),
+                        // "X is due to Y" states a cause: the point, not a rationale.
+                        "due" => tk.is(i + 1, "to") && !tk.is_any(i - 1, &["is", "was", "are", "were", "be"]),
+                        "given" => tk.is(i + 1, "that"),
+                        // "… so that …", "…, so …", "… so one strike cannot …": a purpose or a
+                        // result; not "so far", "so-called".
+                        "so" => {
+                            tk.is(i + 1, "that")
+                                || (tk.toks.get(i + 1).is_some_and(|t| matches!(t.kind, Tk::Word | Tk::Num))
+                                    && !tk.is_any(i + 1, &["far", "much", "many", "long", "called", "few", "on"]))
+                        }
                         "to" => tk.is(i + 1, "avoid"),
                         "signed" => tk.is(i + 1, "off"),
                         _ => false,

@@ -324,6 +324,8 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
 ///   months"; "The ICU has 24 staffed beds" / "The intensive care unit has 30 staffed beds");
 /// - or both are under `## Current State` (two states of one thing);
 /// - or one is negated and the other not, sharing at least 2 stems;
+/// - or both state a cause (*caused, attributed, due, driven* …), sharing at least 2 stems
+///   ("The readmission spike on Ward 4 is attributed to …" / "… rise on Ward 4 is due to …");
 /// - or the target claim names something (a capitalised word) the source's whole document
 ///   never mentions, and the source claim a name the target claim does not ("Use HubSpot for
 ///   the email campaigns" / "Email tool: Mailchimp");
@@ -363,6 +365,7 @@ pub(super) fn widened(
     let hit = values_incompatible(&s.values, &t.values)
         || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)
         || (s.negated != t.negated && n >= 2)
+        || (s.cause && t.cause && n >= 2)
         || (new_name && names(t, s_words))
         || (n >= 2 && 2 * n >= s.stems.len().min(t.stems.len()));
     hit.then_some(shared)
@@ -457,11 +460,24 @@ pub(super) fn detect_claims(
                 }
             }
         }
+        let mut has_certain = false;
         for &(ti, kind, key, by_subject) in &hits {
             if !pairs_seen.insert((si, ti)) {
                 continue;
             }
             let tb = &t.blocks[ti];
+            // One side negated, the other using a negative verb ("X is no longer supported" /
+            // "Drop support for X"): the same polarity in other words, so only possible.
+            let ta = target_an(ti);
+            let soft = sa.negated != ta.negated
+                && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
+                && !values_incompatible(&sa.values, &ta.values);
+            let (kind, certainty, group) = if soft {
+                (ConflictKind::RelatedClaims, Certainty::Possible, 3)
+            } else {
+                (kind, Certainty::Certain, 2)
+            };
+            has_certain |= !soft;
             // Only conflicts need the words for display.
             let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
             out.push(Found {
@@ -472,8 +488,8 @@ pub(super) fn detect_claims(
                 target: t.side(tb),
                 norms: (sb.key, tb.key),
                 pairs: vec![(si, ti)],
-                order: (2, t.lines[tb.start].0, s.lines[sb.start].0),
-                certainty: Certainty::Certain,
+                order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
+                certainty,
             });
         }
 
@@ -512,7 +528,6 @@ pub(super) fn detect_claims(
         candidates.sort_unstable();
         candidates.dedup();
         // Widened-tier pairs count only for a source claim no certain conflict already shows.
-        let mut has_certain = !hits.is_empty();
         wide.clear();
         for &ti in &candidates {
             if pairs_seen.contains(&(si, ti)) {

@@ -400,6 +400,18 @@ pub(super) const SYNONYMS: &[&[&str]] = &[
     &["run", "runs", "ran", "running"],
 ];
 
+/// Groups of [`OPPOSITES`] whose second member says *no* to the first: a claim using it
+/// ("Drop support for X") has the polarity of a negated claim ("X is no longer supported").
+pub(super) const NEGATIVE_POLES: &[&str] = &[
+    "stays or goes",
+    "added or removed",
+    "on or off",
+    "allowed or not",
+    "accepted or not",
+    "started or stopped",
+    "shipped or held",
+];
+
 /// The opposition group and member of word `w` (a word in class [`W_OPPOSITE`]), packed as
 /// `group << 8 | member`, pushed to `out` (a word may be in several groups).
 pub(super) fn poles_of(w: &str, out: &mut Vec<u16>) {
