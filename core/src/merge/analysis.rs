@@ -180,7 +180,15 @@ impl Scratch {
             if let Some((se, ps)) = generic_split(tk, start, end, skip) {
                 role[start..se].fill(Role::Subject);
                 role[ps..end].fill(Role::Predicate);
-            } else if decision && let Some(f) = (start + 1..end).find(|&i| !skip[i] && tk.is(i, "for")) {
+            } else if decision
+                && let Some(f) = (start + 1..end).find(|&i| {
+                    // "runs for six weeks": a duration, not what the decision is for.
+                    !skip[i]
+                        && tk.is(i, "for")
+                        && !tk.toks.get(i + 1).is_some_and(|t| t.kind == Tk::Num)
+                        && super::values::number_words(tk, i + 1, end).is_none()
+                })
+            {
                 role[start..f].fill(Role::Predicate);
                 let m = (f + 1..end)
                     .find(|&i| tk.has(i, W_QUAL_STOP) || matches!(tk.punct(i), Some(',' | '(')))

@@ -324,6 +324,7 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
 ///   months"; "The ICU has 24 staffed beds" / "The intensive care unit has 30 staffed beds");
 /// - or both are under `## Current State` (two states of one thing);
 /// - or one is negated and the other not, sharing at least 2 stems;
+/// - or they use opposite members of one group of the lexicon, sharing at least 2 stems;
 /// - or both state a cause (*caused, attributed, due, driven* …), sharing at least 2 stems
 ///   ("The readmission spike on Ward 4 is attributed to …" / "… rise on Ward 4 is due to …");
 /// - or the target claim names something (a capitalised word) the source's whole document
@@ -366,6 +367,7 @@ pub(super) fn widened(
         || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)
         || (s.negated != t.negated && n >= 2)
         || (s.cause && t.cause && n >= 2)
+        || (opposed(s, t) && n >= 2)
         || (new_name && names(t, s_words))
         || (n >= 2 && 2 * n >= s.stems.len().min(t.stems.len()));
     hit.then_some(shared)

@@ -191,7 +191,7 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
 /// second"), then *hundred*/*thousand*/*million*/*dozen* as multipliers ("two hundred").
 /// *one* before *of* is not a number ("one of the reasons"). Returns the value and the index
 /// after it.
-fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usize)> {
+pub(super) fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usize)> {
     fn small(w: &str) -> Option<f64> {
         const UNITS: [&str; 20] = [
             "one",

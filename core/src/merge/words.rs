@@ -353,7 +353,7 @@ pub(super) const OPPOSITES: &[(&str, &[&[&str]])] = &[
         ],
     ),
     ("always or never", &[&["always"], &["never"]]),
-    ("how it is done", &[&["manually", "manual"], &["automatically", "automatic", "automated", "auto"]]),
+    ("how it is done", &[&["manually", "manual", "hand"], &["automatically", "automatic", "automated", "auto"]]),
     ("order", &[&["before", "earlier", "prior"], &["after", "later"]]),
     ("timing of a call", &[&["synchronously", "synchronous", "sync"], &["asynchronously", "asynchronous", "async"]]),
     ("visibility", &[&["public", "publicly"], &["private", "privately"]]),
