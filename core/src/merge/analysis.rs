@@ -354,6 +354,50 @@ impl Scratch {
     }
 }
 
+/// Verbs after which "over" says how something travels, not what is preferred ("ship over
+/// USB").
+const OVER_CARRIERS: &[&str] = &[
+    "ship",
+    "ships",
+    "shipped",
+    "send",
+    "sends",
+    "sent",
+    "deliver",
+    "delivers",
+    "delivered",
+    "run",
+    "runs",
+    "ran",
+    "stream",
+    "streams",
+    "streamed",
+    "travel",
+    "travels",
+    "go",
+    "goes",
+    "move",
+    "moves",
+    "moved",
+    "push",
+    "pushed",
+    "connect",
+    "connects",
+    "sync",
+    "syncs",
+    "synced",
+    "talk",
+    "communicate",
+    "broadcast",
+    "served",
+    "serve",
+    "update",
+    "updates",
+    "updated",
+    "distributed",
+    "transmitted",
+];
+
 /// A word's stem for the widened possible tier: `'s`, then one of *-ing, -ed, -ly, -es, -s*
 /// stripped (leaving at least 3 letters), *-is-* read as *-iz-* (British spelling), and the
 /// first 5 letters kept ("exported", "exports" → *expor*; "localisation", "localization" →
@@ -450,6 +494,8 @@ fn clause_end(tk: &Toks, start: usize) -> usize {
                         }
                         "to" => tk.is(i + 1, "avoid"),
                         "signed" => tk.is(i + 1, "off"),
+                        // ", which …": a non-restrictive clause adds to the point.
+                        "which" => tk.punct(i - 1) == Some(','),
                         _ => false,
                     }
                 };
@@ -483,10 +529,10 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                     && tk.toks[i - 1].kind == Tk::Word
                     && tk.toks.get(i + 1).is_some_and(|t| t.kind == Tk::Word)
                     && !tk.has(i + 1, W_STOP)
-                    && (tk.toks[i - 1].cap || (start..i).any(|k| tk.has(k, W_DEC_VERB)))
+                    && !tk.is_any(i - 1, OVER_CARRIERS)
                 {
-                    // "Prefer Kafka over RabbitMQ", "Postgres over MySQL"; not "ship over USB",
-                    // "updates over the air".
+                    // "Prefer Kafka over RabbitMQ", "organic search over paid ads"; not "ship
+                    // over USB", "updates over the air".
                     Some((i, i + 1))
                 } else {
                     None

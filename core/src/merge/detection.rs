@@ -246,13 +246,6 @@ pub(super) fn extended_conflict(
             return Some((kind, inter(&a, &b)));
         }
     }
-    let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
-    if s.negated == t.negated && !different_subjects {
-        let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
-        if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
-            return Some((kind, shared));
-        }
-    }
     if s.bare_verb != 0
         && s.bare_verb == t.bare_verb
         && !s.negated
@@ -262,6 +255,16 @@ pub(super) fn extended_conflict(
         && inter(&s.choice, &t.choice).is_empty()
     {
         return Some((ConflictKind::ContradictoryDecision, Vec::new()));
+    }
+    // Substitution cannot tell a changed value ("Priya owns …" / "Marco owns …") from a
+    // restatement or a progress step ("Design review done" / "Security review done"): a
+    // possible conflict (`RelatedClaims`).
+    let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
+    if s.negated == t.negated && !different_subjects {
+        let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
+        if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
+            return Some((ConflictKind::RelatedClaims, shared));
+        }
     }
     None
 }
@@ -538,7 +541,18 @@ pub(super) fn detect_claims(
             let tb = &t.blocks[ti];
             let ta = target_an(ti);
             if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
-                has_certain = true;
+                // As for the subject rules: one side negated, the other using a negative verb
+                // is the same polarity in other words.
+                let soft = kind == ConflictKind::RelatedClaims
+                    || (sa.negated != ta.negated
+                        && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
+                        && !values_incompatible(&sa.values, &ta.values));
+                let (kind, certainty, group) = if soft {
+                    (ConflictKind::RelatedClaims, Certainty::Possible, 3)
+                } else {
+                    (kind, Certainty::Certain, 2)
+                };
+                has_certain |= !soft;
                 pairs_seen.insert((si, ti));
                 let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
                 let subject = if !words.is_empty() {
@@ -557,8 +571,8 @@ pub(super) fn detect_claims(
                     target: t.side(tb),
                     norms: (sb.key, tb.key),
                     pairs: vec![(si, ti)],
-                    order: (2, t.lines[tb.start].0, s.lines[sb.start].0),
-                    certainty: Certainty::Certain,
+                    order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
+                    certainty,
                 });
                 continue;
             }
