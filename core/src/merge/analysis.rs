@@ -530,9 +530,11 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                     && tk.toks.get(i + 1).is_some_and(|t| t.kind == Tk::Word)
                     && !tk.has(i + 1, W_STOP)
                     && !tk.is_any(i - 1, OVER_CARRIERS)
+                    && super::values::number_words(tk, i + 1, end).is_none()
                 {
                     // "Prefer Kafka over RabbitMQ", "organic search over paid ads"; not "ship
-                    // over USB", "updates over the air".
+                    // over USB", "updates over the air", "over twenty percent" (a number: the
+                    // token after is a word, so digits never get here).
                     Some((i, i + 1))
                 } else {
                     None

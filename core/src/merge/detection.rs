@@ -14,7 +14,7 @@ use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_S
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
-use super::values::{values_agree, values_incompatible};
+use super::values::{values_agree, values_clash, values_incompatible};
 use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
@@ -323,17 +323,23 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
 /// possible conflict when they share a word stem ([`super::analysis::stem`]: "exported" =
 /// "export", "rebranded" = "rebrand") and
 ///
-/// - their typed values are incompatible ("retained for ninety days" / "retention: 6
-///   months"; "The ICU has 24 staffed beds" / "The intensive care unit has 30 staffed beds");
+/// - their typed values of one kind and unit differ ("retained for ninety days" / "retention:
+///   6 months"; "The ICU has 24 staffed beds" / "The intensive care unit has 30 staffed beds");
 /// - or both are under `## Current State` (two states of one thing);
-/// - or one is negated and the other not, sharing at least 2 stems;
+/// - or one is negated and the other not, in the same section, sharing at least 2 stems and
+///   a third of the smaller claim's;
 /// - or they use opposite members of one group of the lexicon, sharing at least 2 stems;
 /// - or both state a cause (*caused, attributed, due, driven* …), sharing at least 2 stems
 ///   ("The readmission spike on Ward 4 is attributed to …" / "… rise on Ward 4 is due to …");
+/// - or, both under `## Decisions` and even without a shared stem, the target claim names
+///   something (a capitalised word) the source's whole document never mentions and the source
+///   claim a name the target claim does not ("Choose Moodle as the learning platform" / "The
+///   LMS will be Canvas");
 /// - or the target claim names something (a capitalised word) the source's whole document
 ///   never mentions, and the source claim a name the target claim does not ("Use HubSpot for
 ///   the email campaigns" / "Email tool: Mailchimp");
-/// - or they share at least 2 stems that are at least half of the smaller claim's.
+/// - or they share at least 2 stems outside both scopes that are at least half of the smaller
+///   claim's.
 ///
 /// `s_words` are the lower-cased words of the source's whole document.
 /// Returns the shared stems (sorted).
@@ -358,21 +364,29 @@ pub(super) fn widened(
     let both_scopes = inter(&s.scope_stems, &t.scope_stems);
     let shared = minus(&inter(&s.stems, &t.stems), &both_scopes);
     let n = shared.len();
-    if n == 0 {
-        return None;
-    }
     // The target's name is checked against the source's whole document, the source's against
     // the target claim only: the converged state holds the source's words, and merging it again
     // must find the same conflicts.
     let names = |x: &Analysis, other: &KeySet<u64>| x.names.iter().any(|w| !other.contains(w));
     let new_name = s.names.iter().any(|w| t.names.binary_search(w).is_err() && t.core_words.binary_search(w).is_err());
-    let hit = values_incompatible(&s.values, &t.values)
+    if s_sec == DECISIONS && t_sec == DECISIONS && new_name && names(t, s_words) {
+        // Two decisions naming different things, each unknown to the other side: one choice
+        // in other words ("Choose Moodle as the learning platform" / "The LMS will be Canvas";
+        // "Use Postgres." / "Go with SQLite.").
+        return Some(shared);
+    }
+    if n == 0 {
+        return None;
+    }
+    // Stems outside either claim's scope ("in performance mode" says where, not what).
+    let outside = minus(&minus(&shared, &s.scope_stems), &t.scope_stems).len();
+    let hit = values_clash(&s.values, &t.values)
         || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)
-        || (s.negated != t.negated && n >= 2)
+        || (s.negated != t.negated && s_sec == t_sec && n >= 2 && 3 * n >= s.stems.len().min(t.stems.len()))
         || (s.cause && t.cause && n >= 2)
         || (opposed(s, t) && n >= 2)
         || (new_name && names(t, s_words))
-        || (n >= 2 && 2 * n >= s.stems.len().min(t.stems.len()));
+        || (outside >= 2 && 2 * outside >= s.stems.len().min(t.stems.len()));
     hit.then_some(shared)
 }
 
@@ -409,6 +423,7 @@ pub(super) fn detect_claims(
     out: &mut Vec<Found>,
 ) {
     let mut by_stem: KeyMap<u64, Vec<usize>> = KeyMap::default();
+    let mut named_decisions: Vec<usize> = Vec::new();
     let mut by_subject: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_words: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_head: KeyMap<u64, Vec<usize>> = KeyMap::default();
@@ -437,6 +452,10 @@ pub(super) fn detect_claims(
         }
         if a.bare_verb != 0 && t.blocks[i].sec == DECISIONS {
             by_bare.entry(a.bare_verb).or_default().push(i);
+        }
+        // Decisions naming something the source never mentions (the widened tier's names).
+        if t.blocks[i].sec == DECISIONS && a.names.iter().any(|w| !s_words.contains(w)) {
+            named_decisions.push(i);
         }
     }
     let mut candidates: Vec<usize> = Vec::new();
@@ -529,6 +548,9 @@ pub(super) fn detect_claims(
             && tis.len() <= MAX_POSTING
         {
             candidates.extend_from_slice(tis);
+        }
+        if sb.sec == DECISIONS && !sa.names.is_empty() && named_decisions.len() <= MAX_POSTING {
+            candidates.extend_from_slice(&named_decisions);
         }
         candidates.sort_unstable();
         candidates.dedup();
