@@ -768,6 +768,78 @@ mod tests {
 }
 
 #[cfg(test)]
+mod second_round {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// The source document's words for the names test: here, only the source claim's own.
+    fn words_of(text: &str) -> KeySet<u64> {
+        let mut set = KeySet::default();
+        for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            set.insert(fold_hash(&w.to_lowercase()));
+        }
+        set
+    }
+
+    fn wide(s: &str, t: &str, s_sec: usize, t_sec: usize) -> bool {
+        let (a, b) = (an(s, s_sec == DECISIONS), an(t, t_sec == DECISIONS));
+        related(&a, &b, s_sec, t_sec).is_none() && widened(&a, &b, s_sec, t_sec, &words_of(s)).is_some()
+    }
+
+    #[test]
+    fn widened_tier_documented_examples() {
+        let (d, f, c) = (DECISIONS, FINDINGS, CURRENT_STATE);
+        assert!(wide("The LMS will be Canvas.", "Choose Moodle as the learning platform.", d, d));
+        assert!(wide("Go with SQLite.", "Use Postgres.", d, d));
+        assert!(wide("Email tool: Mailchimp.", "Use HubSpot for the email campaigns.", d, d));
+        assert!(wide(
+            "Backup retention for the feature store: 6 months.",
+            "Feature store snapshots are retained for ninety days.",
+            d,
+            d
+        ));
+        assert!(wide(
+            "The rebranded website still sits in staging.",
+            "The rebrand site went to production on Monday.",
+            c,
+            c
+        ));
+        // Restatements and other things stay quiet.
+        assert!(!wide("Production runs on EKS in eu-central-1.", "Production runs on EKS.", f, f));
+        assert!(!wide("Use Postgres.", "Use Postgres.", d, d));
+        assert!(!wide("interviews are held on tuesdays.", "offers go out on fridays.", f, f));
+        assert!(!wide("First response target: 2 hours.", "First response target is 120 minutes.", d, d));
+    }
+
+    #[test]
+    fn next_action_tiers() {
+        use Certainty::{Certain, Possible};
+        assert_eq!(next_action_conflict("Disable the chatbot handoff", "Enable the chatbot handoff"), Some(Certain));
+        assert_eq!(next_action_conflict("Send the deck by June 30", "Send the deck by July 14"), Some(Certain));
+        assert_eq!(next_action_conflict("Don't send the deck", "Send the deck"), Some(Certain));
+        assert_eq!(
+            next_action_conflict("Send the vendor a note about the SLA", "Email the vendor about the SLA"),
+            Some(Possible)
+        );
+        assert_eq!(next_action_conflict("Send the deck", "Send the deck to Sales"), None);
+    }
+
+    #[test]
+    fn clause_and_alternatives() {
+        // "over" after a verb of carrying, or before a number, is not a rejected alternative.
+        assert!(an("Ship firmware updates over the air instead of over USB", true).rejected.len() == 1);
+        assert!(an("Any discount over twenty percent requires VP sign-off", true).rejected.is_empty());
+        assert!(!an("Prefer Kafka over RabbitMQ", true).rejected.is_empty());
+        // "so" ends the main clause; "is due to" does not.
+        assert!(!an("Use two carriers on the Hamburg lane so one strike cannot stop deliveries", true).negated);
+        assert!(an("The readmission rise on Ward 4 is due to the protocol change", false).cause);
+        // British spelling: one word key.
+        assert_eq!(fold_hash("prioritise"), fold_hash("prioritize"));
+        assert_eq!(fold_hash("organisations"), fold_hash("organizations"));
+    }
+}
+
+#[cfg(test)]
 mod probe {
     use super::*;
     use crate::merge::analysis::tests::an;
