@@ -49,13 +49,16 @@ const BASELINE_LOCATED: usize = 45;
 /// Possible prompts are held to the issue's target, at most 1 in 3 (met: 5 = 17.2 %).
 const BASELINE_MAX_CERTAIN_ALARMS: usize = 6;
 
-/// Bars for the development set (`tests/merge_dev/`): the figures after the last rule change
-/// of issue 19's second round (docs/merge.md, "Development set").
-const DEV_CAUGHT_CERTAIN: usize = 0;
-const DEV_CAUGHT_ANY: usize = 0;
-const DEV_LOCATED: usize = 0;
-const DEV_MAX_CERTAIN_ALARMS: usize = usize::MAX;
-const DEV_MAX_POSSIBLE_ALARMS: usize = usize::MAX;
+/// Bars for the development set (`tests/merge_dev/`, 96 pairs: 61 contradictions, 35
+/// compatible): the figures after the last rule change of issue 19's second round
+/// (2026-12-01, docs/merge.md, "Development set"). Of 61 contradictions: caught by a certain
+/// conflict, by any, located by any; of 35 compatible pairs, at most this many certain alarms
+/// and possible prompts.
+const DEV_CAUGHT_CERTAIN: usize = 24;
+const DEV_CAUGHT_ANY: usize = 60;
+const DEV_LOCATED: usize = 55;
+const DEV_MAX_CERTAIN_ALARMS: usize = 0;
+const DEV_MAX_POSSIBLE_ALARMS: usize = 10;
 
 /// A conflict's tier (issue 19: every conflict carries `certainty`).
 fn is_certain(c: &Conflict) -> bool {
@@ -416,7 +419,8 @@ fn merge_eval_heldout_set() {
 #[test]
 fn merge_eval_dev_set() {
     let pairs = load_all(&dev_dir());
-    check_shape(&pairs, false);
+    assert!(pairs.len() >= 90, "at least 90 pairs, found {}", pairs.len());
+    check_shape(&pairs, true);
     let (t, c) = score(&pairs, "merge development set", "merge_dev");
     assert!(
         t.caught_certain >= DEV_CAUGHT_CERTAIN,
