@@ -425,6 +425,7 @@ fn merge_eval_heldout_set() {
 /// author who did not read the rules, and used to tune them — unlike the held-out set. Scored
 /// the same way; its bars are the figures after the last rule change (docs/merge.md).
 #[test]
+#[allow(clippy::absurd_extreme_comparisons)] // a bar may be 0 (certain alarms today)
 fn merge_eval_dev_set() {
     let pairs = load_all(&dev_dir());
     assert!(pairs.len() >= 90, "at least 90 pairs, found {}", pairs.len());

@@ -350,7 +350,7 @@ pub(super) fn widened(
     t_sec: usize,
     s_words: &KeySet<u64>,
 ) -> Option<Vec<u64>> {
-    if !(cross_section(s_sec) && cross_section(t_sec)) || !comparable(s, t, s_sec, t_sec) {
+    if !(cross_section(s_sec) && cross_section(t_sec) && comparable(s, t, s_sec, t_sec)) {
         return None;
     }
     if s.negated == t.negated
