@@ -159,7 +159,10 @@ fn the_list_filters_open_and_bind_work_and_q_restores_the_terminal() {
     // Bind it to the session: the binding file names it, and the CLI agrees.
     t.keys(&["b"]);
     let s = t.wait_for("now works on pricing-refresh");
-    assert!(s.contains("session tui-sess → Pricing refresh (pricing-refresh)"), "the binding is shown by name and slug:\n{s}");
+    assert!(
+        s.contains("session tui-sess → Pricing refresh (pricing-refresh)"),
+        "the binding is shown by name and slug:\n{s}"
+    );
     let id = cli(&store, &["show", "pricing-refresh"])["data"]["frontmatter"]["id"].clone();
     let file: Value =
         serde_json::from_str(&std::fs::read_to_string(store.root().join("sessions/tui-sess.json")).unwrap()).unwrap();

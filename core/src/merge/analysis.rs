@@ -8,7 +8,7 @@
 //! What it is not for: comparing two claims (`detection`), Markdown structure (`claims`) or
 //! semantic understanding: the analysis is lexical.
 
-use super::tokens::{Tk, Toks, words_key};
+use super::tokens::{Tk, Toks, fold_hash, words_key};
 use super::values::{Value, value_at};
 use super::words::*;
 
@@ -50,6 +50,22 @@ pub(super) struct Analysis {
     /// A decision of the bare shape "<verb> <choice>" without a subject: the verb's family
     /// (its first two letters; 0 otherwise).
     pub(super) bare_verb: u16,
+    /// Stems ([`stem`]) of the main clause's content words (values, negations and link verbs
+    /// aside), sorted: what the widened possible tier compares ("exported" = "export",
+    /// "localisation" = "localization").
+    pub(super) stems: Vec<u64>,
+    /// The main clause uses the negative member of a polarity group of the lexicon (*drop,
+    /// remove, disable, block, reject, stop, hold* …): "Drop support for X" says what "X is
+    /// no longer supported" says.
+    pub(super) neg_pole: bool,
+    /// The main clause states a cause (*caused, attributed, due, driven, blamed, traced,
+    /// triggered*).
+    pub(super) cause: bool,
+    /// The stems of scope words (qualifiers, and the subject's words after *for*/*in*), sorted.
+    pub(super) scope_stems: Vec<u64>,
+    /// Capitalised content words of the main clause (names: "Mailchimp", "Zaragoza", "Ana"),
+    /// as `fold_hash` of the lower-cased word, sorted.
+    pub(super) names: Vec<u64>,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
@@ -164,7 +180,15 @@ impl Scratch {
             if let Some((se, ps)) = generic_split(tk, start, end, skip) {
                 role[start..se].fill(Role::Subject);
                 role[ps..end].fill(Role::Predicate);
-            } else if decision && let Some(f) = (start + 1..end).find(|&i| !skip[i] && tk.is(i, "for")) {
+            } else if decision
+                && let Some(f) = (start + 1..end).find(|&i| {
+                    // "runs for six weeks": a duration, not what the decision is for.
+                    !skip[i]
+                        && tk.is(i, "for")
+                        && !tk.toks.get(i + 1).is_some_and(|t| t.kind == Tk::Num)
+                        && super::values::number_words(tk, i + 1, end).is_none()
+                })
+            {
                 role[start..f].fill(Role::Predicate);
                 let m = (f + 1..end)
                     .find(|&i| tk.has(i, W_QUAL_STOP) || matches!(tk.punct(i), Some(',' | '(')))
@@ -263,6 +287,17 @@ impl Scratch {
             a.pol_words.push(k);
             if !tk.has(i, W_LINK1 | W_LINK_TO | W_LINK_BE | W_HAVE | W_NOISE) {
                 a.core_words.push(k);
+                if tk.toks[i].kind == Tk::Word {
+                    let w = tk.w(i);
+                    let st = stem(synonym_of(w).unwrap_or(w));
+                    a.stems.push(st);
+                    if qual[i] || a.scope.binary_search(&k).is_ok() {
+                        a.scope_stems.push(st);
+                    }
+                    if tk.toks[i].cap && !tk.has(i, W_DEC_VERB | W_MONTH | W_OPPOSITE) {
+                        a.names.push(fold_hash(w));
+                    }
+                }
             }
             if display && a.pol_words.len() <= 10 {
                 if !a.pol_display.is_empty() {
@@ -284,11 +319,15 @@ impl Scratch {
                 poles_of(tk.w(i), &mut a.poles);
                 a.pole_words.push(tk.key(i));
             }
+            if !skip[i] && tk.is_any(i, &["caused", "attributed", "due", "driven", "blamed", "traced", "triggered"]) {
+                a.cause = true;
+            }
         }
         a.rejected.sort_unstable();
         a.rejected.dedup();
         a.poles.sort_unstable();
         a.poles.dedup();
+        a.neg_pole = a.poles.iter().any(|&p| p & 0xff == 1 && NEGATIVE_POLES.contains(&OPPOSITES[(p >> 8) as usize].0));
         a.pole_words.sort_unstable();
         a.pole_words.dedup();
         if shaped && a.subject.is_none() {
@@ -304,9 +343,93 @@ impl Scratch {
         a.pol_words.dedup();
         a.core_words.sort_unstable();
         a.core_words.dedup();
+        a.stems.sort_unstable();
+        a.stems.dedup();
+        a.scope_stems.sort_unstable();
+        a.scope_stems.dedup();
+        a.names.sort_unstable();
+        a.names.dedup();
         a.pol_key = words_key(&a.pol_words);
         a
     }
+}
+
+/// Verbs after which "over" says how something travels, not what is preferred ("ship over
+/// USB").
+const OVER_CARRIERS: &[&str] = &[
+    "ship",
+    "ships",
+    "shipped",
+    "send",
+    "sends",
+    "sent",
+    "deliver",
+    "delivers",
+    "delivered",
+    "run",
+    "runs",
+    "ran",
+    "stream",
+    "streams",
+    "streamed",
+    "travel",
+    "travels",
+    "go",
+    "goes",
+    "move",
+    "moves",
+    "moved",
+    "push",
+    "pushed",
+    "connect",
+    "connects",
+    "sync",
+    "syncs",
+    "synced",
+    "talk",
+    "communicate",
+    "broadcast",
+    "served",
+    "serve",
+    "update",
+    "updates",
+    "updated",
+    "distributed",
+    "transmitted",
+];
+
+/// A word's stem for the widened possible tier: `'s`, then one of *-ing, -ed, -ly, -es, -s*
+/// stripped (leaving at least 3 letters), *-is-* read as *-iz-* (British spelling), and the
+/// first 5 letters kept ("exported", "exports" → *expor*; "localisation", "localization" →
+/// *local*; "remotely" → *remot*). Coarse on purpose: it is evidence of relatedness, never
+/// of a contradiction.
+pub(super) fn stem(w: &str) -> u64 {
+    let mut w = w.strip_suffix("'s").unwrap_or(w);
+    for suf in ["ing", "ed", "ly", "es", "s"] {
+        if let Some(r) = w.strip_suffix(suf)
+            && r.len() >= 3
+            && !(suf == "s" && r.ends_with('s'))
+        {
+            w = r;
+            break;
+        }
+    }
+    let mut buf = [0u8; 5];
+    let mut n = 0;
+    let b = w.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if n == 5 {
+            break;
+        }
+        // "-is-" before a vowel or "-ation" reads as "-iz-": organise = organize.
+        buf[n] = if c == b's' && i > 0 && b[i - 1] == b'i' && b.get(i + 1).is_some_and(|&x| b"aeio".contains(&x)) {
+            b'z'
+        } else {
+            c
+        };
+        n += 1;
+    }
+    crate::hash::fnv64(&buf[..n]) | 1
 }
 
 /// Index of the first token after leading punctuation, labels and decision leads.
@@ -359,10 +482,20 @@ fn clause_end(tk: &Toks, start: usize) -> usize {
                     after_punct || tk.is_any(i + 1, &["by", "with", "on", "in", "at", "during", "upon"])
                 } else {
                     match tk.w(i) {
-                        "due" => tk.is(i + 1, "to"),
-                        "so" | "given" => tk.is(i + 1, "that"),
+                        // "X is due to Y" states a cause: the point, not a rationale.
+                        "due" => tk.is(i + 1, "to") && !tk.is_any(i - 1, &["is", "was", "are", "were", "be"]),
+                        "given" => tk.is(i + 1, "that"),
+                        // "… so that …", "…, so …", "… so one strike cannot …": a purpose or a
+                        // result; not "so far", "so-called".
+                        "so" => {
+                            tk.is(i + 1, "that")
+                                || (tk.toks.get(i + 1).is_some_and(|t| matches!(t.kind, Tk::Word | Tk::Num))
+                                    && !tk.is_any(i + 1, &["far", "much", "many", "long", "called", "few", "on"]))
+                        }
                         "to" => tk.is(i + 1, "avoid"),
                         "signed" => tk.is(i + 1, "off"),
+                        // ", which …": a non-restrictive clause adds to the point.
+                        "which" => tk.punct(i - 1) == Some(','),
                         _ => false,
                     }
                 };
@@ -395,7 +528,13 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                     && i > start
                     && tk.toks[i - 1].kind == Tk::Word
                     && tk.toks.get(i + 1).is_some_and(|t| t.kind == Tk::Word)
+                    && !tk.has(i + 1, W_STOP)
+                    && !tk.is_any(i - 1, OVER_CARRIERS)
+                    && super::values::number_words(tk, i + 1, end).is_none()
                 {
+                    // "Prefer Kafka over RabbitMQ", "organic search over paid ads"; not "ship
+                    // over USB", "updates over the air", "over twenty percent" (a number: the
+                    // token after is a word, so digits never get here).
                     Some((i, i + 1))
                 } else {
                     None

@@ -14,7 +14,7 @@ use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_S
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
-use super::values::{values_agree, values_incompatible};
+use super::values::{values_agree, values_clash, values_incompatible};
 use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
@@ -67,17 +67,36 @@ pub(super) fn effective_next_action(next_action: &str, doc: &Doc) -> (String, u3
 /// among the other's is a restatement (a more detailed one), not a conflict. Any other pair
 /// is the user's choice: a merged Dossier has one next action.
 pub fn material_next_action(source: &str, target: &str) -> bool {
+    next_action_conflict(source, target).is_some()
+}
+
+/// The tier of two next actions that differ materially ([`material_next_action`]): certain
+/// when a rule says they cannot both be the plan — incompatible typed values, one negated and
+/// the other not, or opposite members of one opposition group ("Enable …" / "Disable …") —
+/// and possible otherwise: two actions in other words may reword one plan ("Email the vendor
+/// about X" / "Send the vendor a note about X"), so keeping both (the source's becomes a next
+/// step) is the suggested answer.
+pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
-        return false;
+        return None;
     }
     let mut scratch = Scratch::default();
     let a = scratch.analyse([source].into_iter(), false, false);
     let b = scratch.analyse([target].into_iter(), false, false);
-    if values_incompatible(&a.values, &b.values) || a.negated != b.negated {
-        return true;
+    if values_incompatible(&a.values, &b.values) || a.negated != b.negated || opposed(&a, &b) {
+        return Some(Certainty::Certain);
     }
     let (wa, wb) = (&a.core_words, &b.core_words);
-    !(subset(wa, wb) || subset(wb, wa))
+    (!(subset(wa, wb) || subset(wb, wa))).then_some(Certainty::Possible)
+}
+
+/// Whether, for some group of the opposition lexicon, both claims use a member and none in
+/// common ("weekly" / "monthly", "raise" / "lower").
+fn opposed(s: &Analysis, t: &Analysis) -> bool {
+    s.poles.iter().any(|&p| {
+        let g = p >> 8;
+        t.poles.iter().any(|q| q >> 8 == g) && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
+    })
 }
 
 /// A detected disagreement before ids and grouping.
@@ -185,6 +204,17 @@ pub(super) fn extended_conflict(
         // "The warehouse is hosted in Frankfurt" / "... in Dublin": the place is the value.
         return Some((kind, s.subject_words.clone()));
     }
+    // Mirrored alternatives before scopes: "in spring, never in autumn" / "in autumn rather
+    // than in spring" differ in scope precisely because they mirror each other.
+    let mirrored = |x: &Analysis, y: &Analysis| {
+        x.core_words.iter().any(|w| y.rejected.binary_search(w).is_ok() && y.core_words.binary_search(w).is_err())
+    };
+    if sections
+        && (mirrored(s, t) || mirrored(t, s))
+        && ((s.decision && t.decision) || !inter(&s.core_words, &t.core_words).is_empty())
+    {
+        return Some((kind, inter(&s.core_words, &t.core_words)));
+    }
     if !comparable(s, t, s_sec, t_sec) {
         return None;
     }
@@ -212,25 +242,8 @@ pub(super) fn extended_conflict(
         let same_thing = (s.subject.is_some() && s.subject == t.subject)
             || (s.head != 0 && s.head == t.head)
             || (common >= 1 && 2 * common >= a.len().min(b.len()));
-        let opposed = s.poles.iter().any(|&p| {
-            let g = p >> 8;
-            t.poles.iter().any(|q| q >> 8 == g) && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
-        });
-        if same_thing && opposed {
+        if same_thing && opposed(s, t) {
             return Some((kind, inter(&a, &b)));
-        }
-    }
-    let mirrored = |x: &Analysis, y: &Analysis| {
-        x.core_words.iter().any(|w| y.rejected.binary_search(w).is_ok() && y.core_words.binary_search(w).is_err())
-    };
-    if (mirrored(s, t) || mirrored(t, s)) && ((s.decision && t.decision) || !shared.is_empty()) {
-        return Some((kind, shared));
-    }
-    let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
-    if s.negated == t.negated && !different_subjects {
-        let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
-        if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
-            return Some((kind, shared));
         }
     }
     if s.bare_verb != 0
@@ -242,6 +255,16 @@ pub(super) fn extended_conflict(
         && inter(&s.choice, &t.choice).is_empty()
     {
         return Some((ConflictKind::ContradictoryDecision, Vec::new()));
+    }
+    // Substitution cannot tell a changed value ("Priya owns …" / "Marco owns …") from a
+    // restatement or a progress step ("Design review done" / "Security review done"): a
+    // possible conflict (`RelatedClaims`).
+    let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
+    if s.negated == t.negated && !different_subjects {
+        let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
+        if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
+            return Some((ConflictKind::RelatedClaims, shared));
+        }
     }
     None
 }
@@ -295,6 +318,95 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
     (same_subject || same_head || enough).then_some(shared)
 }
 
+/// The widened possible tier (issue 19, second round): for two comparable claims that
+/// [`related`] did not relate, neither restating the other nor stating the same value, a
+/// possible conflict when they share a word stem ([`super::analysis::stem`]: "exported" =
+/// "export", "rebranded" = "rebrand") and
+///
+/// - their typed values of one kind and unit differ ("retained for ninety days" / "retention:
+///   6 months"; "The ICU has 24 staffed beds" / "The intensive care unit has 30 staffed beds");
+/// - or both are under `## Current State` (two states of one thing);
+/// - or one is negated and the other not, in the same section, sharing at least 2 stems and
+///   a third of the smaller claim's;
+/// - or they use opposite members of one group of the lexicon, sharing at least 2 stems;
+/// - or both state a cause (*caused, attributed, due, driven* …), sharing at least 2 stems
+///   ("The readmission spike on Ward 4 is attributed to …" / "… rise on Ward 4 is due to …");
+/// - or, both under `## Decisions` and even without a shared stem, the target claim names
+///   something (a capitalised word) the source's whole document never mentions and the source
+///   claim a name the target claim does not ("Choose Moodle as the learning platform" / "The
+///   LMS will be Canvas");
+/// - or the target claim names something (a capitalised word) the source's whole document
+///   never mentions, and the source claim a name the target claim does not ("Use HubSpot for
+///   the email campaigns" / "Email tool: Mailchimp");
+/// - or they share at least 2 stems outside both scopes that are at least half of the smaller
+///   claim's.
+///
+/// `s_words` are the lower-cased words of the source's whole document.
+/// Returns the shared stems (sorted).
+pub(super) fn widened(
+    s: &Analysis,
+    t: &Analysis,
+    s_sec: usize,
+    t_sec: usize,
+    s_words: &KeySet<u64>,
+) -> Option<Vec<u64>> {
+    if !(cross_section(s_sec) && cross_section(t_sec) && comparable(s, t, s_sec, t_sec)) {
+        return None;
+    }
+    if s.negated == t.negated
+        && (values_agree(&s.values, &t.values)
+            || subset(&s.core_words, &t.core_words)
+            || subset(&t.core_words, &s.core_words))
+    {
+        return None;
+    }
+    // A stem in both claims' scopes says only that they are about the same scope.
+    let both_scopes = inter(&s.scope_stems, &t.scope_stems);
+    let shared = minus(&inter(&s.stems, &t.stems), &both_scopes);
+    let n = shared.len();
+    // The target's name is checked against the source's whole document, the source's against
+    // the target claim only: the converged state holds the source's words, and merging it again
+    // must find the same conflicts.
+    let names = |x: &Analysis, other: &KeySet<u64>| x.names.iter().any(|w| !other.contains(w));
+    let new_name = s.names.iter().any(|w| t.names.binary_search(w).is_err() && t.core_words.binary_search(w).is_err());
+    if s_sec == DECISIONS && t_sec == DECISIONS && new_name && names(t, s_words) {
+        // Two decisions naming different things, each unknown to the other side: one choice
+        // in other words ("Choose Moodle as the learning platform" / "The LMS will be Canvas";
+        // "Use Postgres." / "Go with SQLite.").
+        return Some(shared);
+    }
+    if n == 0 {
+        return None;
+    }
+    // Stems outside either claim's scope ("in performance mode" says where, not what).
+    let outside = minus(&minus(&shared, &s.scope_stems), &t.scope_stems).len();
+    let hit = values_clash(&s.values, &t.values)
+        || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)
+        || (s.negated != t.negated && s_sec == t_sec && n >= 2 && 3 * n >= s.stems.len().min(t.stems.len()))
+        || (s.cause && t.cause && n >= 2)
+        || (opposed(s, t) && n >= 2)
+        || (new_name && names(t, s_words))
+        || (outside >= 2 && 2 * outside >= s.stems.len().min(t.stems.len()));
+    hit.then_some(shared)
+}
+
+/// The lower-cased words of a document (`fold_hash`), for [`widened`]'s names test.
+pub(super) fn doc_words(doc: &Doc, extra: &str) -> KeySet<u64> {
+    let mut set = KeySet::default();
+    let mut w = String::new();
+    for text in doc.lines.iter().map(|l| l.1).chain([extra]) {
+        for part in text.split(|c: char| !c.is_alphanumeric()) {
+            if part.is_empty() {
+                continue;
+            }
+            w.clear();
+            w.extend(part.chars().flat_map(char::to_lowercase));
+            set.insert(fold_hash(&w));
+        }
+    }
+    set
+}
+
 /// Blocks whose content can conflict: claims (items and paragraphs) outside the preamble
 /// and `Next Steps`.
 pub(super) fn eligible(b: &Block) -> bool {
@@ -306,9 +418,12 @@ pub(super) fn detect_claims(
     s: &Doc,
     t_first: &[usize],
     s_new: &[usize],
+    s_words: &KeySet<u64>,
     scratch: &mut Scratch,
     out: &mut Vec<Found>,
 ) {
+    let mut by_stem: KeyMap<u64, Vec<usize>> = KeyMap::default();
+    let mut named_decisions: Vec<usize> = Vec::new();
     let mut by_subject: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_words: KeyMap<u64, Vec<usize>> = KeyMap::default();
     let mut by_head: KeyMap<u64, Vec<usize>> = KeyMap::default();
@@ -332,11 +447,19 @@ pub(super) fn detect_claims(
         for &w in &a.rejected {
             by_rejected.entry(w).or_default().push(i);
         }
+        for &w in &a.stems {
+            by_stem.entry(w).or_default().push(i);
+        }
         if a.bare_verb != 0 && t.blocks[i].sec == DECISIONS {
             by_bare.entry(a.bare_verb).or_default().push(i);
         }
+        // Decisions naming something the source never mentions (the widened tier's names).
+        if t.blocks[i].sec == DECISIONS && a.names.iter().any(|w| !s_words.contains(w)) {
+            named_decisions.push(i);
+        }
     }
     let mut candidates: Vec<usize> = Vec::new();
+    let mut wide: Vec<Found> = Vec::new();
     let mut pairs_seen: KeySet<(usize, usize)> = KeySet::default();
     for &si in s_new {
         let sb = &s.blocks[si];
@@ -361,11 +484,24 @@ pub(super) fn detect_claims(
                 }
             }
         }
-        for (ti, kind, key, by_subject) in hits {
+        let mut has_certain = false;
+        for &(ti, kind, key, by_subject) in &hits {
             if !pairs_seen.insert((si, ti)) {
                 continue;
             }
             let tb = &t.blocks[ti];
+            // One side negated, the other using a negative verb ("X is no longer supported" /
+            // "Drop support for X"): the same polarity in other words, so only possible.
+            let ta = target_an(ti);
+            let soft = sa.negated != ta.negated
+                && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
+                && !values_incompatible(&sa.values, &ta.values);
+            let (kind, certainty, group) = if soft {
+                (ConflictKind::RelatedClaims, Certainty::Possible, 3)
+            } else {
+                (kind, Certainty::Certain, 2)
+            };
+            has_certain |= !soft;
             // Only conflicts need the words for display.
             let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
             out.push(Found {
@@ -376,8 +512,8 @@ pub(super) fn detect_claims(
                 target: t.side(tb),
                 norms: (sb.key, tb.key),
                 pairs: vec![(si, ti)],
-                order: (2, t.lines[tb.start].0, s.lines[sb.start].0),
-                certainty: Certainty::Certain,
+                order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
+                certainty,
             });
         }
 
@@ -391,7 +527,12 @@ pub(super) fn detect_claims(
                 candidates.extend_from_slice(tis);
             }
         }
-        let looked_up = [(&sa.core_words, &by_word), (&sa.rejected, &by_word), (&sa.core_words, &by_rejected)];
+        let looked_up = [
+            (&sa.core_words, &by_word),
+            (&sa.rejected, &by_word),
+            (&sa.core_words, &by_rejected),
+            (&sa.stems, &by_stem),
+        ];
         for (words, map) in looked_up {
             for w in words {
                 if let Some(tis) = map.get(w)
@@ -408,8 +549,13 @@ pub(super) fn detect_claims(
         {
             candidates.extend_from_slice(tis);
         }
+        if sb.sec == DECISIONS && !sa.names.is_empty() && named_decisions.len() <= MAX_POSTING {
+            candidates.extend_from_slice(&named_decisions);
+        }
         candidates.sort_unstable();
         candidates.dedup();
+        // Widened-tier pairs count only for a source claim no certain conflict already shows.
+        wide.clear();
         for &ti in &candidates {
             if pairs_seen.contains(&(si, ti)) {
                 continue;
@@ -417,6 +563,18 @@ pub(super) fn detect_claims(
             let tb = &t.blocks[ti];
             let ta = target_an(ti);
             if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
+                // As for the subject rules: one side negated, the other using a negative verb
+                // is the same polarity in other words.
+                let soft = kind == ConflictKind::RelatedClaims
+                    || (sa.negated != ta.negated
+                        && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
+                        && !values_incompatible(&sa.values, &ta.values));
+                let (kind, certainty, group) = if soft {
+                    (ConflictKind::RelatedClaims, Certainty::Possible, 3)
+                } else {
+                    (kind, Certainty::Certain, 2)
+                };
+                has_certain |= !soft;
                 pairs_seen.insert((si, ti));
                 let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
                 let subject = if !words.is_empty() {
@@ -435,12 +593,35 @@ pub(super) fn detect_claims(
                     target: t.side(tb),
                     norms: (sb.key, tb.key),
                     pairs: vec![(si, ti)],
-                    order: (2, t.lines[tb.start].0, s.lines[sb.start].0),
-                    certainty: Certainty::Certain,
+                    order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
+                    certainty,
                 });
                 continue;
             }
-            let Some(shared) = related(sa, ta, sb.sec, tb.sec) else { continue };
+            let shared = match related(sa, ta, sb.sec, tb.sec) {
+                Some(shared) => shared,
+                None => match widened(sa, ta, sb.sec, tb.sec, s_words) {
+                    Some(stems) => {
+                        pairs_seen.insert((si, ti));
+                        let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+                        let subject =
+                            if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
+                        wide.push(Found {
+                            kind: ConflictKind::RelatedClaims,
+                            key: words_key(&stems),
+                            subject,
+                            source: s.side(sb),
+                            target: t.side(tb),
+                            norms: (sb.key, tb.key),
+                            pairs: vec![(si, ti)],
+                            order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
+                            certainty: Certainty::Possible,
+                        });
+                        continue;
+                    }
+                    None => continue,
+                },
+            };
             pairs_seen.insert((si, ti));
             let subject = if shared.is_empty() {
                 scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true).subject_display
@@ -459,6 +640,9 @@ pub(super) fn detect_claims(
                 order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
                 certainty: Certainty::Possible,
             });
+        }
+        if !has_certain {
+            out.append(&mut wide);
         }
     }
 }
@@ -580,5 +764,101 @@ mod tests {
         assert!(material_next_action("Raise the API rate limit for the beta", "Lower the API rate limit for the beta"));
         assert!(material_next_action("Ship the Android build to testers", "Hold the Android build for testers"));
         assert!(material_next_action("Don't send the deck", "Send the deck"));
+    }
+}
+
+#[cfg(test)]
+mod second_round {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// The source document's words for the names test: here, only the source claim's own.
+    fn words_of(text: &str) -> KeySet<u64> {
+        let mut set = KeySet::default();
+        for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            set.insert(fold_hash(&w.to_lowercase()));
+        }
+        set
+    }
+
+    fn wide(s: &str, t: &str, s_sec: usize, t_sec: usize) -> bool {
+        let (a, b) = (an(s, s_sec == DECISIONS), an(t, t_sec == DECISIONS));
+        related(&a, &b, s_sec, t_sec).is_none() && widened(&a, &b, s_sec, t_sec, &words_of(s)).is_some()
+    }
+
+    #[test]
+    fn widened_tier_documented_examples() {
+        let (d, f, c) = (DECISIONS, FINDINGS, CURRENT_STATE);
+        assert!(wide("The LMS will be Canvas.", "Choose Moodle as the learning platform.", d, d));
+        assert!(wide("Go with SQLite.", "Use Postgres.", d, d));
+        assert!(wide("Email tool: Mailchimp.", "Use HubSpot for the email campaigns.", d, d));
+        assert!(wide(
+            "Backup retention for the feature store: 6 months.",
+            "Feature store snapshots are retained for ninety days.",
+            d,
+            d
+        ));
+        assert!(wide(
+            "The rebranded website still sits in staging.",
+            "The rebrand site went to production on Monday.",
+            c,
+            c
+        ));
+        // Restatements and other things stay quiet.
+        assert!(!wide("Production runs on EKS in eu-central-1.", "Production runs on EKS.", f, f));
+        assert!(!wide("Use Postgres.", "Use Postgres.", d, d));
+        assert!(!wide("interviews are held on tuesdays.", "offers go out on fridays.", f, f));
+        assert!(!wide("First response target: 2 hours.", "First response target is 120 minutes.", d, d));
+    }
+
+    #[test]
+    fn next_action_tiers() {
+        use Certainty::{Certain, Possible};
+        assert_eq!(next_action_conflict("Disable the chatbot handoff", "Enable the chatbot handoff"), Some(Certain));
+        assert_eq!(next_action_conflict("Send the deck by June 30", "Send the deck by July 14"), Some(Certain));
+        assert_eq!(next_action_conflict("Don't send the deck", "Send the deck"), Some(Certain));
+        assert_eq!(
+            next_action_conflict("Send the vendor a note about the SLA", "Email the vendor about the SLA"),
+            Some(Possible)
+        );
+        assert_eq!(next_action_conflict("Send the deck", "Send the deck to Sales"), None);
+    }
+
+    #[test]
+    fn clause_and_alternatives() {
+        // "over" after a verb of carrying, or before a number, is not a rejected alternative.
+        assert!(an("Ship firmware updates over the air instead of over USB", true).rejected.len() == 1);
+        assert!(an("Any discount over twenty percent requires VP sign-off", true).rejected.is_empty());
+        assert!(!an("Prefer Kafka over RabbitMQ", true).rejected.is_empty());
+        // "so" ends the main clause; "is due to" does not.
+        assert!(!an("Use two carriers on the Hamburg lane so one strike cannot stop deliveries", true).negated);
+        assert!(an("The readmission rise on Ward 4 is due to the protocol change", false).cause);
+        // British spelling: one word key.
+        assert_eq!(fold_hash("prioritise"), fold_hash("prioritize"));
+        assert_eq!(fold_hash("organisations"), fold_hash("organizations"));
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// `MERGE_PROBE="S text|T text|sec"` (sec: d decisions, f findings, c current state).
+    #[test]
+    fn probe() {
+        let Ok(p) = std::env::var("MERGE_PROBE") else { return };
+        let v: Vec<&str> = p.split('|').collect();
+        let sec = match v.get(2).copied().unwrap_or("d") {
+            "f" => FINDINGS,
+            "c" => CURRENT_STATE,
+            _ => DECISIONS,
+        };
+        let (s, t) = (an(v[0], sec == DECISIONS), an(v[1], sec == DECISIONS));
+        println!("S {s:#?}\nT {t:#?}");
+        println!("subject {:?}", subject_conflict(&s, &t));
+        println!("words {:?}", same_words_conflict(&s, &t));
+        println!("ext {:?}", extended_conflict(&s, &t, sec, sec).map(|x| x.0));
+        println!("related {:?}", related(&s, &t, sec, sec).is_some());
     }
 }

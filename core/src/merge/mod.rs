@@ -55,7 +55,7 @@ mod types;
 mod values;
 mod words;
 
-pub use detection::{lifecycle, material_next_action};
+pub use detection::{lifecycle, material_next_action, next_action_conflict};
 pub use ids::canonical_conflict_id;
 pub use types::{
     Certainty, Choice, Conflict, ConflictKind, ConflictSide, MergeError, MergePlan, MergeSide, Resolution, Status,
@@ -65,7 +65,7 @@ use crate::hash::fnv64;
 use crate::maps::{HashMap, KeyMap};
 use analysis::Scratch;
 use claims::{NEXT_STEPS, Sections, heading_level, parse};
-use detection::{Found, detect_claims, effective_next_action, eligible};
+use detection::{Found, detect_claims, doc_words, effective_next_action, eligible};
 use ids::{conflict_id, norm_hash};
 use render::{Entry, Side, render, union_provenance};
 use resolution::Fate;
@@ -142,7 +142,15 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     }
     let (s_next, s_next_line) = effective_next_action(&source.next_action, &s);
     let (t_next, t_next_line) = effective_next_action(&target.next_action, &t);
-    if material_next_action(&s_next, &t_next) {
+    // A possible next-action conflict whose source action is already one of the target's
+    // Next Steps (a `keep-both` merged before) is settled: the plan holds both.
+    let planned = |text: &str| {
+        let key = norm_hash(text);
+        t.blocks.iter().any(|b| b.sec == NEXT_STEPS && b.key == key)
+    };
+    if let Some(certainty) =
+        next_action_conflict(&s_next, &t_next).filter(|&c| c == Certainty::Certain || !planned(&s_next))
+    {
         let provenance = |text: &str| markers(text).map(str::to_string).collect();
         conflicts.push(Found {
             kind: ConflictKind::DivergentNextAction,
@@ -153,10 +161,11 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             norms: (norm_hash(&s_next), norm_hash(&t_next)),
             pairs: Vec::new(),
             order: (1, 0, 0),
-            certainty: Certainty::Certain,
+            certainty,
         });
     }
-    detect_claims(&t, &s, &t_first, &s_new, &mut scratch, &mut conflicts);
+    let s_words = doc_words(&s, &source.next_action);
+    detect_claims(&t, &s, &t_first, &s_new, &s_words, &mut scratch, &mut conflicts);
 
     // Ids, grouping of identical disagreements, order.
     let mut by_id: HashMap<String, usize> = HashMap::default();

@@ -290,7 +290,9 @@ impl Toks {
                 {
                     return fold_hash(canon);
                 }
-                if w.ends_with('s') { fold_hash(w) } else { self.toks[i].h }
+                let folds = w.ends_with('s')
+                    || (w.len() > 5 && ["ise", "ised", "ising", "iser", "isation"].iter().any(|e| w.ends_with(e)));
+                if folds { fold_hash(w) } else { self.toks[i].h }
             }
         }
     }
@@ -299,7 +301,28 @@ impl Toks {
 /// Hash of `w` with common English plural endings folded, so "renewals" meets "renewal"
 /// (`-ies` → `-y`; `-ses`, `-xes`, `-ches`, `-shes` → drop `es`; `-s` → drop, except after
 /// `s`, `u`, `i`; words of 3 letters or fewer and non-ASCII words as they are).
+///
+/// British *-ise* spellings read as *-ize* ("prioritise" = "prioritize", "organisations" =
+/// "organizations"): *is* followed by *e, ed, es, er, ers, ing, ation, ations* at the end,
+/// after at least 3 letters.
 pub(super) fn fold_hash(w: &str) -> u64 {
+    if w.is_ascii() && w.len() > 5 {
+        for end in ["isations", "isation", "ising", "isers", "iser", "ised", "ises", "ise"] {
+            if let Some(stem) = w.strip_suffix(end)
+                && stem.len() >= 3
+            {
+                let mut z = String::with_capacity(w.len());
+                z.push_str(stem);
+                z.push_str("iz");
+                z.push_str(&end[2..]);
+                return fold_plural(&z);
+            }
+        }
+    }
+    fold_plural(w)
+}
+
+fn fold_plural(w: &str) -> u64 {
     let b = w.as_bytes();
     let len = b.len();
     let h = if !w.is_ascii() || len <= 3 {

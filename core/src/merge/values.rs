@@ -191,7 +191,7 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
 /// second"), then *hundred*/*thousand*/*million*/*dozen* as multipliers ("two hundred").
 /// *one* before *of* is not a number ("one of the reasons"). Returns the value and the index
 /// after it.
-fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usize)> {
+pub(super) fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usize)> {
     fn small(w: &str) -> Option<f64> {
         const UNITS: [&str; 20] = [
             "one",
@@ -401,6 +401,17 @@ pub(super) fn values_agree(a: &[Value], b: &[Value]) -> bool {
 /// share no unit, each has exactly one number and one of them has no unit, those two are
 /// compared.
 pub(super) fn values_incompatible(a: &[Value], b: &[Value]) -> bool {
+    incompatible(a, b, true)
+}
+
+/// [`values_incompatible`] without the last resort (one number each, one without a unit):
+/// only values of one kind and unit that differ ("24 beds" / "30 beds", "90 days" / "6
+/// months").
+pub(super) fn values_clash(a: &[Value], b: &[Value]) -> bool {
+    incompatible(a, b, false)
+}
+
+fn incompatible(a: &[Value], b: &[Value], loose: bool) -> bool {
     if a.is_empty() || b.is_empty() {
         return false;
     }
@@ -424,7 +435,8 @@ pub(super) fn values_incompatible(a: &[Value], b: &[Value]) -> bool {
             return true;
         }
     }
-    if !shared
+    if loose
+        && !shared
         && let ([x], [y]) = (&of(a, 4).collect::<Vec<_>>()[..], &of(b, 4).collect::<Vec<_>>()[..])
         && (unit_of(x) == 0 || unit_of(y) == 0)
         && !compatible(x, y)

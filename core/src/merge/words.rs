@@ -353,7 +353,7 @@ pub(super) const OPPOSITES: &[(&str, &[&[&str]])] = &[
         ],
     ),
     ("always or never", &[&["always"], &["never"]]),
-    ("how it is done", &[&["manually", "manual"], &["automatically", "automatic", "automated", "auto"]]),
+    ("how it is done", &[&["manually", "manual", "hand"], &["automatically", "automatic", "automated", "auto"]]),
     ("order", &[&["before", "earlier", "prior"], &["after", "later"]]),
     ("timing of a call", &[&["synchronously", "synchronous", "sync"], &["asynchronously", "asynchronous", "async"]]),
     ("visibility", &[&["public", "publicly"], &["private", "privately"]]),
@@ -398,6 +398,18 @@ pub(super) const SYNONYMS: &[&[&str]] = &[
     &["host", "hosted", "hosting", "hosts"],
     &["send", "sent", "sends", "sending"],
     &["run", "runs", "ran", "running"],
+];
+
+/// Groups of [`OPPOSITES`] whose second member says *no* to the first: a claim using it
+/// ("Drop support for X") has the polarity of a negated claim ("X is no longer supported").
+pub(super) const NEGATIVE_POLES: &[&str] = &[
+    "stays or goes",
+    "added or removed",
+    "on or off",
+    "allowed or not",
+    "accepted or not",
+    "started or stopped",
+    "shipped or held",
 ];
 
 /// The opposition group and member of word `w` (a word in class [`W_OPPOSITE`]), packed as
@@ -477,7 +489,7 @@ pub(super) const WORD_CLASSES: &[(u64, &[&str])] = &[
     (W_ATTRIBUTION, &["agreed", "approved", "confirmed", "decided"]),
     (W_CUT, &["because", "if", "since", "unless", "until"]),
     (W_REASON, &["rationale", "reason"]),
-    (W_PAIR_CUT, &["due", "given", "signed", "so", "to"]),
+    (W_PAIR_CUT, &["due", "given", "signed", "so", "to", "which"]),
     (
         W_LINK1,
         &[
