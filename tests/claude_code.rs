@@ -230,7 +230,9 @@ fn claude_code_runs_the_hooks_dossier_init_registered() {
 /// conflicts (issue 19): "180 tenants are still on the cron jobs" / "Cron jobs disabled for
 /// migrated tenants" (the scripted model's first review, a contradiction) and the annual
 /// renewals next to a churn figure (compatible); and a Claude
-/// Code home registering `dossier mcp` on it. Returns (store, source slug, target slug, home,
+/// Code home registering `dossier mcp` on it. (The decisions name a "task queue": "job
+/// queue" would share the stem "job" with the cron-jobs finding, a third possible conflict
+/// under the widened tier, and the scripted model marks the first review a contradiction.) Returns (store, source slug, target slug, home,
 /// project).
 fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf) {
     let store = TempStore::new(crate::DOSSIER);
@@ -256,12 +258,12 @@ fn queue_pair_with_claude_home() -> (TempStore, String, String, PathBuf, PathBuf
     };
     let target = make(
         "Queue store",
-        "Use Postgres for the job queue because we need transactions.",
+        "Use Postgres for the task queue because we need transactions.",
         "- 180 tenants are still on the cron jobs.\n- Enterprise renewals move to annual.\n",
     );
     let source = make(
         "Queue notes",
-        "Use Redis for the job queue because latency matters most.",
+        "Use Redis for the task queue because latency matters most.",
         "- Cron jobs disabled for migrated tenants.\n- Monthly enterprise deals churn at 3x the annual rate.\n",
     );
     let (home, project) = claude_home(&store);
@@ -292,7 +294,7 @@ fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
     );
 
     let state = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
-    assert!(state.contains("Use Postgres for the job queue") && !state.contains("Redis"), "{state}");
+    assert!(state.contains("Use Postgres for the task queue") && !state.contains("Redis"), "{state}");
     // Issue 19: the pair the model marked a contradiction went to the user (keep_target in
     // the fallback); the compatible one kept both.
     assert!(state.contains("still on the cron jobs") && !state.contains("Cron jobs disabled"), "{state}");
@@ -312,9 +314,13 @@ fn claude_code_merges_with_conflicts_resolved_in_a_second_call() {
         .collect();
     let agent: Vec<&serde_json::Value> =
         audit.iter().filter(|e| e["event"] == "conflict_resolved" && e["verdict"] == "compatible").collect();
-    assert_eq!(agent.len(), 1, "{audit:#?}");
-    assert_eq!(agent[0]["actor"], "agent:claude-code", "the harness's verdict: {}", agent[0]);
-    assert_eq!(agent[0]["reason"], "both can hold: additive figures");
+    // How many possible conflicts the pair raises is the policy's (docs/merge.md); each one
+    // the model judged compatible is audited as the harness's verdict with its reason.
+    assert!(!agent.is_empty(), "{audit:#?}");
+    for a in &agent {
+        assert_eq!(a["actor"], "agent:claude-code", "the harness's verdict: {a}");
+        assert_eq!(a["reason"], "both can hold: additive figures");
+    }
 }
 
 /// codecall's recommendation card from the real Claude Code: `dossier init` registers the Stop

@@ -388,12 +388,20 @@ fn spec_14_5_c_the_conflict_is_preserved_in_conflicts() {
     let (source, target, _, _) = crate::merge::pair(&s, true);
     let v = cli(&s, &["merge", &source, &target]);
     assert_eq!(v["error"]["code"], "conflict_detected");
-    for c in v["error"]["details"]["conflicts"].as_array().unwrap() {
+    let conflicts = v["error"]["details"]["conflicts"].as_array().unwrap();
+    for c in conflicts {
         let path = std::path::PathBuf::from(c["path"].as_str().unwrap());
         assert!(path.starts_with(s.root().join(&target).join("conflicts")), "{path:?}");
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains("Postgres") && text.contains("SQLite"), "both sides kept:\n{text}");
+        // Both sides as written, whatever the tier.
+        for side in ["target", "source"] {
+            let first = c[side]["text"].as_str().unwrap().lines().next().unwrap();
+            assert!(text.contains(first), "the {side} side is kept:\n{text}");
+        }
     }
+    let decision = conflicts.iter().find(|c| c["certainty"] == "certain").expect("the contradiction is certain");
+    let text = std::fs::read_to_string(decision["path"].as_str().unwrap()).unwrap();
+    assert!(text.contains("Postgres") && text.contains("SQLite"), "both decisions kept:\n{text}");
 }
 
 #[test]

@@ -554,6 +554,9 @@ impl DossierServer {
         let all = ops::merge::conflicts(&app, &p.source_id, &p.target_id);
         let mut reviewed = Vec::new();
         if let Ok(all) = &all {
+            if let Err(e) = dossier_store::merge::check_resolution_ids(&resolutions, all) {
+                return envelope(Err(e)).into();
+            }
             let r = match &p.reviews {
                 None => dossier_store::merge::review_round(&p.source_id, &p.target_id, all, &resolutions)
                     .map_or(Ok(()), Err),

@@ -767,7 +767,12 @@ impl State {
         if w.checklist.is_some() && k.code != KeyCode::Esc {
             return self.checklist_key(k);
         }
-        let c = &w.conflicts[w.at];
+        // Back from the confirmation of a merge with nothing to walk (every conflict was
+        // possible and kept both): any key but Esc shows the checklist again.
+        if w.conflicts.is_empty() && k.code != KeyCode::Esc {
+            w.checked = false;
+            return w.open_checklist();
+        }
         let choice = match k.code {
             KeyCode::Esc => {
                 let msg = format!(
@@ -792,7 +797,8 @@ impl State {
             KeyCode::Char('s') => ChoiceInput::KeepSource,
             KeyCode::Char('b') => ChoiceInput::KeepBoth,
             KeyCode::Char('w') => {
-                w.editor = Some(editor_with(&c.target.text, " Your wording — Ctrl-S uses it, Esc cancels "));
+                let text = w.conflicts[w.at].target.text.clone();
+                w.editor = Some(editor_with(&text, " Your wording — Ctrl-S uses it, Esc cancels "));
                 return;
             }
             code => {
@@ -800,7 +806,7 @@ impl State {
                 return;
             }
         };
-        let r = ResolutionInput { conflict_id: c.id.clone(), choice, text: None };
+        let r = ResolutionInput { conflict_id: w.conflicts[w.at].id.clone(), choice, text: None };
         self.decide(r);
     }
 

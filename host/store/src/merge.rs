@@ -204,7 +204,9 @@ pub fn review_round(
                 if certain.is_empty() { String::new() } else { format!(", and {} certain one(s) the user decides", certain.len()) }
             ),
         )
-        .with_details(json!({ "source": source, "target": target, "review": review, "certain": certain }))
+        .with_details(json!({ "source": source, "target": target, "review": review, "certain": certain,
+            // Every conflict of both tiers, as `conflict_detected` lists them elsewhere.
+            "conflicts": all.iter().filter(|c| !resolved(c)).collect::<Vec<_>>() }))
         .with_next(format!(
             "judge each pair in details.review ({}): `contradiction` if both claims cannot hold (the user decides), `compatible` if they can (both are kept), with a one-line reason",
             ids.join(", ")
@@ -390,10 +392,25 @@ pub fn merge_reviewed(
 /// with `details.unknown` and `details.valid`, before the policy sees them.
 fn known_ids(resolutions: &[Resolution], raised: &[Conflict]) -> Result<()> {
     let valid: Vec<&str> = raised.iter().map(|c| c.id.as_str()).collect();
-    let mut unknown: Vec<&str> = Vec::new();
+    unknown_ids(resolutions.iter().map(|r| r.conflict_id.clone()).collect(), valid)
+}
+
+/// The same refusal over conflict views, for surfaces that look at the conflicts before
+/// merging (the MCP review round): malformed resolutions and resolutions naming no conflict of
+/// this merge are refused first, whatever else is pending.
+pub fn check_resolution_ids(resolutions: &[ResolutionInput], all: &[ConflictView]) -> Result<()> {
     for r in resolutions {
-        if !valid.contains(&r.conflict_id.as_str()) && !unknown.contains(&r.conflict_id.as_str()) {
-            unknown.push(&r.conflict_id);
+        r.to_policy()?; // a malformed resolution (custom without text) is refused first too
+    }
+    let ids = resolutions.iter().map(|r| crate::ids::canonical_conflict_id(&r.conflict_id)).collect();
+    unknown_ids(ids, all.iter().map(|c| c.id.as_str()).collect())
+}
+
+fn unknown_ids(ids: Vec<String>, valid: Vec<&str>) -> Result<()> {
+    let mut unknown: Vec<&str> = Vec::new();
+    for id in &ids {
+        if !valid.contains(&id.as_str()) && !unknown.contains(&id.as_str()) {
+            unknown.push(id);
         }
     }
     if unknown.is_empty() {
