@@ -42,23 +42,7 @@ fn official_python_client_drives_every_tool() {
 fn spec_5_1_session_works_without_a_session_id() {
     let store = TempStore::new(crate::DOSSIER);
     store.init();
-    let script = support::workspace_root().join("tests/mcp/client_check.py");
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(crate::DOSSIER)
-        .arg(store.root())
-        .arg("context-only")
-        .env("HOME", store.dir.path())
-        .env_remove("CLAUDE_CODE_SESSION_ID")
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "context-only session checks failed:\nstdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp context-only session checks passed"));
+    client_checks(&store, "context-only", "mcp context-only session checks passed");
     // Only the binding asked for explicitly at the end is on disk.
     let files: Vec<_> = std::fs::read_dir(store.root().join("sessions"))
         .unwrap()
@@ -74,23 +58,7 @@ fn spec_5_1_session_works_without_a_session_id() {
 fn spec_5_1_session_reports_a_binding_to_a_removed_dossier() {
     let store = TempStore::new(crate::DOSSIER);
     store.init();
-    let script = support::workspace_root().join("tests/mcp/client_check.py");
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(crate::DOSSIER)
-        .arg(store.root())
-        .arg("dead-binding")
-        .env("HOME", store.dir.path())
-        .env_remove("CLAUDE_CODE_SESSION_ID")
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "dead binding checks failed:\nstdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp dead binding checks passed"));
+    client_checks(&store, "dead-binding", "mcp dead binding checks passed");
 }
 
 /// SPEC §7.2 and §8.3: inside a known harness session (Claude Code's session variable set, no
@@ -100,23 +68,7 @@ fn spec_5_1_session_reports_a_binding_to_a_removed_dossier() {
 fn spec_8_3_dossier_list_items_carry_capability_warnings_inside_a_session() {
     let store = TempStore::new(crate::DOSSIER);
     store.init();
-    let script = support::workspace_root().join("tests/mcp/client_check.py");
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(crate::DOSSIER)
-        .arg(store.root())
-        .arg("list-warnings")
-        .env("HOME", store.dir.path())
-        .env_remove("CLAUDE_CODE_SESSION_ID")
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "list warning checks failed:\nstdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp list warning checks passed"));
+    client_checks(&store, "list-warnings", "mcp list warning checks passed");
 }
 
 /// SPEC §8.2 / issue 18 defect 4: every reply stays under Claude Code's ~48 KB cap — a save
@@ -128,22 +80,29 @@ fn spec_8_3_dossier_list_items_carry_capability_warnings_inside_a_session() {
 fn spec_8_2_replies_stay_under_the_cap() {
     let store = TempStore::new(crate::DOSSIER);
     store.init();
+    client_checks(&store, "reply-cap", "mcp reply cap checks passed");
+}
+
+/// Run `tests/mcp/client_check.py` in `mode` against `store` (no session id in the
+/// environment: each mode sets its own) and require its `passed` line.
+fn client_checks(store: &TempStore, mode: &str, passed: &str) {
     let script = support::workspace_root().join("tests/mcp/client_check.py");
     let out = std::process::Command::new("python3")
         .arg(&script)
         .arg(crate::DOSSIER)
         .arg(store.root())
-        .arg("reply-cap")
+        .arg(mode)
         .env("HOME", store.dir.path())
+        .env_remove("CLAUDE_CODE_SESSION_ID")
         .output()
-        .expect("python3 runs");
+        .expect("python3 runs (the README's test command installs it and the mcp package)");
     assert!(
         out.status.success(),
-        "reply cap checks failed:\nstdout:\n{}\nstderr:\n{}",
+        "{mode} checks failed:\nstdout:\n{}\nstderr:\n{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("mcp reply cap checks passed"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(passed), "{mode}: no `{passed}`");
 }
 
 /// The audit events of `dir` as JSON values.
