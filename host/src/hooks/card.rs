@@ -236,25 +236,27 @@ pub fn edits_in(text: &[u8]) -> Vec<Edit> {
     scanner.finish()
 }
 
-/// Collects edit calls and failed tool calls line by line. Only lines that can hold one are
-/// parsed: an assistant line with an edit tool's `tool_use`, or a user line with an error
-/// result (a substring test first: most of a transcript is bookkeeping that is never parsed).
+/// Collects edit calls and their results line by line. An edit counts only once its result
+/// is read and is not an error: an edit whose result Claude Code has not written yet (or that
+/// failed) changed nothing we know of. Only lines that can hold one are parsed: an assistant
+/// line with an edit tool's `tool_use`, or a user line with a `tool_result` (a substring
+/// test first: most of a transcript is bookkeeping that is never parsed).
 struct Scanner {
     tool_use: memchr::memmem::Finder<'static>,
-    is_error: memchr::memmem::Finder<'static>,
+    tool_result: memchr::memmem::Finder<'static>,
     tools: Vec<memchr::memmem::Finder<'static>>,
     edits: Vec<Edit>,
-    failed: HashSet<String>,
+    succeeded: HashSet<String>,
 }
 
 impl Default for Scanner {
     fn default() -> Self {
         Scanner {
             tool_use: memchr::memmem::Finder::new(b"\"tool_use\""),
-            is_error: memchr::memmem::Finder::new(b"\"is_error\""),
+            tool_result: memchr::memmem::Finder::new(b"\"tool_result\""),
             tools: EDIT_TOOLS.iter().map(|t| memchr::memmem::Finder::new(t.as_bytes())).collect(),
             edits: Vec::new(),
-            failed: HashSet::new(),
+            succeeded: HashSet::new(),
         }
     }
 }
@@ -262,7 +264,7 @@ impl Default for Scanner {
 impl Scanner {
     fn line(&mut self, line: &[u8]) {
         let maybe_edit = self.tool_use.find(line).is_some() && self.tools.iter().any(|t| t.find(line).is_some());
-        if !(maybe_edit || self.is_error.find(line).is_some()) {
+        if !(maybe_edit || self.tool_result.find(line).is_some()) {
             return;
         }
         let Ok(v) = serde_json::from_slice::<Value>(line) else { return };
@@ -280,10 +282,10 @@ impl Scanner {
             Some("user") => {
                 for b in blocks {
                     if b.get("type").and_then(Value::as_str) == Some("tool_result")
-                        && b.get("is_error").and_then(Value::as_bool) == Some(true)
+                        && b.get("is_error").and_then(Value::as_bool) != Some(true)
                         && let Some(id) = b.get("tool_use_id").and_then(Value::as_str)
                     {
-                        self.failed.insert(id.to_string());
+                        self.succeeded.insert(id.to_string());
                     }
                 }
             }
@@ -292,7 +294,7 @@ impl Scanner {
     }
 
     fn finish(mut self) -> Vec<Edit> {
-        self.edits.retain(|e| !self.failed.contains(&e.tool_use_id));
+        self.edits.retain(|e| self.succeeded.contains(&e.tool_use_id));
         self.edits
     }
 }
@@ -608,12 +610,15 @@ mod tests {
     }
 
     #[test]
-    fn edits_are_read_from_claude_code_lines_and_failed_calls_dropped() {
+    fn edits_count_once_their_result_is_read_and_failed_or_pending_calls_are_dropped() {
         let lines = [
             r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/r/src/a.rs","content":"fn a() {}\n"}}]}}"#,
             r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Edit","input":{"file_path":"/r/src/b.rs","old_string":"x","new_string":"y"}}]}}"#,
             r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"<tool_use_error>File does not exist.</tool_use_error>","is_error":true,"tool_use_id":"t2"}]}}"#,
             r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"/r/src/Edit.rs"}}]}}"#,
+            r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"File created successfully at: /r/src/a.rs"}]}}"#,
+            // An edit whose result is not written yet changed nothing we know of.
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t4","name":"Edit","input":{"file_path":"/r/src/c.rs","old_string":"x","new_string":"y"}}]}}"#,
         ]
         .join("\n");
         let edits = edits_in(lines.as_bytes());
