@@ -264,7 +264,16 @@ impl Default for Scanner {
 impl Scanner {
     fn line(&mut self, line: &[u8]) {
         let maybe_edit = self.tool_use.find(line).is_some() && self.tools.iter().any(|t| t.find(line).is_some());
-        if !(maybe_edit || self.tool_result.find(line).is_some()) {
+        // A result is parsed only when it can answer an edit still waiting for one (its id
+        // is in the line): most results are reads and shell output, often large, and the
+        // Stop hook runs after every turn.
+        let maybe_result = self.tool_result.find(line).is_some()
+            && self.edits.iter().any(|e| {
+                !self.succeeded.contains(&e.tool_use_id)
+                    && !e.tool_use_id.is_empty()
+                    && memchr::memmem::find(line, e.tool_use_id.as_bytes()).is_some()
+            });
+        if !(maybe_edit || maybe_result) {
             return;
         }
         let Ok(v) = serde_json::from_slice::<Value>(line) else { return };
