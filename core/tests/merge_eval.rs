@@ -16,6 +16,10 @@
 //! The development set (`tests/merge_dev/`, issue 19's second round) is scored the same way
 //! by `merge_eval_dev_set`, printed with the prefix `merge_dev:`; unlike the held-out set it
 //! is used for tuning.
+//!
+//! A second held-out set (`tests/merge_eval/heldout2/`, a fresh author, written after round 2
+//! so that round 3 is measured on pairs nobody had seen) is scored by `merge_eval_heldout2_set`,
+//! prefix `merge_eval2:`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -461,4 +465,49 @@ fn merge_eval_expect_json_is_read_strictly() {
     assert_eq!(e.target_snippet.as_deref(), Some("a \"b\""));
     assert_eq!(e.source_snippet, None);
     assert!(parse_expect(r#"{"contradiction": true, "kind": "x", "why": "y", "extra": null}"#).is_err());
+}
+
+fn heldout2_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval/heldout2")
+}
+
+/// Bars for the second held-out set (`tests/merge_eval/heldout2/`, 90 pairs: 54 contradictions,
+/// 36 compatible), written by a fresh author after round 2 so that round 3 is measured on pairs
+/// nobody had seen (docs/merge.md, "Second held-out set"). Of 54 contradictions: caught by a
+/// certain conflict, by any, located by any; of 36 compatible pairs, at most this many certain
+/// alarms and possible prompts. Set from the round-2 rules' figures (the baseline).
+const HELDOUT2_CAUGHT_CERTAIN: usize = 21;
+const HELDOUT2_CAUGHT_ANY: usize = 48;
+const HELDOUT2_LOCATED: usize = 41;
+const HELDOUT2_MAX_CERTAIN_ALARMS: usize = 6;
+const HELDOUT2_MAX_POSSIBLE_ALARMS: usize = 25;
+
+/// The second held-out set: never tuned on; the test fails if a figure falls below its bar.
+#[test]
+fn merge_eval_heldout2_set() {
+    let pairs = load_all(&heldout2_dir());
+    let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
+    let compatible = pairs.len() - contradictions;
+    assert!(pairs.len() >= 84, "at least 84 pairs, found {}", pairs.len());
+    assert!(contradictions >= 50, "at least 50 contradictions, found {contradictions}");
+    assert!(compatible >= 34, "at least 34 compatible pairs, found {compatible}");
+    check_shape(&pairs, true);
+    let (t, c) = score(&pairs, "merge second held-out evaluation", "merge_eval2");
+    assert!(
+        t.caught_certain >= HELDOUT2_CAUGHT_CERTAIN,
+        "heldout2: certain recall regressed: {} < {HELDOUT2_CAUGHT_CERTAIN}",
+        t.caught_certain
+    );
+    assert!(t.caught_any >= HELDOUT2_CAUGHT_ANY, "heldout2: recall regressed: {} < {HELDOUT2_CAUGHT_ANY}", t.caught_any);
+    assert!(t.located >= HELDOUT2_LOCATED, "heldout2: located regressed: {} < {HELDOUT2_LOCATED}", t.located);
+    assert!(
+        c.certain_alarm <= HELDOUT2_MAX_CERTAIN_ALARMS,
+        "heldout2: certain alarms on compatible pairs grew: {} > {HELDOUT2_MAX_CERTAIN_ALARMS}",
+        c.certain_alarm
+    );
+    assert!(
+        c.possible_alarm <= HELDOUT2_MAX_POSSIBLE_ALARMS,
+        "heldout2: possible prompts on compatible pairs grew: {} > {HELDOUT2_MAX_POSSIBLE_ALARMS}",
+        c.possible_alarm
+    );
 }
