@@ -61,11 +61,17 @@ pub(super) struct Analysis {
     /// The main clause states a cause (*caused, attributed, due, driven, blamed, traced,
     /// triggered*).
     pub(super) cause: bool,
+    /// The main clause asserts a state to the exclusion of another ([`EXCLUSIVE_STATE`]:
+    /// *still, yet, only, all, complete, blocked, waiting* …): not a step of a progress log.
+    pub(super) exclusive: bool,
     /// The stems of scope words (qualifiers, and the subject's words after *for*/*in*), sorted.
     pub(super) scope_stems: Vec<u64>,
     /// Capitalised content words of the main clause (names: "Mailchimp", "Zaragoza", "Ana"),
     /// as `fold_hash` of the lower-cased word, sorted.
     pub(super) names: Vec<u64>,
+    /// The stems of `names`, sorted: a capitalised first word ("Interviewers never ask …") is
+    /// the same word as the other claim's "interviews".
+    pub(super) name_stems: Vec<u64>,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
@@ -296,6 +302,7 @@ impl Scratch {
                     }
                     if tk.toks[i].cap && !tk.has(i, W_DEC_VERB | W_MONTH | W_OPPOSITE) {
                         a.names.push(fold_hash(w));
+                        a.name_stems.push(st);
                     }
                 }
             }
@@ -317,10 +324,15 @@ impl Scratch {
                 }
             } else if tk.has(i, W_OPPOSITE) && !used[i] {
                 poles_of(tk.w(i), &mut a.poles);
-                a.pole_words.push(tk.key(i));
+                if !tk.has(i, W_NEG) {
+                    a.pole_words.push(tk.key(i));
+                }
             }
             if !skip[i] && tk.is_any(i, &["caused", "attributed", "due", "driven", "blamed", "traced", "triggered"]) {
                 a.cause = true;
+            }
+            if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
+                a.exclusive = true;
             }
         }
         a.rejected.sort_unstable();
@@ -349,10 +361,39 @@ impl Scratch {
         a.scope_stems.dedup();
         a.names.sort_unstable();
         a.names.dedup();
+        a.name_stems.sort_unstable();
+        a.name_stems.dedup();
         a.pol_key = words_key(&a.pol_words);
         a
     }
 }
+
+/// Words by which a Current State claim asserts that a state holds to the exclusion of
+/// another — it persists (*still, yet, remains*), covers everything or only part (*all,
+/// every, none, only, fully, entirely*), is over (*complete, done, finished*), or is held up (*blocked, stuck, pending,
+/// waiting*). Two Current State claims on one thing without any of these (nor a negation or
+/// an opposition) read as steps of a progress log: "The draft is ready" / "The draft was
+/// reviewed on 3 May".
+const EXCLUSIVE_STATE: &[&str] = &[
+    "still",
+    "yet",
+    "remains",
+    "remain",
+    "only",
+    "all",
+    "every",
+    "none",
+    "fully",
+    "entirely",
+    "complete",
+    "completed",
+    "done",
+    "finished",
+    "blocked",
+    "stuck",
+    "pending",
+    "waiting",
+];
 
 /// Verbs after which "over" says how something travels, not what is preferred ("ship over
 /// USB").
@@ -639,9 +680,22 @@ fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(
 fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], used: &mut [bool], out: &mut Vec<Value>) {
     let ok = |k: usize| k < end && role[k] == Role::Predicate && !skip[k];
     let first_pred = (start..end).find(|&k| ok(k) && tk.is_text(k));
+    let mut was: Vec<Value> = Vec::new();
     let mut i = start;
     while i < end {
         if !ok(i) || !tk.is_text(i) {
+            i += 1;
+            continue;
+        }
+        // "eu-central-1", "rev-2": a number joined to a word by a hyphen is part of a name.
+        let joined = |k: usize| !tk.toks[k].space;
+        if tk.toks[i].kind == Tk::Num
+            && i >= 2
+            && joined(i)
+            && tk.punct(i - 1) == Some('-')
+            && joined(i - 1)
+            && tk.toks[i - 2].kind == Tk::Word
+        {
             i += 1;
             continue;
         }
@@ -649,18 +703,25 @@ fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], use
             i += 1;
             continue;
         };
-        let past = i > start && {
-            let mut p = i - 1;
-            while p > start && matches!(tk.punct(p), Some('$' | '€' | '£' | '(')) {
-                p -= 1;
-            }
-            tk.has(p, W_HISTORY)
-        };
+        let mut p = i.saturating_sub(1);
+        while p > start && matches!(tk.punct(p), Some('$' | '€' | '£' | '(')) {
+            p -= 1;
+        }
+        let past = i > start && tk.has(p, W_HISTORY);
         used[i..next].fill(true);
         if !past {
             out.push(value);
+        } else if tk.is_any(p, &["was", "were"]) && !matches!(tk.punct(p + 1), Some('(')) && !skip[p] {
+            // "Compliance was 78%": the past tense of the claim's own value, unless the
+            // claim states another value of that kind ("now 85%, was 78%").
+            was.push(value);
         }
         i = next;
+    }
+    for v in was {
+        if !out.iter().any(|o| super::values::same_slot(o, &v)) {
+            out.push(v);
+        }
     }
 }
 

@@ -10,7 +10,7 @@
 //! right.
 
 use super::analysis::{Analysis, Scratch};
-use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE};
+use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
@@ -152,6 +152,82 @@ fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
     qs.is_empty() || qt.is_empty() || subset(&qs, &qt) || subset(&qt, &qs)
 }
 
+/// A decision against a finding or a Current State claim: a choice and an observation.
+fn across_kinds(s_sec: usize, t_sec: usize) -> bool {
+    (s_sec == DECISIONS) != (t_sec == DECISIONS)
+}
+
+/// A clash the two claims state outright: typed values of one kind and unit that differ, one
+/// negated and the other not, or opposite members of one group of the lexicon.
+fn stated_clash(s: &Analysis, t: &Analysis) -> bool {
+    values_clash(&s.values, &t.values) || s.negated != t.negated || opposed(s, t)
+}
+
+/// Additive claims (issue 19, third round): a decision and a finding or Current State claim
+/// about one thing are a choice and an observation of it ("The Hamburg lane is dual-sourced"
+/// / "The Hamburg lane carries 220 pallets a week"; "First response target: 120 minutes" /
+/// "Median first response is 95 minutes"): related only when they share the subject key or
+/// head word and state a clash.
+fn additive(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    if !across_kinds(s_sec, t_sec) {
+        return false;
+    }
+    let same = (s.subject.is_some() && s.subject == t.subject) || (s.head != 0 && s.head == t.head);
+    !(same && stated_clash(s, t))
+}
+
+/// Progress-log steps (issue 19, third round): two Current State claims with the same
+/// polarity, neither asserting its state to the exclusion of another (`exclusive`: *still,
+/// yet, only, all, complete, blocked* …), without opposite lexicon members or clashing
+/// values, are successive states of one thing ("The draft is ready" / "The draft was reviewed
+/// by the CFO on 3 May"; "Rev B boards are ordered" / "Rev B boards arrived on 12 March").
+fn progress_steps(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    s_sec == CURRENT_STATE
+        && t_sec == CURRENT_STATE
+        && !s.negated
+        && !t.negated
+        && !s.exclusive
+        && !t.exclusive
+        && !stated_clash(s, t)
+}
+
+/// Restatement by overlap (issue 19, third round): the same polarity, the same typed value
+/// (or none on either side), no opposition, the same lexicon words, the same names (a capitalised word of one is among the other's words), and at
+/// least 3 shared stems that are at least three quarters of the smaller claim's ("Interviewers
+/// never ask candidates about their previous salary" / "We do not ask for salary history in
+/// interviews").
+fn restated(s: &Analysis, t: &Analysis) -> bool {
+    let same_values = values_agree(&s.values, &t.values) || (s.values.is_empty() && t.values.is_empty());
+    if s.negated != t.negated || opposed(s, t) || !same_values {
+        return false;
+    }
+    let named = |x: &Analysis, y: &Analysis| subset(&x.name_stems, &y.stems);
+    // A lexicon word on one side only ("retire", "pause") is what a change says.
+    let same_poles = s.pole_words == t.pole_words;
+    same_poles && named(s, t) && named(t, s) && high_overlap(&s.stems, &t.stems)
+}
+
+/// At least 3 shared words, at least three quarters of the smaller list's.
+fn high_overlap(a: &[u64], b: &[u64]) -> bool {
+    let n = inter(a, b).len();
+    n >= 3 && 4 * n >= 3 * a.len().min(b.len())
+}
+
+/// A negation met by a negative verb that says the same thing (issue 19, third round): the
+/// words other than the lexicon's overlap as for [`restated`] ("The next release no longer
+/// supports Python 3.8" / "Drop support for Python 3.8 in the next release"), and no typed
+/// values clash. Not a conflict at all.
+fn negation_restated(s: &Analysis, t: &Analysis) -> bool {
+    let (a, b) = (minus(&s.core_words, &s.pole_words), minus(&t.core_words, &t.pole_words));
+    !values_incompatible(&s.values, &t.values) && (subset(&a, &b) || subset(&b, &a) || high_overlap(&a, &b))
+}
+
+/// One negated and the other using the negative member of a polarity group ("X is no
+/// longer supported" / "Drop support for X"): the same sense in other words.
+fn same_sense(s: &Analysis, t: &Analysis) -> bool {
+    s.negated != t.negated && (s.negated ^ s.neg_pole) == (t.negated ^ t.neg_pole)
+}
+
 /// The certain tier's extensions (docs/merge.md, "Certain tier: extensions"), for two
 /// comparable claims that the subject and word-set rules did not flag, in this order:
 ///
@@ -260,7 +336,11 @@ pub(super) fn extended_conflict(
     // restatement or a progress step ("Design review done" / "Security review done"): a
     // possible conflict (`RelatedClaims`).
     let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
-    if s.negated == t.negated && !different_subjects {
+    if s.negated == t.negated
+        && !different_subjects
+        && !additive(s, t, s_sec, t_sec)
+        && !progress_steps(s, t, s_sec, t_sec)
+    {
         let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
         if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
             return Some((ConflictKind::RelatedClaims, shared));
@@ -302,6 +382,13 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
     if s.negated == t.negated && (subset(a, b) || subset(b, a)) {
         return None;
     }
+    if additive(s, t, s_sec, t_sec)
+        || progress_steps(s, t, s_sec, t_sec)
+        || restated(s, t)
+        || (same_sense(s, t) && negation_restated(s, t))
+    {
+        return None;
+    }
     // Scope words are evidence of what a claim is about only together with other words.
     let shared: Vec<u64> = a
         .iter()
@@ -313,6 +400,12 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
     if s.subject.is_some() && t.subject.is_some() && !same_head && inter(&s.subject_words, &t.subject_words).is_empty()
     {
         return None; // about two different things ("Use Postgres for X" / "Use Postgres for Y")
+    }
+    if s_sec == SITUATION || t_sec == SITUATION {
+        // What the work is about, in the words of each side: framing sentences that share
+        // words ("Save system design review." / "The game's save system.") are not claims to
+        // choose between; only one subject stated twice is.
+        return same_subject.then_some(shared);
     }
     let enough = shared.len() >= MIN_SHARED && 2 * shared.len() >= a.len().min(b.len());
     (same_subject || same_head || enough).then_some(shared)
@@ -360,6 +453,9 @@ pub(super) fn widened(
     {
         return None;
     }
+    if restated(s, t) || progress_steps(s, t, s_sec, t_sec) || (same_sense(s, t) && negation_restated(s, t)) {
+        return None;
+    }
     // A stem in both claims' scopes says only that they are about the same scope.
     let both_scopes = inter(&s.scope_stems, &t.scope_stems);
     let shared = minus(&inter(&s.stems, &t.stems), &both_scopes);
@@ -378,10 +474,15 @@ pub(super) fn widened(
     if n == 0 {
         return None;
     }
+    // A decision and an observation: only a stated clash on one subject, or a name the other
+    // side never mentions, relates them.
+    if additive(s, t, s_sec, t_sec) && !(new_name && names(t, s_words)) {
+        return None;
+    }
     // Stems outside either claim's scope ("in performance mode" says where, not what).
     let outside = minus(&minus(&shared, &s.scope_stems), &t.scope_stems).len();
     let hit = values_clash(&s.values, &t.values)
-        || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)
+        || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)  // progress steps returned above
         || (s.negated != t.negated && s_sec == t_sec && n >= 2 && 3 * n >= s.stems.len().min(t.stems.len()))
         || (s.cause && t.cause && n >= 2)
         || (opposed(s, t) && n >= 2)
@@ -496,6 +597,9 @@ pub(super) fn detect_claims(
             let soft = sa.negated != ta.negated
                 && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
                 && !values_incompatible(&sa.values, &ta.values);
+            if soft && negation_restated(sa, ta) {
+                continue; // the same thing said twice: "no longer supports X" / "drop support for X"
+            }
             let (kind, certainty, group) = if soft {
                 (ConflictKind::RelatedClaims, Certainty::Possible, 3)
             } else {
@@ -565,10 +669,14 @@ pub(super) fn detect_claims(
             if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
                 // As for the subject rules: one side negated, the other using a negative verb
                 // is the same polarity in other words.
-                let soft = kind == ConflictKind::RelatedClaims
-                    || (sa.negated != ta.negated
-                        && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
-                        && !values_incompatible(&sa.values, &ta.values));
+                let negative_verb = sa.negated != ta.negated
+                    && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
+                    && !values_incompatible(&sa.values, &ta.values);
+                if negative_verb && kind != ConflictKind::RelatedClaims && negation_restated(sa, ta) {
+                    pairs_seen.insert((si, ti));
+                    continue;
+                }
+                let soft = kind == ConflictKind::RelatedClaims || negative_verb;
                 let (kind, certainty, group) = if soft {
                     (ConflictKind::RelatedClaims, Certainty::Possible, 3)
                 } else {

@@ -31,6 +31,8 @@ pub(super) enum Value {
         n: u8,
     },
     Bool(bool),
+    /// A currency named without an amount ("settled in EUR", "currency: GBP"): its unit key.
+    Currency(u64),
     /// A number in a unit ([`unit`] hashes: `%`, `x`, `usd`/`eur`/`gbp`, `s` — durations are
     /// converted to seconds —, `th`, another word following the number, folded; 0 for none).
     Num {
@@ -113,6 +115,11 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
             }
             if let Some((v, k)) = number_words(tk, i, end) {
                 return Some(num_tail(tk, k, end, v, 0));
+            }
+            // A currency code without an amount: "settled in EUR" (an amount is read from
+            // its number: "50 EUR").
+            if matches!(w, "usd" | "eur" | "gbp") {
+                return currency(w).map(|c| (Value::Currency(c), i + 1));
             }
             let alone = first && (i + 1 >= end || tk.punct(i + 1).is_some());
             let b = match w {
@@ -356,6 +363,7 @@ fn compatible(x: &Value, y: &Value) -> bool {
             p[..m] == q[..m]
         }
         (Value::Bool(p), Value::Bool(q)) => p == q,
+        (Value::Currency(p), Value::Currency(q)) => p == q,
         (Value::Num { v: p, unit: u }, Value::Num { v: q, .. }) => {
             // Sizes: the 1,000 and 1,024 conventions meet; durations of four weeks or more:
             // "30 days" = "1 month".
@@ -376,6 +384,7 @@ fn class(v: &Value) -> u8 {
         Value::Version { .. } => 2,
         Value::Bool(_) => 3,
         Value::Num { .. } => 4,
+        Value::Currency(_) => 5,
     }
 }
 fn of(s: &[Value], c: u8) -> impl Iterator<Item = &Value> {
@@ -386,6 +395,11 @@ fn unit_of(v: &Value) -> u64 {
         Value::Num { unit, .. } => *unit,
         _ => 0,
     }
+}
+
+/// Whether two values fill the same slot: the same kind, and for numbers the same unit.
+pub(super) fn same_slot(x: &Value, y: &Value) -> bool {
+    class(x) == class(y) && unit_of(x) == unit_of(y)
 }
 
 /// Whether two claims' typed values agree: some value of one is compatible with a value of
@@ -415,7 +429,7 @@ fn incompatible(a: &[Value], b: &[Value], loose: bool) -> bool {
     if a.is_empty() || b.is_empty() {
         return false;
     }
-    for c in 0..4 {
+    for c in [0, 1, 2, 3, 5] {
         if of(a, c).next().is_some()
             && of(b, c).next().is_some()
             && !of(a, c).any(|x| of(b, c).any(|y| compatible(x, y)))
