@@ -340,6 +340,7 @@ pub(super) fn extended_conflict(
         && !different_subjects
         && !additive(s, t, s_sec, t_sec)
         && !progress_steps(s, t, s_sec, t_sec)
+        && !(values_agree(&s.values, &t.values) && restated(s, t))
     {
         let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
         if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
