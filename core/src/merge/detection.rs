@@ -14,7 +14,8 @@ use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_S
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
-use super::values::{values_agree, values_clash, values_incompatible};
+use super::values::Value;
+use super::values::{slots_meet, values_agree, values_clash, values_incompatible};
 use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
@@ -74,7 +75,7 @@ pub fn material_next_action(source: &str, target: &str) -> bool {
 /// when a rule says they cannot both be the plan — incompatible typed values, one negated and
 /// the other not, or opposite members of one opposition group ("Enable …" / "Disable …") —
 /// and possible otherwise: two actions in other words may reword one plan ("Email the vendor
-/// about X" / "Send the vendor a note about X"), so keeping both (the source's becomes a next
+/// about X" / "Call the vendor about X"), so keeping both (the source's becomes a next
 /// step) is the suggested answer.
 pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
@@ -86,8 +87,37 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
     if values_incompatible(&a.values, &b.values) || a.negated != b.negated || opposed(&a, &b) {
         return Some(Certainty::Certain);
     }
-    let (wa, wb) = (&a.core_words, &b.core_words);
-    (!(subset(wa, wb) || subset(wb, wa))).then_some(Certainty::Possible)
+    let (wa, wb) = (action_words(&a.core_words), action_words(&b.core_words));
+    (!(subset(&wa, &wb) || subset(&wb, &wa))).then_some(Certainty::Possible)
+}
+
+/// Verbs that name one action in a next action (issue 19, third round), folded to the first
+/// of their row: "Send the director the shortlist" / "Share the shortlist with the director";
+/// "Set up the review meeting" / "Schedule the review"; "Check the maps against the probes" /
+/// "Validate the maps against the probes". Only next actions are compared this way: as
+/// nouns, several of these words say other things ("market share", "a check").
+const ACTION_SYNONYMS: &[&[&str]] = &[
+    &["send", "share", "email", "forward", "circulate"],
+    &["schedule", "set", "arrange", "organise", "organize", "book", "plan"],
+    &["check", "validate", "verify", "cross-check", "confirm"],
+    &["draft", "write", "prepare"],
+    &["ask", "request"],
+    &["call", "phone", "ring"],
+    &["fix", "repair", "correct"],
+];
+
+/// Sorted `words` with [`ACTION_SYNONYMS`] folded and the words they make redundant
+/// (*up*, *meeting*, *readings*) left as they are.
+fn action_words(words: &[u64]) -> Vec<u64> {
+    let mut out: Vec<u64> = words
+        .iter()
+        .map(|&w| {
+            ACTION_SYNONYMS.iter().find(|row| row.iter().any(|v| fold_hash(v) == w)).map_or(w, |row| fold_hash(row[0]))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Whether, for some group of the opposition lexicon, both claims use a member and none in
@@ -149,7 +179,34 @@ fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
         return false;
     }
     let (qs, qt) = (scope(s), scope(t));
-    qs.is_empty() || qt.is_empty() || subset(&qs, &qt) || subset(&qt, &qs)
+    (qs.is_empty() || qt.is_empty() || subset(&qs, &qt) || subset(&qt, &qs)) && !scoped_apart(s, t)
+}
+
+/// Whether two claims name words of one category of the qualifier table
+/// ([`super::analysis::QUALIFIER_TABLE`]: platform, customer tier or segment, region) and
+/// neither's words of it contain the other's: scoped differently ("on Android" / "on iOS").
+fn scoped_apart(s: &Analysis, t: &Analysis) -> bool {
+    let of = |x: &Analysis, c: u8| x.scoped.iter().filter(|p| p.0 == c).map(|p| p.1).collect::<Vec<u64>>();
+    s.scoped.iter().any(|&(c, _)| {
+        let (a, b) = (of(s, c), of(t, c));
+        !b.is_empty() && !subset(&a, &b) && !subset(&b, &a)
+    })
+}
+
+/// Different measures of one thing (issue 19, third round): both claims state typed values,
+/// and none of one family ([`slots_meet`]: "Availability … was 99.7 %" / "Median downlink …
+/// is 180 Mbit/s"), or both subjects name what they measure before a preposition and those
+/// words share nothing ("Handover success on the Leeds cluster" / "The dropped-call rate on
+/// the Leeds cluster"). Not when they have the same subject key.
+fn other_measures(s: &Analysis, t: &Analysis) -> bool {
+    if s.subject.is_some() && s.subject == t.subject {
+        return false;
+    }
+    if s.values.is_empty() || t.values.is_empty() {
+        return false; // a measure states a value
+    }
+    let attributes = !s.attribute.is_empty() && !t.attribute.is_empty() && inter(&s.attribute, &t.attribute).is_empty();
+    !slots_meet(&s.values, &t.values) || attributes
 }
 
 /// A decision against a finding or a Current State claim: a choice and an observation.
@@ -182,13 +239,26 @@ fn additive(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
 /// values, are successive states of one thing ("The draft is ready" / "The draft was reviewed
 /// by the CFO on 3 May"; "Rev B boards are ordered" / "Rev B boards arrived on 12 March").
 fn progress_steps(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
-    s_sec == CURRENT_STATE
-        && t_sec == CURRENT_STATE
-        && !s.negated
-        && !t.negated
-        && !s.exclusive
+    if s_sec != CURRENT_STATE || t_sec != CURRENT_STATE || s.negated || t.negated || opposed(s, t) {
+        return false;
+    }
+    let dated = |x: &Analysis| x.values.iter().any(|v| matches!(v, Value::Date { .. }));
+    let undated =
+        |x: &Analysis| x.values.iter().filter(|v| !matches!(v, Value::Date { .. })).copied().collect::<Vec<_>>();
+    if values_clash(&undated(s), &undated(t)) {
+        return false;
+    }
+    // A dated log: each step says when ("started on 4 August" / "finished on 20 October").
+    if dated(s) && dated(t) && !values_agree(&s.values, &t.values) {
+        return true;
+    }
+    // Otherwise neither asserts its state to the exclusion of another, nor uses a word of the
+    // lexicon (one of two exclusive states: "closed", "paused").
+    !s.exclusive
         && !t.exclusive
-        && !stated_clash(s, t)
+        && s.pole_words.is_empty()
+        && t.pole_words.is_empty()
+        && !values_clash(&s.values, &t.values)
 }
 
 /// Restatement by overlap (issue 19, third round): the same polarity, the same typed value
@@ -197,14 +267,44 @@ fn progress_steps(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> boo
 /// never ask candidates about their previous salary" / "We do not ask for salary history in
 /// interviews").
 fn restated(s: &Analysis, t: &Analysis) -> bool {
-    let same_values = values_agree(&s.values, &t.values) || (s.values.is_empty() && t.values.is_empty());
+    // A yes/no (enabled, disabled) on one side only is a state the other does not state.
+    let lone_bool = |x: &Analysis, y: &Analysis| {
+        x.values.iter().any(|v| matches!(v, Value::Bool(_))) && !y.values.iter().any(|v| matches!(v, Value::Bool(_)))
+    };
+    let same_values = values_agree(&s.values, &t.values)
+        || (!values_incompatible(&s.values, &t.values) && !lone_bool(s, t) && !lone_bool(t, s));
     if s.negated != t.negated || opposed(s, t) || !same_values {
         return false;
     }
-    let named = |x: &Analysis, y: &Analysis| subset(&x.name_stems, &y.stems);
     // A lexicon word on one side only ("retire", "pause") is what a change says.
-    let same_poles = s.pole_words == t.pole_words;
-    same_poles && named(s, t) && named(t, s) && high_overlap(&s.stems, &t.stems)
+    if s.pole_words != t.pole_words {
+        return false;
+    }
+    let (a, b) = (expand_acronyms(s, t), expand_acronyms(t, s));
+    subset(&s.name_stems, &b) && subset(&t.name_stems, &a) && high_overlap(&a, &b)
+}
+
+/// `x`'s stems, with each short capitalised word of `x` that spells the initials of
+/// consecutive content words of `y` ("BTO" / "British Trust (for) Ornithology", "LC-MS" /
+/// "liquid chromatography-mass spectrometry") replaced by those words' stems, sorted; and the
+/// acronym's own stem kept when it is also `y`'s.
+fn expand_acronyms(x: &Analysis, y: &Analysis) -> Vec<u64> {
+    let mut out = x.stems.clone();
+    for (word, st) in &x.acronyms {
+        let letters = word.as_bytes();
+        if y.stems.binary_search(st).is_ok() || letters.len() > y.seq.len() {
+            continue;
+        }
+        if let Some(p) = (0..=y.seq.len() - letters.len())
+            .find(|&p| y.seq[p..p + letters.len()].iter().map(|c| c.0).eq(letters.iter().copied()))
+        {
+            out.retain(|w| w != st);
+            out.extend(y.seq[p..p + letters.len()].iter().map(|c| c.1));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// At least 3 shared words, at least three quarters of the smaller list's.
@@ -340,6 +440,7 @@ pub(super) fn extended_conflict(
         && !different_subjects
         && !additive(s, t, s_sec, t_sec)
         && !progress_steps(s, t, s_sec, t_sec)
+        && !other_measures(s, t)
         && !(values_agree(&s.values, &t.values) && restated(s, t))
     {
         let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
@@ -384,6 +485,7 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
         return None;
     }
     if additive(s, t, s_sec, t_sec)
+        || other_measures(s, t)
         || progress_steps(s, t, s_sec, t_sec)
         || restated(s, t)
         || (same_sense(s, t) && negation_restated(s, t))
@@ -454,7 +556,11 @@ pub(super) fn widened(
     {
         return None;
     }
-    if restated(s, t) || progress_steps(s, t, s_sec, t_sec) || (same_sense(s, t) && negation_restated(s, t)) {
+    if restated(s, t)
+        || other_measures(s, t)
+        || progress_steps(s, t, s_sec, t_sec)
+        || (same_sense(s, t) && negation_restated(s, t))
+    {
         return None;
     }
     // A stem in both claims' scopes says only that they are about the same scope.
@@ -927,8 +1033,17 @@ mod second_round {
         assert_eq!(next_action_conflict("Send the deck by June 30", "Send the deck by July 14"), Some(Certain));
         assert_eq!(next_action_conflict("Don't send the deck", "Send the deck"), Some(Certain));
         assert_eq!(
-            next_action_conflict("Send the vendor a note about the SLA", "Email the vendor about the SLA"),
+            next_action_conflict("Call the vendor about the SLA", "Email the vendor about the SLA"),
             Some(Possible)
+        );
+        // Third round: verbs of one action are one word in next actions.
+        assert_eq!(
+            next_action_conflict("Send the vendor a note about the SLA", "Email the vendor about the SLA"),
+            None
+        );
+        assert_eq!(
+            next_action_conflict("Share the shortlist with the director", "Send the director the shortlist"),
+            None
         );
         assert_eq!(next_action_conflict("Send the deck", "Send the deck to Sales"), None);
     }

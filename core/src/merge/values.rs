@@ -119,6 +119,9 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
             // A currency code without an amount: "settled in EUR" (an amount is read from
             // its number: "50 EUR").
             if matches!(w, "usd" | "eur" | "gbp") {
+                if i + 1 < end && tk.toks[i + 1].kind == Tk::Num {
+                    return value_at(tk, i + 1, end, false); // "USD 41k": the amount
+                }
                 return currency(w).map(|c| (Value::Currency(c), i + 1));
             }
             let alone = first && (i + 1 >= end || tk.punct(i + 1).is_some());
@@ -186,6 +189,12 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
                     Some('£') => unit_key = U_GBP,
                     _ => {}
                 }
+            } else if i > 0
+                && unit_key == 0
+                && tk.toks[i - 1].kind == Tk::Word
+                && let Some(c) = currency(tk.w(i - 1)).filter(|_| matches!(tk.w(i - 1), "usd" | "eur" | "gbp"))
+            {
+                unit_key = c; // "USD 41k"
             }
             Some(num_tail(tk, i + 1, end, v, unit_key))
         }
@@ -260,8 +269,8 @@ pub(super) fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usiz
 
 /// What follows a number (from token `k`): `%`, `×`, a scale word, then a unit word.
 fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) -> (Value, usize) {
-    let tight = |k: usize| k < end && !tk.toks[k].space;
-    if tk.punct(k) == Some('%') && tight(k) {
+    if tk.punct(k) == Some('%') {
+        // "99.7%" and "99.7 %"
         unit_key = U_PERCENT;
         k += 1;
     } else if tk.punct(k) == Some('×') {
@@ -395,6 +404,31 @@ fn unit_of(v: &Value) -> u64 {
         Value::Num { unit, .. } => *unit,
         _ => 0,
     }
+}
+
+/// Whether two claims state a quantity of one family: a date or quarter against a date or
+/// quarter, a version, a yes/no, a currency, an amount of money in any currency, or numbers of
+/// one unit (a number without a unit meets any number). Claims that both state values and
+/// none of one family state different quantities ("Availability is 99.7 %" / "Median downlink
+/// is 180 Mbit/s").
+pub(super) fn slots_meet(a: &[Value], b: &[Value]) -> bool {
+    let family = |v: &Value| match v {
+        Value::Date { .. } | Value::Quarter { .. } => 0,
+        Value::Version { .. } => 2,
+        Value::Bool(_) => 3,
+        Value::Currency(_) => 5,
+        Value::Num { unit, .. } if [U_USD, U_EUR, U_GBP].contains(unit) => 6,
+        Value::Num { unit: 0, .. } => 8,
+        Value::Num { unit, .. } => *unit,
+    };
+    let unitless = |v: &Value| matches!(v, Value::Num { unit: 0, .. });
+    a.iter().any(|x| {
+        b.iter().any(|y| {
+            family(x) == family(y)
+                || (matches!(y, Value::Num { .. }) && unitless(x))
+                || (matches!(x, Value::Num { .. }) && unitless(y))
+        })
+    })
 }
 
 /// Whether two values fill the same slot: the same kind, and for numbers the same unit.
