@@ -193,20 +193,22 @@ fn scoped_apart(s: &Analysis, t: &Analysis) -> bool {
     })
 }
 
-/// Different measures of one thing (issue 19, third round): both claims state typed values,
+/// Different measures of one thing (issue 19, third round): both claims state typed values
 /// and none of one family ([`slots_meet`]: "Availability … was 99.7 %" / "Median downlink …
-/// is 180 Mbit/s"), or both subjects name what they measure before a preposition and those
-/// words share nothing ("Handover success on the Leeds cluster" / "The dropped-call rate on
-/// the Leeds cluster"). Not when they have the same subject key.
+/// is 180 Mbit/s"), or at least one states a value and both name what they measure before a
+/// preposition with words that share nothing ("Handover success on the Leeds cluster is
+/// 98.9 %" / "The dropped-call rate on the Leeds cluster is 0.4 %"; "… the October drive test
+/// of the Leeds cluster is complete"). Not when they have the same subject key.
 fn other_measures(s: &Analysis, t: &Analysis) -> bool {
     if s.subject.is_some() && s.subject == t.subject {
         return false;
     }
-    if s.values.is_empty() || t.values.is_empty() {
+    if s.values.is_empty() && t.values.is_empty() {
         return false; // a measure states a value
     }
     let attributes = !s.attribute.is_empty() && !t.attribute.is_empty() && inter(&s.attribute, &t.attribute).is_empty();
-    !slots_meet(&s.values, &t.values) || attributes
+    let quantities = !s.values.is_empty() && !t.values.is_empty() && !slots_meet(&s.values, &t.values);
+    quantities || attributes
 }
 
 /// A decision against a finding or a Current State claim: a choice and an observation.
@@ -276,20 +278,24 @@ fn restated(s: &Analysis, t: &Analysis) -> bool {
     if s.negated != t.negated || opposed(s, t) || !same_values {
         return false;
     }
-    // A lexicon word on one side only ("retire", "pause") is what a change says.
-    if s.pole_words != t.pole_words {
+    // The negative member of a polarity group on one side only ("retire", "pause", "remove")
+    // is what a change says; so are lexicon words on both sides that differ ("Decrease the
+    // rate" / "Increase the rate … to shorten each run").
+    let both_poles = !s.pole_words.is_empty() && !t.pole_words.is_empty();
+    if s.neg_pole != t.neg_pole || (both_poles && s.pole_words != t.pole_words) {
         return false;
     }
-    let (a, b) = (expand_acronyms(s, t), expand_acronyms(t, s));
-    subset(&s.name_stems, &b) && subset(&t.name_stems, &a) && high_overlap(&a, &b)
+    let ((a, sa), (b, sb)) = (expand_acronyms(s, t), expand_acronyms(t, s));
+    subset(&minus(&s.name_stems, &sa), &b) && subset(&minus(&t.name_stems, &sb), &a) && high_overlap(&a, &b)
 }
 
 /// `x`'s stems, with each short capitalised word of `x` that spells the initials of
 /// consecutive content words of `y` ("BTO" / "British Trust (for) Ornithology", "LC-MS" /
 /// "liquid chromatography-mass spectrometry") replaced by those words' stems, sorted; and the
-/// acronym's own stem kept when it is also `y`'s.
-fn expand_acronyms(x: &Analysis, y: &Analysis) -> Vec<u64> {
+/// acronym's own stem kept when it is also `y`'s; and the stems replaced (sorted).
+fn expand_acronyms(x: &Analysis, y: &Analysis) -> (Vec<u64>, Vec<u64>) {
     let mut out = x.stems.clone();
+    let mut replaced = Vec::new();
     for (word, st) in &x.acronyms {
         let letters = word.as_bytes();
         if y.stems.binary_search(st).is_ok() || letters.len() > y.seq.len() {
@@ -300,11 +306,13 @@ fn expand_acronyms(x: &Analysis, y: &Analysis) -> Vec<u64> {
         {
             out.retain(|w| w != st);
             out.extend(y.seq[p..p + letters.len()].iter().map(|c| c.1));
+            replaced.push(*st);
         }
     }
     out.sort_unstable();
     out.dedup();
-    out
+    replaced.sort_unstable();
+    (out, replaced)
 }
 
 /// At least 3 shared words, at least three quarters of the smaller list's.

@@ -51,6 +51,8 @@ pub(super) const U_SECONDS: u64 = unit("s");
 const U_ORDINAL: u64 = unit("th");
 pub(super) const U_USD: u64 = unit("usd");
 pub(super) const U_BYTES: u64 = unit("bytes");
+/// A number before *of*: a part of a whole ("31 of 40 sites").
+const U_PART: u64 = unit("of");
 const U_EUR: u64 = unit("eur");
 const U_GBP: u64 = unit("gbp");
 
@@ -311,12 +313,25 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
             } else if matches!(u, "x" | "times") {
                 unit_key = U_TIMES;
                 k += 1;
+            } else if u == "of" {
+                unit_key = U_PART; // "31 of 40 sites", "half of the deploy jobs": a part of a whole
             } else if !tk.has(k, W_STOP | W_NEG | W_MONTH | W_HISTORY) {
                 unit_key = tk.key(k);
                 k += 1;
             }
         } else if currency(u) == Some(unit_key) {
             k += 1; // "$10k USD"
+        }
+    }
+    // A rate is not an amount: "1,500 GB a day", "180 Mbit/s", "220 pallets per week".
+    if unit_key != 0 && unit_key != U_PERCENT && unit_key != U_PART && k + 1 < end {
+        let per = tk.is_any(k, &["a", "an", "per", "each", "every"]) || tk.punct(k) == Some('/');
+        if per
+            && tk.toks[k + 1].kind == Tk::Word
+            && let Some(f) = duration(tk.w(k + 1))
+        {
+            unit_key = (unit_key.rotate_left(17) ^ f.to_bits()) | 1;
+            k += 2;
         }
     }
     (Value::Num { unit: unit_key, v }, k)
