@@ -1092,5 +1092,10 @@ mod probe {
         println!("words {:?}", same_words_conflict(&s, &t));
         println!("ext {:?}", extended_conflict(&s, &t, sec, sec).map(|x| x.0));
         println!("related {:?}", related(&s, &t, sec, sec).is_some());
+        let mut words = KeySet::default();
+        for w in v[0].split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            words.insert(fold_hash(&w.to_lowercase()));
+        }
+        println!("widened {:?}", widened(&s, &t, sec, sec, &words).is_some());
     }
 }
