@@ -72,7 +72,7 @@ pub(super) struct Analysis {
     pub(super) seq: Vec<(u8, u64)>,
     /// Short capitalised words of the main clause (2 to 5 letters, as written lower-cased) with
     /// their stem: possible acronyms ("BTO", "LC", "MS").
-    pub(super) acronyms: Vec<(String, u64)>,
+    pub(super) acronyms: Vec<(Acronym, u64)>,
     /// The main clause asserts a state to the exclusion of another ([`EXCLUSIVE_STATE`]:
     /// *still, yet, only, all, complete, blocked, waiting* …): not a step of a progress log.
     pub(super) exclusive: bool,
@@ -89,6 +89,19 @@ pub(super) struct Analysis {
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
     pub(super) subject_display: String,
     pub(super) pol_display: String,
+}
+
+/// A short capitalised word, lower-cased (at most 5 letters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Acronym {
+    letters: [u8; 5],
+    len: u8,
+}
+
+impl Acronym {
+    pub(super) fn letters(&self) -> &[u8] {
+        &self.letters[..self.len as usize]
+    }
 }
 
 /// Role of a token in the main clause.
@@ -340,7 +353,9 @@ impl Scratch {
                         a.scoped.push((c as u8, k));
                     }
                     if tk.toks[i].cap && (2..=5).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_alphabetic()) {
-                        a.acronyms.push((w.to_string(), st));
+                        let mut letters = [0u8; 5];
+                        letters[..w.len()].copy_from_slice(w.as_bytes());
+                        a.acronyms.push((Acronym { letters, len: w.len() as u8 }, st));
                     }
                     if qual[i] || a.scope.binary_search(&k).is_ok() {
                         a.scope_stems.push(st);

@@ -186,11 +186,14 @@ fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
 /// ([`super::analysis::QUALIFIER_TABLE`]: platform, customer tier or segment, region) and
 /// neither's words of it contain the other's: scoped differently ("on Android" / "on iOS").
 fn scoped_apart(s: &Analysis, t: &Analysis) -> bool {
-    let of = |x: &Analysis, c: u8| x.scoped.iter().filter(|p| p.0 == c).map(|p| p.1).collect::<Vec<u64>>();
-    s.scoped.iter().any(|&(c, _)| {
-        let (a, b) = (of(s, c), of(t, c));
-        !b.is_empty() && !subset(&a, &b) && !subset(&b, &a)
-    })
+    if s.scoped.is_empty() || t.scoped.is_empty() {
+        return false;
+    }
+    // Both sorted by (category, word): words of category `c` of one all among the other's.
+    let within = |x: &Analysis, y: &Analysis, c: u8| {
+        x.scoped.iter().filter(|p| p.0 == c).all(|p| y.scoped.binary_search(p).is_ok())
+    };
+    s.scoped.iter().any(|&(c, _)| t.scoped.iter().any(|p| p.0 == c) && !within(s, t, c) && !within(t, s, c))
 }
 
 /// Different measures of one thing (issue 19, third round): both claims state typed values
@@ -285,6 +288,9 @@ fn restated(s: &Analysis, t: &Analysis) -> bool {
     if s.neg_pole != t.neg_pole || (both_poles && s.pole_words != t.pole_words) {
         return false;
     }
+    if s.acronyms.is_empty() && t.acronyms.is_empty() {
+        return subset(&s.name_stems, &t.stems) && subset(&t.name_stems, &s.stems) && high_overlap(&s.stems, &t.stems);
+    }
     let ((a, sa), (b, sb)) = (expand_acronyms(s, t), expand_acronyms(t, s));
     subset(&minus(&s.name_stems, &sa), &b) && subset(&minus(&t.name_stems, &sb), &a) && high_overlap(&a, &b)
 }
@@ -297,7 +303,7 @@ fn expand_acronyms(x: &Analysis, y: &Analysis) -> (Vec<u64>, Vec<u64>) {
     let mut out = x.stems.clone();
     let mut replaced = Vec::new();
     for (word, st) in &x.acronyms {
-        let letters = word.as_bytes();
+        let letters = word.letters();
         if y.stems.binary_search(st).is_ok() || letters.len() > y.seq.len() {
             continue;
         }
