@@ -258,12 +258,8 @@ fn progress_steps(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> boo
         return true;
     }
     // Otherwise neither asserts its state to the exclusion of another, nor uses a word of the
-    // lexicon (one of two exclusive states: "closed", "paused").
-    !s.exclusive
-        && !t.exclusive
-        && s.pole_words.is_empty()
-        && t.pole_words.is_empty()
-        && !values_clash(&s.values, &t.values)
+    // lexicon the other does not (one of two exclusive states: "closed", "paused").
+    !s.exclusive && !t.exclusive && s.pole_words == t.pole_words && !values_clash(&s.values, &t.values)
 }
 
 /// Restatement by overlap (issue 19, third round): the same polarity, the same typed value
