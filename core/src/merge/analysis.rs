@@ -264,10 +264,7 @@ impl Scratch {
             // No subject ("Busy-hour traffic on the Leeds cluster grew 14 %"): the words before
             // the first preposition, when one follows a content word.
             let mut words: Vec<u64> = Vec::new();
-            for i in start..end {
-                if skip[i] || !tk.is_text(i) {
-                    continue;
-                }
+            for i in (start..end).filter(|&i| !skip[i] && tk.is_text(i)) {
                 if tk.is_any(i, ATTRIBUTE_ENDS) {
                     if !words.is_empty() {
                         a.attribute = words;

@@ -446,13 +446,12 @@ pub(super) fn extended_conflict(
     // restatement or a progress step ("Design review done" / "Security review done"): a
     // possible conflict (`RelatedClaims`).
     let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
-    if s.negated == t.negated
-        && !different_subjects
-        && !additive(s, t, s_sec, t_sec)
-        && !progress_steps(s, t, s_sec, t_sec)
-        && !other_measures(s, t)
-        && !(values_agree(&s.values, &t.values) && restated(s, t))
-    {
+    // Not what the third round reads as compatible (docs/merge.md, "Third round").
+    let compatible = additive(s, t, s_sec, t_sec)
+        || progress_steps(s, t, s_sec, t_sec)
+        || other_measures(s, t)
+        || (values_agree(&s.values, &t.values) && restated(s, t));
+    if s.negated == t.negated && !different_subjects && !compatible {
         let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
         if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
             return Some((ConflictKind::RelatedClaims, shared));
