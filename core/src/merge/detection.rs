@@ -1100,3 +1100,162 @@ mod probe {
         println!("widened {:?}", widened(&s, &t, sec, sec, &words).is_some());
     }
 }
+
+#[cfg(test)]
+mod third_round {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// Whether the pair raises any conflict of the claim rules (certain or possible), with the
+    /// source's document words taken from the source claim only.
+    fn asks(s: &str, t: &str, s_sec: usize, t_sec: usize) -> bool {
+        let (a, b) = (an(s, s_sec == DECISIONS), an(t, t_sec == DECISIONS));
+        let mut words = KeySet::default();
+        for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            words.insert(fold_hash(&w.to_lowercase()));
+        }
+        let same_subject = a.subject.is_some() && a.subject == b.subject;
+        (same_subject && subject_conflict(&a, &b).is_some())
+            || (a.pol_key == b.pol_key && same_words_conflict(&a, &b).is_some())
+            || extended_conflict(&a, &b, s_sec, t_sec).is_some()
+            || related(&a, &b, s_sec, t_sec).is_some()
+            || widened(&a, &b, s_sec, t_sec, &words).is_some()
+    }
+
+    #[test]
+    fn documented_compatible_examples_do_not_ask() {
+        let (d, f, c) = (DECISIONS, FINDINGS, CURRENT_STATE);
+        // Additive: a decision and an observation; other measures of one thing.
+        assert!(!asks(
+            "The Hamburg lane is dual-sourced across two carriers.",
+            "The Hamburg lane carries 220 pallets a week.",
+            d,
+            f
+        ));
+        assert!(!asks(
+            "Handover success on the Leeds cluster is 98.9 %.",
+            "The dropped-call rate on the Leeds cluster is 0.4 %.",
+            f,
+            f
+        ));
+        assert!(!asks(
+            "Availability of the new sites in October was 99.7 %.",
+            "Median downlink on the new sites is 180 Mbit/s.",
+            f,
+            f
+        ));
+        assert!(!asks("The imagery archive grows by 1,500 GB a day.", "The archive holds 3.2 PB.", f, f));
+        // Progress-log steps.
+        assert!(!asks(
+            "The board memo draft was reviewed by the CFO on 3 May.",
+            "The board memo draft is ready.",
+            c,
+            c
+        ));
+        assert!(!asks(
+            "The conservation survey finished on 2026-10-20.",
+            "The conservation survey started on 2026-08-04.",
+            c,
+            c
+        ));
+        // Restatements: overlap, spelling, acronyms, the 'was' value, a negative verb.
+        assert!(!asks(
+            "Interviewers never ask candidates about their previous salary.",
+            "We do not ask for salary history in interviews.",
+            d,
+            d
+        ));
+        assert!(!asks(
+            "Refer children needing general anaesthesia to the paediatric centre at St Mary's.",
+            "Refer children needing general anesthesia to the pediatric center at St Mary's.",
+            d,
+            d
+        ));
+        assert!(!asks(
+            "Record species with the BTO two-letter codes.",
+            "Record species with the British Trust for Ornithology two-letter codes.",
+            d,
+            d
+        ));
+        assert!(!asks(
+            "The March audit measured 78% hand-hygiene compliance on Ward 2.",
+            "Hand-hygiene compliance on Ward 2 was 78% in the March audit.",
+            f,
+            f
+        ));
+        assert!(!asks(
+            "The next minor release no longer supports Python 3.8.",
+            "Drop support for Python 3.8 in the next minor release.",
+            d,
+            d
+        ));
+        // The qualifier table.
+        assert!(!asks(
+            "Enable Wi-Fi calling on Android from app release 8.4.",
+            "Enable Wi-Fi calling on iOS from app release 8.2.",
+            d,
+            d
+        ));
+        assert!(!asks(
+            "Standard-tier customers get imagery within 24 hours of capture.",
+            "Enterprise customers get imagery within 6 hours of capture.",
+            d,
+            d
+        ));
+    }
+
+    #[test]
+    fn documented_contradictions_still_ask() {
+        let (d, f, c) = (DECISIONS, FINDINGS, CURRENT_STATE);
+        assert!(asks(
+            "All four clinics are now live on the tablet app.",
+            "Only the Mbale clinic uses the tablet app.",
+            c,
+            c
+        ));
+        assert!(asks("Benchmarks done.", "Benchmarks running.", c, c));
+        assert!(asks(
+            "The Manchester Deansgate site is trading normally.",
+            "The Manchester Deansgate site is closed for the refit.",
+            c,
+            c
+        ));
+        assert!(asks(
+            "Staging cluster is healthy and serving the QA suite.",
+            "The staging k8s cluster has been down since Tuesday.",
+            c,
+            c
+        ));
+        assert!(asks(
+            "Rural clinics retire the paper intake form.",
+            "The paper intake form stays in use at the rural clinics.",
+            d,
+            d
+        ));
+        assert!(asks(
+            "Decrease the titrant addition rate near the endpoint.",
+            "Increase the titrant addition rate near the endpoint to shorten each run.",
+            d,
+            d
+        ));
+        assert!(asks(
+            "Keep build artifacts for 6 months, then delete them.",
+            "Keep build artifacts for ninety days, then delete them.",
+            d,
+            d
+        ));
+        assert!(asks(
+            "UK merchants are settled in EUR from the Dublin account.",
+            "Settlement currency for UK merchants is GBP.",
+            d,
+            d
+        ));
+        assert!(asks(
+            "The failed sterilisation cycle on 2026-10-04 was caused by a blocked drain filter on autoclave 2.",
+            "The failed sterilisation cycle on 2026-10-04 was caused by a worn door gasket on autoclave 2.",
+            f,
+            f
+        ));
+        assert!(asks("Record submissions go through Epicollect5.", "Use iNaturalist for the photo records.", d, d));
+    }
+}
