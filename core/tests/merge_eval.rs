@@ -13,9 +13,10 @@
 //! stable format), and fails when a figure falls below the baseline recorded in
 //! `docs/merge.md` ("Held-out evaluation (issue 19)").
 //!
-//! The development set (`tests/merge_dev/`, issue 19's second round) is scored the same way
-//! by `merge_eval_dev_set`, printed with the prefix `merge_dev:`; unlike the held-out set it
-//! is used for tuning.
+//! The development sets (`tests/merge_dev/`, issue 19's second round, and `tests/merge_dev2/`,
+//! its third) are scored the same way by `merge_eval_dev_set` and `merge_eval_dev2_set`,
+//! printed with the prefixes `merge_dev:` and `merge_dev2:`; unlike the held-out set they are
+//! used for tuning.
 //!
 //! A second held-out set (`tests/merge_eval/heldout2/`, a fresh author, written after round 2
 //! so that round 3 is measured on pairs nobody had seen) is scored by `merge_eval_heldout2_set`,
@@ -57,15 +58,24 @@ const BASELINE_LOCATED: usize = 49;
 const BASELINE_MAX_POSSIBLE_ALARMS: usize = 11;
 
 /// Bars for the development set (`tests/merge_dev/`, 96 pairs: 61 contradictions, 35
-/// compatible): the figures after the last rule change of issue 19's second round
-/// (2026-12-01, docs/merge.md, "Development set"). Of 61 contradictions: caught by a certain
+/// compatible): the figures after the last rule change of issue 19's third round (2026-12-01,
+/// docs/merge.md, "Development set (third round)"). Of 61 contradictions: caught by a certain
 /// conflict, by any, located by any; of 35 compatible pairs, at most this many certain alarms
 /// and possible prompts.
-const DEV_CAUGHT_CERTAIN: usize = 24;
-const DEV_CAUGHT_ANY: usize = 60;
-const DEV_LOCATED: usize = 55;
+const DEV_CAUGHT_CERTAIN: usize = 27;
+const DEV_CAUGHT_ANY: usize = 59;
+const DEV_LOCATED: usize = 58;
 const DEV_MAX_CERTAIN_ALARMS: usize = 0;
-const DEV_MAX_POSSIBLE_ALARMS: usize = 10;
+const DEV_MAX_POSSIBLE_ALARMS: usize = 0;
+
+/// Bars for the second development set (`tests/merge_dev2/`, issue 19's third round; its
+/// author is still adding pairs, so the bars are rates): the third round's goals on it — at
+/// least 97 % of contradictions reaching the user, at most 10 % of compatible pairs with a
+/// certain alarm and at most 20 % with a possible prompt (measured 2026-12-01 on 62 pairs:
+/// 20 of 20, 0 of 42, 4 of 42).
+const DEV2_MIN_REACHING_PCT: usize = 97;
+const DEV2_MAX_CERTAIN_PCT: usize = 10;
+const DEV2_MAX_POSSIBLE_PCT: usize = 20;
 
 /// A conflict's tier (issue 19: every conflict carries `certainty`).
 fn is_certain(c: &Conflict) -> bool {
@@ -269,7 +279,8 @@ fn score(pairs: &[Pair], title: &str, prefix: &str) -> (Row, Row) {
             println!("{} [{}]: {} conflict(s)", p.name, p.expect.kind, raised.len());
             for c in raised {
                 println!(
-                    "    {} {:?} {:?}\n      source {}: {:?}\n      target {}: {:?}",
+                    "    {}{} {:?} {:?}\n      source {}: {:?}\n      target {}: {:?}",
+                    if p.expect.contradiction && located(c, p) { "* " } else { "" },
                     c.certainty.as_str(),
                     c.kind,
                     c.subject,
@@ -451,6 +462,43 @@ fn merge_eval_dev_set() {
         c.possible_alarm <= DEV_MAX_POSSIBLE_ALARMS,
         "dev: possible prompts on compatible pairs grew: {} > {DEV_MAX_POSSIBLE_ALARMS}",
         c.possible_alarm
+    );
+}
+
+fn dev2_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_dev2")
+}
+
+/// The second development set (`tests/merge_dev2/`, issue 19's third round): compatible-heavy,
+/// written by another author who did not read the rules, used for tuning like the first.
+/// Scored the same way (prefix `merge_dev2:`); its bars are the figures after the last rule
+/// change of the third round (docs/merge.md, "Development set (third round)").
+#[test]
+fn merge_eval_dev2_set() {
+    if !dev2_dir().is_dir() {
+        println!("merge_dev2: no set at {}", dev2_dir().display());
+        return;
+    }
+    let pairs = load_all(&dev2_dir());
+    check_shape(&pairs, false);
+    let (t, c) = score(&pairs, "merge second development set", "merge_dev2");
+    assert!(
+        100 * t.caught_any >= DEV2_MIN_REACHING_PCT * t.pairs,
+        "dev2: below {DEV2_MIN_REACHING_PCT} % of contradictions reaching the user: {} of {}",
+        t.caught_any,
+        t.pairs
+    );
+    assert!(
+        100 * c.certain_alarm <= DEV2_MAX_CERTAIN_PCT * c.pairs,
+        "dev2: certain alarms on compatible pairs above {DEV2_MAX_CERTAIN_PCT} %: {} of {}",
+        c.certain_alarm,
+        c.pairs
+    );
+    assert!(
+        100 * c.possible_alarm <= DEV2_MAX_POSSIBLE_PCT * c.pairs,
+        "dev2: possible prompts on compatible pairs above {DEV2_MAX_POSSIBLE_PCT} %: {} of {}",
+        c.possible_alarm,
+        c.pairs
     );
 }
 

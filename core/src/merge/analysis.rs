@@ -61,16 +61,47 @@ pub(super) struct Analysis {
     /// The main clause states a cause (*caused, attributed, due, driven, blamed, traced,
     /// triggered*).
     pub(super) cause: bool,
+    /// The subject's words before its first preposition ("handover success" in "Handover
+    /// success on the Leeds cluster"), sorted; empty when the subject has no preposition
+    /// after a content word: what is measured of the thing the rest names.
+    pub(super) attribute: Vec<u64>,
+    /// Words of the qualifier table ([`QUALIFIER_TABLE`]) in the main clause, as (category,
+    /// key), sorted: platforms, customer tiers and segments, regions.
+    pub(super) scoped: Vec<(u8, u64)>,
+    /// The main clause's content words in order, as (first letter, stem): for acronyms.
+    pub(super) seq: Vec<(u8, u64)>,
+    /// Short capitalised words of the main clause (2 to 5 letters, as written lower-cased) with
+    /// their stem: possible acronyms ("BTO", "LC", "MS").
+    pub(super) acronyms: Vec<(Acronym, u64)>,
+    /// The main clause asserts a state to the exclusion of another ([`EXCLUSIVE_STATE`]:
+    /// *still, yet, only, all, complete, blocked, waiting* …): not a step of a progress log.
+    pub(super) exclusive: bool,
     /// The stems of scope words (qualifiers, and the subject's words after *for*/*in*), sorted.
     pub(super) scope_stems: Vec<u64>,
     /// Capitalised content words of the main clause (names: "Mailchimp", "Zaragoza", "Ana"),
     /// as `fold_hash` of the lower-cased word, sorted.
     pub(super) names: Vec<u64>,
+    /// The stems of `names`, sorted: a capitalised first word ("Interviewers never ask …") is
+    /// the same word as the other claim's "interviews".
+    pub(super) name_stems: Vec<u64>,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
     pub(super) subject_display: String,
     pub(super) pol_display: String,
+}
+
+/// A short capitalised word, lower-cased (at most 5 letters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Acronym {
+    letters: [u8; 5],
+    len: u8,
+}
+
+impl Acronym {
+    pub(super) fn letters(&self) -> &[u8] {
+        &self.letters[..self.len as usize]
+    }
 }
 
 /// Role of a token in the main clause.
@@ -205,11 +236,16 @@ impl Scratch {
         let mut subject: Vec<u64> = Vec::new();
         let mut any_subject = false;
         let mut head_done = false; // the head is the last content word before for/in
+        let mut attribute_done = false;
         for i in start..end {
             if role[i] != Role::Subject || skip[i] || !tk.is_text(i) {
                 continue;
             }
             head_done |= tk.has(i, W_FOR_IN);
+            if !subject.is_empty() && !attribute_done && tk.is_any(i, ATTRIBUTE_ENDS) {
+                attribute_done = true;
+                a.attribute = subject.clone();
+            }
             if display && !(a.subject_display.is_empty() && tk.has(i, W_ARTICLE)) {
                 if !a.subject_display.is_empty() {
                     a.subject_display.push(' ');
@@ -224,6 +260,24 @@ impl Scratch {
                 }
             }
         }
+        if a.attribute.is_empty() && subject.is_empty() {
+            // No subject ("Busy-hour traffic on the Leeds cluster grew 14 %"): the words before
+            // the first preposition, when one follows a content word.
+            let mut words: Vec<u64> = Vec::new();
+            for i in (start..end).filter(|&i| !skip[i] && tk.is_text(i)) {
+                if tk.is_any(i, ATTRIBUTE_ENDS) {
+                    if !words.is_empty() {
+                        a.attribute = words;
+                    }
+                    break;
+                }
+                if tk.toks[i].kind == Tk::Word && !tk.has(i, W_STOP | W_NEG | W_NOISE) {
+                    words.push(tk.key(i));
+                }
+            }
+        }
+        a.attribute.sort_unstable();
+        a.attribute.dedup();
         if any_subject && !subject.is_empty() {
             subject.sort_unstable();
             subject.dedup();
@@ -291,11 +345,21 @@ impl Scratch {
                     let w = tk.w(i);
                     let st = stem(synonym_of(w).unwrap_or(w));
                     a.stems.push(st);
+                    a.seq.push((w.as_bytes()[0], st));
+                    if let Some(c) = QUALIFIER_TABLE.iter().position(|(_, ws)| ws.contains(&w)) {
+                        a.scoped.push((c as u8, k));
+                    }
+                    if tk.toks[i].cap && (2..=5).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_alphabetic()) {
+                        let mut letters = [0u8; 5];
+                        letters[..w.len()].copy_from_slice(w.as_bytes());
+                        a.acronyms.push((Acronym { letters, len: w.len() as u8 }, st));
+                    }
                     if qual[i] || a.scope.binary_search(&k).is_ok() {
                         a.scope_stems.push(st);
                     }
                     if tk.toks[i].cap && !tk.has(i, W_DEC_VERB | W_MONTH | W_OPPOSITE) {
-                        a.names.push(fold_hash(w));
+                        a.names.push(fold_hash(w.strip_suffix("'s").unwrap_or(w)));
+                        a.name_stems.push(st);
                     }
                 }
             }
@@ -317,10 +381,15 @@ impl Scratch {
                 }
             } else if tk.has(i, W_OPPOSITE) && !used[i] {
                 poles_of(tk.w(i), &mut a.poles);
-                a.pole_words.push(tk.key(i));
+                if !tk.has(i, W_NEG) {
+                    a.pole_words.push(tk.key(i));
+                }
             }
             if !skip[i] && tk.is_any(i, &["caused", "attributed", "due", "driven", "blamed", "traced", "triggered"]) {
                 a.cause = true;
+            }
+            if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
+                a.exclusive = true;
             }
         }
         a.rejected.sort_unstable();
@@ -349,10 +418,82 @@ impl Scratch {
         a.scope_stems.dedup();
         a.names.sort_unstable();
         a.names.dedup();
+        a.name_stems.sort_unstable();
+        a.name_stems.dedup();
+        a.scoped.sort_unstable();
+        a.scoped.dedup();
         a.pol_key = words_key(&a.pol_words);
         a
     }
 }
+
+/// Words that end a subject's attribute: what follows names the thing measured.
+const ATTRIBUTE_ENDS: &[&str] = &["of", "on", "at", "in", "for", "across", "over", "per", "within", "under"];
+
+/// The qualifier table (issue 19, third round): words that say which part of the world a
+/// claim is about, wherever they stand in the main clause. Two claims that both name words of
+/// one category, neither's containing the other's, are about different things ("Enable
+/// Wi-Fi calling on Android" / "… on iOS"; "Enterprise customers get imagery within 6 hours"
+/// / "Standard-tier customers … 24 hours"). Environments (*production, staging*) are not in
+/// it: "still in staging" / "went to production" is a state, not a scope.
+pub(super) const QUALIFIER_TABLE: &[(&str, &[&str])] = &[
+    (
+        "platform",
+        &["android", "ios", "ipados", "windows", "linux", "macos", "web", "desktop", "ps5", "xbox", "playstation"],
+    ),
+    (
+        "customer tier or segment",
+        &[
+            "enterprise",
+            "business",
+            "residential",
+            "consumer",
+            "standard",
+            "basic",
+            "premium",
+            "starter",
+            "smb",
+            "children",
+            "child",
+            "adults",
+            "adult",
+        ],
+    ),
+    (
+        "region",
+        &[
+            "eu", "europe", "us", "uk", "apac", "emea", "latam", "americas", "asia", "africa", "northern", "southern",
+            "eastern", "western", "north", "south", "east", "west",
+        ],
+    ),
+];
+
+/// Words by which a Current State claim asserts that a state holds to the exclusion of
+/// another — it persists (*still, yet, remains*), covers everything or only part (*all,
+/// every, none, only, fully, entirely*), is over (*complete, done, finished*), or is held up (*blocked, stuck, pending,
+/// waiting*). Two Current State claims on one thing without any of these (nor a negation or
+/// an opposition) read as steps of a progress log: "The draft is ready" / "The draft was
+/// reviewed on 3 May".
+const EXCLUSIVE_STATE: &[&str] = &[
+    "still",
+    "yet",
+    "remains",
+    "remain",
+    "only",
+    "all",
+    "every",
+    "none",
+    "fully",
+    "entirely",
+    "complete",
+    "completed",
+    "done",
+    "finished",
+    "blocked",
+    "stuck",
+    "pending",
+    "waiting",
+];
 
 /// Verbs after which "over" says how something travels, not what is preferred ("ship over
 /// USB").
@@ -404,7 +545,62 @@ const OVER_CARRIERS: &[&str] = &[
 /// *local*; "remotely" → *remot*). Coarse on purpose: it is evidence of relatedness, never
 /// of a contradiction.
 pub(super) fn stem(w: &str) -> u64 {
-    let mut w = w.strip_suffix("'s").unwrap_or(w);
+    let w = w.strip_suffix("'s").unwrap_or(w);
+    // British spellings read as American ones: "anaesthesia" = "anesthesia", "paediatric" =
+    // "pediatric", "centre" = "center", "colour" = "color", "analyse" = "analyze",
+    // "catalogue" = "catalog".
+    let mut us = [0u8; 48];
+    if w.len() < us.len() && w.is_ascii() {
+        let b = w.as_bytes();
+        let mut n = 0;
+        let mut k = 0;
+        while k < b.len() {
+            let rest = &b[k..];
+            if k > 0 && (rest.starts_with(b"ae") || rest.starts_with(b"oe")) {
+                us[n] = b'e';
+                n += 1;
+                k += 2;
+                continue;
+            }
+            if k > 1 && rest.len() >= 3 && rest.starts_with(b"our") && rest[3..].iter().all(|&c| c == b's') {
+                us[n..n + 2].copy_from_slice(b"or");
+                n += 2;
+                k += 3;
+                continue;
+            }
+            if k > 1 && (rest == b"tre" || rest == b"tres" || rest == b"bre" || rest == b"bres") {
+                us[n] = rest[0];
+                us[n + 1..n + 3].copy_from_slice(b"er");
+                n += 3;
+                k += 3;
+                continue;
+            }
+            if k > 1 && (rest == b"yse" || rest == b"ysed" || rest == b"ysing") {
+                us[n..n + 2].copy_from_slice(b"yz");
+                n += 2;
+                k += 2;
+                continue;
+            }
+            if k > 1 && (rest == b"ogue" || rest == b"ogues") {
+                us[n..n + 2].copy_from_slice(b"og");
+                n += 2;
+                k += 4;
+                continue;
+            }
+            us[n] = b[k];
+            n += 1;
+            k += 1;
+        }
+        if let Ok(x) = std::str::from_utf8(&us[..n]) {
+            return stem_us(x);
+        }
+    }
+    stem_us(w)
+}
+
+/// [`stem`] after the spelling fold.
+fn stem_us(w: &str) -> u64 {
+    let mut w = w;
     for suf in ["ing", "ed", "ly", "es", "s"] {
         if let Some(r) = w.strip_suffix(suf)
             && r.len() >= 3
@@ -586,7 +782,11 @@ fn decision_shape(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &mut
     if choice_start >= end {
         return false;
     }
-    let prep = (choice_start + 1..end).find(|&k| !skip[k] && tk.has(k, W_SUBJECT_PREP));
+    // "Keep build artifacts for 6 months": a quantity after the preposition is a value, not
+    // what the decision is for.
+    let quantity =
+        |k: usize| k < end && (tk.toks[k].kind == Tk::Num || super::values::number_words(tk, k, end).is_some());
+    let prep = (choice_start + 1..end).find(|&k| !skip[k] && tk.has(k, W_SUBJECT_PREP) && !quantity(k + 1));
     role[choice_start..end].fill(Role::Predicate);
     if let Some(p) = prep {
         let m = (p + 1..end)
@@ -639,9 +839,22 @@ fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(
 fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], used: &mut [bool], out: &mut Vec<Value>) {
     let ok = |k: usize| k < end && role[k] == Role::Predicate && !skip[k];
     let first_pred = (start..end).find(|&k| ok(k) && tk.is_text(k));
+    let mut was: Vec<Value> = Vec::new();
     let mut i = start;
     while i < end {
         if !ok(i) || !tk.is_text(i) {
+            i += 1;
+            continue;
+        }
+        // "eu-central-1", "rev-2": a number joined to a word by a hyphen is part of a name.
+        let joined = |k: usize| !tk.toks[k].space;
+        if tk.toks[i].kind == Tk::Num
+            && i >= 2
+            && joined(i)
+            && tk.punct(i - 1) == Some('-')
+            && joined(i - 1)
+            && tk.toks[i - 2].kind == Tk::Word
+        {
             i += 1;
             continue;
         }
@@ -649,18 +862,37 @@ fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], use
             i += 1;
             continue;
         };
-        let past = i > start && {
-            let mut p = i - 1;
-            while p > start && matches!(tk.punct(p), Some('$' | '€' | '£' | '(')) {
-                p -= 1;
-            }
-            tk.has(p, W_HISTORY)
-        };
+        let mut p = i.saturating_sub(1);
+        while p > start && matches!(tk.punct(p), Some('$' | '€' | '£' | '(')) {
+            p -= 1;
+        }
+        let past = i > start && tk.has(p, W_HISTORY);
+        // "autoclave 2", "Ward 4": a bare number right after a noun, with nothing after it
+        // that reads as a unit, labels the thing rather than stating a value.
+        if matches!(value, Value::Num { unit: 0, .. })
+            && tk.toks[i].kind == Tk::Num
+            && next == i + 1
+            && i > start
+            && tk.toks[i - 1].kind == Tk::Word
+            && !tk.has(i - 1, W_STOP | W_NEG | W_HISTORY | W_LINK1 | W_LINK_TO | W_LINK_BE | W_HAVE)
+        {
+            i = next;
+            continue;
+        }
         used[i..next].fill(true);
         if !past {
             out.push(value);
+        } else if tk.is_any(p, &["was", "were"]) && !matches!(tk.punct(p + 1), Some('(')) && !skip[p] {
+            // "Compliance was 78%": the past tense of the claim's own value, unless the
+            // claim states another value of that kind ("now 85%, was 78%").
+            was.push(value);
         }
         i = next;
+    }
+    for v in was {
+        if !out.iter().any(|o| super::values::same_slot(o, &v)) {
+            out.push(v);
+        }
     }
 }
 

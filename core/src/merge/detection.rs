@@ -10,11 +10,12 @@
 //! right.
 
 use super::analysis::{Analysis, Scratch};
-use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE};
+use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
-use super::values::{values_agree, values_clash, values_incompatible};
+use super::values::Value;
+use super::values::{slots_meet, values_agree, values_clash, values_incompatible};
 use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
@@ -74,7 +75,7 @@ pub fn material_next_action(source: &str, target: &str) -> bool {
 /// when a rule says they cannot both be the plan — incompatible typed values, one negated and
 /// the other not, or opposite members of one opposition group ("Enable …" / "Disable …") —
 /// and possible otherwise: two actions in other words may reword one plan ("Email the vendor
-/// about X" / "Send the vendor a note about X"), so keeping both (the source's becomes a next
+/// about X" / "Call the vendor about X"), so keeping both (the source's becomes a next
 /// step) is the suggested answer.
 pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
@@ -86,8 +87,37 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
     if values_incompatible(&a.values, &b.values) || a.negated != b.negated || opposed(&a, &b) {
         return Some(Certainty::Certain);
     }
-    let (wa, wb) = (&a.core_words, &b.core_words);
-    (!(subset(wa, wb) || subset(wb, wa))).then_some(Certainty::Possible)
+    let (wa, wb) = (action_words(&a.core_words), action_words(&b.core_words));
+    (!(subset(&wa, &wb) || subset(&wb, &wa))).then_some(Certainty::Possible)
+}
+
+/// Verbs that name one action in a next action (issue 19, third round), folded to the first
+/// of their row: "Send the director the shortlist" / "Share the shortlist with the director";
+/// "Set up the review meeting" / "Schedule the review"; "Check the maps against the probes" /
+/// "Validate the maps against the probes". Only next actions are compared this way: as
+/// nouns, several of these words say other things ("market share", "a check").
+const ACTION_SYNONYMS: &[&[&str]] = &[
+    &["send", "share", "email", "forward", "circulate"],
+    &["schedule", "set", "arrange", "organise", "organize", "book", "plan"],
+    &["check", "validate", "verify", "cross-check", "confirm"],
+    &["draft", "write", "prepare"],
+    &["ask", "request"],
+    &["call", "phone", "ring"],
+    &["fix", "repair", "correct"],
+];
+
+/// Sorted `words` with [`ACTION_SYNONYMS`] folded and the words they make redundant
+/// (*up*, *meeting*, *readings*) left as they are.
+fn action_words(words: &[u64]) -> Vec<u64> {
+    let mut out: Vec<u64> = words
+        .iter()
+        .map(|&w| {
+            ACTION_SYNONYMS.iter().find(|row| row.iter().any(|v| fold_hash(v) == w)).map_or(w, |row| fold_hash(row[0]))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Whether, for some group of the opposition lexicon, both claims use a member and none in
@@ -149,7 +179,163 @@ fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
         return false;
     }
     let (qs, qt) = (scope(s), scope(t));
-    qs.is_empty() || qt.is_empty() || subset(&qs, &qt) || subset(&qt, &qs)
+    (qs.is_empty() || qt.is_empty() || subset(&qs, &qt) || subset(&qt, &qs)) && !scoped_apart(s, t)
+}
+
+/// Whether two claims name words of one category of the qualifier table
+/// ([`super::analysis::QUALIFIER_TABLE`]: platform, customer tier or segment, region) and
+/// neither's words of it contain the other's: scoped differently ("on Android" / "on iOS").
+fn scoped_apart(s: &Analysis, t: &Analysis) -> bool {
+    if s.scoped.is_empty() || t.scoped.is_empty() {
+        return false;
+    }
+    // Both sorted by (category, word): words of category `c` of one all among the other's.
+    let within = |x: &Analysis, y: &Analysis, c: u8| {
+        x.scoped.iter().filter(|p| p.0 == c).all(|p| y.scoped.binary_search(p).is_ok())
+    };
+    s.scoped.iter().any(|&(c, _)| t.scoped.iter().any(|p| p.0 == c) && !within(s, t, c) && !within(t, s, c))
+}
+
+/// Different measures of one thing (issue 19, third round): both claims state typed values
+/// and none of one family ([`slots_meet`]: "Availability … was 99.7 %" / "Median downlink …
+/// is 180 Mbit/s"), or at least one states a value and both name what they measure before a
+/// preposition with words that share nothing ("Handover success on the Leeds cluster is
+/// 98.9 %" / "The dropped-call rate on the Leeds cluster is 0.4 %"; "… the October drive test
+/// of the Leeds cluster is complete"). Not when they have the same subject key.
+fn other_measures(s: &Analysis, t: &Analysis) -> bool {
+    if s.subject.is_some() && s.subject == t.subject {
+        return false;
+    }
+    if s.values.is_empty() && t.values.is_empty() {
+        return false; // a measure states a value
+    }
+    let attributes = !s.attribute.is_empty() && !t.attribute.is_empty() && inter(&s.attribute, &t.attribute).is_empty();
+    let quantities = !s.values.is_empty() && !t.values.is_empty() && !slots_meet(&s.values, &t.values);
+    quantities || attributes
+}
+
+/// A decision against a finding or a Current State claim: a choice and an observation.
+fn across_kinds(s_sec: usize, t_sec: usize) -> bool {
+    (s_sec == DECISIONS) != (t_sec == DECISIONS)
+}
+
+/// A clash the two claims state outright: typed values of one kind and unit that differ, one
+/// negated and the other not, or opposite members of one group of the lexicon.
+fn stated_clash(s: &Analysis, t: &Analysis) -> bool {
+    values_clash(&s.values, &t.values) || s.negated != t.negated || opposed(s, t)
+}
+
+/// Additive claims (issue 19, third round): a decision and a finding or Current State claim
+/// about one thing are a choice and an observation of it ("The Hamburg lane is dual-sourced"
+/// / "The Hamburg lane carries 220 pallets a week"; "First response target: 120 minutes" /
+/// "Median first response is 95 minutes"): related only when they share the subject key or
+/// head word and state a clash.
+fn additive(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    if !across_kinds(s_sec, t_sec) {
+        return false;
+    }
+    let same = (s.subject.is_some() && s.subject == t.subject) || (s.head != 0 && s.head == t.head);
+    !(same && stated_clash(s, t))
+}
+
+/// Progress-log steps (issue 19, third round): two Current State claims with the same
+/// polarity, neither asserting its state to the exclusion of another (`exclusive`: *still,
+/// yet, only, all, complete, blocked* …), without opposite lexicon members or clashing
+/// values, are successive states of one thing ("The draft is ready" / "The draft was reviewed
+/// by the CFO on 3 May"; "Rev B boards are ordered" / "Rev B boards arrived on 12 March").
+fn progress_steps(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    if s_sec != CURRENT_STATE || t_sec != CURRENT_STATE || s.negated || t.negated || opposed(s, t) {
+        return false;
+    }
+    let dated = |x: &Analysis| x.values.iter().any(|v| matches!(v, Value::Date { .. }));
+    let undated =
+        |x: &Analysis| x.values.iter().filter(|v| !matches!(v, Value::Date { .. })).copied().collect::<Vec<_>>();
+    if values_clash(&undated(s), &undated(t)) {
+        return false;
+    }
+    // A dated log: each step says when ("started on 4 August" / "finished on 20 October").
+    if dated(s) && dated(t) && !values_agree(&s.values, &t.values) {
+        return true;
+    }
+    // Otherwise neither asserts its state to the exclusion of another, nor uses a word of the
+    // lexicon the other does not (one of two exclusive states: "closed", "paused").
+    !s.exclusive && !t.exclusive && s.pole_words == t.pole_words && !values_clash(&s.values, &t.values)
+}
+
+/// Restatement by overlap (issue 19, third round): the same polarity, the same typed value
+/// (or none on either side), no opposition, the same lexicon words, the same names (a capitalised word of one is among the other's words), and at
+/// least 3 shared stems that are at least three quarters of the smaller claim's ("Interviewers
+/// never ask candidates about their previous salary" / "We do not ask for salary history in
+/// interviews").
+fn restated(s: &Analysis, t: &Analysis) -> bool {
+    // A yes/no (enabled, disabled) on one side only is a state the other does not state.
+    let lone_bool = |x: &Analysis, y: &Analysis| {
+        x.values.iter().any(|v| matches!(v, Value::Bool(_))) && !y.values.iter().any(|v| matches!(v, Value::Bool(_)))
+    };
+    let same_values = values_agree(&s.values, &t.values)
+        || (!values_incompatible(&s.values, &t.values) && !lone_bool(s, t) && !lone_bool(t, s));
+    if s.negated != t.negated || opposed(s, t) || !same_values {
+        return false;
+    }
+    // The negative member of a polarity group on one side only ("retire", "pause", "remove")
+    // is what a change says; so are lexicon words on both sides that differ ("Decrease the
+    // rate" / "Increase the rate … to shorten each run").
+    let both_poles = !s.pole_words.is_empty() && !t.pole_words.is_empty();
+    if s.neg_pole != t.neg_pole || (both_poles && s.pole_words != t.pole_words) {
+        return false;
+    }
+    if s.acronyms.is_empty() && t.acronyms.is_empty() {
+        return subset(&s.name_stems, &t.stems) && subset(&t.name_stems, &s.stems) && high_overlap(&s.stems, &t.stems);
+    }
+    let ((a, sa), (b, sb)) = (expand_acronyms(s, t), expand_acronyms(t, s));
+    subset(&minus(&s.name_stems, &sa), &b) && subset(&minus(&t.name_stems, &sb), &a) && high_overlap(&a, &b)
+}
+
+/// `x`'s stems, with each short capitalised word of `x` that spells the initials of
+/// consecutive content words of `y` ("BTO" / "British Trust (for) Ornithology", "LC-MS" /
+/// "liquid chromatography-mass spectrometry") replaced by those words' stems, sorted; and the
+/// acronym's own stem kept when it is also `y`'s; and the stems replaced (sorted).
+fn expand_acronyms(x: &Analysis, y: &Analysis) -> (Vec<u64>, Vec<u64>) {
+    let mut out = x.stems.clone();
+    let mut replaced = Vec::new();
+    for (word, st) in &x.acronyms {
+        let letters = word.letters();
+        if y.stems.binary_search(st).is_ok() || letters.len() > y.seq.len() {
+            continue;
+        }
+        if let Some(p) = (0..=y.seq.len() - letters.len())
+            .find(|&p| y.seq[p..p + letters.len()].iter().map(|c| c.0).eq(letters.iter().copied()))
+        {
+            out.retain(|w| w != st);
+            out.extend(y.seq[p..p + letters.len()].iter().map(|c| c.1));
+            replaced.push(*st);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    replaced.sort_unstable();
+    (out, replaced)
+}
+
+/// At least 3 shared words, at least three quarters of the smaller list's.
+fn high_overlap(a: &[u64], b: &[u64]) -> bool {
+    let n = inter(a, b).len();
+    n >= 3 && 4 * n >= 3 * a.len().min(b.len())
+}
+
+/// A negation met by a negative verb that says the same thing (issue 19, third round): the
+/// words other than the lexicon's overlap as for [`restated`] ("The next release no longer
+/// supports Python 3.8" / "Drop support for Python 3.8 in the next release"), and no typed
+/// values clash. Not a conflict at all.
+fn negation_restated(s: &Analysis, t: &Analysis) -> bool {
+    let (a, b) = (minus(&s.core_words, &s.pole_words), minus(&t.core_words, &t.pole_words));
+    !values_incompatible(&s.values, &t.values) && (subset(&a, &b) || subset(&b, &a) || high_overlap(&a, &b))
+}
+
+/// One negated and the other using the negative member of a polarity group ("X is no
+/// longer supported" / "Drop support for X"): the same sense in other words.
+fn same_sense(s: &Analysis, t: &Analysis) -> bool {
+    s.negated != t.negated && (s.negated ^ s.neg_pole) == (t.negated ^ t.neg_pole)
 }
 
 /// The certain tier's extensions (docs/merge.md, "Certain tier: extensions"), for two
@@ -260,7 +446,12 @@ pub(super) fn extended_conflict(
     // restatement or a progress step ("Design review done" / "Security review done"): a
     // possible conflict (`RelatedClaims`).
     let different_subjects = s.subject.is_some() && t.subject.is_some() && s.subject != t.subject;
-    if s.negated == t.negated && !different_subjects {
+    // Not what the third round reads as compatible (docs/merge.md, "Third round").
+    let compatible = additive(s, t, s_sec, t_sec)
+        || progress_steps(s, t, s_sec, t_sec)
+        || other_measures(s, t)
+        || (values_agree(&s.values, &t.values) && restated(s, t));
+    if s.negated == t.negated && !different_subjects && !compatible {
         let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
         if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
             return Some((ConflictKind::RelatedClaims, shared));
@@ -302,6 +493,14 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
     if s.negated == t.negated && (subset(a, b) || subset(b, a)) {
         return None;
     }
+    if additive(s, t, s_sec, t_sec)
+        || other_measures(s, t)
+        || progress_steps(s, t, s_sec, t_sec)
+        || restated(s, t)
+        || (same_sense(s, t) && negation_restated(s, t))
+    {
+        return None;
+    }
     // Scope words are evidence of what a claim is about only together with other words.
     let shared: Vec<u64> = a
         .iter()
@@ -313,6 +512,12 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
     if s.subject.is_some() && t.subject.is_some() && !same_head && inter(&s.subject_words, &t.subject_words).is_empty()
     {
         return None; // about two different things ("Use Postgres for X" / "Use Postgres for Y")
+    }
+    if s_sec == SITUATION || t_sec == SITUATION {
+        // What the work is about, in the words of each side: framing sentences that share
+        // words ("Save system design review." / "The game's save system.") are not claims to
+        // choose between; only one subject stated twice is.
+        return same_subject.then_some(shared);
     }
     let enough = shared.len() >= MIN_SHARED && 2 * shared.len() >= a.len().min(b.len());
     (same_subject || same_head || enough).then_some(shared)
@@ -360,6 +565,13 @@ pub(super) fn widened(
     {
         return None;
     }
+    if restated(s, t)
+        || other_measures(s, t)
+        || progress_steps(s, t, s_sec, t_sec)
+        || (same_sense(s, t) && negation_restated(s, t))
+    {
+        return None;
+    }
     // A stem in both claims' scopes says only that they are about the same scope.
     let both_scopes = inter(&s.scope_stems, &t.scope_stems);
     let shared = minus(&inter(&s.stems, &t.stems), &both_scopes);
@@ -378,10 +590,15 @@ pub(super) fn widened(
     if n == 0 {
         return None;
     }
+    // A decision and an observation: only a stated clash on one subject, or a name the other
+    // side never mentions, relates them.
+    if additive(s, t, s_sec, t_sec) && !(new_name && names(t, s_words)) {
+        return None;
+    }
     // Stems outside either claim's scope ("in performance mode" says where, not what).
     let outside = minus(&minus(&shared, &s.scope_stems), &t.scope_stems).len();
     let hit = values_clash(&s.values, &t.values)
-        || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)
+        || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)  // progress steps returned above
         || (s.negated != t.negated && s_sec == t_sec && n >= 2 && 3 * n >= s.stems.len().min(t.stems.len()))
         || (s.cause && t.cause && n >= 2)
         || (opposed(s, t) && n >= 2)
@@ -496,6 +713,9 @@ pub(super) fn detect_claims(
             let soft = sa.negated != ta.negated
                 && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
                 && !values_incompatible(&sa.values, &ta.values);
+            if soft && negation_restated(sa, ta) {
+                continue; // the same thing said twice: "no longer supports X" / "drop support for X"
+            }
             let (kind, certainty, group) = if soft {
                 (ConflictKind::RelatedClaims, Certainty::Possible, 3)
             } else {
@@ -565,10 +785,14 @@ pub(super) fn detect_claims(
             if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
                 // As for the subject rules: one side negated, the other using a negative verb
                 // is the same polarity in other words.
-                let soft = kind == ConflictKind::RelatedClaims
-                    || (sa.negated != ta.negated
-                        && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
-                        && !values_incompatible(&sa.values, &ta.values));
+                let negative_verb = sa.negated != ta.negated
+                    && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
+                    && !values_incompatible(&sa.values, &ta.values);
+                if negative_verb && kind != ConflictKind::RelatedClaims && negation_restated(sa, ta) {
+                    pairs_seen.insert((si, ti));
+                    continue;
+                }
+                let soft = kind == ConflictKind::RelatedClaims || negative_verb;
                 let (kind, certainty, group) = if soft {
                     (ConflictKind::RelatedClaims, Certainty::Possible, 3)
                 } else {
@@ -818,8 +1042,17 @@ mod second_round {
         assert_eq!(next_action_conflict("Send the deck by June 30", "Send the deck by July 14"), Some(Certain));
         assert_eq!(next_action_conflict("Don't send the deck", "Send the deck"), Some(Certain));
         assert_eq!(
-            next_action_conflict("Send the vendor a note about the SLA", "Email the vendor about the SLA"),
+            next_action_conflict("Call the vendor about the SLA", "Email the vendor about the SLA"),
             Some(Possible)
+        );
+        // Third round: verbs of one action are one word in next actions.
+        assert_eq!(
+            next_action_conflict("Send the vendor a note about the SLA", "Email the vendor about the SLA"),
+            None
+        );
+        assert_eq!(
+            next_action_conflict("Share the shortlist with the director", "Send the director the shortlist"),
+            None
         );
         assert_eq!(next_action_conflict("Send the deck", "Send the deck to Sales"), None);
     }
@@ -860,5 +1093,169 @@ mod probe {
         println!("words {:?}", same_words_conflict(&s, &t));
         println!("ext {:?}", extended_conflict(&s, &t, sec, sec).map(|x| x.0));
         println!("related {:?}", related(&s, &t, sec, sec).is_some());
+        let mut words = KeySet::default();
+        for w in v[0].split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            words.insert(fold_hash(&w.to_lowercase()));
+        }
+        println!("widened {:?}", widened(&s, &t, sec, sec, &words).is_some());
+    }
+}
+
+#[cfg(test)]
+mod third_round {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// Whether the pair raises any conflict of the claim rules (certain or possible), with the
+    /// source's document words taken from the source claim only.
+    fn asks(s: &str, t: &str, s_sec: usize, t_sec: usize) -> bool {
+        let (a, b) = (an(s, s_sec == DECISIONS), an(t, t_sec == DECISIONS));
+        let mut words = KeySet::default();
+        for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            words.insert(fold_hash(&w.to_lowercase()));
+        }
+        let same_subject = a.subject.is_some() && a.subject == b.subject;
+        (same_subject && subject_conflict(&a, &b).is_some())
+            || (a.pol_key == b.pol_key && same_words_conflict(&a, &b).is_some())
+            || extended_conflict(&a, &b, s_sec, t_sec).is_some()
+            || related(&a, &b, s_sec, t_sec).is_some()
+            || widened(&a, &b, s_sec, t_sec, &words).is_some()
+    }
+
+    #[test]
+    fn documented_compatible_examples_do_not_ask() {
+        let (d, f, c) = (DECISIONS, FINDINGS, CURRENT_STATE);
+        // Additive: a decision and an observation; other measures of one thing.
+        assert!(!asks(
+            "The Hamburg lane is dual-sourced across two carriers.",
+            "The Hamburg lane carries 220 pallets a week.",
+            d,
+            f
+        ));
+        assert!(!asks(
+            "Handover success on the Leeds cluster is 98.9 %.",
+            "The dropped-call rate on the Leeds cluster is 0.4 %.",
+            f,
+            f
+        ));
+        assert!(!asks(
+            "Availability of the new sites in October was 99.7 %.",
+            "Median downlink on the new sites is 180 Mbit/s.",
+            f,
+            f
+        ));
+        assert!(!asks("The imagery archive grows by 1,500 GB a day.", "The archive holds 3.2 PB.", f, f));
+        // Progress-log steps.
+        assert!(!asks(
+            "The board memo draft was reviewed by the CFO on 3 May.",
+            "The board memo draft is ready.",
+            c,
+            c
+        ));
+        assert!(!asks(
+            "The conservation survey finished on 2026-10-20.",
+            "The conservation survey started on 2026-08-04.",
+            c,
+            c
+        ));
+        // Restatements: overlap, spelling, acronyms, the 'was' value, a negative verb.
+        assert!(!asks(
+            "Interviewers never ask candidates about their previous salary.",
+            "We do not ask for salary history in interviews.",
+            d,
+            d
+        ));
+        assert!(!asks(
+            "Refer children needing general anaesthesia to the paediatric centre at St Mary's.",
+            "Refer children needing general anesthesia to the pediatric center at St Mary's.",
+            d,
+            d
+        ));
+        assert!(!asks(
+            "Record species with the BTO two-letter codes.",
+            "Record species with the British Trust for Ornithology two-letter codes.",
+            d,
+            d
+        ));
+        assert!(!asks(
+            "The March audit measured 78% hand-hygiene compliance on Ward 2.",
+            "Hand-hygiene compliance on Ward 2 was 78% in the March audit.",
+            f,
+            f
+        ));
+        assert!(!asks(
+            "The next minor release no longer supports Python 3.8.",
+            "Drop support for Python 3.8 in the next minor release.",
+            d,
+            d
+        ));
+        // The qualifier table.
+        assert!(!asks(
+            "Enable Wi-Fi calling on Android from app release 8.4.",
+            "Enable Wi-Fi calling on iOS from app release 8.2.",
+            d,
+            d
+        ));
+        assert!(!asks(
+            "Standard-tier customers get imagery within 24 hours of capture.",
+            "Enterprise customers get imagery within 6 hours of capture.",
+            d,
+            d
+        ));
+    }
+
+    #[test]
+    fn documented_contradictions_still_ask() {
+        let (d, f, c) = (DECISIONS, FINDINGS, CURRENT_STATE);
+        assert!(asks(
+            "All four clinics are now live on the tablet app.",
+            "Only the Mbale clinic uses the tablet app.",
+            c,
+            c
+        ));
+        assert!(asks("Benchmarks done.", "Benchmarks running.", c, c));
+        assert!(asks(
+            "The Manchester Deansgate site is trading normally.",
+            "The Manchester Deansgate site is closed for the refit.",
+            c,
+            c
+        ));
+        assert!(asks(
+            "Staging cluster is healthy and serving the QA suite.",
+            "The staging k8s cluster has been down since Tuesday.",
+            c,
+            c
+        ));
+        assert!(asks(
+            "Rural clinics retire the paper intake form.",
+            "The paper intake form stays in use at the rural clinics.",
+            d,
+            d
+        ));
+        assert!(asks(
+            "Decrease the titrant addition rate near the endpoint.",
+            "Increase the titrant addition rate near the endpoint to shorten each run.",
+            d,
+            d
+        ));
+        assert!(asks(
+            "Keep build artifacts for 6 months, then delete them.",
+            "Keep build artifacts for ninety days, then delete them.",
+            d,
+            d
+        ));
+        assert!(asks(
+            "UK merchants are settled in EUR from the Dublin account.",
+            "Settlement currency for UK merchants is GBP.",
+            d,
+            d
+        ));
+        assert!(asks(
+            "The failed sterilisation cycle on 2026-10-04 was caused by a blocked drain filter on autoclave 2.",
+            "The failed sterilisation cycle on 2026-10-04 was caused by a worn door gasket on autoclave 2.",
+            f,
+            f
+        ));
+        assert!(asks("Record submissions go through Epicollect5.", "Use iNaturalist for the photo records.", d, d));
     }
 }

@@ -365,6 +365,7 @@ pub(super) const OPPOSITES: &[(&str, &[&[&str]])] = &[
     ("centralisation", &[&["centralised", "centralized"], &["decentralised", "decentralized"]]),
     ("speed", &[&["faster", "quicker", "sooner"], &["slower"]]),
     ("temporal extent", &[&["temporary", "temporarily"], &["permanent", "permanently"]]),
+    ("working or down", &[&["healthy", "operational"], &["down", "unhealthy", "broken", "failing"]]),
 ];
 
 /// The synonym table: words that name the same thing, folded to the first of each row in
@@ -398,6 +399,7 @@ pub(super) const SYNONYMS: &[&[&str]] = &[
     &["host", "hosted", "hosting", "hosts"],
     &["send", "sent", "sends", "sending"],
     &["run", "runs", "ran", "running"],
+    &["role", "position", "positions"],
 ];
 
 /// Groups of [`OPPOSITES`] whose second member says *no* to the first: a claim using it
