@@ -46,16 +46,15 @@ const CONTRADICTION_KINDS: &[&str] = &[
 const COMPATIBLE_KINDS: &[&str] =
     &["restatement", "added-detail", "qualifier", "additive", "equal-units", "progress-log", "next-action-reworded"];
 
-/// Bars from the single run after issue 19's second round (2026-12-01, `core19b`,
-/// docs/merge.md). The test fails if a figure regresses. Contradictions caught (of 54): by a
-/// certain conflict and located by any (no target: the measured figures, 35 and 49); reaching
-/// the user, by any conflict: the issue's target, at least 95 % (met: 53 = 98.1 %).
-const BASELINE_CAUGHT_CERTAIN: usize = 35;
+/// Bars from the run after issue 19's third round (2026-12-01, `core19c`, docs/merge.md). The
+/// test fails if a figure regresses. Contradictions caught (of 54): by a certain conflict and
+/// located by any (no target: the measured figures, 36 and 49); reaching the user, by any
+/// conflict: the issue's target, at least 95 % (52 = 96.3 %).
+const BASELINE_CAUGHT_CERTAIN: usize = 36;
 const BASELINE_LOCATED: usize = 49;
-/// Compatible pairs (of 29): certain alarms held to the issue's target, at most 1 in 6 (met:
-/// 3 = 10.3 %); possible prompts to the measured figure, since the target (at most 1 in 3, 9)
-/// is not met (11 = 37.9 %).
-const BASELINE_MAX_POSSIBLE_ALARMS: usize = 11;
+/// Compatible pairs (of 29): certain alarms held to the issue's target, at most 1 in 6 (3 =
+/// 10.3 %); possible prompts to the measured figure, within the target of 1 in 3 (7 = 24.1 %).
+const BASELINE_MAX_POSSIBLE_ALARMS: usize = 7;
 
 /// Bars for the development set (`tests/merge_dev/`, 96 pairs: 61 contradictions, 35
 /// compatible): the figures after the last rule change of issue 19's third round (2026-12-01,
@@ -523,12 +522,13 @@ fn heldout2_dir() -> PathBuf {
 /// 36 compatible), written by a fresh author after round 2 so that round 3 is measured on pairs
 /// nobody had seen (docs/merge.md, "Second held-out set"). Of 54 contradictions: caught by a
 /// certain conflict, by any, located by any; of 36 compatible pairs, at most this many certain
-/// alarms and possible prompts. Set from the round-2 rules' figures (the baseline).
+/// alarms and possible prompts: the third round's figures (2026-12-01, docs/merge.md), the
+/// one run of its rules on this set.
 const HELDOUT2_CAUGHT_CERTAIN: usize = 21;
-const HELDOUT2_CAUGHT_ANY: usize = 48;
-const HELDOUT2_LOCATED: usize = 41;
+const HELDOUT2_CAUGHT_ANY: usize = 49;
+const HELDOUT2_LOCATED: usize = 43;
 const HELDOUT2_MAX_CERTAIN_ALARMS: usize = 6;
-const HELDOUT2_MAX_POSSIBLE_ALARMS: usize = 25;
+const HELDOUT2_MAX_POSSIBLE_ALARMS: usize = 15;
 
 /// The second held-out set: never tuned on; the test fails if a figure falls below its bar.
 #[test]
