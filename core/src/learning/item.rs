@@ -162,6 +162,9 @@ pub fn check_item(item: &McqItem) -> Vec<Finding> {
             }
         }
     }
+    let options: Vec<(&str, &str)> = item.choices.iter().map(|c| (c.id.as_str(), c.text.as_str())).collect();
+    let key = item.choices.iter().position(|c| c.id == item.correct_choice_id).unwrap_or(usize::MAX);
+    out.extend(super::flaws::check(&item.prompt, &options, key));
     if item.evidence.is_empty() {
         out.push(finding("missing-evidence", "the item cites no evidence from the implementation".into()));
     }

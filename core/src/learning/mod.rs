@@ -25,6 +25,7 @@
 //! (the shuffle is seeded by the question id), and nothing is inferred from lines of code or
 //! file counts — the inputs do not carry them.
 
+pub mod flaws;
 mod identity;
 pub mod item;
 pub mod next_move;
