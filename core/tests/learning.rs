@@ -1201,6 +1201,7 @@ fn negative_stem() {
         "Which effect of put() is *least* wanted here?",
         "What does put() guarantee for a reader that ran at least once before the write?",
         "What does put() do when the `dirty` flag is set?",
+        "The lock means two writers cannot interleave. What does put() guarantee?",
     ] {
         sound(&worded(prompt, &CHOICES));
     }
@@ -1213,7 +1214,22 @@ fn combination_option() {
         texts[3] = bad;
         assert!(flagged(&worded(&good_item().prompt, &texts), "combination-option", Severity::Error), "{bad}");
     }
-    for fine in ["Both writers block until the read ends", "A fresh slot is allocated for the write"] {
+    // "Both X and Y" naming two other choices.
+    let both = worded(
+        "What does the reconnect logic do?",
+        &[
+            "Both the backoff and the resubscription",
+            "Waits with exponential backoff between attempts",
+            "Resubscribes to the channels it held",
+            "Drops the queued messages",
+        ],
+    );
+    assert!(flagged(&both, "combination-option", Severity::Error));
+    for fine in [
+        "Both writers block until the read ends",
+        "A fresh slot is allocated for the write",
+        "Both the writer and the reloader wait",
+    ] {
         let mut texts = CHOICES;
         texts[3] = fine;
         sound(&worded(&good_item().prompt, &texts));
@@ -1261,43 +1277,66 @@ fn vague_qualifier() {
 
 #[test]
 fn stem_cue() {
+    let prompt = "Why does the invalidation in put() matter to a concurrent reader?";
     let flawed = worded(
-        "Why does the invalidation in put() matter to a concurrent reader?",
+        prompt,
         &[
-            "The invalidation forces the next read to reload",
+            "The invalidation makes the concurrent reader reload the entry",
             "It aborts the stale read mid-flight",
-            "Writes block until the readers finish",
+            "Writes block until the lock is free",
             "Entries expire when their TTL runs out",
         ],
     );
     assert!(flagged(&flawed, "stem-cue", Severity::Warning));
-    // A distractor uses the stem's word too: no cue.
+    // A distractor uses the stem's words too: no cue.
     let shared = worded(
-        "Why does the invalidation in put() matter to a concurrent reader?",
+        prompt,
         &[
-            "The invalidation forces the next read to reload",
-            "The invalidation aborts the stale read mid-flight",
-            "Writes block until the readers finish",
+            "The invalidation makes the concurrent reader reload the entry",
+            "The invalidation aborts the concurrent reader mid-flight",
+            "Writes block until the lock is free",
             "Entries expire when their TTL runs out",
         ],
     );
     assert!(!flagged(&shared, "stem-cue", Severity::Warning));
+    // One shared word is common in sound items: no finding below MIN_CUE_TERMS.
+    let one = worded(
+        prompt,
+        &[
+            "The next reader misses and loads the fresh value",
+            "It aborts the stale read mid-flight",
+            "Writes block until the lock is free",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(!flagged(&one, "stem-cue", Severity::Warning));
     sound(&good_item());
 }
 
 #[test]
 fn convergence() {
-    // The key combines the distractors' halves: "retries with backoff" + "drops after timeout".
+    // Each distractor changes one element of the key, which sits at their centre.
     let flawed = worded(
         "What does the client do when the upstream call fails?",
         &[
-            "Retries with exponential backoff, then drops the request after the timeout",
-            "Retries with exponential backoff forever",
-            "Drops the request after the timeout without retrying",
-            "Queues the request on disk for a later batch",
+            "Retries with backoff, then drops the request after the timeout",
+            "Retries with backoff, then queues the request after the timeout",
+            "Retries at once, then drops the request after the timeout",
+            "Retries with backoff, then drops the request before the timeout",
         ],
     );
     assert!(flagged(&flawed, "convergence", Severity::Warning));
+    // A 2x2 design (every option shares as much with the others): no centre.
+    let even = worded(
+        "What does the consumer do with each batch?",
+        &[
+            "Commits synchronously, then processes the batch",
+            "Commits asynchronously, then processes the batch",
+            "Processes the batch, then commits synchronously",
+            "Processes the batch, then commits asynchronously",
+        ],
+    );
+    assert!(!flagged(&even, "convergence", Severity::Warning));
     sound(&good_item());
 }
 

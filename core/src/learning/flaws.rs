@@ -44,8 +44,12 @@ use crate::distill::{Finding, Severity};
 
 /// `stem-cue` ignores shared words shorter than this (after stemming).
 pub const MIN_CUE_WORD: usize = 4;
-/// `convergence` needs the key's overlap at least this large.
-pub const MIN_CONVERGENCE: usize = 2;
+/// `stem-cue` needs at least this many shared terms (one shared word is common in sound items).
+pub const MIN_CUE_TERMS: usize = 2;
+/// `convergence`: the key's mean Jaccard distance to the other options is at most this.
+pub const CONVERGENCE_MAX_DISTANCE: f64 = 0.7;
+/// `combination-option`: words sharing this many first letters are one word's derivations.
+pub const AKIN_PREFIX: usize = 6;
 /// `short-distractor`: a distractor shorter than this share of the key's characters...
 pub const SHORT_KEY_RATIO: f64 = 0.3;
 /// ... and of the median option's characters.
@@ -56,22 +60,18 @@ pub const SENTENCE_WORDS: usize = 4;
 
 const NEGATIVES: [&str; 4] = ["not", "except", "least", "cannot"];
 const NEGATIVE_ADJECTIVES: [&str; 4] = ["false", "incorrect", "untrue", "inaccurate"];
-const ABSOLUTES: [&str; 17] = [
+const ABSOLUTES: [&str; 13] = [
     "always",
     "never",
+    "forever",
     "only",
     "all",
     "none",
-    "every",
     "completely",
     "entirely",
     "absolutely",
     "guaranteed",
     "guarantees",
-    "guarantee",
-    "must",
-    "cannot",
-    "can't",
     "impossible",
     "totally",
 ];
@@ -92,209 +92,22 @@ const VAGUE: [&str; 14] = [
     "sometime",
 ];
 
-/// Function words and question words: never content.
-pub const STOPWORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "against",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "as",
-    "at",
-    "be",
-    "because",
-    "been",
-    "before",
-    "being",
-    "below",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "doing",
-    "done",
-    "down",
-    "during",
-    "each",
-    "either",
-    "else",
-    "even",
-    "ever",
-    "every",
-    "few",
-    "for",
-    "from",
-    "further",
-    "had",
-    "has",
-    "have",
-    "having",
-    "he",
-    "her",
-    "here",
-    "hers",
-    "him",
-    "his",
-    "how",
-    "however",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "last",
-    "least",
-    "less",
-    "let",
-    "like",
-    "made",
-    "make",
-    "makes",
-    "many",
-    "may",
-    "me",
-    "might",
-    "more",
-    "most",
-    "much",
-    "must",
-    "my",
-    "neither",
-    "no",
-    "nor",
-    "not",
-    "now",
-    "of",
-    "off",
-    "on",
-    "once",
-    "one",
-    "only",
-    "or",
-    "other",
-    "others",
-    "our",
-    "out",
-    "over",
-    "own",
-    "same",
-    "shall",
-    "she",
-    "should",
-    "so",
-    "some",
-    "such",
-    "than",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "though",
-    "through",
-    "thus",
-    "to",
-    "too",
-    "under",
-    "until",
-    "up",
-    "upon",
-    "us",
-    "use",
-    "used",
-    "uses",
-    "using",
-    "very",
-    "via",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "whether",
-    "which",
-    "while",
-    "who",
-    "whom",
-    "whose",
-    "why",
-    "will",
-    "with",
-    "within",
-    "without",
-    "would",
-    "yet",
-    "you",
-    "your",
-    "following",
-    "statement",
-    "statements",
-    "option",
-    "options",
-    "choice",
-    "choices",
-    "answer",
-    "best",
-    "describes",
-    "describe",
-    "true",
-    "correct",
-    "happen",
-    "happens",
-    "instead",
-    "way",
-    "get",
-    "gets",
-    "go",
-    "goes",
-    "new",
-    "first",
-    "next",
-    "still",
-    "already",
-    "always",
-    "never",
-    "often",
-    "usually",
-    "sometimes",
-    "because",
-    "rather",
-    "cannot",
-    "can't",
-    "don't",
-    "doesn't",
-    "isn't",
-    "won't",
-    "it's",
-    "there's",
-    "what's",
-    "per",
-    "two",
-    "three",
-];
+/// Function words and question words, space-separated: never content.
+pub const STOPWORDS: &str = "a about above after again against all also am an and any are as at be because been before being \
+     below between both but by can could did do does doing done down during each either else even ever \
+     every few for from further had has have having he her here hers him his how however i if in into is \
+     it its itself just last least less let like made make makes many may me might more most much must my \
+     neither no nor not now of off on once one only or other others our out over own same shall she \
+     should so some such than that the their them then there these they this those though through thus to \
+     too under until up upon us use used uses using very via was we were what when where whether which \
+     while who whom whose why will with within without would yet you your following statement statements \
+     option options choice choices answer best describes describe true correct happen happens instead way \
+     get gets go goes new first next still already always never often usually sometimes because rather \
+     cannot can't don't doesn't isn't won't it's there's what's per two three";
+
+fn is_stopword(w: &str) -> bool {
+    STOPWORDS.split_whitespace().any(|s| s == w)
+}
 
 fn finding(code: &'static str, severity: Severity, message: String) -> Finding {
     Finding { code, severity, line: 0, message }
@@ -344,6 +157,7 @@ fn stem(w: &str) -> String {
     if !w.is_ascii() || n <= 3 {
         return w.to_string();
     }
+    let w = if n > 5 { w.strip_suffix("ly").unwrap_or(w) } else { w };
     if let Some(s) = w.strip_suffix("ies").filter(|_| n > 4) {
         return format!("{s}y");
     }
@@ -378,7 +192,7 @@ fn undouble(s: &str) -> String {
 fn content(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for w in lower_words(text) {
-        if STOPWORDS.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()) {
+        if is_stopword(&w) || w.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
         let s = stem(&w);
@@ -425,8 +239,25 @@ fn emphasised(text: &str, w: &Word<'_>) -> bool {
     mark(before) && mark(after)
 }
 
+/// The byte offset where the prompt's question starts: the sentence holding the last `?`, or
+/// the last sentence when there is none. The sentences before it set the scene.
+fn question_start(prompt: &str) -> usize {
+    let body = prompt.trim_end();
+    let end = body.rfind('?').unwrap_or(body.len());
+    let before = &body[..end];
+    let mut start = 0;
+    for (i, c) in before.char_indices() {
+        let next = before[i + c.len_utf8()..].chars().next();
+        if (matches!(c, '.' | '!' | '?') && next.is_some_and(char::is_whitespace)) || c == '\n' {
+            start = i + c.len_utf8();
+        }
+    }
+    start
+}
+
 fn negative_stem(prompt: &str, out: &mut Vec<Finding>) {
-    let ws = words(prompt);
+    let from = question_start(prompt);
+    let ws: Vec<Word<'_>> = words(prompt).into_iter().filter(|w| w.start >= from).collect();
     for (i, w) in ws.iter().enumerate() {
         let prev = i.checked_sub(1).map(|p| ws[p].lower.as_str());
         let next = ws.get(i + 1).map(|n| n.lower.as_str());
@@ -468,6 +299,13 @@ fn names_choice(w: &str, ids: &[String]) -> bool {
     ids.iter().any(|id| id == w) || matches!(w, "a" | "b" | "c" | "d" | "e" | "f" | "i" | "ii" | "iii" | "iv" | "v")
 }
 
+/// Equal stems, or one word derived from the other ("resubscription", "resubscribes"): a
+/// common prefix of at least [`AKIN_PREFIX`] letters.
+fn akin(a: &str, b: &str) -> bool {
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    a == b || common >= AKIN_PREFIX
+}
+
 fn combination_options(options: &[(&str, &str)], out: &mut Vec<Finding>) {
     let ids: Vec<String> = options.iter().map(|(id, _)| id.trim().to_lowercase()).filter(|id| id.len() <= 3).collect();
     for (id, text) in options {
@@ -494,6 +332,32 @@ fn combination_options(options: &[(&str, &str)], out: &mut Vec<Finding>) {
                 && names_choice(&ws[k + 1], &ids)
                 && text[raw[k].end..raw[k + 1].start].trim() == ","
             {
+                combines = true;
+            }
+        }
+        // "Both the backoff and the resubscription": "both X and Y" where X and Y each repeat
+        // words of a different other choice.
+        if let Some(b) = ws.iter().position(|x| x == "both")
+            && let Some(a) = ws[b + 1..].iter().position(|x| x == "and").map(|p| p + b + 1)
+        {
+            let part =
+                |ws: &[String]| -> Vec<String> { ws.iter().filter(|x| !is_stopword(x)).map(|x| stem(x)).collect() };
+            let (x, y) = (part(&ws[b + 1..a]), part(&ws[a + 1..]));
+            let others: Vec<(usize, Vec<String>)> = options
+                .iter()
+                .enumerate()
+                .filter(|(_, (other, _))| other != id)
+                .map(|(i, (_, t))| (i, content(t)))
+                .collect();
+            let hits = |part: &[String]| -> Vec<usize> {
+                others
+                    .iter()
+                    .filter(|(_, c)| part.iter().any(|w| c.iter().any(|o| akin(w, o))))
+                    .map(|(i, _)| *i)
+                    .collect()
+            };
+            let (hx, hy) = (hits(&x), hits(&y));
+            if hx.iter().any(|i| hy.iter().any(|j| j != i)) {
                 combines = true;
             }
         }
@@ -562,6 +426,13 @@ fn terms_in(text: &str, list: &[&'static str]) -> Vec<&'static str> {
     found
 }
 
+/// "All/None of the above", "all of these", "both of the above": another rule's option.
+fn refers_to_options(text: &str) -> bool {
+    let ws = lower_words(text);
+    ws.windows(2).any(|p| p[0] == "the" && p[1] == "above")
+        || ws.windows(3).any(|p| matches!(p[0].as_str(), "all" | "none") && p[1] == "of" && p[2] == "these")
+}
+
 fn absolute_terms(options: &[(&str, &str)], key: usize, out: &mut Vec<Finding>) {
     if !terms_in(options[key].1, &ABSOLUTES).is_empty() {
         return;
@@ -616,37 +487,87 @@ fn vague_qualifiers(prompt: &str, options: &[(&str, &str)], out: &mut Vec<Findin
 
 // ------------------------------------------------------------------ word cues
 
+/// Stem-cue terms: like [`content`], but a token joined by `-`, `_`, `+` or `.` between
+/// alphanumerics ("idempotency_key", "half-open", "N+1") is one term, kept whatever its length;
+/// plain words need [`MIN_CUE_WORD`] letters.
+fn cue_terms(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut tokens: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for (k, &c) in chars.iter().enumerate() {
+        let joiner = "-_+.".contains(c) && !cur.is_empty() && chars.get(k + 1).is_some_and(|n| n.is_alphanumeric());
+        if c.is_alphanumeric() || joiner {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            tokens.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        tokens.push(cur);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for t in tokens {
+        let lower = t.to_lowercase();
+        let compound = lower.chars().any(|c| "-_+.".contains(c));
+        if is_stopword(&lower) || lower.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let term = if compound { lower } else { stem(&lower) };
+        if (compound || term.chars().count() >= MIN_CUE_WORD) && !out.contains(&term) {
+            out.push(term);
+        }
+    }
+    out
+}
+
 fn stem_cue(prompt: &str, options: &[(&str, &str)], key: usize, out: &mut Vec<Finding>) {
-    let stem_words = content(prompt);
-    let key_words = content(options[key].1);
+    let stem_words = cue_terms(prompt);
+    let key_words = cue_terms(options[key].1);
     let distractor_words: Vec<String> =
-        options.iter().enumerate().filter(|(i, _)| *i != key).flat_map(|(_, (_, t))| content(t)).collect();
+        options.iter().enumerate().filter(|(i, _)| *i != key).flat_map(|(_, (_, t))| cue_terms(t)).collect();
     let cues: Vec<&str> = stem_words
         .iter()
-        .filter(|w| w.chars().count() >= MIN_CUE_WORD && key_words.contains(w) && !distractor_words.contains(w))
+        .filter(|w| key_words.contains(w) && !distractor_words.contains(w))
         .map(String::as_str)
         .collect();
-    if cues.is_empty() {
+    if cues.len() < MIN_CUE_TERMS {
         return;
     }
     out.push(finding(
         "stem-cue",
         Severity::Warning,
         format!(
-            "the correct choice repeats the prompt's {} and no distractor does: the repeated word points at \
+            "the correct choice repeats the prompt's {} and no distractor does: the repeated words point at \
              the answer; reword the correct choice, or let distractors use the prompt's terms too",
             quoted(&cues)
         ),
     ));
 }
 
-/// Each option's overlap: the sum over the other options of the content words shared with each.
-fn overlaps(options: &[(&str, &str)]) -> Vec<usize> {
-    let sets: Vec<Vec<String>> = options.iter().map(|(_, t)| content(t)).collect();
+/// An option's features for `convergence`: its stemmed words but "a", "an" and "the", and its
+/// word bigrams (so "commit, then process" differs from "process, then commit").
+fn features(text: &str) -> Vec<String> {
+    let ws: Vec<String> =
+        lower_words(text).into_iter().filter(|w| !matches!(w.as_str(), "a" | "an" | "the")).map(|w| stem(&w)).collect();
+    let mut out: Vec<String> = Vec::new();
+    for f in ws.iter().cloned().chain(ws.windows(2).map(|p| format!("{} {}", p[0], p[1]))) {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Each option's mean Jaccard distance to the other options, on [`features`].
+fn mean_distances(options: &[(&str, &str)]) -> Vec<f64> {
+    let sets: Vec<Vec<String>> = options.iter().map(|(_, t)| features(t)).collect();
+    let distance = |i: usize, j: usize| {
+        let shared = sets[i].iter().filter(|f| sets[j].contains(f)).count();
+        let union = sets[i].len() + sets[j].len() - shared;
+        if union == 0 { 0.0 } else { 1.0 - shared as f64 / union as f64 }
+    };
     (0..sets.len())
-        .map(|i| {
-            (0..sets.len()).filter(|&j| j != i).map(|j| sets[i].iter().filter(|w| sets[j].contains(w)).count()).sum()
-        })
+        .map(|i| (0..sets.len()).filter(|&j| j != i).map(|j| distance(i, j)).sum::<f64>() / (sets.len() - 1) as f64)
         .collect()
 }
 
@@ -654,17 +575,19 @@ fn convergence(options: &[(&str, &str)], key: usize, out: &mut Vec<Finding>) {
     if options.len() < 3 {
         return;
     }
-    let o = overlaps(options);
-    let best_distractor = o.iter().enumerate().filter(|(i, _)| *i != key).map(|(_, v)| *v).max().unwrap_or(0);
-    if o[key] >= MIN_CONVERGENCE && o[key] > best_distractor {
+    let d = mean_distances(options);
+    let nearest_distractor =
+        d.iter().enumerate().filter(|(i, _)| *i != key).map(|(_, v)| *v).fold(f64::INFINITY, f64::min);
+    if d[key] <= CONVERGENCE_MAX_DISTANCE && d[key] < nearest_distractor {
         out.push(finding(
             "convergence",
             Severity::Warning,
             format!(
-                "the correct choice shares the most words with the other choices ({} shared, the most by a \
-                 distractor {best_distractor}): the distractors look like variations of it, so the answer is the \
-                 one they converge on; vary the distractors independently of the correct choice",
-                o[key]
+                "the distractors are variations of the correct choice, which sits at their centre (mean word \
+                 distance {:.2} to the others, the most central distractor {nearest_distractor:.2}): a learner \
+                 can pick the option the others converge on; write distractors that differ from each other, not \
+                 each a one-element change of the correct choice",
+                d[key]
             ),
         ));
     }
@@ -685,8 +608,18 @@ fn article_for(raw: &str) -> Option<Article> {
     if !first.is_alphabetic() {
         return None;
     }
-    if letters.len() >= 2 && letters.iter().filter(|c| c.is_alphabetic()).all(|c| c.is_uppercase()) {
-        return None; // an acronym: "a FIFO" or "an LRU"
+    let caps = letters.iter().take_while(|c| c.is_alphabetic()).count();
+    if caps >= 2 && letters.iter().take(caps).all(|c| c.is_uppercase()) {
+        // Capitals: a word ("OPTIONS") from five letters, else an acronym, read as letters
+        // ("an IEEE", "a TCP") or as a word ("a FIFO"): judged only where both readings agree.
+        if caps < 5 {
+            return match first {
+                'A' | 'E' | 'I' | 'O' => Some(Article::An),
+                'F' | 'H' | 'L' | 'M' | 'N' | 'R' | 'S' | 'X' => None,
+                _ => Some(Article::A),
+            };
+        }
+        return Some(if "AEIO".contains(first) { Article::An } else { Article::A });
     }
     if letters.iter().skip(1).any(|c| c.is_uppercase() || c.is_ascii_digit()) {
         return None; // code: "iOS", "eBPF", "x86"
@@ -760,7 +693,12 @@ fn stem_number(prompt: &str) -> Option<Number> {
             _ => {}
         }
     }
-    None
+    // "The settings the change added are" (the options complete the sentence).
+    match ws.last().map(String::as_str) {
+        Some("is" | "was") => Some(Number::Singular),
+        Some("are" | "were") => Some(Number::Plural),
+        _ => None,
+    }
 }
 
 /// An option's grammatical number, when it is clear: an article or determiner first, or a
@@ -774,19 +712,25 @@ fn option_number(text: &str) -> Option<Number> {
         }
         _ => {}
     }
-    if ws.len() <= 5 && ws.iter().any(|w| w == "and") {
+    // The head noun phrase: the words before a preposition, relative word or verb.
+    const BOUNDARY: [&str; 22] = [
+        "of", "that", "which", "who", "with", "for", "to", "in", "on", "at", "by", "from", "so", "because", "when",
+        "where", "whose", "than", "is", "are", "was", "were",
+    ];
+    let head: Vec<&String> = ws.iter().take_while(|w| !BOUNDARY.contains(&w.as_str())).collect();
+    if head.is_empty() || head.len() > 4 {
+        return None;
+    }
+    if head.iter().any(|w| *w == "and") {
         return Some(Number::Plural);
     }
-    if ws.len() <= 3 {
-        let last = ws.last()?;
-        let plural = last.len() > 3
-            && last.ends_with('s')
-            && !last.ends_with("ss")
-            && !last.ends_with("us")
-            && !last.ends_with("is");
-        return Some(if plural { Number::Plural } else { Number::Singular });
-    }
-    None
+    let last = head.last()?;
+    let plural = last.len() > 3
+        && last.ends_with('s')
+        && !last.ends_with("ss")
+        && !last.ends_with("us")
+        && !last.ends_with("is");
+    Some(if plural { Number::Plural } else { Number::Singular })
 }
 
 fn grammar_cues(prompt: &str, options: &[(&str, &str)], key: usize, out: &mut Vec<Finding>) {
@@ -858,7 +802,7 @@ fn short_distractors(options: &[(&str, &str)], key: usize, out: &mut Vec<Finding
             let by_ratio = l < SHORT_KEY_RATIO * key_len && l < SHORT_MEDIAN_RATIO * median;
             let lone_word =
                 word_counts[*i] == 1 && word_counts.iter().enumerate().all(|(j, &c)| j == *i || c >= SENTENCE_WORDS);
-            *i != key && (by_ratio || lone_word)
+            *i != key && !refers_to_options(t) && (by_ratio || lone_word)
         })
         .map(|(_, (id, _))| *id)
         .collect();
@@ -898,6 +842,9 @@ mod tests {
         assert_eq!(article_for("unique"), Some(Article::A));
         assert_eq!(article_for("hour"), Some(Article::An));
         assert_eq!(article_for("LRU"), None);
+        assert_eq!(article_for("IEEE-754"), Some(Article::An));
+        assert_eq!(article_for("OPTIONS"), Some(Article::An));
+        assert_eq!(article_for("TCP"), Some(Article::A));
         assert_eq!(article_for("8-byte"), None);
     }
 
