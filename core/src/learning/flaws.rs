@@ -7,34 +7,51 @@
 //! The rules, their codes and severities (`error`: the item is refused and the agent rewrites
 //! it; `warning`: recorded, the item is still asked), with the measures as named constants:
 //!
-//! - `negative-stem` (error): the prompt asks with NOT, EXCEPT, LEAST, a "n't" form, "cannot",
-//!   or for the false/incorrect/untrue statement, and the word is not emphasised (written in
-//!   capitals, or inside `*…*` / `**…**` / `_…_`). "at least" is not a negative.
-//! - `combination-option` (error): a choice combines others ("A and B", "a, b and c", "options
-//!   1 and 3", "Both", "Neither", "Both are correct"): it tests elimination and breaks when
-//!   the runtime shuffles and relabels the choices.
-//! - `absolute-terms` (warning): a distractor says always, never, only, all, none, every,
-//!   completely, entirely, absolutely, guaranteed, must, cannot, impossible, and the key says
-//!   none of them: test-wise learners strike such distractors unread.
+//! - `negative-stem` (error): the question sentence (the one holding the last `?`, else the
+//!   last sentence; the sentences before it set the scene) asks with NOT, EXCEPT, LEAST,
+//!   "cannot", a "n't" form, or for the false/incorrect/untrue statement, and the word is not
+//!   emphasised (capitals, or inside `*…*` / `**…**` / `_…_`). "at least" and "not only" are
+//!   not negatives.
+//! - `combination-option` (error): a choice combines others: two choice names joined by
+//!   and/or/plus or a comma ("A and B", "a, b and c", "all of a, b", "options 1 and 3"), "Both",
+//!   "Neither", "Both are correct", or "both X and Y" where X and Y repeat words (or
+//!   derivations: [`AKIN_PREFIX`] common letters) of two different other choices. It rewards
+//!   elimination and its references break when the runtime shuffles and relabels the choices.
+//!   "Both/neither of the above" is left to `all-or-none-of-the-above`.
+//! - `absolute-terms` (warning): a distractor says always, never, forever, only, all, none,
+//!   completely, entirely, absolutely, guaranteed/guarantees, impossible or totally, and the key
+//!   none of them: test-wise learners strike such distractors unread. ("all/none of the
+//!   above" is not counted.)
 //! - `vague-qualifier` (warning): the prompt or a choice says usually, often, sometimes, may,
 //!   might, generally, frequently, rarely, occasionally, typically, commonly, seldom or some:
 //!   frequency words mean different things to different readers, so the key is arguable.
-//! - `stem-cue` (warning): a content word of the prompt (stemmed, [`STOPWORDS`] removed, at
-//!   least [`MIN_CUE_WORD`] letters) recurs in the key and in no distractor — a clang
-//!   association that points at the key.
-//! - `convergence` (warning): the key is the option the others converge on. Measure: each
-//!   option's *overlap* is the sum, over the other options, of the content words (stemmed
-//!   types) it shares with each; the finding needs the key's overlap at least
-//!   [`MIN_CONVERGENCE`] and strictly above every distractor's.
+//! - `stem-cue` (warning): at least [`MIN_CUE_TERMS`] terms of the prompt recur in the key and in
+//!   no distractor — a clang association that points at the key. Terms: stemmed words of at
+//!   least [`MIN_CUE_WORD`] letters outside [`STOPWORDS`], and code-like compounds joined by
+//!   `-`, `_`, `+` or `.` ("idempotency_key", "N+1") of any length.
+//! - `convergence` (warning): the key sits at the centre of the options, the distractors each
+//!   varying part of it. Measure: an option's features are its stemmed words (but a/an/the) and
+//!   its word bigrams (so word order counts); its *spread* is its mean Jaccard distance to the
+//!   other options. The finding needs the key's spread strictly below every distractor's (the
+//!   key is the medoid) and at most [`CONVERGENCE_MAX_DISTANCE`] (the options really are
+//!   variants: sound items with a central key measured 0.78 and more on the dev set,
+//!   convergent ones 0.60 and less).
 //! - `grammar-cue` (error for a/an, warning for is/are): the prompt ends in, or puts before a
 //!   blank (`___`, `…`), "a" or "an", and the key's first word takes that article while a
-//!   distractor's takes the other (words whose sound is unclear — acronyms, numbers, code — are
-//!   not judged); or the prompt asks "which … is" / "which … are" and the key agrees in number
-//!   while a distractor does not (number judged only on short noun phrases and on options
-//!   that open with a/an/one or a plural determiner).
+//!   distractor's takes the other; words whose sound the spelling does not settle (acronyms
+//!   starting with F, H, L, M, N, R, S or X, numbers, mixed-case code) are not judged. Or the
+//!   prompt asks "which … is/are" or ends in "is"/"are", and the key agrees in number while a
+//!   distractor does not (number judged on a leading a/an/one or plural determiner, or on a head
+//!   noun phrase of at most four words).
 //! - `short-distractor` (warning): a distractor is under [`SHORT_KEY_RATIO`] of the key's
 //!   length *and* under [`SHORT_MEDIAN_RATIO`] of the options' median length (characters), or
-//!   is one word while every other option has at least [`SENTENCE_WORDS`] words.
+//!   is one word while every other option has at least [`SENTENCE_WORDS`] words. "All/none of
+//!   the above" is not judged (it is another rule's).
+//!
+//! Errors are the rules whose wording test is exact and whose fix is mechanical (emphasise or
+//! drop the negative, split the combination, end the stem before the article); warnings are
+//! the measures and word lists with legitimate uses ("only two retries", "may" in a
+//! scenario), so a false finding costs a note, not a rewrite.
 //!
 //! Not for: plausibility of distractors, whether the key is right, whether exactly one option
 //! is correct, or whether the stem is focused and grounded: those need the content and remain
