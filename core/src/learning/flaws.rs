@@ -175,24 +175,25 @@ fn stem(w: &str) -> String {
         return w.to_string();
     }
     let w = if n > 5 { w.strip_suffix("ly").unwrap_or(w) } else { w };
-    if let Some(s) = w.strip_suffix("ies").filter(|_| n > 4) {
-        return format!("{s}y");
+    let base = if let Some(s) = w.strip_suffix("ies").filter(|_| n > 4) {
+        format!("{s}y")
+    } else if let Some(s) = ["sses", "shes", "ches", "xes", "zes"].iter().find_map(|x| w.strip_suffix(x)) {
+        let kept = &w[s.len()..w.len() - 2];
+        format!("{s}{kept}")
+    } else if let Some(s) = w.strip_suffix("ing").filter(|s| s.len() >= 3) {
+        undouble(s)
+    } else if let Some(s) = w.strip_suffix("ed").filter(|s| s.len() >= 3) {
+        undouble(s)
+    } else if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
+        w[..w.len() - 1].to_string()
+    } else {
+        w.to_string()
+    };
+    // A final "e" goes, so "cache"/"caches"/"cached" and "release"/"released" meet.
+    match base.strip_suffix('e') {
+        Some(s) if s.len() >= 3 => s.to_string(),
+        _ => base,
     }
-    for suffix in ["sses", "shes", "ches", "xes", "zes"] {
-        if let Some(s) = w.strip_suffix(suffix) {
-            return format!("{s}{}", &suffix[..suffix.len() - 2]);
-        }
-    }
-    if let Some(s) = w.strip_suffix("ing").filter(|s| s.len() >= 3) {
-        return undouble(s);
-    }
-    if let Some(s) = w.strip_suffix("ed").filter(|s| s.len() >= 3) {
-        return undouble(s);
-    }
-    if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
-        return w[..w.len() - 1].to_string();
-    }
-    w.to_string()
 }
 
 /// "lock" from "lock", "stop" from "stopp" (of "stopped").
@@ -537,6 +538,11 @@ fn cue_terms(text: &str) -> Vec<String> {
     out
 }
 
+/// The prompt's own spelling of a cue term (its first word with that term).
+fn spelling<'a>(prompt: &'a str, term: &'a str) -> &'a str {
+    words(prompt).into_iter().find(|w| stem(&w.lower) == term).map_or(term, |w| w.raw)
+}
+
 fn stem_cue(prompt: &str, options: &[(&str, &str)], key: usize, out: &mut Vec<Finding>) {
     let stem_words = cue_terms(prompt);
     let key_words = cue_terms(options[key].1);
@@ -545,7 +551,7 @@ fn stem_cue(prompt: &str, options: &[(&str, &str)], key: usize, out: &mut Vec<Fi
     let cues: Vec<&str> = stem_words
         .iter()
         .filter(|w| key_words.contains(w) && !distractor_words.contains(w))
-        .map(String::as_str)
+        .map(|term| spelling(prompt, term))
         .collect();
     if cues.len() < MIN_CUE_TERMS {
         return;
@@ -849,6 +855,9 @@ mod tests {
         assert_eq!(stem("locking"), "lock");
         assert_eq!(stem("stopped"), "stop");
         assert_eq!(stem("caches"), stem("cache"));
+        assert_eq!(stem("cached"), stem("cache"));
+        assert_eq!(stem("matches"), stem("match"));
+        assert_eq!(stem("released"), stem("release"));
         assert_eq!(stem("status"), "status");
     }
 

@@ -162,7 +162,11 @@ impl LearningPolicy for ComponentLearningPolicy<'_> {
         let findings = self.policies.learning_check_item(&item).map_err(failure)?;
         Ok(findings
             .into_iter()
-            .map(|f| ItemFinding { code: f.code, message: f.message, warning: f.severity != wt::Severity::Error })
+            .map(|f| ItemFinding {
+                code: f.code,
+                message: f.message,
+                warning: f.severity != super::runtime::Severity::Error,
+            })
             .collect())
     }
 
