@@ -223,6 +223,11 @@ fn item_eval_dev_set() {
     for (flaw, bar) in DEV_CAUGHT {
         assert!(s.caught(flaw) >= *bar, "{flaw}: caught {} < bar {bar}", s.caught(flaw));
     }
-    assert!(s.sound_flagged <= DEV_MAX_SOUND_FLAGGED, "sound items flagged: {}", s.sound_flagged);
-    assert!(s.sound_refused <= DEV_MAX_SOUND_REFUSED, "sound items refused: {}", s.sound_refused);
+    assert!(at_most(s.sound_flagged, DEV_MAX_SOUND_FLAGGED), "sound items flagged: {}", s.sound_flagged);
+    assert!(at_most(s.sound_refused, DEV_MAX_SOUND_REFUSED), "sound items refused: {}", s.sound_refused);
+}
+
+/// `value <= bar` (a function, so a bar of 0 reads as a bar).
+fn at_most(value: usize, bar: usize) -> bool {
+    value <= bar
 }

@@ -429,8 +429,7 @@ fn terms_in(text: &str, list: &[&'static str]) -> Vec<&'static str> {
             && ws[k + 1..]
                 .iter()
                 .take(3)
-                .skip_while(|n| *n == "of" || *n == "the")
-                .next()
+                .find(|n| *n != "of" && *n != "the")
                 .is_some_and(|n| n == "above" || n == "these" || n == "them");
         if refers_to_options {
             continue;
@@ -700,10 +699,7 @@ enum Number {
 fn stem_number(prompt: &str) -> Option<Number> {
     let ws = lower_words(prompt);
     let w = |k: usize| ws.get(k).map(String::as_str);
-    for k in 0..ws.len() {
-        if ws[k] != "which" {
-            continue;
-        }
+    for k in ws.iter().enumerate().filter(|(_, x)| *x == "which").map(|(k, _)| k) {
         let verb = match (w(k + 1), w(k + 2), w(k + 3)) {
             (Some("of"), Some("the"), Some("following")) => w(k + 4),
             (Some("of"), Some("these" | "those" | "them"), _) => w(k + 3),
