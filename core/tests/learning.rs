@@ -997,8 +997,8 @@ fn good_item() -> McqItem {
         choices: vec![
             choice("a", "The next read misses and reloads the value"),
             choice("b", "The stale read is aborted mid-flight"),
-            choice("c", "Writes block until every reader finishes"),
-            choice("d", "Entries expire only on their TTL"),
+            choice("c", "Writes block until the readers finish"),
+            choice("d", "Entries expire when their TTL runs out"),
         ],
         correct_choice_id: "a".into(),
         intent: QuestionIntent::CausalReasoning,
@@ -1030,8 +1030,8 @@ fn item_rejection_rules() {
         (
             "choice-count",
             Box::new(|i| {
-                i.choices.push(choice("e", "e text"));
-                i.choices.push(choice("f", "f text"));
+                i.choices.push(choice("e", "The write is queued behind the read"));
+                i.choices.push(choice("f", "The entry is pinned until it is read"));
             }),
         ),
         ("duplicate-choice-id", Box::new(|i| i.choices[3].id = "b".into())),
@@ -1148,4 +1148,230 @@ fn shuffle_with_mixed_choice_counts_takes_a_least_used_position() {
         assert_eq!(counts[pos], *counts.iter().min().unwrap(), "question {k}");
         positions.push(pos as u32);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item-writing flaws (issue 21, item 4): per rule, a flawed and a sound item
+// ---------------------------------------------------------------------------------------------
+
+/// An item with `prompt` and choices `a`, `b`, … from `texts`; `a` is the key.
+fn worded(prompt: &str, texts: &[&str]) -> McqItem {
+    let ids = ["a", "b", "c", "d", "e"];
+    McqItem {
+        prompt: prompt.into(),
+        choices: texts.iter().zip(ids).map(|(t, id)| choice(id, t)).collect(),
+        ..good_item()
+    }
+}
+
+/// The findings with `code`, checking every finding names a rewrite and has the rule's severity.
+fn flagged(item: &McqItem, code: &str, severity: Severity) -> bool {
+    let found: Vec<_> = check_item(item).into_iter().filter(|f| f.code == code).collect();
+    assert!(found.iter().all(|f| f.severity == severity && f.line == 0 && f.message.len() > 60), "{found:?}");
+    !found.is_empty()
+}
+
+/// A sound item: no finding at all.
+fn sound(item: &McqItem) {
+    assert!(check_item(item).is_empty(), "{:?}", check_item(item));
+}
+
+const CHOICES: [&str; 4] = [
+    "The next read misses and reloads the value",
+    "The stale read is aborted mid-flight",
+    "Writes block until the readers finish",
+    "Entries expire when their TTL runs out",
+];
+
+#[test]
+fn negative_stem() {
+    for prompt in [
+        "Which of these is not a reason the cache drops an entry in put()?",
+        "All of these follow from put() EXCEPT? Pick the one that does except-wise",
+        "Which effect of put() matters least here?",
+        "Which statement about put() is false?",
+        "Why doesn't put() keep the stale entry?",
+        "Which of these cannot follow from put()?",
+    ] {
+        assert!(flagged(&worded(prompt, &CHOICES), "negative-stem", Severity::Error), "{prompt}");
+    }
+    for prompt in [
+        "Which of these is NOT a reason the cache drops an entry in put()?",
+        "Which effect of put() is **not** wanted here?",
+        "Which effect of put() is *least* wanted here?",
+        "What does put() guarantee for a reader that ran at least once before the write?",
+        "What does put() do when the `dirty` flag is set?",
+        "The lock means two writers cannot interleave. What does put() guarantee?",
+    ] {
+        sound(&worded(prompt, &CHOICES));
+    }
+}
+
+#[test]
+fn combination_option() {
+    for bad in ["Both a and b", "A and C", "a, b and c", "All of a, b", "Options 1 and 3", "Both", "Neither is right"] {
+        let mut texts = CHOICES;
+        texts[3] = bad;
+        assert!(flagged(&worded(&good_item().prompt, &texts), "combination-option", Severity::Error), "{bad}");
+    }
+    // "Both X and Y" naming two other choices.
+    let both = worded(
+        "What does the reconnect logic do?",
+        &[
+            "Both the backoff and the resubscription",
+            "Waits with exponential backoff between attempts",
+            "Resubscribes to the channels it held",
+            "Drops the queued messages",
+        ],
+    );
+    assert!(flagged(&both, "combination-option", Severity::Error));
+    for fine in [
+        "Both writers block until the read ends",
+        "A fresh slot is allocated for the write",
+        "Both the writer and the reloader wait",
+    ] {
+        let mut texts = CHOICES;
+        texts[3] = fine;
+        sound(&worded(&good_item().prompt, &texts));
+    }
+}
+
+#[test]
+fn absolute_terms() {
+    let flawed = worded(
+        &good_item().prompt,
+        &[
+            "The next read misses and reloads the value",
+            "Every stale read is always aborted",
+            "Writes never wait for readers",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(flagged(&flawed, "absolute-terms", Severity::Warning));
+    // The key uses one too: no cue.
+    let balanced = worded(
+        &good_item().prompt,
+        &[
+            "The next read always misses and reloads the value",
+            "The stale read is always aborted mid-flight",
+            "Writes block until the readers finish",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(!flagged(&balanced, "absolute-terms", Severity::Warning));
+    sound(&good_item());
+}
+
+#[test]
+fn vague_qualifier() {
+    let mut texts = CHOICES;
+    texts[0] = "The next read usually misses and reloads the value";
+    assert!(flagged(&worded(&good_item().prompt, &texts), "vague-qualifier", Severity::Warning));
+    assert!(flagged(
+        &worded("What does put() often guarantee for a stale read?", &CHOICES),
+        "vague-qualifier",
+        Severity::Warning
+    ));
+    sound(&good_item());
+}
+
+#[test]
+fn stem_cue() {
+    let prompt = "Why does the invalidation in put() matter to a concurrent reader?";
+    let flawed = worded(
+        prompt,
+        &[
+            "The invalidation makes the concurrent reader reload the entry",
+            "It aborts the stale read mid-flight",
+            "Writes block until the lock is free",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(flagged(&flawed, "stem-cue", Severity::Warning));
+    // A distractor uses the stem's words too: no cue.
+    let shared = worded(
+        prompt,
+        &[
+            "The invalidation makes the concurrent reader reload the entry",
+            "The invalidation aborts the concurrent reader mid-flight",
+            "Writes block until the lock is free",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(!flagged(&shared, "stem-cue", Severity::Warning));
+    // One shared word is common in sound items: no finding below MIN_CUE_TERMS.
+    let one = worded(
+        prompt,
+        &[
+            "The next reader misses and loads the fresh value",
+            "It aborts the stale read mid-flight",
+            "Writes block until the lock is free",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(!flagged(&one, "stem-cue", Severity::Warning));
+    sound(&good_item());
+}
+
+#[test]
+fn convergence() {
+    // Each distractor changes one element of the key, which sits at their centre.
+    let flawed = worded(
+        "What does the client do when the upstream call fails?",
+        &[
+            "Retries with backoff, then drops the request after the timeout",
+            "Retries with backoff, then queues the request after the timeout",
+            "Retries at once, then drops the request after the timeout",
+            "Retries with backoff, then drops the request before the timeout",
+        ],
+    );
+    assert!(flagged(&flawed, "convergence", Severity::Warning));
+    // A 2x2 design (every option shares as much with the others): no centre.
+    let even = worded(
+        "What does the consumer do with each batch?",
+        &[
+            "Commits synchronously, then processes the batch",
+            "Commits asynchronously, then processes the batch",
+            "Processes the batch, then commits synchronously",
+            "Processes the batch, then commits asynchronously",
+        ],
+    );
+    assert!(!flagged(&even, "convergence", Severity::Warning));
+    sound(&good_item());
+}
+
+#[test]
+fn grammar_cue() {
+    let flawed = worded(
+        "To find a key without scanning, put() keeps an",
+        &["index of live entries", "sorted list of entries", "linked list per bucket", "bloom filter over keys"],
+    );
+    assert!(flagged(&flawed, "grammar-cue", Severity::Error));
+    let blank = worded(
+        "put() keeps a ___ to find a key without scanning.",
+        &["hash map from key to slot", "index of live entries", "ordered log of writes", "array of buckets"],
+    );
+    assert!(flagged(&blank, "grammar-cue", Severity::Error));
+    let plural = worded(
+        "Which of these are safe to share between the cache's threads?",
+        &["Atomic counters", "A plain cell", "A raw pointer", "A borrowed slice"],
+    );
+    assert!(flagged(&plural, "grammar-cue", Severity::Warning));
+    let fine = worded(
+        "To find a key without scanning, what does put() keep?",
+        &["An index of live entries", "A sorted list of entries", "A linked list per bucket", "A bloom filter"],
+    );
+    assert!(!check_item(&fine).iter().any(|f| f.code == "grammar-cue"), "{:?}", check_item(&fine));
+    sound(&good_item());
+}
+
+#[test]
+fn short_distractor() {
+    let mut texts = CHOICES;
+    texts[2] = "Nothing";
+    assert!(flagged(&worded(&good_item().prompt, &texts), "short-distractor", Severity::Warning));
+    let mut texts = CHOICES;
+    texts[2] = "It blocks";
+    assert!(flagged(&worded(&good_item().prompt, &texts), "short-distractor", Severity::Warning));
+    sound(&good_item());
 }

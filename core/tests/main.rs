@@ -2,6 +2,8 @@
 //! per policy, each through the crate's public API.
 //!
 //! - `learning`: codecall's learning policy.
+//! - `item_eval`: `check_item` scored on sets of MCQ items labelled with their item-writing
+//!   flaws (`tests/item_eval/<set>/`, issue 21); the development set is used for tuning.
 //! - `merge_fixtures`: the merge policy's calibration fixtures (`tests/merge/<fixture>/`),
 //!   resolutions, ids and proptests; its timing run is `--ignored`.
 //! - `merge_eval`: the merge policy's held-out evaluation set (`tests/merge_eval/heldout/`,
@@ -10,6 +12,7 @@
 //!
 //! Not for: unit tests of private items (they live next to the code, in `src/`).
 
+mod item_eval;
 mod learning;
 mod merge_eval;
 mod merge_fixtures;

@@ -474,13 +474,13 @@ pub(crate) fn submit(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, outcome: &Sub
         }
         Pending::Question { question_id, request, .. } => {
             decode_then(value, &mut errors, |mut q: Question, errors| {
-                let found = validate::validate_question(&mut q, question_id, request, pack, ctx.policy)
+                let (found, warnings) = validate::validate_question(&mut q, question_id, request, pack, ctx.policy)
                     .map_err(|e| policy_error(s, e))?;
                 errors.extend(found);
                 if !errors.is_empty() {
                     return Ok(None);
                 }
-                present(ctx, s, question_id, q).map(Some)
+                present(ctx, s, question_id, q, warnings).map(Some)
             })?
         }
         Pending::Evaluation { work_order_id, question_id, choice_id, correct } => {
@@ -528,8 +528,15 @@ fn decode_then<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// Shuffle a valid question's choices with the policy and present it.
-fn present(ctx: &Ctx<'_>, s: &Session, question_id: &str, q: Question) -> Result<EventBody> {
+/// Shuffle a valid question's choices with the policy and present it, with the policy's
+/// item-quality warnings.
+fn present(
+    ctx: &Ctx<'_>,
+    s: &Session,
+    question_id: &str,
+    q: Question,
+    item_warnings: Vec<ItemWarning>,
+) -> Result<EventBody> {
     let correct_index = q.choices.iter().position(|c| c.id == q.correct_choice_id).expect("checked by check_item");
     let previous: Vec<u32> = s.questions.iter().map(|x| x.correct_position).collect();
     let seed = format!("{}/{question_id}", s.id);
@@ -549,6 +556,7 @@ fn present(ctx: &Ctx<'_>, s: &Session, question_id: &str, q: Question) -> Result
         display_order: order.iter().map(|&i| q.choices[i].id.clone()).collect(),
         correct_position,
         question: q,
+        item_warnings,
     }))
 }
 

@@ -363,6 +363,17 @@ pub struct QuestionPresented {
     pub display_order: Vec<String>,
     /// 0-based display position of the correct choice.
     pub correct_position: u32,
+    /// The policy's item-quality warnings on the question (`check-item`, docs/learning-policy.md):
+    /// recorded, the question is still asked. Absent when there are none (and in older logs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub item_warnings: Vec<ItemWarning>,
+}
+
+/// One item-quality warning: the finding's code and its message (what is wrong, how to rewrite).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemWarning {
+    pub code: String,
+    pub message: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -38,11 +38,13 @@ impl From<l::LearningError> for PolicyFailure {
     }
 }
 
-/// One item-quality finding (`check-item`).
+/// One item-quality finding (`check-item`). An error refuses the question (the agent rewrites
+/// it); a warning is recorded on `QUESTION_PRESENTED` and the question is still asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemFinding {
     pub code: String,
     pub message: String,
+    pub warning: bool,
 }
 
 /// The learning policy (docs/learning-policy.md), as the runtime calls it.
@@ -85,7 +87,11 @@ impl LearningPolicy for NativePolicy {
     fn check_item(&self, item: &l::McqItem) -> Result<Vec<ItemFinding>, PolicyFailure> {
         Ok(l::check_item(item)
             .into_iter()
-            .map(|f| ItemFinding { code: f.code.to_string(), message: f.message })
+            .map(|f| ItemFinding {
+                code: f.code.to_string(),
+                message: f.message,
+                warning: f.severity != dossier_core::distill::Severity::Error,
+            })
             .collect())
     }
     fn shuffle_order(

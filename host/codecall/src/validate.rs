@@ -34,7 +34,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::contract::{ConceptExtraction, EvaluationResult, EvidenceRef, Lesson, Question};
-use crate::event::QuestionRequestRecord;
+use crate::event::{ItemWarning, QuestionRequestRecord};
 use crate::policy::{self, LearningPolicy, PolicyFailure};
 
 pub use crate::error::ValidationError;
@@ -328,14 +328,15 @@ pub fn validate_lesson(l: &mut Lesson, unit_id: &str, pack: &EvidencePack) -> Ve
     errors
 }
 
-/// Check a question against its request and the policy's item rules (module doc).
+/// Check a question against its request and the policy's item rules (module doc): the errors
+/// that refuse it, and the policy's warnings (recorded, the question is still asked).
 pub fn validate_question(
     q: &mut Question,
     question_id: &str,
     request: &QuestionRequestRecord,
     pack: &EvidencePack,
     policy: &dyn LearningPolicy,
-) -> Result<Vec<ValidationError>, PolicyFailure> {
+) -> Result<(Vec<ValidationError>, Vec<ItemWarning>), PolicyFailure> {
     let mut errors = Vec::new();
     if q.id != question_id {
         errors.push(ValidationError::new(
@@ -361,12 +362,13 @@ pub fn validate_question(
     resolve_refs(&mut q.evidence, pack, "evidence", &mut errors);
     let findings = policy.check_item(&policy::mcq_item(q)).or_else(|e| match e {
         PolicyFailure::InvalidInput(m) => {
-            Ok(vec![crate::policy::ItemFinding { code: "policy_rejected".into(), message: m }])
+            Ok(vec![crate::policy::ItemFinding { code: "policy_rejected".into(), message: m, warning: false }])
         }
         other => Err(other),
     })?;
-    errors.extend(findings.into_iter().map(|f| ValidationError::new(&f.code, "", f.message)));
-    Ok(errors)
+    let (warnings, refusals): (Vec<_>, Vec<_>) = findings.into_iter().partition(|f| f.warning);
+    errors.extend(refusals.into_iter().map(|f| ValidationError::new(&f.code, "", f.message)));
+    Ok((errors, warnings.into_iter().map(|f| ItemWarning { code: f.code, message: f.message }).collect()))
 }
 
 /// Check an evaluation of the answer to `question_id` (module doc).

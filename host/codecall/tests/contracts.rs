@@ -240,6 +240,12 @@ fn question_rules_include_every_item_check() {
         (edit(&valid, |v| v["choices"][3]["text"] = v["choices"][0]["text"].clone()), "duplicate-choice-text", ""),
         (edit(&valid, |v| v["evidence"] = json!([])), "missing-evidence", ""),
         (
+            edit(&valid, |v| v["prompt"] = json!("Which of these does the retry loop not do after a failure?")),
+            "negative-stem",
+            "",
+        ),
+        (edit(&valid, |v| v["choices"][3]["text"] = json!("Both a and c")), "combination-option", ""),
+        (
             edit(&valid, |v| v["evidence"][0]["revision"] = json!("0000000000000000000000000000000000000000")),
             "evidence_not_in_pack",
             "evidence[0]",
@@ -249,6 +255,35 @@ fn question_rules_include_every_item_check() {
         let errors = reject(&mut rt, &order, result);
         assert!(has(&errors, code, path), "expected {code} at `{path}`, got {errors:?}");
     }
+}
+
+/// Issue 21, item 4: a `check-item` warning (here `absolute-terms`: a distractor says "always",
+/// the key does not) does not refuse the question; it is recorded on `QUESTION_PRESENTED`.
+#[test]
+fn item_warnings_are_recorded_and_the_question_is_still_asked() {
+    let f = retry();
+    let cache = Cached::default();
+    let (mut rt, order) = at(&f, WorkStep::Question, &cache);
+    let valid = agent_result(&order, &Agent::default());
+    let result = edit(&valid, |v| {
+        v["choices"][0]["text"] = json!("It always retries immediately, with no delay between attempts")
+    });
+    let n = rt.events(&sid(1)).unwrap().len();
+    rt.submit(SubmitRequest {
+        session_id: sid(1),
+        operation_id: "op-warned".into(),
+        checkpoint: order.id.clone(),
+        outcome: SubmitOutcome::Result { result },
+    })
+    .expect("a warning does not refuse the question");
+    let events = rt.events(&sid(1)).unwrap();
+    let presented = events[n..]
+        .iter()
+        .find_map(|e| if let EventBody::QuestionPresented(p) = &e.body { Some(p) } else { None })
+        .expect("the question is presented");
+    let codes: Vec<&str> = presented.item_warnings.iter().map(|w| w.code.as_str()).collect();
+    assert_eq!(codes, ["absolute-terms"], "{:?}", presented.item_warnings);
+    assert!(presented.item_warnings[0].message.contains("always"));
 }
 
 #[test]
