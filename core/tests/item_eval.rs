@@ -231,3 +231,33 @@ fn item_eval_dev_set() {
 fn at_most(value: usize, bar: usize) -> bool {
     value <= bar
 }
+
+/// The held-out set (`tests/item_eval/heldout/`, 94 items by the same author, written after the
+/// development set on other topics and phrasings; never used to tune a rule). Scored the same
+/// way, prefix `item_heldout:`.
+/// Bars: the one run after the last rule change (2026-12-01, docs/learning-policy.md).
+const HELDOUT_CAUGHT: &[(&str, usize)] = &[
+    ("negative-stem", 7),
+    ("combination-option", 6),
+    ("all-or-none-of-the-above", 7),
+    ("absolute-terms", 7),
+    ("vague-qualifier", 7),
+    ("stem-cue", 6),
+    ("convergence", 6),
+    ("grammar-cue", 4),
+    ("short-distractor", 7),
+    ("longest-answer", 7),
+    ("duplicate-choice", 0),
+];
+const HELDOUT_MAX_SOUND_FLAGGED: usize = 8;
+const HELDOUT_MAX_SOUND_REFUSED: usize = 0;
+
+#[test]
+fn item_eval_heldout_set() {
+    let s = score_dir(&set("heldout"), "item_heldout");
+    for (flaw, bar) in HELDOUT_CAUGHT {
+        assert!(s.caught(flaw) >= *bar, "heldout {flaw}: caught {} < bar {bar}", s.caught(flaw));
+    }
+    assert!(at_most(s.sound_flagged, HELDOUT_MAX_SOUND_FLAGGED), "heldout sound items flagged: {}", s.sound_flagged);
+    assert!(at_most(s.sound_refused, HELDOUT_MAX_SOUND_REFUSED), "heldout sound items refused: {}", s.sound_refused);
+}
