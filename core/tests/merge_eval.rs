@@ -20,7 +20,8 @@
 //!
 //! A second held-out set (`tests/merge_eval/heldout2/`, a fresh author, written after round 2
 //! so that round 3 is measured on pairs nobody had seen) is scored by `merge_eval_heldout2_set`,
-//! prefix `merge_eval2:`.
+//! prefix `merge_eval2:`; a third (`tests/merge_eval/heldout3/`, written after round 3 for round 4)
+//! by `merge_eval_heldout3_set`, prefix `merge_eval3:`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -560,6 +561,55 @@ fn merge_eval_heldout2_set() {
     assert!(
         c.possible_alarm <= HELDOUT2_MAX_POSSIBLE_ALARMS,
         "heldout2: possible prompts on compatible pairs grew: {} > {HELDOUT2_MAX_POSSIBLE_ALARMS}",
+        c.possible_alarm
+    );
+}
+
+fn heldout3_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval/heldout3")
+}
+
+/// Bars for the third held-out set (`tests/merge_eval/heldout3/`, 103 pairs: 61 contradictions,
+/// 42 compatible), written by a fresh author after round 3 so that round 4 is measured on pairs
+/// nobody had seen (docs/merge.md, "Third held-out set"). Of 61 contradictions: caught by a
+/// certain conflict, by any, located by any; of 42 compatible pairs, at most this many certain
+/// alarms and possible prompts. Set from the third round's figures (its baseline).
+const HELDOUT3_CAUGHT_CERTAIN: usize = 26;
+const HELDOUT3_CAUGHT_ANY: usize = 51;
+const HELDOUT3_LOCATED: usize = 47;
+const HELDOUT3_MAX_CERTAIN_ALARMS: usize = 2;
+const HELDOUT3_MAX_POSSIBLE_ALARMS: usize = 12;
+
+/// The third held-out set: never tuned on; the test fails if a figure falls below its bar.
+#[test]
+fn merge_eval_heldout3_set() {
+    let pairs = load_all(&heldout3_dir());
+    let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
+    let compatible = pairs.len() - contradictions;
+    assert!(pairs.len() >= 100, "at least 100 pairs, found {}", pairs.len());
+    assert!(contradictions >= 60, "at least 60 contradictions, found {contradictions}");
+    assert!(compatible >= 40, "at least 40 compatible pairs, found {compatible}");
+    check_shape(&pairs, true);
+    let (t, c) = score(&pairs, "merge third held-out evaluation", "merge_eval3");
+    assert!(
+        t.caught_certain >= HELDOUT3_CAUGHT_CERTAIN,
+        "heldout3: certain recall regressed: {} < {HELDOUT3_CAUGHT_CERTAIN}",
+        t.caught_certain
+    );
+    assert!(
+        t.caught_any >= HELDOUT3_CAUGHT_ANY,
+        "heldout3: recall regressed: {} < {HELDOUT3_CAUGHT_ANY}",
+        t.caught_any
+    );
+    assert!(t.located >= HELDOUT3_LOCATED, "heldout3: located regressed: {} < {HELDOUT3_LOCATED}", t.located);
+    assert!(
+        c.certain_alarm <= HELDOUT3_MAX_CERTAIN_ALARMS,
+        "heldout3: certain alarms on compatible pairs grew: {} > {HELDOUT3_MAX_CERTAIN_ALARMS}",
+        c.certain_alarm
+    );
+    assert!(
+        c.possible_alarm <= HELDOUT3_MAX_POSSIBLE_ALARMS,
+        "heldout3: possible prompts on compatible pairs grew: {} > {HELDOUT3_MAX_POSSIBLE_ALARMS}",
         c.possible_alarm
     );
 }
