@@ -406,8 +406,7 @@ pub fn plan(concepts: &[Concept], budget_minutes: u32) -> Result<LearningPlan, L
         // Least valuable component that no kept unit outside it needs; else the least valuable
         // prerequisite of the protected one; else the protected one itself.
         let unneeded = (0..ncomp).filter(live).filter(|&c| Some(c) != protected && !needed(c, &kept)).max_by(by_value);
-        let prerequisite =
-            || (0..ncomp).filter(live).filter(|&c| Some(c) != protected).max_by(by_value);
+        let prerequisite = || (0..ncomp).filter(live).filter(|&c| Some(c) != protected).max_by(by_value);
         let worst = unneeded
             .or_else(prerequisite)
             .or(protected.filter(live))

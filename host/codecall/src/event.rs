@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::contract::SessionState;
 use crate::contract::{
-    ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvidenceRef, LearningPlan, Lesson, MoveKind, Question,
-    QuestionIntent, SignalKind, Summary,
+    ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvaluationAction, EvidenceRef, LearningPlan, Lesson,
+    MoveKind, Question, QuestionIntent, SignalKind, Summary,
 };
 use crate::error::ValidationError;
 
@@ -323,6 +323,20 @@ impl MoveRecord {
             MoveRecord::Finish { .. } => MoveKind::Finish,
         }
     }
+
+    /// The move as §11 names an evaluation's outcome, after an answer on `unit_id`: a lesson or
+    /// question on another unit is `advance`; a lesson on the same unit (a missed expert check)
+    /// is `reinforce`.
+    pub fn action(&self, unit_id: &str) -> EvaluationAction {
+        match self {
+            MoveRecord::Teach { lesson } if lesson.unit_id == unit_id => EvaluationAction::Reinforce,
+            MoveRecord::Teach { .. } | MoveRecord::Ask { .. } => EvaluationAction::Advance,
+            MoveRecord::Deepen { .. } => EvaluationAction::Deepen,
+            MoveRecord::Reinforce { .. } => EvaluationAction::Reinforce,
+            MoveRecord::Retry { .. } => EvaluationAction::Retry,
+            MoveRecord::Finish { .. } => EvaluationAction::Finish,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -368,8 +382,13 @@ pub struct QuestionPresented {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QuestionAnswered {
     pub question_id: String,
+    /// The agent's id of the chosen choice.
     pub choice_id: String,
     pub correct: bool,
+    /// The display label the user chose (`a`, `b`, … by position after the shuffle). Absent
+    /// in logs written before display labels, where the answer named the agent's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_label: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -257,6 +257,15 @@ pub fn error(e: RuntimeError) -> DossierError {
     }
     if let Some(sid) = &e.session_id {
         match (e.code, &e.checkpoint) {
+            // A third rejected extraction handed the session to the user: show the card, answer it.
+            (ErrorCode::InvalidWorkerResult, Some(cp))
+                if e.state == Some(dossier_codecall::SessionState::WaitingForDecision) =>
+            {
+                out = out
+                    .with_next(format!("dossier codecall show {sid}"))
+                    .with_next(format!("dossier codecall answer {sid} --checkpoint {cp} --accept"))
+                    .with_next(format!("dossier codecall answer {sid} --checkpoint {cp} --decline"))
+            }
             (ErrorCode::InvalidWorkerResult, Some(cp)) => {
                 out =
                     out.with_next(format!("dossier codecall submit {sid} --checkpoint {cp} --result-file RESULT.json"))
