@@ -1123,3 +1123,22 @@ fn spec_10_intent_mismatch_speaks_the_contracts_words() {
     assert!(m.contains(&format!("`{asked}`")), "{m}");
     assert!(!m.chars().any(|c| c.is_ascii_uppercase()) || !m.contains("Reasoning") && !m.contains("Tradeoff"), "{m}");
 }
+
+/// Issue 21, defect 10: the Start/Skip card's minutes are the estimate the log records for it
+/// (the plan's), in the JSON and in the text.
+#[test]
+fn spec_10_the_cards_minutes_are_the_recorded_estimate() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let v = drive(&cli, cli.start(&oauth(), &[]), "decision");
+    let sid = sid_of(&v);
+    let card = next(&v);
+    let log = the_log(&store, &sid);
+    let of = |t: &str| log.iter().find(|e| e["type"] == t).unwrap_or_else(|| panic!("{t}"));
+    let presented = &of("LEARNING_RECOMMENDATION_PRESENTED")["payload"]["estimated_minutes"];
+    let planned = &of("PLAN_CREATED")["payload"]["plan"]["estimated_minutes"];
+    assert_eq!(&card["estimated_minutes"], presented, "{card:#}");
+    assert_eq!(presented, planned);
+    let text = String::from_utf8_lossy(&cli.run(&["show", &sid]).stdout).into_owned();
+    assert!(text.contains(&format!("about {} minute(s)", presented.as_u64().unwrap())), "{text}");
+}

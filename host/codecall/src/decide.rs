@@ -328,6 +328,7 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
                 recommendation: o.recommendation.clone(),
                 teachable: !plan.units.is_empty(),
                 degraded: plan.degraded,
+                estimated_minutes: Some(plan.estimated_minutes),
             })
         }
         Pending::DeclineCancel => EventBody::SessionCancelled(SessionCancelled {

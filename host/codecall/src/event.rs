@@ -241,6 +241,10 @@ pub struct RecommendationPresented {
     /// The plan has at least one unit: accepting is possible.
     pub teachable: bool,
     pub degraded: bool,
+    /// The minutes the card shows: the plan's estimate. Absent in logs written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_minutes: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -158,7 +158,17 @@ fn rederive(policy: &dyn LearningPolicy, s: &Session, e: &Event) -> Result<Optio
             body
         }
         (EventBody::SessionCancelled(c), Actor::User | Actor::Host) => decide::cancel(s, c.reason, c.note.as_deref())?,
-        (_, Actor::Runtime) => decide::hop(&ctx, s)?,
+        (_, Actor::Runtime) => {
+            let mut body = decide::hop(&ctx, s)?;
+            // A card recorded before its minutes were: compare the rest.
+            if let (EventBody::LearningRecommendationPresented(b), EventBody::LearningRecommendationPresented(r)) =
+                (&mut body, &e.body)
+                && r.estimated_minutes.is_none()
+            {
+                b.estimated_minutes = None;
+            }
+            body
+        }
         (EventBody::DecisionRecorded(d), _) => {
             decide::answer(s, &d.checkpoint, &Answer::Decision { accept: d.accept })?
         }

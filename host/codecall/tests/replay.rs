@@ -133,8 +133,9 @@ fn an_edited_log_shows_up_as_divergences() {
     }
     let report = replay_events(&events, &NativePolicy);
     let d = &report.sessions[0].divergences;
-    assert_eq!(d.len(), 1, "{d:#?}");
-    assert_eq!(d[0].event, EventKind::PlanCreated);
+    // The plan, and the card that records the (edited) plan's minutes.
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert_eq!((d[0].event, d[1].event), (EventKind::PlanCreated, EventKind::LearningRecommendationPresented));
     assert!(report.sessions[0].error.is_none());
 
     // An answer changed to another choice (with a matching correct flag): the recorded
@@ -174,7 +175,8 @@ fn cache_fixture() -> Fixture {
 
 /// Issue 21: logs written before display labels, §11 action names and `question.v2` still load
 /// and replay to identical decisions — answers without `display_label`, evaluations whose
-/// `action` is the policy's `teach` / `ask`, and the `question.v1` template record.
+/// `action` is the policy's `teach` / `ask`, cards without their minutes, and the `question.v1`
+/// template record.
 #[test]
 fn logs_from_before_issue_21_still_load_and_replay() {
     let user = User { first_wrong: true, ..User::default() };
@@ -200,6 +202,9 @@ fn logs_from_before_issue_21_still_load_and_replay() {
                         p["evaluation"]["action"] = serde_json::json!(old);
                         edited += 1;
                     }
+                }
+                EventKind::LearningRecommendationPresented => {
+                    assert!(p.as_object_mut().unwrap().remove("estimated_minutes").is_some());
                 }
                 EventKind::SessionStarted => {
                     for t in p["templates"].as_array_mut().unwrap() {

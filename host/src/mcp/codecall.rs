@@ -76,7 +76,7 @@ pub struct AnswerParams {
     pub confidence: Option<BTreeMap<String, String>>,
     /// The lesson was shown.
     pub acknowledge: Option<bool>,
-    /// The user's choice: its display label as the question shows it (`a`, `b`, …).
+    /// The user's choice: its shown label.
     pub choice_id: Option<String>,
 }
 
