@@ -1142,3 +1142,31 @@ fn spec_10_the_cards_minutes_are_the_recorded_estimate() {
     let text = String::from_utf8_lossy(&cli.run(&["show", &sid]).stdout).into_owned();
     assert!(text.contains(&format!("about {} minute(s)", presented.as_u64().unwrap())), "{text}");
 }
+
+/// Issue 21, defect 10: a dependency cycle the agent did not state — two of its concepts are one
+/// after deduplication — is kept (nothing needed disappears) and shown to the user on the card.
+#[test]
+fn spec_10_a_cycle_made_by_deduplication_is_shown_to_the_user() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let agent = agent_with("concepts", |_, r| {
+        let concepts = r["concepts"].as_array_mut().unwrap();
+        concepts.truncate(1);
+        let mut twin = concepts[0].clone();
+        twin["id"] = json!("c0-again");
+        twin["prerequisites"] = json!(["c1"]);
+        let mut c1 = concepts[0].clone();
+        c1["id"] = json!("c1");
+        c1["canonical_id"] = json!("token refresh");
+        c1["label"] = json!("token refresh");
+        c1["prerequisites"] = json!(["c0"]);
+        concepts.push(twin);
+        concepts.push(c1);
+    });
+    let v = drive_with(&cli, cli.start(&oauth(), &[]), "decision", &agent, &|_| unreachable!());
+    let card = next(&v);
+    assert_eq!(card["cycles"].as_array().unwrap().len(), 1, "{card:#}");
+    let sid = sid_of(&v);
+    let text = String::from_utf8_lossy(&cli.run(&["show", &sid]).stdout).into_owned();
+    assert!(text.contains("depend on each other"), "{text}");
+}

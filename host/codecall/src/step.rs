@@ -27,6 +27,9 @@ pub struct RecommendationView {
     pub reasons: Vec<String>,
     pub units: Vec<UnitBrief>,
     pub omitted: Vec<Omission>,
+    /// Units that need each other (a cycle deduplication made; the agent's own cycles are
+    /// refused): taught together, so the user sees it.
+    pub cycles: Vec<Vec<String>>,
     /// Accepting is possible (the plan has units).
     pub teachable: bool,
     pub degraded: bool,
@@ -183,6 +186,7 @@ pub fn next(s: &Session) -> Next {
                 reasons: o.map_or_else(Vec::new, |o| o.reasons.clone()),
                 units: plan.map_or_else(Vec::new, |p| p.units.iter().map(UnitBrief::from).collect()),
                 omitted: plan.map_or_else(Vec::new, |p| p.omitted.clone()),
+                cycles: plan.map_or_else(Vec::new, |p| p.cycles.clone()),
                 teachable: plan.is_some_and(|p| !p.units.is_empty()),
                 degraded: plan.is_some_and(|p| p.degraded),
             })

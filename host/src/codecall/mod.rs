@@ -486,6 +486,9 @@ fn render_card(h: &mut String, card: &RecommendationView) {
     for o in &card.omitted {
         let _ = writeln!(h, "  omitted {} ({}): {}", o.concept_id, wire(&o.kind), o.reason);
     }
+    for c in &card.cycles {
+        let _ = writeln!(h, "  note: {} depend on each other; they are taught together", c.join(", "));
+    }
     let _ = writeln!(h, "{}", if card.teachable { "Start or skip?" } else { "Skip it (decline)." });
 }
 
