@@ -761,9 +761,9 @@ fn codecall_forms_appear_in_interactive_claude_code_and_the_answers_chosen_reach
     let answered: Vec<String> = of("QUESTION_ANSWERED")
         .iter()
         .inspect(|e| assert_eq!(e["actor"], "user"))
-        .map(|e| e["payload"]["choice_id"].as_str().unwrap().to_string())
+        .map(|e| e["payload"]["display_label"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(answered, chosen, "the log holds the choices made on screen, in order");
+    assert_eq!(answered, chosen, "the log holds the choices made on screen (their display labels), in order");
     let content = summary_artifact(&store, &slug);
     assert!(content.contains("# codecall session summary"), "{content}");
 }

@@ -521,14 +521,69 @@ fn budget_drops_lowest_value_leaves_and_never_a_needed_prerequisite() {
     assert_eq!(omitted, vec![("low", OmissionKind::Budget), ("mid", OmissionKind::Budget)], "lowest value first");
     assert!(p.omitted[0].reason.contains("14-minute budget") && p.omitted[0].reason.contains("no kept unit needs it"));
 
-    // Tighter: the objective goes first, then its prerequisite becomes the objective.
+    // Tighter: the most valuable unit stays, and its prerequisite is cut first (issue 21,
+    // defect 4: §10 puts the objective before its plumbing).
     let p = plan(&concepts, 7).unwrap();
-    assert_eq!(ids(&p), vec!["unit-plumbing"]);
+    assert_eq!(ids(&p), vec!["unit-core"]);
     assert_eq!(p.units[0].role, UnitRole::Objective);
+    assert!(p.units[0].prerequisites.is_empty(), "a cut prerequisite is no edge: {:?}", p.units[0]);
     assert_eq!(p.units[0].estimated_minutes, 7);
+    let plumbing = p.omitted.iter().find(|o| o.concept_id == "plumbing").unwrap();
+    assert!(plumbing.reason.contains("cut before the more valuable `unit-core`"), "{}", plumbing.reason);
     let p = plan(&concepts, 3).unwrap();
     assert!(p.units.is_empty());
     assert_eq!(p.omitted.len(), 4);
+}
+
+/// Issue 21, defect 4: with an architecture decision and the concept it builds on, a budget that
+/// fits only one keeps the architecture decision, never only its prerequisite.
+#[test]
+fn spec_10_the_budget_keeps_the_architecture_decision_and_cuts_its_prerequisite() {
+    let concepts = vec![
+        with(concept("retry", &[]), |c| {
+            c.difficulty = 2;
+            c.relevance = 0.8;
+        }),
+        with(concept("budgeted-retries", &["retry"]), |c| {
+            c.difficulty = 2;
+            c.relevance = 0.8;
+            c.category = ConceptCategory::ArchitectureDecision;
+        }),
+    ];
+    assert_eq!(plan(&concepts, 1000).unwrap().estimated_minutes, 5 + 6);
+    for budget in 6..11 {
+        let p = plan(&concepts, budget).unwrap();
+        assert_eq!(ids(&p), vec!["unit-budgeted-retries"], "budget {budget}");
+        assert_eq!(p.units[0].role, UnitRole::Objective);
+        assert_eq!(p.omitted.iter().map(|o| o.concept_id.as_str()).collect::<Vec<_>>(), vec!["retry"]);
+    }
+    assert!(plan(&concepts, 5).unwrap().units.is_empty(), "the objective alone does not fit: nothing to teach");
+}
+
+/// Issue 21, defect 3: an objective evidenced on the last minute of the budget is
+/// `objective-evidenced`, not `budget-spent`; and no move starts that would pass the budget.
+#[test]
+fn spec_10_the_objective_evidenced_at_the_budget_is_not_a_spent_budget() {
+    let p = plan(&[with(concept("cache", &[]), |c| c.difficulty = 2)], 6).unwrap();
+    assert_eq!(p.estimated_minutes, 6);
+    let mut s = LearnerState { plan: p, budget_minutes: 6, ..Default::default() };
+    s.taught.push("unit-cache".into());
+    s.answers.push(answer("unit-cache", QuestionIntent::Scenario, 2, true, &[]));
+    s.answers.push(answer("unit-cache", QuestionIntent::CausalReasoning, 3, true, &[]));
+    s.elapsed_minutes = 6;
+    assert_eq!(ended(&mv(&s)).reason, FinishReason::ObjectiveEvidenced);
+
+    // A wrong answer at 5 of 6 minutes: the reinforcement (a 4-minute lesson and a question)
+    // would pass the budget, so the session stops instead of running to 10.
+    s.answers.pop();
+    s.answers.push(answer("unit-cache", QuestionIntent::CausalReasoning, 3, false, &["m"]));
+    s.elapsed_minutes = 5;
+    let e = mv(&s);
+    assert_eq!(ended(&e).reason, FinishReason::BudgetSpent);
+    assert!(ended(&e).message.contains("6-minute budget"), "{e:?}");
+    // One check-in fits in the last minute.
+    s.answers.last_mut().unwrap().misconceptions.clear();
+    assert!(matches!(mv(&s), LearningMove::Retry(_)));
 }
 
 #[test]
@@ -702,7 +757,10 @@ fn empty_plan_and_spent_budget_finish() {
     let mut s = state(two_unit_plan());
     s.elapsed_minutes = 60;
     assert_eq!(ended(&mv(&s)).reason, FinishReason::BudgetSpent);
-    s.elapsed_minutes = 59;
+    // The first lesson (difficulty 2, standard: 4 minutes) and its check-in take 5.
+    s.elapsed_minutes = 56;
+    assert_eq!(ended(&mv(&s)).reason, FinishReason::BudgetSpent, "it would run past the budget");
+    s.elapsed_minutes = 55;
     assert!(matches!(mv(&s), LearningMove::Teach(_)));
 }
 

@@ -104,7 +104,7 @@ def agent_result(order):
         sub.pop("content_hash", None)
         label = inp["unit"]["label"]
         return {"id": inp["question_id"], "unit_id": inp["unit"]["id"],
-                "prompt": f"In this change, what does {label} do after a failure?",
+                "prompt": f"In this change, what does {label} do after a failure (check {inp['question_id']})?",
                 "choices": [
                     {"id": "a", "text": "It retries immediately without any delay between attempts",
                      "rationale": "Wrong: the code waits between attempts."},
@@ -155,7 +155,9 @@ def codecall_next(result, memo):
     if kind == "lesson":
         return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "acknowledge": True})
     if kind == "question":
-        return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "choice_id": "b"})
+        # Answers name the display label the question shows the right choice under.
+        right = next(c["id"] for c in n["choices"] if c["text"].startswith("It waits longer"))
+        return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "choice_id": right})
     return None
 
 

@@ -62,7 +62,7 @@ pub enum Answer {
     },
     /// The lesson was read.
     Acknowledge,
-    /// The chosen choice of the shown question.
+    /// The chosen choice of the shown question, by its display label (`a`, `b`, … as shown).
     Choice { choice_id: String },
 }
 
@@ -328,6 +328,7 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
                 recommendation: o.recommendation.clone(),
                 teachable: !plan.units.is_empty(),
                 degraded: plan.degraded,
+                estimated_minutes: Some(plan.estimated_minutes),
             })
         }
         Pending::DeclineCancel => EventBody::SessionCancelled(SessionCancelled {
@@ -388,7 +389,12 @@ fn expect_gate(s: &Session, who: Awaiting, checkpoint: &str, what: &str) -> Resu
     if s.state.is_terminal() {
         return Err(RuntimeError::new(
             ErrorCode::SessionEnded,
-            format!("the session is {}; nothing more can be submitted — start a new session", s.state),
+            format!(
+                "the session has ended ({}): it takes no more results or answers; `show` gives its {} (and `start` \
+                 begins a new session)",
+                s.state,
+                if s.state == SessionState::Completed { "summary" } else { "outcome" }
+            ),
         )
         .in_session(&s.id, s.state, None));
     }
@@ -477,6 +483,9 @@ pub(crate) fn submit(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, outcome: &Sub
                 let (found, warnings) = validate::validate_question(&mut q, question_id, request, pack, ctx.policy)
                     .map_err(|e| policy_error(s, e))?;
                 errors.extend(found);
+                let earlier: Vec<&Question> =
+                    s.questions.iter().filter(|x| x.request.unit_id == request.unit_id).map(|x| &x.question).collect();
+                errors.extend(validate::repeated_question(&q, &earlier));
                 if !errors.is_empty() {
                     return Ok(None);
                 }
@@ -591,7 +600,7 @@ fn evaluated(
             choice_id: choice_id.to_string(),
             correct,
             diagnosed_misconceptions: e.diagnosed_misconceptions,
-            action: next.kind(),
+            action: next.action(&q.request.unit_id),
             rationale: e.rationale,
             feedback: e.feedback,
         },
@@ -644,19 +653,23 @@ pub(crate) fn answer(s: &Session, checkpoint: &str, answer: &Answer) -> Result<E
         (Answer::Acknowledge, Pending::LessonShown { work_order_id, .. }) => {
             EventBody::LessonAcknowledged(LessonAcknowledged { work_order_id: work_order_id.clone() })
         }
-        (Answer::Choice { choice_id }, Pending::QuestionShown { question_id }) => {
+        (Answer::Choice { choice_id: label }, Pending::QuestionShown { question_id }) => {
+            // The user answers with a display label; it maps back to the agent's id.
             let q = s.question(question_id).expect("a shown question is recorded");
-            if !q.question.choices.iter().any(|c| &c.id == choice_id) {
+            let labels: Vec<String> = (0..q.display_order.len()).map(crate::step::display_label).collect();
+            let Some(position) = labels.iter().position(|l| l == label.trim()) else {
                 return Err(RuntimeError::invalid_request(format!(
-                    "`{choice_id}` is not a choice of this question ({})",
-                    q.display_order.join(", ")
+                    "`{label}` is not a choice of this question: answer with one of its display labels ({})",
+                    labels.join(", ")
                 ))
                 .in_session(&s.id, s.state, Some(question_id)));
-            }
+            };
+            let choice_id = q.display_order[position].clone();
             EventBody::QuestionAnswered(QuestionAnswered {
                 question_id: question_id.clone(),
-                choice_id: choice_id.clone(),
-                correct: *choice_id == q.question.correct_choice_id,
+                correct: choice_id == q.question.correct_choice_id,
+                choice_id,
+                display_label: Some(labels[position].clone()),
             })
         }
         _ => return Err(wrong_gate()),

@@ -488,7 +488,9 @@ pub fn pack_limitations(pack: &EvidencePack) -> Vec<String> {
     if !pack.sensitive_paths.is_empty() {
         out.push(format!("{} sensitive path(s) withheld, never read", pack.sensitive_paths.len()));
     }
-    let omitted: u64 = pack.budget.omission_counts.values().sum();
+    // Sensitive paths are counted once, above, not again as omissions.
+    let omitted: u64 =
+        pack.budget.omission_counts.iter().filter(|(k, _)| !k.ends_with("/sensitive")).map(|(_, n)| n).sum();
     if omitted > 0 {
         out.push(format!("{omitted} item(s) omitted by budgets or caps"));
     }

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::contract::SessionState;
 use crate::contract::{
-    ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvidenceRef, LearningPlan, Lesson, MoveKind, Question,
-    QuestionIntent, SignalKind, Summary,
+    ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvaluationAction, EvidenceRef, LearningPlan, Lesson,
+    MoveKind, Question, QuestionIntent, SignalKind, Summary,
 };
 use crate::error::ValidationError;
 
@@ -241,6 +241,10 @@ pub struct RecommendationPresented {
     /// The plan has at least one unit: accepting is possible.
     pub teachable: bool,
     pub degraded: bool,
+    /// The minutes the card shows: the plan's estimate. Absent in logs written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_minutes: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -323,6 +327,20 @@ impl MoveRecord {
             MoveRecord::Finish { .. } => MoveKind::Finish,
         }
     }
+
+    /// The move as §11 names an evaluation's outcome, after an answer on `unit_id`: a lesson or
+    /// question on another unit is `advance`; a lesson on the same unit (a missed expert check)
+    /// is `reinforce`.
+    pub fn action(&self, unit_id: &str) -> EvaluationAction {
+        match self {
+            MoveRecord::Teach { lesson } if lesson.unit_id == unit_id => EvaluationAction::Reinforce,
+            MoveRecord::Teach { .. } | MoveRecord::Ask { .. } => EvaluationAction::Advance,
+            MoveRecord::Deepen { .. } => EvaluationAction::Deepen,
+            MoveRecord::Reinforce { .. } => EvaluationAction::Reinforce,
+            MoveRecord::Retry { .. } => EvaluationAction::Retry,
+            MoveRecord::Finish { .. } => EvaluationAction::Finish,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -379,8 +397,13 @@ pub struct ItemWarning {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QuestionAnswered {
     pub question_id: String,
+    /// The agent's id of the chosen choice.
     pub choice_id: String,
     pub correct: bool,
+    /// The display label the user chose (`a`, `b`, … by position after the shuffle). Absent
+    /// in logs written before display labels, where the answer named the agent's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_label: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -148,10 +148,27 @@ fn rederive(policy: &dyn LearningPolicy, s: &Session, e: &Event) -> Result<Optio
     let ctx = Ctx { policy, source: &source };
     let body = match (&e.body, e.actor) {
         (EventBody::SessionStarted(st), _) => {
-            decide::session_started(policy, st.invocation, st.locator.clone(), st.completed, st.options.clone())
+            let mut body =
+                decide::session_started(policy, st.invocation, st.locator.clone(), st.completed, st.options.clone());
+            // The templates are a recorded fact (which text the agent was given), not a decision:
+            // a log written with an earlier template version replays with it.
+            if let EventBody::SessionStarted(b) = &mut body {
+                b.templates = st.templates.clone();
+            }
+            body
         }
         (EventBody::SessionCancelled(c), Actor::User | Actor::Host) => decide::cancel(s, c.reason, c.note.as_deref())?,
-        (_, Actor::Runtime) => decide::hop(&ctx, s)?,
+        (_, Actor::Runtime) => {
+            let mut body = decide::hop(&ctx, s)?;
+            // A card recorded before its minutes were: compare the rest.
+            if let (EventBody::LearningRecommendationPresented(b), EventBody::LearningRecommendationPresented(r)) =
+                (&mut body, &e.body)
+                && r.estimated_minutes.is_none()
+            {
+                b.estimated_minutes = None;
+            }
+            body
+        }
         (EventBody::DecisionRecorded(d), _) => {
             decide::answer(s, &d.checkpoint, &Answer::Decision { accept: d.accept })?
         }
@@ -161,7 +178,15 @@ fn rederive(policy: &dyn LearningPolicy, s: &Session, e: &Event) -> Result<Optio
         }
         (EventBody::LessonAcknowledged(a), _) => decide::answer(s, &a.work_order_id, &Answer::Acknowledge)?,
         (EventBody::QuestionAnswered(a), _) => {
-            decide::answer(s, &a.question_id, &Answer::Choice { choice_id: a.choice_id.clone() })?
+            // A log from before display labels recorded the agent's id only: the label is the
+            // one its position had.
+            let shown = s.question(&a.question_id).map(|q| q.display_order.as_slice()).unwrap_or_default();
+            let label = a.display_label.clone().or_else(|| crate::step::label_of(shown, &a.choice_id));
+            let mut body = decide::answer(s, &a.question_id, &Answer::Choice { choice_id: label.unwrap_or_default() })?;
+            if let (EventBody::QuestionAnswered(b), None) = (&mut body, &a.display_label) {
+                b.display_label = None;
+            }
+            body
         }
         (EventBody::ConceptsExtracted(c), _) => submit(&ctx, s, &c.work_order_id, &c.result)?,
         (EventBody::LessonReady(r) | EventBody::ReinforcementReady(r), _) => {

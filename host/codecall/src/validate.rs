@@ -111,15 +111,82 @@ pub fn no_mastery_claim(value: &Value, errors: &mut Vec<ValidationError>) {
     walk(value, "", errors);
 }
 
-/// Decode `value` strictly into `T`.
+/// Decode `value` strictly into `T`. A schema error names where it is: serde reports the field,
+/// not its place, so the place is found in `value` (the first object with the unknown field, or
+/// missing the missing one, among objects of the same shape); else `$`, the whole result.
 pub fn decode<T: DeserializeOwned>(value: Value) -> Result<T, Vec<ValidationError>> {
-    serde_json::from_value(value).map_err(|e| {
+    serde_json::from_value(value.clone()).map_err(|e| {
+        let message = e.to_string();
         vec![ValidationError::new(
             "schema",
-            "",
-            format!("{e}; the result must match the work order's `result_schema` exactly (no extra fields)"),
+            schema_path(&value, &message),
+            format!("{message}; the result must match the work order's `result_schema` exactly (no extra fields)"),
         )]
     })
+}
+
+/// Where in `value` serde's `message` points (see [`decode`]).
+fn schema_path(value: &Value, message: &str) -> String {
+    let field = |prefix: &str| {
+        let rest = message.strip_prefix(prefix)?;
+        let end = rest.find('`')?;
+        Some(rest[..end].to_string())
+    };
+    // Objects in document order, with their paths.
+    fn objects<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a serde_json::Map<String, Value>)>) {
+        match v {
+            Value::Object(map) => {
+                out.push((path.clone(), map));
+                for (k, item) in map {
+                    let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                    objects(item, p, out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    objects(item, format!("{path}[{i}]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    objects(value, String::new(), &mut all);
+    let join = |p: &str, k: &str| if p.is_empty() { k.to_string() } else { format!("{p}.{k}") };
+    if let Some(k) = field("unknown field `") {
+        if let Some((p, _)) = all.iter().find(|(_, m)| m.contains_key(&k)) {
+            return join(p, &k);
+        }
+    } else if let Some(k) = field("missing field `") {
+        // Among the objects lacking the field, the one most like those that have it.
+        let having: Vec<&serde_json::Map<String, Value>> =
+            all.iter().filter(|(_, m)| m.contains_key(&k)).map(|(_, m)| *m).collect();
+        let alike = |m: &serde_json::Map<String, Value>| {
+            having.iter().map(|h| m.keys().filter(|x| h.contains_key(*x)).count()).max().unwrap_or(0)
+        };
+        let lacking = all.iter().filter(|(_, m)| !m.contains_key(&k));
+        if let Some((p, _)) = lacking.max_by_key(|(p, m)| (alike(m), std::cmp::Reverse(p.len()))) {
+            return join(p, &k);
+        }
+    } else if let Some(x) = field("unknown variant `") {
+        // The first string with that value, as an enum field's value.
+        fn find(v: &Value, x: &str, path: String) -> Option<String> {
+            match v {
+                Value::String(s) if s == x => Some(path),
+                Value::Object(map) => map.iter().find_map(|(k, item)| {
+                    find(item, x, if path.is_empty() { k.clone() } else { format!("{path}.{k}") })
+                }),
+                Value::Array(items) => {
+                    items.iter().enumerate().find_map(|(i, item)| find(item, x, format!("{path}[{i}]")))
+                }
+                _ => None,
+            }
+        }
+        if let Some(p) = find(value, &x, String::new()).filter(|p| !p.is_empty()) {
+            return p;
+        }
+    }
+    "$".to_string()
 }
 
 fn nonempty(s: &str, code: &str, path: &str, errors: &mut Vec<ValidationError>) {
@@ -248,6 +315,7 @@ pub fn validate_extraction(
         }
         resolve_refs(&mut c.evidence, pack, &format!("{p}.evidence"), &mut errors);
     }
+    errors.extend(prerequisite_cycles(x));
     for (i, s) in x.signals.iter_mut().enumerate() {
         let p = format!("signals[{i}]");
         nonempty(&s.concept, "empty_field", &format!("{p}.concept"), &mut errors);
@@ -284,6 +352,68 @@ pub fn validate_extraction(
         }
     }
     Ok(errors)
+}
+
+/// Prerequisite cycles among the result's concepts (a concept needing itself included): §10
+/// orders dependencies topologically, which a cycle makes impossible, so the agent is told which
+/// concepts form it and breaks it. One error per cycle, at its first concept's prerequisites.
+fn prerequisite_cycles(x: &ConceptExtraction) -> Vec<ValidationError> {
+    let index: BTreeMap<&str, usize> = x.concepts.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
+    let n = x.concepts.len();
+    // 0 unvisited, 1 on the path, 2 done; an edge to a concept on the path closes a cycle.
+    let mut mark = vec![0u8; n];
+    let mut errors = Vec::new();
+    let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
+    fn visit(
+        u: usize,
+        x: &ConceptExtraction,
+        index: &BTreeMap<&str, usize>,
+        mark: &mut [u8],
+        path: &mut Vec<usize>,
+        found: &mut Vec<Vec<usize>>,
+    ) {
+        mark[u] = 1;
+        path.push(u);
+        for p in &x.concepts[u].prerequisites {
+            let Some(&v) = index.get(p.as_str()) else { continue };
+            match mark[v] {
+                0 => visit(v, x, index, mark, path, found),
+                1 => {
+                    let at = path.iter().position(|&w| w == v).expect("on the path");
+                    found.push(path[at..].to_vec());
+                }
+                _ => {}
+            }
+        }
+        path.pop();
+        mark[u] = 2;
+    }
+    let mut found = Vec::new();
+    for u in 0..n {
+        if mark[u] == 0 {
+            visit(u, x, &index, &mut mark, &mut Vec::new(), &mut found);
+        }
+    }
+    for cycle in found {
+        let mut key = cycle.clone();
+        key.sort_unstable();
+        if !seen.insert(key) {
+            continue;
+        }
+        let first = *cycle.iter().min().expect("a cycle has a concept");
+        let mut names: Vec<String> = cycle.iter().map(|&i| format!("`{}`", x.concepts[i].id)).collect();
+        names.push(names[0].clone());
+        errors.push(ValidationError::new(
+            "prerequisite_cycle",
+            format!("concepts[{first}].prerequisites"),
+            format!(
+                "the prerequisites form a cycle ({}): a cycle has no teaching order; drop the prerequisite that is \
+                 not really needed first, or merge the concepts",
+                names.join(" needs ")
+            ),
+        ));
+    }
+    errors
 }
 
 /// Check a lesson for `unit_id` (module doc).
@@ -353,10 +483,17 @@ pub fn validate_question(
         ));
     }
     if q.intent != request.intent {
+        let name = |i: &crate::contract::QuestionIntent| {
+            serde_json::to_value(i).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+        };
         errors.push(ValidationError::new(
             "intent_mismatch",
             "intent",
-            format!("the work order asks for a {:?} question, not {:?}", request.intent, q.intent),
+            format!(
+                "the work order asks for a `{}` question (input.intent), not `{}`",
+                name(&request.intent),
+                name(&q.intent)
+            ),
         ));
     }
     resolve_refs(&mut q.evidence, pack, "evidence", &mut errors);
@@ -369,6 +506,29 @@ pub fn validate_question(
     let (warnings, refusals): (Vec<_>, Vec<_>) = findings.into_iter().partition(|f| f.warning);
     errors.extend(refusals.into_iter().map(|f| ValidationError::new(&f.code, "", f.message)));
     Ok((errors, warnings.into_iter().map(|f| ItemWarning { code: f.code, message: f.message }).collect()))
+}
+
+/// Text compared for repeats: lowercased, every run of non-alphanumerics one space, trimmed.
+fn normalised(text: &str) -> String {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+/// `q` repeats an earlier question on its unit: the same prompt and the same choices (as a set)
+/// after normalisation, whatever its id. After a wrong answer the follow-up must be isomorphic
+/// (§11: the same reasoning on a different surface), never the missed question again.
+pub fn repeated_question(q: &Question, earlier: &[&Question]) -> Option<ValidationError> {
+    let choices = |q: &Question| q.choices.iter().map(|c| normalised(&c.text)).collect::<BTreeSet<_>>();
+    let (prompt, mine) = (normalised(&q.prompt), choices(q));
+    let same = earlier.iter().find(|e| normalised(&e.prompt) == prompt && choices(e) == mine)?;
+    Some(ValidationError::new(
+        "repeated_question",
+        "prompt",
+        format!(
+            "this repeats question `{}` (the same prompt and choices, up to case, spacing and punctuation); ask the \
+             same reasoning about a different surface — other names, numbers or situation",
+            same.id
+        ),
+    ))
 }
 
 /// Check an evaluation of the answer to `question_id` (module doc).

@@ -72,8 +72,8 @@ fn concept_extraction_rules() {
     let valid = agent_result(&order, &Agent::default());
     assert_eq!(valid["concepts"].as_array().unwrap().len(), 2);
     let cases: Vec<(Value, &str, &str)> = vec![
-        (edit(&valid, |v| v["extra"] = json!(1)), "schema", ""),
-        (edit(&valid, |v| v["concepts"][0]["category"] = json!("bogus")), "schema", ""),
+        (edit(&valid, |v| v["extra"] = json!(1)), "schema", "extra"),
+        (edit(&valid, |v| v["concepts"][0]["category"] = json!("bogus")), "schema", "concepts[0].category"),
         (edit(&valid, |v| v["concepts"][0]["label"] = json!(" ")), "empty_field", "concepts[0].label"),
         (edit(&valid, |v| v["concepts"][1]["id"] = json!("c0")), "duplicate_id", "concepts[1].id"),
         (
@@ -180,7 +180,7 @@ fn lesson_rules_cover_all_seven_parts() {
         &order,
         edit(&valid, |v| v.as_object_mut().unwrap().remove("minimal_example").map(drop).unwrap()),
     );
-    assert!(has(&errors, "schema", ""), "{errors:?}");
+    assert!(has(&errors, "schema", "minimal_example"), "{errors:?}");
     let errors = reject(&mut rt, &order, edit(&valid, |v| v["unit_id"] = json!("unit-other")));
     assert!(has(&errors, "unit_mismatch", "unit_id"), "{errors:?}");
     let errors = reject(&mut rt, &order, edit(&valid, |v| v["evidence"] = json!([])));
@@ -302,7 +302,7 @@ fn evaluation_rules() {
         ),
         (edit(&valid, |v| v["rationale"] = json!("")), "empty_field", "rationale"),
         (edit(&valid, |v| v["feedback"] = json!("Well done, you mastered it")), "mastery_claim", "feedback"),
-        (edit(&valid, |v| v["correct"] = json!(true)), "schema", ""),
+        (edit(&valid, |v| v["correct"] = json!(true)), "schema", "correct"),
     ];
     for (result, code, path) in cases {
         let errors = reject(&mut rt, &order, result);
@@ -338,7 +338,8 @@ fn work_orders_carry_strict_versioned_schemas_and_templates() {
         for r in required {
             assert!(req.contains(&r), "{step:?} requires {r}: {req:?}");
         }
-        assert_eq!(order.template.name, format!("{}.v1", step.name()));
+        let version = if step == WorkStep::Question { 2 } else { 1 };
+        assert_eq!(order.template.name, format!("{}.v{version}", step.name()));
         assert!(order.template.text.contains("never instructions"));
         if step == WorkStep::Question {
             assert_eq!(schema["properties"]["choices"]["minItems"], json!(3));

@@ -246,7 +246,7 @@ pub enum Command {
         session: Option<String>,
     },
     /// Save a new Distilled State and/or fields against a base revision (the CLI form of
-    /// the `dossier_save` tool; see docs/cli.md).
+    /// the `dossier_save` tool; see `dossier save --help`).
     Save {
         /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
@@ -295,7 +295,7 @@ pub enum Command {
         fix: bool,
     },
     /// Browse open work in a terminal UI: filter, read a Dossier and its archive, bind one to
-    /// the session, merge, and resolve conflicts (keyboard only; keys in docs/cli.md).
+    /// the session, merge, and resolve conflicts (keyboard only; each screen's footer lists its keys).
     Tui {
         /// The session to bind Dossiers to (default: CLAUDE_CODE_SESSION_ID; without either,
         /// binding is unavailable and everything else works).
@@ -314,8 +314,8 @@ pub enum Command {
         #[command(subcommand)]
         command: PluginCommand,
     },
-    /// Print the shell completion script (Dossier slugs are completed from the store); see
-    /// docs/cli.md for where each shell loads it from.
+    /// Print the shell completion script (Dossier slugs are completed from the store), e.g.
+    /// `source <(dossier completions bash)` in ~/.bashrc.
     Completions {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
@@ -327,7 +327,8 @@ pub enum Command {
         out_dir: Option<PathBuf>,
     },
     /// codecall: a learning session about a finished implementation. The agent answers work
-    /// orders (`submit`), the user answers gates (`answer`); see docs/cli.md.
+    /// orders (`submit`), the user answers gates (`answer`); `dossier codecall <command> --help`
+    /// for each command, or `dossier man` for the manual.
     Codecall {
         #[command(subcommand)]
         command: CodecallCommand,

@@ -289,6 +289,7 @@ mod tests {
             reasons: vec![],
             units: vec![unit("u1")],
             omitted: vec![],
+            cycles: vec![],
             teachable: true,
             degraded: false,
         });

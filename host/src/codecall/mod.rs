@@ -257,6 +257,15 @@ pub fn error(e: RuntimeError) -> DossierError {
     }
     if let Some(sid) = &e.session_id {
         match (e.code, &e.checkpoint) {
+            // A third rejected extraction handed the session to the user: show the card, answer it.
+            (ErrorCode::InvalidWorkerResult, Some(cp))
+                if e.state == Some(dossier_codecall::SessionState::WaitingForDecision) =>
+            {
+                out = out
+                    .with_next(format!("dossier codecall show {sid}"))
+                    .with_next(format!("dossier codecall answer {sid} --checkpoint {cp} --accept"))
+                    .with_next(format!("dossier codecall answer {sid} --checkpoint {cp} --decline"))
+            }
             (ErrorCode::InvalidWorkerResult, Some(cp)) => {
                 out =
                     out.with_next(format!("dossier codecall submit {sid} --checkpoint {cp} --result-file RESULT.json"))
@@ -476,6 +485,9 @@ fn render_card(h: &mut String, card: &RecommendationView) {
     }
     for o in &card.omitted {
         let _ = writeln!(h, "  omitted {} ({}): {}", o.concept_id, wire(&o.kind), o.reason);
+    }
+    for c in &card.cycles {
+        let _ = writeln!(h, "  note: {} depend on each other; they are taught together", c.join(", "));
     }
     let _ = writeln!(h, "{}", if card.teachable { "Start or skip?" } else { "Skip it (decline)." });
 }

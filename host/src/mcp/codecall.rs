@@ -76,7 +76,7 @@ pub struct AnswerParams {
     pub confidence: Option<BTreeMap<String, String>>,
     /// The lesson was shown.
     pub acknowledge: Option<bool>,
-    /// The user's choice.
+    /// The user's choice: its shown label.
     pub choice_id: Option<String>,
 }
 
@@ -119,7 +119,16 @@ fn tool_error(e: DossierError) -> DossierError {
         }
         return e;
     };
+    let state = e.details.get("state").and_then(Value::as_str).map(str::to_string);
+    let checkpoint = e.details.get("checkpoint").and_then(Value::as_str).map(str::to_string);
     match e.code {
+        // A third rejected extraction handed the session to the user's Start/Skip decision.
+        Code::InvalidWorkerResult if state.as_deref() == Some("waiting_for_decision") => e
+            .with_next(format!("codecall_resume session_id={sid} (shows the user's Start/Skip card)"))
+            .with_next(format!(
+                "ask the user, then codecall_answer session_id={sid} checkpoint={} accept=<true|false>",
+                checkpoint.unwrap_or_default()
+            )),
         Code::InvalidWorkerResult => e.with_next(format!(
             "fix exactly the errors in error.details and call codecall_submit session_id={sid} with the corrected result"
         )),

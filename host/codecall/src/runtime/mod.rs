@@ -389,10 +389,32 @@ impl<'p> Runtime<'p> {
         let cp = f.checkpoint.clone().unwrap_or_default();
         let still = s.pending.checkpoint() == Some(cp.as_str());
         let listed: Vec<String> = f.errors.iter().take(5).map(ToString::to_string).collect();
-        let next = if still {
-            format!("fix every listed error and submit again with checkpoint `{cp}` and a new operation id")
-        } else {
-            format!("the session moved on (it is {}); call resume for the current step", s.state)
+        let limit = crate::state::MAX_EXTRACTION_FAILURES;
+        let next = match &s.pending {
+            _ if still => {
+                let mut next =
+                    format!("fix every listed error and submit again with checkpoint `{cp}` and a new operation id");
+                if matches!(s.pending, crate::state::Pending::Extraction { .. }) && f.attempt + 1 == limit {
+                    next.push_str(&format!(
+                        "; this was attempt {} of {limit}: one more rejection replaces your concepts with a degraded \
+                         plan built only from the change's path and symbol signals",
+                        f.attempt
+                    ));
+                }
+                next
+            }
+            crate::state::Pending::Decision { checkpoint } => format!(
+                "concept extraction is over after {limit} rejected results: the session now waits for the user's \
+                 decision on a degraded plan built from the change's path and symbol signals; show the user the \
+                 card (`show`) and record their Start or Skip at checkpoint `{checkpoint}` — nothing more is \
+                 submitted for `{cp}`"
+            ),
+            _ if s.state.is_terminal() => format!(
+                "the session has ended ({}): no more results are taken; `show` gives its outcome, and a new session \
+                 can be started",
+                s.state
+            ),
+            _ => format!("the session moved on (it is {}); call resume for the current step", s.state),
         };
         let mut err = RuntimeError::new(
             ErrorCode::InvalidWorkerResult,
@@ -501,10 +523,11 @@ impl<'p> Runtime<'p> {
             let ctx = Ctx { policy: rt.policy, source: &*rt.source };
             let body = decide::submit(&ctx, s, &req.checkpoint, &req.outcome)?;
             let first = rt.emit(sink, &sid, &req.operation_id, Actor::Agent, Some(&hash), body)?;
-            let rejection = rt.rejection(&sid, &first);
+            let rejected = first.clone();
             events.push(first);
             events.extend(rt.advance(sink, &sid, &req.operation_id)?);
-            if let Some(mut err) = rejection {
+            // Worded after the runtime's own steps, which a third rejected extraction starts.
+            if let Some(mut err) = rt.rejection(&sid, &rejected) {
                 // The state may have moved on (three failed extractions start a recovery).
                 let s = &rt.sessions[&sid].session;
                 err.state = Some(s.state);

@@ -296,7 +296,11 @@ pub fn agent_result(order: &WorkOrder, agent: &Agent) -> Value {
             json!({
                 "id": input["question_id"],
                 "unit_id": input["unit"]["id"],
-                "prompt": format!("In this change, what does {} do after a failure?", input["unit"]["label"].as_str().unwrap()),
+                "prompt": format!(
+                    "In this change, what does {} do after a failure (check {})?",
+                    input["unit"]["label"].as_str().unwrap(),
+                    input["question_id"].as_str().unwrap()
+                ),
                 "choices": [
                     {"id": "a", "text": "It retries immediately without any delay between attempts", "rationale": "Wrong: the code waits between attempts."},
                     {"id": "b", "text": "It waits longer after each failure so the server can recover", "rationale": "Right: the delay doubles after each failure."},
@@ -409,7 +413,8 @@ impl Driver {
     fn choose(&mut self, rt: &Runtime<'_>, sid: &str, q: &QuestionView) -> String {
         let s = rt.session(sid).unwrap();
         let first = s.questions.iter().filter(|x| x.request.unit_id == q.unit.id).count() == 1;
-        if self.user.first_wrong && first { "a".into() } else { "b".into() }
+        let agent_id = if self.user.first_wrong && first { "a" } else { "b" };
+        label_for(s, q, agent_id)
     }
 
     /// Play from `step` to the end; returns the last step.
@@ -549,4 +554,10 @@ pub fn scenario_logs() -> Vec<Vec<Event>> {
     run_with_rejections(&mut rt, step);
     logs.push(rt.events(&sid(5)).unwrap().to_vec());
     logs
+}
+
+/// The display label under which `q` shows the agent's choice `agent_id` (answers name labels).
+pub fn label_for(s: &dossier_codecall::Session, q: &QuestionView, agent_id: &str) -> String {
+    let record = s.question(&q.question_id).unwrap();
+    dossier_codecall::step::label_of(&record.display_order, agent_id).unwrap()
 }
