@@ -322,6 +322,27 @@ impl Git {
         Ok(split_z(&out).map(|p| String::from_utf8_lossy(p).into_owned()).collect())
     }
 
+    /// Paths that differ between two commits.
+    pub fn changed_between(&self, base: &str, head: &str, deadline: Option<Instant>) -> GitResult<Vec<String>> {
+        let out = self.run(
+            &["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", base, head, "--"],
+            deadline,
+        )?;
+        Ok(split_z(&out).map(|p| String::from_utf8_lossy(p).into_owned()).collect())
+    }
+
+    /// At most `n` commits of `HEAD`'s first-parent history, newest first; with `paths`, only
+    /// those that touch one of them.
+    pub fn first_parents(&self, n: usize, paths: &[String], deadline: Option<Instant>) -> GitResult<Vec<String>> {
+        let mut args: Vec<OsString> = ["rev-list", "--first-parent"].iter().map(OsString::from).collect();
+        args.push(format!("--max-count={n}").into());
+        args.push("HEAD".into());
+        args.push("--".into());
+        args.extend(paths.iter().map(|p| pathspec(":(literal)", p.as_bytes())));
+        let out = self.run(&args, deadline)?;
+        Ok(String::from_utf8_lossy(&out).lines().map(str::to_owned).collect())
+    }
+
     /// A `cat-file --batch-command` process for reading blobs.
     pub fn blob_reader(&self) -> Result<BlobReader, EvidenceError> {
         let mut cmd = self.command(&["cat-file", "--batch-command"]);

@@ -291,6 +291,7 @@ mod tests {
             omitted: vec![],
             teachable: true,
             degraded: false,
+            help: Vec::new(),
         });
         assert!(serde_json::to_value(form(&card).unwrap()).unwrap().to_string().contains("about 9 minute(s)"));
         assert_eq!(
