@@ -134,8 +134,30 @@ impl Git {
         Ok(Git { program: program.to_owned(), root: PathBuf::from(top) })
     }
 
+    /// A work tree whose root is already known (no process started).
+    pub fn at(program: &Path, root: &Path) -> Git {
+        Git { program: program.to_owned(), root: root.to_owned() }
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// `HEAD`'s commit id (`None` without commits) and whether the tree has uncommitted changes
+    /// or untracked files that are not ignored, from one `git status --porcelain=v2 --branch`.
+    pub fn status_head(&self) -> GitResult<(Option<String>, bool)> {
+        let out = self.run(&["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal"], None)?;
+        let mut head = None;
+        let mut dirty = false;
+        for entry in split_z(&out) {
+            match entry.strip_prefix(b"# branch.oid ") {
+                Some(oid) if oid != b"(initial)" => head = Some(String::from_utf8_lossy(oid).into_owned()),
+                Some(_) => {}
+                None if entry.starts_with(b"# ") => {}
+                None => dirty = true,
+            }
+        }
+        Ok((head, dirty))
     }
 
     fn command<S: AsRef<OsStr>>(&self, args: &[S]) -> Command {

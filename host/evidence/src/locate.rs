@@ -39,16 +39,20 @@ fn done<T>(r: GitResult<T>) -> Result<T, EvidenceError> {
     }
 }
 
-/// The state of the work tree containing `repo`.
+/// The state of the work tree containing `repo`, with one git process (`git status
+/// --porcelain=v2 --branch`; it runs on every agent session start). The root is the nearest
+/// ancestor holding `.git` (a directory, or a file in a linked worktree): outside a work tree
+/// no process is started at all.
 pub fn work_state(repo: &Path) -> Result<WorkState, EvidenceError> {
-    let g = git(repo)?;
-    let head = done(g.head_commit(None))?;
-    let base = match &head {
-        Some(h) => h.clone(),
-        None => done(g.empty_tree(None))?,
+    let Some(root) = repo.ancestors().find(|d| d.join(".git").exists()) else {
+        return Err(EvidenceError::NotARepository {
+            path: repo.to_owned(),
+            reason: "not inside a git work tree".to_owned(),
+        });
     };
-    let dirty = !done(g.dirty_against(&base, None))?.is_empty() || !done(g.untracked(None))?.is_empty();
-    Ok(WorkState { root: g.root().to_owned(), head, dirty })
+    let g = Git::at(Path::new("git"), root);
+    let (head, dirty) = done(g.status_head())?;
+    Ok(WorkState { root: root.to_owned(), head, dirty })
 }
 
 /// Whether `changes` selects at least one changed file in the work tree containing `repo`.

@@ -4,7 +4,10 @@
 //! `resume`/`compact`) that block, then the Distillation Guide and the active Distilled State in
 //! full when they fit under Claude Code's ~10,000-character hook cap, otherwise the explicit
 //! pointer (what to call to load what is not shown). Never output that Claude Code would cut
-//! to a preview. A binding whose Dossier no longer exists is said, with the ways out.
+//! to a preview. A binding whose Dossier no longer exists is said, with the ways out. First,
+//! once per session, the repository HEAD of the session's cwd and whether its tree was dirty
+//! are recorded in its binding (`work_start`, for codecall's locate rules); no repository or a
+//! failure records nothing and changes nothing else.
 //!
 //! Not for: the other events, or registration (`crate::claude_code`).
 
