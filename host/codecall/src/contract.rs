@@ -229,6 +229,8 @@ pub struct DependencyEdge {
 pub enum OmissionKind {
     Duplicate,
     Budget,
+    /// No excerpt of the pack supports it: no lesson could cite it.
+    NoEvidence,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -102,6 +102,7 @@ fn evidence_request(started: &SessionStarted, level: Level) -> EvidenceRequest {
             repo: started.locator.repo.clone().into(),
             changes: started.locator.changes.clone(),
             task: started.locator.task.clone(),
+            located: started.locator.located.clone(),
         },
         max_level: level,
         budget: o.evidence_budget.clone(),
@@ -205,7 +206,17 @@ fn opportunity(ctx: &Ctx<'_>, s: &Session, degraded: bool) -> Result<Opportunity
         signals,
         excluded: excluded.iter().copied().map(policy::core_exclusion).collect(),
     };
-    let o = ctx.policy.score_opportunity(&input).map_err(|e| policy_error(s, e))?;
+    let mut o = ctx.policy.score_opportunity(&input).map_err(|e| policy_error(s, e))?;
+    // Never teach from nothing: with no citable evidence — or, for a degraded plan, no signal
+    // grounded in an excerpt — the opportunity is `skip`, whatever the signals score.
+    let ungrounded = derive::evidence_shortfall(pack).or_else(|| {
+        (degraded && !derived.iter().any(|d| !d.evidence.is_empty()))
+            .then(|| "no derived signal is grounded in an excerpt of the pack".to_string())
+    });
+    if let Some(why) = ungrounded {
+        o.recommendation = l::Recommendation::Skip;
+        o.reasons.insert(0, format!("no qualifying evidence: {why}"));
+    }
     let names = |v: &[l::SignalKind]| v.iter().map(|k| k.name().replace('-', "_")).collect::<Vec<_>>();
     Ok(OpportunityDetected {
         recommendation: o.recommendation.name().to_string(),
@@ -259,11 +270,16 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
         }
         Pending::ContextDegradedNote => {
             let pack = s.pack.as_ref().expect("a pack is in");
-            EventBody::ContextDegraded(ContextDegraded {
-                cause: RecoveryCause::BudgetExhausted,
-                details: derive::pack_degradation(pack).unwrap_or_default(),
-                level_reached: pack.level_reached,
-            })
+            let mut details = derive::pack_degradation(pack).unwrap_or_default();
+            let cause = match derive::evidence_shortfall(pack) {
+                Some(shortfall) => {
+                    details.insert(0, format!("no qualifying evidence: {shortfall}"));
+                    details.extend(derive::evidence_help());
+                    RecoveryCause::InsufficientEvidence
+                }
+                None => RecoveryCause::BudgetExhausted,
+            };
+            EventBody::ContextDegraded(ContextDegraded { cause, details, level_reached: pack.level_reached })
         }
         Pending::RecoveryStart { cause } => {
             let strategy = match s.state {
@@ -311,11 +327,22 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
             EventBody::SessionFailed(SessionFailed { cause: *cause, message })
         }
         Pending::Plan { degraded } => {
-            let concepts = session_concepts(s);
+            // A concept without evidence cannot be taught (every lesson must cite the pack): it
+            // is omitted visibly rather than planned into a loop of rejected lessons. With no
+            // qualifying evidence at all, nothing is planned.
+            let (concepts, ungrounded): (Vec<_>, Vec<_>) = session_concepts(s).into_iter().partition(|c| {
+                !c.evidence.is_empty() && s.pack.as_ref().is_some_and(|p| derive::evidence_shortfall(p).is_none())
+            });
             let core: Vec<l::Concept> = concepts.iter().map(policy::core_concept).collect();
             let budget = started(s).options.max_minutes;
             let p = ctx.policy.plan(&core, budget).map_err(|e| policy_error(s, e))?;
-            EventBody::PlanCreated(PlanCreated { plan: policy::plan_contract(&p, budget, *degraded) })
+            let mut plan = policy::plan_contract(&p, budget, *degraded);
+            plan.omitted.extend(ungrounded.into_iter().map(|c| crate::contract::Omission {
+                concept_id: c.id,
+                kind: crate::contract::OmissionKind::NoEvidence,
+                reason: "no excerpt of the evidence pack supports it, so no lesson could cite it".to_string(),
+            }));
+            EventBody::PlanCreated(PlanCreated { plan })
         }
         Pending::RecoveryDone { cause, strategy } => {
             EventBody::RecoverySucceeded(RecoverySucceeded { cause: *cause, strategy: *strategy })

@@ -54,6 +54,10 @@ pub enum RecoveryCause {
     UnavailableSource,
     /// An evidence budget stopped the acquisition ladder (recorded as `CONTEXT_DEGRADED`).
     BudgetExhausted,
+    /// The pack holds nothing a lesson could cite (no changed file, or no excerpt and no search
+    /// hit): recorded as `CONTEXT_DEGRADED`, and the opportunity is `skip` — never a work order
+    /// over nothing.
+    InsufficientEvidence,
     /// A worker result failed schema or semantic validation.
     InvalidWorkerResult,
     /// Documentation retrieval failed. Not produced: retrieval is off (offline by default).
@@ -69,6 +73,7 @@ impl RecoveryCause {
         match self {
             RecoveryCause::UnavailableSource => "unavailable_source",
             RecoveryCause::BudgetExhausted => "budget_exhausted",
+            RecoveryCause::InsufficientEvidence => "insufficient_evidence",
             RecoveryCause::InvalidWorkerResult => "invalid_worker_result",
             RecoveryCause::DocumentationFailure => "documentation_failure",
             RecoveryCause::LlmFailure => "llm_failure",
@@ -149,6 +154,10 @@ pub struct LocatorRecord {
     pub changes: Changes,
     #[serde(default)]
     pub task: Option<String>,
+    /// Which locate rule chose `changes` (the host's, docs/codecall.md); absent in logs written
+    /// before the rules existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub located: Option<dossier_evidence::Located>,
 }
 
 /// A prompt template's identity, recorded so replay and evaluations know which text was used.

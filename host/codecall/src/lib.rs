@@ -15,7 +15,7 @@
 //!     operation_id: "op-1".into(),
 //!     session_id: None,
 //!     invocation: Default::default(),
-//!     locator: ImplementationLocator { repo: ".".into(), changes: Changes::WorkingTree, task: None },
+//!     locator: ImplementationLocator { repo: ".".into(), changes: Changes::WorkingTree, task: None, located: None },
 //!     completed: true,
 //!     options: Default::default(),
 //!     actor: dossier_codecall::Actor::User,

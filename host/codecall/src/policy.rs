@@ -270,13 +270,17 @@ pub fn core_plan(p: &LearningPlan) -> l::LearningPlan {
         omitted: p
             .omitted
             .iter()
-            .map(|o| l::Omission {
-                concept_id: o.concept_id.clone(),
-                kind: match o.kind {
-                    OmissionKind::Duplicate => l::OmissionKind::Duplicate,
-                    OmissionKind::Budget => l::OmissionKind::Budget,
-                },
-                reason: o.reason.clone(),
+            .filter_map(|o| {
+                Some(l::Omission {
+                    concept_id: o.concept_id.clone(),
+                    kind: match o.kind {
+                        OmissionKind::Duplicate => l::OmissionKind::Duplicate,
+                        OmissionKind::Budget => l::OmissionKind::Budget,
+                        // The runtime's own omission (never planned): not the policy's.
+                        OmissionKind::NoEvidence => return None,
+                    },
+                    reason: o.reason.clone(),
+                })
             })
             .collect(),
     }

@@ -33,6 +33,10 @@ pub struct RecommendationView {
     /// Accepting is possible (the plan has units).
     pub teachable: bool,
     pub degraded: bool,
+    /// With no qualifying evidence: what would let a new session find some (a base revision,
+    /// the task, a path), for the agent to tell the user.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub help: Vec<String>,
 }
 
 /// The confidence gate: one level per unit, or "use a default" (an empty map).
@@ -189,6 +193,10 @@ pub fn next(s: &Session) -> Next {
                 cycles: plan.map_or_else(Vec::new, |p| p.cycles.clone()),
                 teachable: plan.is_some_and(|p| !p.units.is_empty()),
                 degraded: plan.is_some_and(|p| p.degraded),
+                help: match s.pack.as_ref().and_then(crate::derive::evidence_shortfall) {
+                    Some(_) => crate::derive::evidence_help(),
+                    None => Vec::new(),
+                },
             })
         }
         Pending::Confidence { checkpoint } => Next::Confidence(ConfidenceGate {

@@ -94,6 +94,7 @@ fn locator(dir: &Path, changes: Changes) -> EvidenceRequest {
         repo: dir.to_owned(),
         changes,
         task: Some("Add retry delays to the modules' operations".to_owned()),
+        located: None,
     });
     // The default 60 files would stop level 3 after ten hit files (50 are excerpted): measure
     // the whole ladder instead.

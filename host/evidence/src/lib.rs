@@ -11,6 +11,7 @@
 //!     repo: "/path/to/repo".into(),
 //!     changes: Changes::WorkingTree,
 //!     task: Some("Add retry with backoff to the HTTP client".into()),
+//!     located: None,
 //! });
 //! let pack = collect(&request)?;
 //! for excerpt in &pack.excerpts {
@@ -50,6 +51,7 @@ mod error;
 mod excerpt;
 mod git;
 mod level;
+pub mod locate;
 pub mod pack;
 pub mod privacy;
 pub mod redact;
@@ -71,5 +73,5 @@ pub use pack::{
 pub use privacy::{DEFAULT_DENY, PrivacyRules, SensitivePaths};
 pub use redact::Redactor;
 pub use refs::{EvidenceRef, WORKTREE, content_hash};
-pub use request::{Changes, EvidenceRequest, ImplementationLocator, Limits, SliceRequest};
+pub use request::{Changes, EvidenceRequest, ImplementationLocator, Limits, Located, SliceRequest};
 pub use symbols::defined_in;

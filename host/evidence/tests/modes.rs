@@ -300,6 +300,7 @@ fn typed_errors() {
         repo: not_repo.path().to_owned(),
         changes: Changes::WorkingTree,
         task: None,
+        located: None,
     });
     assert!(matches!(collect(&req), Err(EvidenceError::NotARepository { .. })), "{:?}", collect(&req));
 

@@ -364,10 +364,12 @@ pub enum CodecallCommand {
         /// The repository (any directory inside its work tree); default: the current directory.
         #[arg(long, value_name = "PATH")]
         repo: Option<PathBuf>,
-        /// The implementation is the diff BASE..HEAD (both needed); default: working-tree changes.
-        #[arg(long, value_name = "REV", requires = "head")]
+        /// The implementation is BASE..HEAD, or with BASE alone the work since BASE (its commits
+        /// and the uncommitted changes); default: located (this agent session's starting HEAD,
+        /// its edited files, the uncommitted changes, else the last commit).
+        #[arg(long, value_name = "REV")]
         base: Option<String>,
-        /// The implementation is the diff BASE..HEAD (both needed).
+        /// The implementation is the diff BASE..HEAD (needs --base).
         #[arg(long, value_name = "REV", requires = "base")]
         head: Option<String>,
         /// The task or result text of the conversation (redacted before it is recorded).

@@ -292,6 +292,7 @@ mod tests {
             cycles: vec![],
             teachable: true,
             degraded: false,
+            help: Vec::new(),
         });
         assert!(serde_json::to_value(form(&card).unwrap()).unwrap().to_string().contains("about 9 minute(s)"));
         assert_eq!(

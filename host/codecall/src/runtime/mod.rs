@@ -453,6 +453,10 @@ impl<'p> Runtime<'p> {
             repo: req.locator.repo.to_string_lossy().into_owned(),
             changes: req.locator.changes.clone(),
             task: req.locator.task.as_deref().map(validate::redact_str),
+            located: req.locator.located.clone().map(|mut l| {
+                l.note = l.note.as_deref().map(validate::redact_str);
+                l
+            }),
         };
         let mut options = req.options.clone();
         options.offline = true;

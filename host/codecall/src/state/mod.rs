@@ -520,11 +520,17 @@ impl Session {
             }
             EventBody::ContextReady(c) => {
                 self.pack = Some(c.pack.clone());
-                self.pending = if crate::derive::pack_degradation(&c.pack).is_some() {
+                self.pending = if crate::derive::pack_degradation(&c.pack).is_some()
+                    || crate::derive::evidence_shortfall(&c.pack).is_some()
+                {
                     Pending::ContextDegradedNote
                 } else {
                     self.after_context(seq)
                 };
+            }
+            // Nothing citable: no concepts work order; the opportunity is scored (`skip`) at once.
+            EventBody::ContextDegraded(d) if d.cause == RecoveryCause::InsufficientEvidence => {
+                self.pending = Pending::Opportunity { degraded: false }
             }
             EventBody::ContextDegraded(_) => self.pending = self.after_context(seq),
             EventBody::OperationFailed(f) => {

@@ -153,6 +153,7 @@ pub fn start_request(f: &Fixture, operation_id: &str, session_id: &str) -> Start
             repo: f.dir.path().to_path_buf(),
             changes: Changes::Revisions { base: f.base.clone(), head: f.head.clone() },
             task: Some(f.task.clone()),
+            located: None,
         },
         completed: true,
         options: StartOptions::default(),
@@ -547,6 +548,14 @@ pub fn scenario_logs() -> Vec<Vec<Event>> {
     let step = rt.show(&sid(4)).unwrap();
     Driver::new(Agent::default(), User::default()).run(&mut rt, step);
     logs.push(rt.events(&sid(4)).unwrap().to_vec());
+
+    // No change at all: no qualifying evidence, so no concepts work order; `skip`, declined.
+    let mut rt = memory_runtime(&policy, Cached::default());
+    let mut req = start_request(&f, "s", &sid(6));
+    req.locator.changes = Changes::Revisions { base: f.head.clone(), head: f.head.clone() };
+    let step = rt.start(req).unwrap();
+    Driver::new(Agent::default(), User { accept: false, ..User::default() }).run(&mut rt, step);
+    logs.push(rt.events(&sid(6)).unwrap().to_vec());
 
     // Rejections while teaching, quizzing and evaluating.
     let mut rt = memory_runtime(&policy, Cached::default());

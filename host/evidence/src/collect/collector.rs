@@ -52,6 +52,8 @@ pub(super) struct Collector<'r, 'c> {
     pub(super) slice: SliceRecord,
     pub(super) levels: Vec<LevelRecord>,
     pub(super) task: Option<String>,
+    /// Level 1 summarised the listing: `(files not listed, changed files)`.
+    pub(super) summarised: Option<(u64, u64)>,
     /// A failure that ends the collection with an error.
     pub(super) error: Option<EvidenceError>,
     /// The work tree's root with symlinks resolved.

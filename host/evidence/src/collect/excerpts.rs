@@ -28,11 +28,7 @@ impl<'r, 'c> Collector<'r, 'c> {
         let level = Level::Excerpts;
         let mut order: Vec<usize> =
             (0..self.entries.len()).filter(|&i| self.entries[i].readable && !self.entries[i].file.binary).collect();
-        order.sort_by_key(|&i| {
-            let f = &self.entries[i].file;
-            let churn = f.added.unwrap_or(0) + f.removed.unwrap_or(0);
-            (low_value(&f.path), f.status == FileStatus::Deleted, Reverse(churn), f.path.clone())
-        });
+        order.sort_by_key(|&i| priority(&self.entries[i].file));
         // Changed symbols for level 3, file by file in the same priority order.
         let mut syms: Vec<String> = Vec::new();
         for (pos, &i) in order.iter().enumerate() {
@@ -347,4 +343,12 @@ fn low_value(path: &str) -> bool {
         || ["vendor/", "node_modules/", "dist/", "generated/", "__snapshots__/", "third_party/"]
             .iter()
             .any(|d| path.starts_with(d) || path.contains(&format!("/{d}")))
+}
+
+/// Excerpt priority of a changed file (smaller first): low-value files (lockfiles, generated,
+/// vendored, minified) and deletions last, then by churn, then by path. Level 1 lists files in
+/// this order when the listing is summarised.
+pub(super) fn priority(f: &crate::pack::ChangedFile) -> (bool, bool, Reverse<u64>, String) {
+    let churn = f.added.unwrap_or(0) + f.removed.unwrap_or(0);
+    (low_value(&f.path), f.status == FileStatus::Deleted, Reverse(churn), f.path.clone())
 }

@@ -38,6 +38,16 @@ pub(super) fn resolve(git: &Git, changes: &Changes) -> Result<Resolved, Evidence
                 head: Some(ResolvedRevision { requested: redact_plain(head), commit: head_id }),
             })
         }
+        Changes::Since { base, .. } => {
+            let base_id = unwrap(git.resolve_commit(base, None))?;
+            Ok(Resolved {
+                spec: DiffSpec::Worktree { base: base_id.clone() },
+                worktree: true,
+                base: ResolvedRevision { requested: redact_plain(base), commit: base_id },
+                head: None,
+                revision: WORKTREE.to_owned(),
+            })
+        }
         Changes::WorkingTree => {
             let head = match git.head_commit(None) {
                 Ok(h) => h,

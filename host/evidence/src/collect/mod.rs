@@ -73,6 +73,7 @@ pub fn collect_with(request: &EvidenceRequest, counter: &dyn TokenCounter) -> Re
         slice: SliceRecord::default(),
         levels: Vec::new(),
         task: None,
+        summarised: None,
         error: None,
         real_root: git.root().canonicalize().map_err(|e| EvidenceError::io("repository root", e))?,
         git,
@@ -132,6 +133,10 @@ impl<'r, 'c> Collector<'r, 'c> {
                 head: self.resolved.head.clone(),
                 revision: self.resolved.revision.clone(),
                 task: self.task.take(),
+                located: self.request.locator.located.as_ref().map(|l| crate::request::Located {
+                    rule: l.rule.clone(),
+                    note: l.note.as_deref().map(crate::redact::redact_message),
+                }),
             },
             files: self.entries.into_iter().map(|e| e.file).collect(),
             excerpts: self.excerpts,

@@ -71,6 +71,7 @@ impl Repo {
             repo: self.path().to_owned(),
             changes: Changes::WorkingTree,
             task: None,
+            located: None,
         })
     }
 
@@ -79,6 +80,7 @@ impl Repo {
             repo: self.path().to_owned(),
             changes: Changes::Revisions { base: base.to_owned(), head: head.to_owned() },
             task: None,
+            located: None,
         })
     }
 }
