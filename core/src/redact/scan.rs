@@ -404,15 +404,15 @@ fn assignment(v: &str, name: &str) -> bool {
         .count();
         return b.len() >= 6 && classes >= 2 && checks::shannon_entropy(v) >= 2.3 && !checks::is_uuid(v);
     }
-    if w.len() == 1 && matches!(last, "key" | "auth") {
-        return b.len() >= 16 && checks::random_looking(v) && checks::shannon_entropy(v) >= 3.5;
-    }
     if w.len() == 1 && matches!(last, "key" | "token") {
         // A bare `key:`/`token:` holding a commit or content hash is not a secret.
         let hex = b.iter().all(u8::is_ascii_hexdigit);
         if hex && (b.len() == 40 || b.len() == 64) {
             return false;
         }
+    }
+    if w.len() == 1 && matches!(last, "key" | "auth") {
+        return b.len() >= 16 && checks::random_looking(v) && checks::shannon_entropy(v) >= 3.5;
     }
     checks::random_looking(v) || (checks::is_uuid(v) && w.len() >= 2)
 }
