@@ -256,6 +256,7 @@ fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]
 fn loose(v: &str, name: Option<&str>) -> bool {
     v.len() >= 3
         && name != Some(v)
+        && !v.bytes().all(|b| b.is_ascii_digit())
         && !checks::is_placeholder(v)
         && !["pass", "pwd", "user", "username", "root", "admin", "guest", "none", "null", "test"]
             .contains(&v.to_ascii_lowercase().as_str())
@@ -381,7 +382,13 @@ fn assignment(v: &str, name: &str) -> bool {
     if checks::is_placeholder(v) || checks::is_not_a_value(v) {
         return false;
     }
-    let w = words(name);
+    let mut w = words(name);
+    // `SECRET_KEY_BASE`, `API_TOKEN_VALUE`: the secret word before a suffix word.
+    if w.len() >= 2
+        && matches!(w[w.len() - 1].as_str(), "base" | "value" | "string" | "str" | "b64" | "base64" | "hex" | "raw")
+    {
+        w.pop();
+    }
     let Some(last) = w.last() else { return false };
     let last = last.as_str();
     if !SECRET_LAST.contains(&last) && !SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
