@@ -137,6 +137,9 @@ pub fn find(text: &str, allow: &[String]) -> Vec<Span> {
                 keys.push(m.start());
                 continue;
             }
+            if !rule.keywords.is_empty() && rule.anchors.is_empty() && !plausible(bytes, m.start(), m.end(), rule) {
+                continue;
+            }
             let (ws, we) = window(bytes, m.start(), m.end(), rule);
             windows.push((r, ws, we));
         }
@@ -181,6 +184,70 @@ pub fn find(text: &str, allow: &[String]) -> Vec<Span> {
         last_end = c.end;
     }
     spans
+}
+
+/// A cheap look at a keyword hit before any regex: the rest of a key name, an assignment
+/// operator and a value of at least 4 characters that is not a number (`"input_tokens": 1200`
+/// and `tokenizer.next()` stop here); for `cli_secret`, a `--` before the keyword. Rules
+/// with literal anchors are not filtered.
+fn plausible(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> bool {
+    if rule.kind == "cli_secret" {
+        let lo = a.saturating_sub(40);
+        return memchr::memmem::find(&bytes[lo..a], b"--").is_some();
+    }
+    if rule.kind == "auth_header" {
+        return true;
+    }
+    let n = bytes.len();
+    let mut p = b;
+    let name_end = (b + 48).min(n);
+    while p < name_end && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b'_' | b'.' | b'-')) {
+        p += 1;
+    }
+    let skip = |p: &mut usize, set: &[u8]| {
+        while *p < n && set.contains(&bytes[*p]) {
+            *p += 1;
+        }
+    };
+    skip(&mut p, b"\\\"']");
+    skip(&mut p, b" \t");
+    match bytes.get(p) {
+        Some(b'=') => p += if bytes.get(p + 1) == Some(&b'>') { 2 } else { 1 },
+        Some(b':') => p += if bytes.get(p + 1) == Some(&b'=') { 2 } else { 1 },
+        _ => return false,
+    }
+    skip(&mut p, b" \t");
+    skip(&mut p, b"\\\"'");
+    let start = p;
+    let mut digits = true;
+    while p < n && p - start < 8 {
+        let c = bytes[p];
+        if c.is_ascii_whitespace()
+            || matches!(
+                c,
+                b'"' | b'\''
+                    | b'\\'
+                    | b','
+                    | b';'
+                    | b'&'
+                    | b'('
+                    | b')'
+                    | b'{'
+                    | b'}'
+                    | b'['
+                    | b']'
+                    | b'<'
+                    | b'>'
+                    | b'|'
+                    | b'`'
+            )
+        {
+            break;
+        }
+        digits &= c.is_ascii_digit();
+        p += 1;
+    }
+    p - start >= 4 && !digits
 }
 
 /// The window of `rule` around an anchor at `a..b`, clipped to the anchor's line.
