@@ -282,6 +282,18 @@ pub enum Command {
         #[arg(add = complete::dossier_slugs())]
         target: String,
     },
+    /// Rewrite a Dossier's stored files (Distilled State, artifacts, conflict files) with
+    /// their secrets replaced by redaction markers: a new revision, audited; nothing deleted;
+    /// artifacts keep their ids and line numbers. The fix `dossier doctor` names.
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["target", "all"])))]
+    Redact {
+        /// The Dossier: its slug or `dos_` id.
+        #[arg(add = complete::dossier_slugs())]
+        target: Option<String>,
+        /// Every Dossier of the store.
+        #[arg(long)]
+        all: bool,
+    },
     /// Context files.
     Context {
         #[command(subcommand)]

@@ -27,6 +27,9 @@ const HOOK_OUTPUT_BUDGET: usize = 9_500;
 pub(crate) fn session_start(app: &App, input: &HookInput) -> Result<HookOutput> {
     // Live: what is registered now (the session-start hook itself proves little else).
     let mut warnings = crate::claude_code::current_warnings();
+    if !app.config.privacy.redact {
+        warnings.push(dossier_store::redact::off_warning(&app.store));
+    }
     if let Some(p) = &input.transcript_path
         && !p.as_os_str().is_empty()
         && std::fs::metadata(p).is_err()

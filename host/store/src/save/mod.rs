@@ -25,6 +25,7 @@ mod conflict_file;
 mod create;
 mod edit;
 mod merge;
+mod redact;
 mod request;
 mod revision;
 
@@ -36,6 +37,7 @@ pub use merge::{
     MERGED_FROM, MERGED_INTO, MergeDecision, MergeOutcome, MergeWritten, Reviewed, conflict_kind_name, merge,
     resolution_json,
 };
+pub use redact::{RedactOutcome, redact_stored};
 pub use request::{
     ArtifactContent, CreateRequest, FrontmatterUpdates, MAX_ARTIFACT_BYTES, NewArtifact, SaveOutcome, SaveRequest,
 };
