@@ -184,6 +184,7 @@ pub struct PolicyConfig {
     pub merge: Option<PathBuf>,
     pub distill: Option<PathBuf>,
     pub learning: Option<PathBuf>,
+    pub redaction: Option<PathBuf>,
     #[serde(default)]
     pub limits: LimitsConfig,
 }
@@ -282,6 +283,7 @@ impl Config {
             (Interface::Merge, &p.merge),
             (Interface::Distill, &p.distill),
             (Interface::Learning, &p.learning),
+            (Interface::Redaction, &p.redaction),
         ]
         .into_iter()
         .filter_map(|(i, path)| path.as_ref().map(|path| (i, resolve(base, path))))
