@@ -1,8 +1,9 @@
 //! `dossier doctor` (SPEC §7.2, §13.2): checks of the store, its config, the policy
 //! components, the context files, each Dossier (frontmatter, sections and provenance through
 //! the distill policy — its errors and warnings, grouped per kind so output stays bounded —
-//! audit log as JSONL, every artifact the audit log recorded; an `ok` line per Dossier that
-//! passed and a count of those checked), the
+//! audit log as JSONL, every artifact the audit log recorded, secrets stored in its files
+//! through the store's redaction scan; an `ok` line per Dossier that passed and a count of
+//! those checked), `privacy.redact: false` as a warning, the
 //! harness registration, and our own stale temp files. Each problem has a code, the file
 //! (and line when there is one), and a suggested fix (a command when one exists).
 //!

@@ -282,9 +282,12 @@ pub enum Command {
         #[arg(add = complete::dossier_slugs())]
         target: String,
     },
-    /// Rewrite a Dossier's stored files (Distilled State, artifacts, conflict files) with
-    /// their secrets replaced by redaction markers: a new revision, audited; nothing deleted;
-    /// artifacts keep their ids and line numbers. The fix `dossier doctor` names.
+    /// Replace the secrets already stored in a Dossier with redaction markers (the fix
+    /// `dossier doctor` names).
+    ///
+    /// Rewrites its `dossier.md`, text artifacts and conflict files through the Save path: one
+    /// new revision, audited as `artifact_redacted`. Artifacts keep their ids and line numbers;
+    /// nothing is removed. A second run changes nothing.
     #[command(group(clap::ArgGroup::new("which").required(true).args(["target", "all"])))]
     Redact {
         /// The Dossier: its slug or `dos_` id.

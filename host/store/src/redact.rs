@@ -20,38 +20,7 @@ use crate::app::App;
 use crate::error::{Code, DossierError, Result};
 use crate::layout::Store;
 use crate::policy::Policy;
-#[allow(unused_imports)]
-use pending::PolicyRedact as _;
-pub use pending::{Hit, RedactionOptions};
-
-/// TEMPORARY until redact-core's M1 (`Policy::redact` and its types in `crate::policy`).
-mod pending {
-    use crate::error::Result;
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct RedactionOptions {
-        pub key: Vec<u8>,
-        pub allow: Vec<String>,
-    }
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Hit {
-        pub kind: String,
-        pub first_line: u32,
-        pub last_line: u32,
-        pub marker: String,
-    }
-    pub struct Redaction {
-        pub text: Option<String>,
-        pub hits: Vec<Hit>,
-    }
-    pub trait PolicyRedact {
-        fn redact(&self, text: &str, options: &RedactionOptions) -> Result<Redaction>;
-    }
-    impl PolicyRedact for dyn super::Policy + '_ {
-        fn redact(&self, _text: &str, _options: &RedactionOptions) -> Result<Redaction> {
-            Ok(Redaction { text: None, hits: Vec::new() })
-        }
-    }
-}
+pub use crate::policy::{RedactionHit as Hit, RedactionOptions};
 
 /// Secrets replaced, per kind.
 pub type Counts = BTreeMap<String, u32>;
