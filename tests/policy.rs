@@ -538,3 +538,24 @@ fn a_24_mb_transcript_fits_the_redaction_memory_cap() {
     assert_eq!(r.hits.len(), 1);
     assert_eq!(r.text.unwrap().len(), text.len() - 20 + r.hits[0].marker.len());
 }
+
+#[test]
+fn an_alternate_redaction_component_answers_and_its_outputs_are_checked() {
+    use dossier::policy::RedactionOptions;
+    let path = fixture("redaction_bad");
+    let p = policies(None, &[(Interface::Redaction, path.clone())], Limits::default());
+    let o = RedactionOptions { key: vec![1; 32], allow: vec![] };
+    assert_eq!(p.redact("hello", &o).unwrap().text.as_deref(), Some("HELLO"));
+    for (input, why) in [
+        ("lines\n", "the redacted text has 0 newlines, the input 1"),
+        ("range", "hit `x` on lines 1-3 of a 1-line input"),
+        ("kind", "hit kind `Bad Kind` is not a snake_case name"),
+    ] {
+        let e = p.redact(input, &o).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{} returned an invalid result from `redaction.redact`: {why}", path.display()),
+            "{input}"
+        );
+    }
+}

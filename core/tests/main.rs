@@ -7,9 +7,12 @@
 //! - `merge_eval`: the merge policy's held-out evaluation set (`tests/merge_eval/heldout/`,
 //!   issue 19), scored per kind against a recorded baseline; never used for tuning. Also the
 //!   development set (`tests/merge_dev/`), scored the same way and used for tuning.
+//! - `redaction`: the redaction policy on its calibration corpus
+//!   (`tests/fixtures/redaction/calibration/`, issue 20): recall and near-misses redacted.
 //!
 //! Not for: unit tests of private items (they live next to the code, in `src/`).
 
 mod learning;
 mod merge_eval;
 mod merge_fixtures;
+mod redaction;

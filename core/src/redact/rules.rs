@@ -286,6 +286,12 @@ pub const RULES: &[Rule] = &[
         &["datadog", "dd_", "dd-", "DD_", "DD-"],
         assign!(r"(?i:dd|datadog)[_\-.]?(?i:api|app|application)[_\-.]?(?i:key)", r"[a-f0-9]{32}(?:[a-f0-9]{8})?"),
     ),
+    tok("age_secret_key", &["AGE-SECRET-KEY-1"], r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
+    open_right(tok("mapbox_token", &["sk.eyJ"], r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}")),
+    tok("databricks_token", &["dapi"], r"dapi[0-9a-f]{32}(?:-[0-9])?"),
+    tok("airtable_token", &["pat"], r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
+    tok("facebook_token", &["EAAB", "EAAC", "EAAG", "EAAI", "EAAJ"], r"EAA[BCGIJ][A-Za-z0-9]{80,}"),
+    open_right(tok("google_oauth_token", &["1//0"], r"1//0[A-Za-z0-9_\-]{40,}")),
     open_right(tok("jwt", &["eyJ"], r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")),
     Rule {
         kind: "azure_storage_key",
@@ -360,11 +366,23 @@ pub const RULES: &[Rule] = &[
         left: false,
         right: false,
     },
+    // `Password=`/`Pwd=` in a `key=value;` connection string: after a `;`, or followed by one.
     Rule {
         kind: "connection_string",
         anchors: &[],
         keywords: &["password", "pwd"],
-        matcher: Matcher::Regex(r#"(?:^|[;\s"'])(?i:password|pwd)\s*=\s*(?P<s>[^;"'\s\\]{3,128})\s*(?:;|$|["'\\])"#),
+        matcher: Matcher::Regex(r#";\s*(?i:password|pwd)\s*=\s*(?P<s>[^;"'\s\\]{3,128})"#),
+        gate: Gate::Loose,
+        back: 8,
+        fwd: 200,
+        left: false,
+        right: false,
+    },
+    Rule {
+        kind: "connection_string",
+        anchors: &[],
+        keywords: &["password", "pwd"],
+        matcher: Matcher::Regex(r#"(?:^|["'\s])(?i:password|pwd)\s*=\s*(?P<s>[^;"'\s\\]{3,128})\s*;"#),
         gate: Gate::Loose,
         back: 2,
         fwd: 200,
@@ -399,9 +417,24 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         kind: "cli_secret",
+        anchors: &["sshpass", "redis-cli", "docker login"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:sshpass\s(?:[^\n]{0,100}?\s)?-p\s*|redis-cli\s[^\n]{0,200}?\s-a\s+|docker login\s[^\n]{0,200}?\s(?:-p\s+|--password[= ]))(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#,
+        ),
+        gate: Gate::Loose,
+        back: 0,
+        fwd: 300,
+        left: false,
+        right: false,
+    },
+    Rule {
+        kind: "cli_secret",
         anchors: &["-u ", "--user "],
         keywords: &[],
-        matcher: Matcher::Regex(r#"(?:-u|--user)\s+(?:\\?["'])?(?P<n>[^\s:"'\\]{1,128}):(?P<s>[^\s"'\\@]{3,256})"#),
+        matcher: Matcher::Regex(
+            r#"(?:-u|--user)\s+(?:\\?["'])?(?P<n>[^\s:"'\\/]{1,128}):(?P<s>[^\s"'\\@/][^\s"'\\@]{2,255})"#,
+        ),
         gate: Gate::Loose,
         back: 0,
         fwd: 300,
@@ -413,8 +446,8 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|credentials?|auth))"#,
-            r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`,;(){}\[\]<>|]{4,256})"#
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|credentials?|auth)(?:[_\-.]?(?i:base|value|string|str|b64|base64|hex|raw))?)"#,
+            r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
         )),
         gate: Gate::Assignment,
         back: 96,

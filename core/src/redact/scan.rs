@@ -256,6 +256,7 @@ fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]
 fn loose(v: &str, name: Option<&str>) -> bool {
     v.len() >= 3
         && name != Some(v)
+        && !v.bytes().all(|b| b.is_ascii_digit())
         && !checks::is_placeholder(v)
         && !["pass", "pwd", "user", "username", "root", "admin", "guest", "none", "null", "test"]
             .contains(&v.to_ascii_lowercase().as_str())
@@ -381,7 +382,13 @@ fn assignment(v: &str, name: &str) -> bool {
     if checks::is_placeholder(v) || checks::is_not_a_value(v) {
         return false;
     }
-    let w = words(name);
+    let mut w = words(name);
+    // `SECRET_KEY_BASE`, `API_TOKEN_VALUE`: the secret word before a suffix word.
+    if w.len() >= 2
+        && matches!(w[w.len() - 1].as_str(), "base" | "value" | "string" | "str" | "b64" | "base64" | "hex" | "raw")
+    {
+        w.pop();
+    }
     let Some(last) = w.last() else { return false };
     let last = last.as_str();
     if !SECRET_LAST.contains(&last) && !SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
@@ -404,15 +411,15 @@ fn assignment(v: &str, name: &str) -> bool {
         .count();
         return b.len() >= 6 && classes >= 2 && checks::shannon_entropy(v) >= 2.3 && !checks::is_uuid(v);
     }
-    if w.len() == 1 && matches!(last, "key" | "auth") {
-        return b.len() >= 16 && checks::random_looking(v) && checks::shannon_entropy(v) >= 3.5;
-    }
     if w.len() == 1 && matches!(last, "key" | "token") {
         // A bare `key:`/`token:` holding a commit or content hash is not a secret.
         let hex = b.iter().all(u8::is_ascii_hexdigit);
         if hex && (b.len() == 40 || b.len() == 64) {
             return false;
         }
+    }
+    if w.len() == 1 && matches!(last, "key" | "auth") {
+        return b.len() >= 16 && checks::random_looking(v) && checks::shannon_entropy(v) >= 3.5;
     }
     checks::random_looking(v) || (checks::is_uuid(v) && w.len() >= 2)
 }

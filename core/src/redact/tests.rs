@@ -141,14 +141,12 @@ fn json_escaped_secrets_leave_valid_json() {
     let lines = [
         format!(r#"{{"type":"service_account","private_key":"{pem}\n","client_email":"x@y.iam.gserviceaccount.com"}}"#),
         format!(r#"{{"content":"line one\n{}\nline three"}}"#, ghp()),
-        format!(r#"{{"content":"export DB_PASSWORD=Xk9mP2qL7wZ\nnext"}}"#),
+        r#"{"content":"export DB_PASSWORD=Xk9mP2qL7wZ\nnext"}"#.to_string(),
         r#"{"content":"{\"api_key\": \"a8f5f167f44f4964e6c998dee827110c\"}"}"#.to_string(),
         r#"{"content":"curl -H \"Authorization: Bearer q8ZrDEF2Lm4pXghiJKL790\" https://api.example.com"}"#.to_string(),
         r#"{"content":"postgres://admin:s3cr3tP4ss\\@db/x and tab\tAKIAIOSFODNN7EXAMPLE\\"}"#.to_string(),
     ];
     for line in lines {
-        let pem_json = line.replace("\\n", "\n");
-        let _ = pem_json;
         let r = run(&line);
         let o = r.text.clone().unwrap_or_else(|| panic!("nothing found in {line}"));
         assert!(json_string_ok(&o), "{o}");
@@ -195,4 +193,40 @@ fn redacting_twice_changes_nothing() {
     assert_ne!(once, text);
     let twice = run(&once);
     assert_eq!(twice.text, None, "{once}\n{:?}", twice.hits);
+}
+
+#[test]
+fn nothing_on_the_never_list_is_redacted() {
+    for text in [
+        "artifact: art_01J9ZK3M4N5P6Q7R8S9T0V1W2X",
+        "token: sess_01J9ZK3M4N5P6Q7R8S9T0V1W2X",
+        "id: rev_01J9ZK3M4N5P6Q7R8S9T0V1W2X, conf_01J9ZK3M4N5P6Q7R8S9T0V1W2X, lrn_01J9ZK3M4N5P6Q7R8S9T0V1W2X",
+        "key: 3f786850e387550fdab836ed7e6dc881de23001b",
+        "token: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "image: node@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "\"hash\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\"",
+        "request_id = 123e4567-e89b-42d3-a456-426614174000",
+        "build 01J9ZK3M4N5P6Q7R8S9T0V1W2X version 1.22.0-rc.1",
+        "secret_file: /etc/app/secrets/db.key",
+        "api_url = https://api.example.com/v1?key=value",
+        "Never share your password or API token with anyone.",
+        "API_KEY=<your-key>",
+        "TOKEN=${GITHUB_TOKEN}",
+        "PASSWORD=$(pass show db)",
+        "password = \"%s\" % pw",
+        "secret: \"{{ .Values.secret }}\"",
+        "password: \"***\"",
+        "api_key = \"example-api-key-123\"",
+        "token = \"dummy-token-12345\"",
+        "OPENAI_API_KEY=your_api_key_here",
+        "SECRET=aaaaaaaaaaaaaaaaaaaa",
+        "password: ********",
+        "public_key: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "cache_key: v1-linux-9f86d081884c7d659a2feaa0c55ad015",
+        "next_token: eyJvZmZzZXQiOjEwMH0",
+        "[REDACTED:github_token:abcdefgh] [REDACTED:aws_secret_access_key:q2w3e4r5]",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
 }

@@ -752,7 +752,7 @@ impl Policies {
         if let Some(t) = &r.text {
             let out_newlines = memchr::memchr_iter(b'\n', t.as_bytes()).count();
             if out_newlines != newlines {
-                return bad(format!("the redacted text has {} lines, the input {lines}", out_newlines + 1));
+                return bad(format!("the redacted text has {out_newlines} newlines, the input {newlines}"));
             }
             if r.hits.is_empty() {
                 return bad("a redacted text without any hit".into());
