@@ -73,7 +73,8 @@ pub fn redact_stored(app: &App, target: &str, actor: &str, session_id: &Option<S
         ("open_questions", doc.frontmatter.open_questions != current.frontmatter.open_questions),
     ]
     .into_iter()
-    .filter_map(|(f, changed)| changed.then(|| f.to_string()))
+    .filter(|(_, changed)| *changed)
+    .map(|(f, _)| f.to_string())
     .collect();
     let body_changed = doc.body != current.body;
 
