@@ -462,9 +462,12 @@ fn a_full_session_through_the_cli_completes_with_the_log_under_the_store_and_no_
 
     // Parity: the native policy re-derives every decision the component made; only the
     // recorded policy version (SESSION_STARTED) differs.
-    let report =
-        dossier_codecall::replay(&dossier_codecall::LogTarget::File(log.clone()), &dossier_codecall::NativePolicy)
-            .unwrap();
+    let report = dossier_codecall::replay(
+        &dossier_codecall::LogTarget::File(log.clone()),
+        &dossier_codecall::NativePolicy,
+        &dossier_codecall::NativeRedactor,
+    )
+    .unwrap();
     let divergences = &report.sessions[0].divergences;
     assert_eq!(divergences.len(), 1, "{divergences:#?}");
     assert_eq!(divergences[0].sequence, 1);
@@ -472,7 +475,7 @@ fn a_full_session_through_the_cli_completes_with_the_log_under_the_store_and_no_
 
     // The planted key: redacted in the evidence, withheld with `.env`, and nowhere in any output.
     let raw = std::fs::read_to_string(&log).unwrap();
-    assert!(raw.contains("[REDACTED:aws_access_key_id]"), "the key was found and redacted");
+    assert!(raw.contains("[REDACTED:aws_access_key_id:"), "the key was found and redacted");
     assert!(raw.contains("\".env\""), "the sensitive path is listed by name");
     assert!(!raw.contains(AWS_KEY), "the log leaks the key");
     for (i, text) in cli.seen.borrow().0.iter().enumerate() {

@@ -28,6 +28,7 @@ mod merge;
 mod plugin;
 mod policy;
 mod recall_search;
+mod redaction;
 mod sessions;
 mod snapshots;
 mod store;

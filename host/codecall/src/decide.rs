@@ -31,6 +31,9 @@ pub const MAX_CONTEXT_ATTEMPTS: u32 = 2;
 pub(crate) struct Ctx<'a> {
     pub policy: &'a dyn LearningPolicy,
     pub source: &'a dyn EvidenceSource,
+    /// Every text an event records from outside (failure messages, results, notes) goes
+    /// through it first.
+    pub redactor: &'a dyn dossier_evidence::Redact,
 }
 
 fn policy_error(s: &Session, e: PolicyFailure) -> RuntimeError {
@@ -259,7 +262,7 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
                 Err(f) => EventBody::OperationFailed(OperationFailed {
                     cause: RecoveryCause::UnavailableSource,
                     code: f.code,
-                    message: validate::redact_str(&f.message),
+                    message: validate::redact_str(ctx.redactor, &f.message)?,
                     errors: Vec::new(),
                     checkpoint: None,
                     attempt: s.context_attempts,
@@ -462,7 +465,7 @@ pub(crate) fn submit(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, outcome: &Sub
             return Ok(EventBody::OperationFailed(OperationFailed {
                 cause: RecoveryCause::LlmFailure,
                 code: "llm_failure".into(),
-                message: validate::redact_str(reason),
+                message: validate::redact_str(ctx.redactor, reason)?,
                 errors: Vec::new(),
                 checkpoint: Some(checkpoint.to_string()),
                 attempt,
@@ -472,7 +475,7 @@ pub(crate) fn submit(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, outcome: &Sub
         }
         SubmitOutcome::Result { result } => result.clone(),
     };
-    validate::redact_json(&mut value);
+    validate::redact_json(ctx.redactor, &mut value)?;
     let result_hash = blake3::hash(canonical_json(&value).as_bytes()).to_hex().to_string();
     let mut errors = Vec::new();
     validate::no_mastery_claim(&value, &mut errors);
@@ -704,7 +707,12 @@ pub(crate) fn answer(s: &Session, checkpoint: &str, answer: &Answer) -> Result<E
 }
 
 /// The event for a cancel.
-pub(crate) fn cancel(s: &Session, reason: CancelReason, note: Option<&str>) -> Result<EventBody> {
+pub(crate) fn cancel(
+    redactor: &dyn dossier_evidence::Redact,
+    s: &Session,
+    reason: CancelReason,
+    note: Option<&str>,
+) -> Result<EventBody> {
     if s.state.is_terminal() {
         return Err(RuntimeError::new(
             ErrorCode::SessionEnded,
@@ -712,7 +720,8 @@ pub(crate) fn cancel(s: &Session, reason: CancelReason, note: Option<&str>) -> R
         )
         .in_session(&s.id, s.state, None));
     }
-    Ok(EventBody::SessionCancelled(SessionCancelled { reason, note: note.map(validate::redact_str), from: s.state }))
+    let note = note.map(|n| validate::redact_str(redactor, n)).transpose()?;
+    Ok(EventBody::SessionCancelled(SessionCancelled { reason, note, from: s.state }))
 }
 
 /// Who an event is attributed to.

@@ -66,6 +66,31 @@ pub trait LearningPolicy {
     ) -> Result<Vec<usize>, PolicyFailure>;
 }
 
+/// The redaction policy's rules (`dossier_core::redact`) called directly, with a fixed key. For
+/// tests and tools: the product hands the runtime the store's redaction (the component, with
+/// the store's own key), so markers match what the store holds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NativeRedactor;
+
+impl dossier_evidence::Redact for NativeRedactor {
+    fn redact(&self, text: &str) -> Result<dossier_evidence::Redacted, String> {
+        let options = dossier_core::redact::Options { key: &[0x5a; 32], allow: &[] };
+        let r = dossier_core::redact::redact(text, &options).map_err(|e| e.to_string())?;
+        Ok(dossier_evidence::Redacted {
+            text: r.text.unwrap_or_else(|| text.to_owned()),
+            found: r
+                .hits
+                .into_iter()
+                .map(|h| dossier_evidence::Redaction {
+                    kind: h.kind.to_string(),
+                    first_line: h.first_line,
+                    last_line: h.last_line,
+                })
+                .collect(),
+        })
+    }
+}
+
 /// `dossier_core::learning` called directly. For tests and tools: the product calls the
 /// embedded component through the host's implementation of [`LearningPolicy`].
 #[derive(Clone, Copy, Debug, Default)]

@@ -29,6 +29,7 @@ use crate::log::{LogIssue, LogTarget, read_log};
 use crate::policy::LearningPolicy;
 use crate::source::{CollectFailure, EvidenceSource};
 use crate::state::{Session, SessionState};
+use dossier_evidence::Redact;
 
 /// One difference between the log and the replay.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -73,7 +74,7 @@ impl ReplayReport {
 }
 
 /// Replay a file or directory log (every `*.jsonl` in a directory, by name).
-pub fn replay(target: &LogTarget, policy: &dyn LearningPolicy) -> Result<ReplayReport> {
+pub fn replay(target: &LogTarget, policy: &dyn LearningPolicy, redactor: &dyn Redact) -> Result<ReplayReport> {
     let mut events = Vec::new();
     let mut issues = Vec::new();
     match target {
@@ -101,13 +102,13 @@ pub fn replay(target: &LogTarget, policy: &dyn LearningPolicy) -> Result<ReplayR
             }
         }
     }
-    let mut report = replay_events(&events, policy);
+    let mut report = replay_events(&events, policy, redactor);
     report.log_issues = issues;
     Ok(report)
 }
 
 /// Replay events (of one or more sessions, in log order).
-pub fn replay_events(events: &[Event], policy: &dyn LearningPolicy) -> ReplayReport {
+pub fn replay_events(events: &[Event], policy: &dyn LearningPolicy, redactor: &dyn Redact) -> ReplayReport {
     let mut order: Vec<String> = Vec::new();
     let mut by_session: BTreeMap<String, Vec<&Event>> = BTreeMap::new();
     for e in events {
@@ -118,7 +119,7 @@ pub fn replay_events(events: &[Event], policy: &dyn LearningPolicy) -> ReplayRep
     }
     ReplayReport {
         policy_version: policy.version(),
-        sessions: order.iter().map(|sid| replay_session(sid, &by_session[sid], policy)).collect(),
+        sessions: order.iter().map(|sid| replay_session(sid, &by_session[sid], policy, redactor)).collect(),
         log_issues: Vec::new(),
     }
 }
@@ -143,9 +144,9 @@ impl EvidenceSource for Recorded<'_> {
 }
 
 /// What the runtime would have recorded at this point, or `None` for an input taken as recorded.
-fn rederive(policy: &dyn LearningPolicy, s: &Session, e: &Event) -> Result<Option<EventBody>> {
+fn rederive(policy: &dyn LearningPolicy, redactor: &dyn Redact, s: &Session, e: &Event) -> Result<Option<EventBody>> {
     let source = Recorded(e);
-    let ctx = Ctx { policy, source: &source };
+    let ctx = Ctx { policy, source: &source, redactor };
     let body = match (&e.body, e.actor) {
         (EventBody::SessionStarted(st), _) => {
             let mut body =
@@ -157,7 +158,9 @@ fn rederive(policy: &dyn LearningPolicy, s: &Session, e: &Event) -> Result<Optio
             }
             body
         }
-        (EventBody::SessionCancelled(c), Actor::User | Actor::Host) => decide::cancel(s, c.reason, c.note.as_deref())?,
+        (EventBody::SessionCancelled(c), Actor::User | Actor::Host) => {
+            decide::cancel(redactor, s, c.reason, c.note.as_deref())?
+        }
         (_, Actor::Runtime) => {
             let mut body = decide::hop(&ctx, s)?;
             // A card recorded before its minutes were: compare the rest.
@@ -222,7 +225,7 @@ fn submit<T: Serialize>(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, result: &T
     decide::submit(ctx, s, checkpoint, &SubmitOutcome::Result { result })
 }
 
-fn replay_session(sid: &str, events: &[&Event], policy: &dyn LearningPolicy) -> SessionReplay {
+fn replay_session(sid: &str, events: &[&Event], policy: &dyn LearningPolicy, redactor: &dyn Redact) -> SessionReplay {
     let mut s = Session::idle(sid);
     let mut out = SessionReplay {
         session_id: sid.to_string(),
@@ -245,7 +248,7 @@ fn replay_session(sid: &str, events: &[&Event], policy: &dyn LearningPolicy) -> 
             recorded,
             replayed,
         };
-        match rederive(policy, &s, e) {
+        match rederive(policy, redactor, &s, e) {
             Ok(None) => out.taken_as_recorded += 1,
             Ok(Some(body)) => {
                 out.rederived += 1;

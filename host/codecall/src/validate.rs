@@ -29,7 +29,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use dossier_evidence::{EvidencePack, Redactor, VerifyError};
+use dossier_evidence::{EvidencePack, Redact, VerifyError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -39,36 +39,56 @@ use crate::policy::{self, LearningPolicy, PolicyFailure};
 
 pub use crate::error::ValidationError;
 
-/// Replace secrets in every string (and object key) of `value`; returns counts by kind.
-pub fn redact_json(value: &mut Value) -> BTreeMap<String, u64> {
+/// Replace secrets in every string (and object key) of `value` with `redactor` (the store's
+/// redaction policy in the product); returns counts by kind.
+pub fn redact_json(redactor: &dyn Redact, value: &mut Value) -> crate::error::Result<BTreeMap<String, u64>> {
     let mut counts = BTreeMap::new();
-    redact_value(value, &mut counts);
-    counts
+    redact_value(redactor, value, &mut counts)?;
+    Ok(counts)
 }
 
-fn redact_value(value: &mut Value, counts: &mut BTreeMap<String, u64>) {
+fn redact_value(
+    redactor: &dyn Redact,
+    value: &mut Value,
+    counts: &mut BTreeMap<String, u64>,
+) -> crate::error::Result<()> {
+    let one = |s: &str, counts: &mut BTreeMap<String, u64>| -> crate::error::Result<String> {
+        let r = redactor.redact(s).map_err(redaction_failed)?;
+        for f in &r.found {
+            *counts.entry(f.kind.clone()).or_default() += 1;
+        }
+        Ok(r.text)
+    };
     match value {
-        Value::String(s) => {
-            if let std::borrow::Cow::Owned(r) = Redactor::global().redact(s, counts) {
-                *s = r;
+        Value::String(s) => *s = one(s, counts)?,
+        Value::Array(items) => {
+            for v in items {
+                redact_value(redactor, v, counts)?;
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| redact_value(v, counts)),
         Value::Object(map) => {
             let entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
             for (k, mut v) in entries {
-                redact_value(&mut v, counts);
-                let k = Redactor::global().redact(&k, counts).into_owned();
-                map.insert(k, v);
+                redact_value(redactor, &mut v, counts)?;
+                map.insert(one(&k, counts)?, v);
             }
         }
         _ => {}
     }
+    Ok(())
 }
 
-/// Redact one string (task text, notes).
-pub fn redact_str(text: &str) -> String {
-    Redactor::global().redact(text, &mut BTreeMap::new()).into_owned()
+/// Redact one string (task text, notes, failure reasons).
+pub fn redact_str(redactor: &dyn Redact, text: &str) -> crate::error::Result<String> {
+    redactor.redact(text).map(|r| r.text).map_err(redaction_failed)
+}
+
+/// The redactor could not run: nothing is recorded rather than text that may hold secrets.
+fn redaction_failed(reason: String) -> crate::error::RuntimeError {
+    crate::error::RuntimeError::new(
+        crate::error::ErrorCode::PolicyError,
+        format!("the redaction policy failed ({reason}); nothing was recorded — fix it, then call again"),
+    )
 }
 
 /// The word codecall never uses as a claim about the learner.
@@ -576,9 +596,23 @@ mod tests {
 
     #[test]
     fn redaction_reaches_nested_strings() {
-        let mut v = serde_json::json!({"x": [{"y": "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"}]});
-        let counts = redact_json(&mut v);
-        assert_eq!(counts.get("github_token"), Some(&1));
-        assert!(!v.to_string().contains("ghp_abcdef"));
+        let token = format!("ghp_{}", "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6");
+        let mut v = serde_json::json!({"x": [{"y": format!("token {token}")}], token.clone(): 1});
+        let counts = redact_json(&crate::NativeRedactor, &mut v).unwrap();
+        assert_eq!(counts.get("github_token"), Some(&2), "the value and the key");
+        assert!(!v.to_string().contains(&token));
+    }
+
+    #[test]
+    fn a_failing_redactor_records_nothing() {
+        struct Broken;
+        impl Redact for Broken {
+            fn redact(&self, _: &str) -> Result<dossier_evidence::Redacted, String> {
+                Err("no component".into())
+            }
+        }
+        let mut v = serde_json::json!({"x": "text"});
+        assert!(redact_json(&Broken, &mut v).is_err());
+        assert!(redact_str(&Broken, "text").is_err());
     }
 }

@@ -29,7 +29,7 @@ fn recorded_logs_replay_to_identical_decisions() {
         assert!(!std::path::Path::new(&s.locator.repo).exists());
     }
     let (_dir, path) = write_log(&logs);
-    let report = replay(&LogTarget::File(path), &NativePolicy).unwrap();
+    let report = replay(&LogTarget::File(path), &NativePolicy, &dossier_codecall::NativeRedactor).unwrap();
     assert!(
         report.is_identical(),
         "{:#?}",
@@ -107,7 +107,7 @@ impl LearningPolicy for Renamed {
 #[test]
 fn a_different_policy_shows_up_as_divergences() {
     let (events, _) = full_session(&retry(), &NativePolicy, User::default());
-    let report = replay_events(&events, &ReversedShuffle);
+    let report = replay_events(&events, &ReversedShuffle, &dossier_codecall::NativeRedactor);
     assert!(!report.is_identical());
     let d = &report.sessions[0].divergences;
     assert!(
@@ -115,7 +115,7 @@ fn a_different_policy_shows_up_as_divergences() {
         "{d:#?}"
     );
 
-    let report = replay_events(&events, &Renamed);
+    let report = replay_events(&events, &Renamed, &dossier_codecall::NativeRedactor);
     let d = &report.sessions[0].divergences;
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!((d[0].sequence, d[0].event), (1, EventKind::SessionStarted));
@@ -131,7 +131,7 @@ fn an_edited_log_shows_up_as_divergences() {
     if let EventBody::PlanCreated(p) = &mut events[i].body {
         p.plan.estimated_minutes += 1;
     }
-    let report = replay_events(&events, &NativePolicy);
+    let report = replay_events(&events, &NativePolicy, &dossier_codecall::NativeRedactor);
     let d = &report.sessions[0].divergences;
     // The plan, and the card that records the (edited) plan's minutes.
     assert_eq!(d.len(), 2, "{d:#?}");
@@ -146,7 +146,7 @@ fn an_edited_log_shows_up_as_divergences() {
         a.choice_id = "a".into();
         a.correct = false;
     }
-    let report = replay_events(&events, &NativePolicy);
+    let report = replay_events(&events, &NativePolicy, &dossier_codecall::NativeRedactor);
     assert!(!report.is_identical());
     assert!(report.sessions[0].error.as_deref().unwrap().contains("ANSWER_EVALUATED"));
 }
@@ -157,13 +157,13 @@ fn a_directory_log_replays_every_session() {
     let policy = NativePolicy;
     let cache = Cached::default();
     for (n, f) in [(1, retry()), (2, cache_fixture())] {
-        let mut rt = Runtime::open(LogTarget::Directory(dir.path().into()), &policy)
+        let mut rt = Runtime::open(LogTarget::Directory(dir.path().into()), &policy, &dossier_codecall::NativeRedactor)
             .unwrap()
             .with_evidence_source(cache.clone());
         let step = rt.start(start_request(&f, "s", &sid(n))).unwrap();
         Driver::new(Agent::default(), User { first_wrong: true, ..User::default() }).run(&mut rt, step);
     }
-    let report = replay(&LogTarget::Directory(dir.path().into()), &policy).unwrap();
+    let report = replay(&LogTarget::Directory(dir.path().into()), &policy, &dossier_codecall::NativeRedactor).unwrap();
     assert_eq!(report.sessions.len(), 2);
     assert!(report.is_identical(), "{report:#?}");
     assert!(report.sessions.iter().all(|s| s.final_state == SessionState::Completed));

@@ -24,7 +24,6 @@ use std::time::Instant;
 
 use crate::EvidenceError;
 use crate::pack::Hunk;
-use crate::redact::redact_message;
 
 /// Variables that would point git at another repository, index or object store, or inject
 /// configuration, if the host process happened to have them (e.g. when run from a git hook).
@@ -221,7 +220,7 @@ impl Git {
             success: status.success(),
             code: status.code().map_or_else(|| "signal".to_owned(), |c| c.to_string()),
             stdout: out,
-            stderr: redact_message(String::from_utf8_lossy(&err).trim()),
+            stderr: String::from_utf8_lossy(&err).trim().to_owned(),
         })
     }
 
@@ -237,8 +236,7 @@ impl Git {
     fn run<S: AsRef<OsStr>>(&self, args: &[S], deadline: Option<Instant>) -> GitResult<Vec<u8>> {
         let out = self.exec(args, deadline)?;
         if !out.success {
-            let command: Vec<String> =
-                args.iter().take(3).map(|a| redact_message(&a.as_ref().to_string_lossy())).collect();
+            let command: Vec<String> = args.iter().take(3).map(|a| a.as_ref().to_string_lossy().into_owned()).collect();
             return Err(Fail::Error(EvidenceError::GitFailed {
                 command: command.join(" "),
                 code: out.code,
@@ -257,7 +255,7 @@ impl Git {
         let out = self.exec(&["rev-parse", "--verify", "--quiet", "--end-of-options", &spec], deadline)?;
         let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
         if !out.success || id.is_empty() {
-            return Err(EvidenceError::UnknownRevision { rev: redact_message(rev) }.into());
+            return Err(EvidenceError::UnknownRevision { rev: rev.to_owned() }.into());
         }
         Ok(id)
     }

@@ -1,8 +1,8 @@
 //! Budgets: each limit (files, bytes, tokens, time) is enforced at every level and reported —
 //! used against limit, which level stopped and why, what was left out.
 
-use crate::common::{self, Repo, assert_refs_verify, rust_module};
-use dossier_evidence::{EvidencePack, Level, LevelStatus, Limit, OmissionReason, TokenCounter, collect, collect_with};
+use crate::common::{self, Repo, assert_refs_verify, collect, collect_with, rust_module};
+use dossier_evidence::{EvidencePack, Level, LevelStatus, Limit, OmissionReason, TokenCounter};
 
 /// Five changed Rust files, each with several functions, plus callers elsewhere.
 fn five_file_change() -> (Repo, String) {

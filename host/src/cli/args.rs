@@ -282,6 +282,21 @@ pub enum Command {
         #[arg(add = complete::dossier_slugs())]
         target: String,
     },
+    /// Replace the secrets already stored in a Dossier with redaction markers (the fix
+    /// `dossier doctor` names).
+    ///
+    /// Rewrites its `dossier.md`, text artifacts and conflict files through the Save path: one
+    /// new revision, audited as `artifact_redacted`. Artifacts keep their ids and line numbers;
+    /// nothing is removed. A second run changes nothing.
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["target", "all"])))]
+    Redact {
+        /// The Dossier: its slug or `dos_` id.
+        #[arg(add = complete::dossier_slugs())]
+        target: Option<String>,
+        /// Every Dossier of the store.
+        #[arg(long)]
+        all: bool,
+    },
     /// Context files.
     Context {
         #[command(subcommand)]

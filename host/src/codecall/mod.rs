@@ -56,14 +56,36 @@ impl TokenCounter for HostTokens {
     }
 }
 
-/// `dossier_evidence::collect_with` counting with [`HostTokens`] (git, read-only, redacted).
-pub struct HostEvidence {
+/// `dossier_evidence::collect_with` counting with [`HostTokens`] (git, read-only, redacted by
+/// the store's redaction policy).
+pub struct HostEvidence<'a> {
     tokens: HostTokens,
+    redactor: &'a StoreRedactor<'a>,
 }
 
-impl EvidenceSource for HostEvidence {
+impl EvidenceSource for HostEvidence<'_> {
     fn collect(&self, request: &EvidenceRequest) -> std::result::Result<EvidencePack, CollectFailure> {
-        dossier_evidence::collect_with(request, &self.tokens).map_err(|e| dossier_codecall::source::classify(&e))
+        dossier_evidence::collect_with(request, &self.tokens, self.redactor)
+            .map_err(|e| dossier_codecall::source::classify(&e))
+    }
+}
+
+/// The store's redaction (the policy component, the store's key and `privacy` settings) as
+/// the redactor codecall and its evidence collector are handed: one set of rules for what the
+/// store keeps and what a model is shown.
+pub struct StoreRedactor<'a>(pub dossier_store::redact::Redactor<'a>);
+
+impl dossier_evidence::Redact for StoreRedactor<'_> {
+    fn redact(&self, text: &str) -> std::result::Result<dossier_evidence::Redacted, String> {
+        let r = self.0.redact(text).map_err(|e| e.message)?;
+        Ok(dossier_evidence::Redacted {
+            text: r.text,
+            found: r
+                .hits
+                .into_iter()
+                .map(|h| dossier_evidence::Redaction { kind: h.kind, first_line: h.first_line, last_line: h.last_line })
+                .collect(),
+        })
     }
 }
 
@@ -258,15 +280,18 @@ pub fn with_runtime<R>(
     f: impl FnOnce(&mut Runtime<'_>) -> std::result::Result<R, RuntimeError>,
 ) -> Result<R> {
     let policy = ComponentLearningPolicy::new(crate::app::policies(app)?);
-    let evidence = HostEvidence { tokens: HostTokens::new(app.config.tokens.calibration) };
-    let mut rt = Runtime::open(target, &policy).map_err(error)?.with_evidence_source(evidence);
+    let redactor = StoreRedactor(dossier_store::redact::Redactor::new(app));
+    let evidence = HostEvidence { tokens: HostTokens::new(app.config.tokens.calibration), redactor: &redactor };
+    let mut rt = Runtime::open(target, &policy, &redactor).map_err(error)?.with_evidence_source(evidence);
     f(&mut rt).map_err(error)
 }
 
-/// Replay `target` with the component policy.
+/// Replay `target` with the component policy (and the store's redaction, which recorded text
+/// already went through: a second pass changes nothing).
 pub fn replay(app: &App, target: &LogTarget) -> Result<ReplayReport> {
     let policy = ComponentLearningPolicy::new(crate::app::policies(app)?);
-    dossier_codecall::replay(target, &policy).map_err(error)
+    let redactor = StoreRedactor(dossier_store::redact::Redactor::new(app));
+    dossier_codecall::replay(target, &policy, &redactor).map_err(error)
 }
 
 /// The runtime's error with its code verbatim; `details` carries the session, its state, the

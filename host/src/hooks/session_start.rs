@@ -31,6 +31,9 @@ pub(crate) fn session_start(app: &App, input: &HookInput) -> Result<HookOutput> 
     record_work_start(app, input);
     // Live: what is registered now (the session-start hook itself proves little else).
     let mut warnings = crate::claude_code::current_warnings();
+    if !app.config.privacy.redact {
+        warnings.push(dossier_store::redact::off_warning(&app.store));
+    }
     if let Some(p) = &input.transcript_path
         && !p.as_os_str().is_empty()
         && std::fs::metadata(p).is_err()

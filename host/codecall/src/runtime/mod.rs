@@ -93,6 +93,7 @@ impl Sink<'_> {
 /// The codecall runtime over one event log.
 pub struct Runtime<'p> {
     policy: &'p dyn LearningPolicy,
+    redactor: &'p dyn dossier_evidence::Redact,
     source: Box<dyn EvidenceSource + 'p>,
     clock: Box<dyn Clock + 'p>,
     ids: Box<dyn FnMut() -> String + 'p>,
@@ -105,13 +106,20 @@ pub struct Runtime<'p> {
 }
 
 impl<'p> Runtime<'p> {
-    /// A runtime over `log`, deciding with `policy`, collecting evidence with git. A `File` log
-    /// that exists is read now (torn lines are reported by [`Runtime::log_issues`]); a
-    /// `Directory` log loads each session's file when the session is first named.
-    pub fn open(log: LogTarget, policy: &'p dyn LearningPolicy) -> Result<Runtime<'p>> {
+    /// A runtime over `log`, deciding with `policy`, collecting evidence with git, and
+    /// redacting with `redactor` every text it records or hands a model (the task, results,
+    /// notes, and the evidence itself). A `File` log that exists is read now (torn lines are
+    /// reported by [`Runtime::log_issues`]); a `Directory` log loads each session's file when
+    /// the session is first named.
+    pub fn open(
+        log: LogTarget,
+        policy: &'p dyn LearningPolicy,
+        redactor: &'p dyn dossier_evidence::Redact,
+    ) -> Result<Runtime<'p>> {
         let mut rt = Runtime {
             policy,
-            source: Box::new(GitEvidence),
+            redactor,
+            source: Box::new(GitEvidence { redactor }),
             clock: Box::new(SystemClock),
             ids: Box::new(new_session_id),
             file: None,
@@ -318,7 +326,7 @@ impl<'p> Runtime<'p> {
             if s.pending.awaiting() != Awaiting::Runtime {
                 return Ok(out);
             }
-            let ctx = Ctx { policy: self.policy, source: &*self.source };
+            let ctx = Ctx { policy: self.policy, source: &*self.source, redactor: self.redactor };
             let body = decide::hop(&ctx, s)?;
             out.push(self.emit(sink, sid, operation_id, Actor::Runtime, None, body)?);
         }
@@ -452,11 +460,16 @@ impl<'p> Runtime<'p> {
         let locator = LocatorRecord {
             repo: req.locator.repo.to_string_lossy().into_owned(),
             changes: req.locator.changes.clone(),
-            task: req.locator.task.as_deref().map(validate::redact_str),
-            located: req.locator.located.clone().map(|mut l| {
-                l.note = l.note.as_deref().map(validate::redact_str);
-                l
-            }),
+            task: req.locator.task.as_deref().map(|t| validate::redact_str(self.redactor, t)).transpose()?,
+            located: req
+                .locator
+                .located
+                .clone()
+                .map(|mut l| -> Result<_, _> {
+                    l.note = l.note.as_deref().map(|n| validate::redact_str(self.redactor, n)).transpose()?;
+                    Ok(l)
+                })
+                .transpose()?,
         };
         let mut options = req.options.clone();
         options.offline = true;
@@ -524,7 +537,7 @@ impl<'p> Runtime<'p> {
                 return Ok(step);
             }
             let s = rt.require(&sid)?;
-            let ctx = Ctx { policy: rt.policy, source: &*rt.source };
+            let ctx = Ctx { policy: rt.policy, source: &*rt.source, redactor: rt.redactor };
             let body = decide::submit(&ctx, s, &req.checkpoint, &req.outcome)?;
             let first = rt.emit(sink, &sid, &req.operation_id, Actor::Agent, Some(&hash), body)?;
             let rejected = first.clone();
@@ -574,7 +587,7 @@ impl<'p> Runtime<'p> {
                 return Ok(step);
             }
             let s = rt.require(&sid)?;
-            let body = decide::cancel(s, req.reason, req.note.as_deref())?;
+            let body = decide::cancel(rt.redactor, s, req.reason, req.note.as_deref())?;
             let e = rt.emit(sink, &sid, &req.operation_id, req.actor, Some(&hash), body)?;
             Ok(rt.step(&sid, vec![e], false))
         })

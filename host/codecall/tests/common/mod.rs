@@ -182,7 +182,7 @@ impl EvidenceSource for Cached {
         if let Some(hit) = self.cache.borrow().get(&key) {
             return hit.clone();
         }
-        let result = GitEvidence.collect(request);
+        let result = GitEvidence { redactor: &dossier_codecall::NativeRedactor }.collect(request);
         self.cache.borrow_mut().insert(key, result.clone());
         result
     }
@@ -218,7 +218,10 @@ impl Clock for FixedClock {
 }
 
 pub fn memory_runtime<'p>(policy: &'p dyn LearningPolicy, source: Cached) -> Runtime<'p> {
-    Runtime::open(LogTarget::Memory, policy).unwrap().with_evidence_source(source).with_clock(FixedClock)
+    Runtime::open(LogTarget::Memory, policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source)
+        .with_clock(FixedClock)
 }
 
 // ------------------------------------------------------------------ the scripted agent
@@ -514,14 +517,18 @@ pub fn scenario_logs() -> Vec<Vec<Event>> {
     // Context: a retryable failure, a narrower retry, then the whole session.
     let f = retry();
     let source = Flaky { inner: Cached::default(), fail: Cell::new(1), retryable: true };
-    let mut rt = Runtime::open(LogTarget::Memory, &policy).unwrap().with_evidence_source(source);
+    let mut rt = Runtime::open(LogTarget::Memory, &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source);
     let step = rt.start(start_request(&f, "s", &sid(1))).unwrap();
     Driver::new(Agent::default(), User::default()).run(&mut rt, step);
     logs.push(rt.events(&sid(1)).unwrap().to_vec());
 
     // Context: unrecoverable.
     let source = Flaky { inner: Cached::default(), fail: Cell::new(9), retryable: false };
-    let mut rt = Runtime::open(LogTarget::Memory, &policy).unwrap().with_evidence_source(source);
+    let mut rt = Runtime::open(LogTarget::Memory, &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source);
     rt.start(start_request(&f, "s", &sid(2))).unwrap();
     logs.push(rt.events(&sid(2)).unwrap().to_vec());
 

@@ -16,7 +16,7 @@ use crate::excerpt::{self, Lines};
 use crate::git;
 use crate::level::Level;
 use crate::pack::{Excerpt, ExcerptReason, FileStatus, LineSpan};
-use crate::redact::{Redaction, Redactor};
+use crate::redactor::Redaction;
 use crate::refs::EvidenceRef;
 use crate::symbols;
 
@@ -41,7 +41,8 @@ impl<'r, 'c> Collector<'r, 'c> {
                 Ok(None) => continue,
                 Err(e) => {
                     let path = self.entries[i].file.path.clone();
-                    self.entries[i].file.note = Some(format!("could not be read: {e}"));
+                    let note = self.redact(&format!("could not be read: {e}"));
+                    self.entries[i].file.note = Some(note);
                     self.omit(level, OmissionReason::NotAFile, None, Some(&path), "could not be read".to_owned());
                     continue;
                 }
@@ -53,7 +54,10 @@ impl<'r, 'c> Collector<'r, 'c> {
                 continue;
             }
             let text = String::from_utf8_lossy(&content);
-            let (redacted, redactions) = Redactor::global().redact_text(&text);
+            let Some(redacted) = self.redact_text(&text) else {
+                return Outcome::Complete(Some("failed".to_owned()));
+            };
+            let (redacted, redactions) = (redacted.text, redacted.found);
             let lines = Lines::new(&redacted);
             match self.excerpt_file(i, &lines, &redactions, &mut syms) {
                 Ok(()) => {}
@@ -288,7 +292,10 @@ impl<'r, 'c> Collector<'r, 'c> {
             }
         };
         self.count_redactions(
-            redactions.iter().filter(|r| r.last_line >= span.start && r.first_line <= span.end).map(|r| r.kind),
+            redactions
+                .iter()
+                .filter(|r| r.last_line >= span.start && r.first_line <= span.end)
+                .map(|r| r.kind.as_str()),
         );
         self.excerpts.push(Excerpt {
             evidence: EvidenceRef::for_text(piece.path, piece.revision, span.start, &text),
