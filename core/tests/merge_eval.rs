@@ -18,6 +18,9 @@
 //! printed with the prefixes `merge_dev:` and `merge_dev2:`; unlike the held-out set they are
 //! used for tuning.
 //!
+//! The third development set (`tests/merge_dev3/`, issue 19's fourth round) is scored by
+//! `merge_eval_dev3_set`, prefix `merge_dev3:`.
+//!
 //! A second held-out set (`tests/merge_eval/heldout2/`, a fresh author, written after round 2
 //! so that round 3 is measured on pairs nobody had seen) is scored by `merge_eval_heldout2_set`,
 //! prefix `merge_eval2:`.
@@ -496,6 +499,54 @@ fn merge_eval_dev2_set() {
     assert!(
         100 * c.possible_alarm <= DEV2_MAX_POSSIBLE_PCT * c.pairs,
         "dev2: possible prompts on compatible pairs above {DEV2_MAX_POSSIBLE_PCT} %: {} of {}",
+        c.possible_alarm,
+        c.pairs
+    );
+}
+
+fn dev3_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_dev3")
+}
+
+/// Bars for the third development set (`tests/merge_dev3/`, issue 19's fourth round: longer
+/// states with realistic overlap; its author is still adding pairs, so the bars are rates):
+/// the fourth round's aims on the development sets — at least 97 % of contradictions reaching
+/// the user, at most 10 % of compatible pairs with a certain alarm and at most 20 % with a
+/// possible prompt (docs/merge.md, "Development set (fourth round)").
+const DEV3_MIN_REACHING_PCT: usize = 97;
+const DEV3_MAX_CERTAIN_PCT: usize = 10;
+const DEV3_MAX_POSSIBLE_PCT: usize = 20;
+
+/// The third development set (`tests/merge_dev3/`, issue 19's fourth round): written by another
+/// author who did not read the rules, used for tuning like the first two. Its first run, on the
+/// third round's rules before any change, is the fourth round's "before" row (docs/merge.md).
+#[test]
+fn merge_eval_dev3_set() {
+    if !dev3_dir().is_dir() {
+        println!("merge_dev3: no set at {}", dev3_dir().display());
+        return;
+    }
+    let pairs = load_all(&dev3_dir());
+    check_shape(&pairs, false);
+    let (t, c) = score(&pairs, "merge third development set", "merge_dev3");
+    if std::env::var_os("MERGE_EVAL_NO_BARS").is_some() {
+        return; // the "before" run: figures only
+    }
+    assert!(
+        100 * t.caught_any >= DEV3_MIN_REACHING_PCT * t.pairs,
+        "dev3: below {DEV3_MIN_REACHING_PCT} % of contradictions reaching the user: {} of {}",
+        t.caught_any,
+        t.pairs
+    );
+    assert!(
+        100 * c.certain_alarm <= DEV3_MAX_CERTAIN_PCT * c.pairs,
+        "dev3: certain alarms on compatible pairs above {DEV3_MAX_CERTAIN_PCT} %: {} of {}",
+        c.certain_alarm,
+        c.pairs
+    );
+    assert!(
+        100 * c.possible_alarm <= DEV3_MAX_POSSIBLE_PCT * c.pairs,
+        "dev3: possible prompts on compatible pairs above {DEV3_MAX_POSSIBLE_PCT} %: {} of {}",
         c.possible_alarm,
         c.pairs
     );
