@@ -44,6 +44,9 @@ pub(super) struct Analysis {
     pub(super) poles: Vec<u16>,
     /// Keys of the words that are opposition-lexicon members, sorted.
     pub(super) pole_words: Vec<u64>,
+    /// Keys of the words of alternatives-table forms ([`ALTERNATIVES`]) in the main clause,
+    /// sorted (their groups are in `poles`, after the lexicon's).
+    pub(super) alt_words: Vec<u64>,
     /// Content words of rejected alternatives and past values (", not X", ", never X",
     /// "rather than X", "(was X)" ...), sorted.
     pub(super) rejected: Vec<u64>,
@@ -84,6 +87,10 @@ pub(super) struct Analysis {
     /// The stems of `names`, sorted: a capitalised first word ("Interviewers never ask …") is
     /// the same word as the other claim's "interviews".
     pub(super) name_stems: Vec<u64>,
+    /// The stem of the past participle that opens the predicate after a link verb ("are
+    /// *labelled* by …", "are *dried* to …"; 0 when none, or when it is a word of the
+    /// opposition lexicon): what is done to the subject (fourth round).
+    pub(super) action: u64,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
@@ -207,10 +214,12 @@ impl Scratch {
         let end = clause_end(tk, start);
         mark_alternatives(tk, start, end, decision, skip);
         let shaped = decision && decision_shape(tk, start, end, skip, role);
+        let mut participle = None;
         if !shaped {
             if let Some((se, ps)) = generic_split(tk, start, end, skip) {
                 role[start..se].fill(Role::Subject);
                 role[ps..end].fill(Role::Predicate);
+                participle = participle_at(tk, ps, end);
             } else if decision
                 && let Some(f) = (start + 1..end).find(|&i| {
                     // "runs for six weeks": a duration, not what the decision is for.
@@ -231,6 +240,22 @@ impl Scratch {
             }
         }
         let mut a = Analysis { decision, ..Analysis::default() };
+        a.action = participle.map_or(0, |k| stem(tk.w(k)));
+        // A leading adverbial ("At the Poplar office, …", "On the Team plan, …", "For
+        // enterprise customers, …", "During peak season, …"): the claim's scope, not its
+        // subject (fourth round).
+        if tk.is_any(start, LEADING_SCOPE)
+            && let Some(p) = (start + 1..end.min(start + 8)).find(|&k| tk.punct(k) == Some(','))
+            && p > start + 1
+        {
+            for k in start..=p {
+                role[k] = Role::Other;
+                if tk.toks[k].kind == Tk::Word && !tk.has(k, W_STOP | W_NEG) {
+                    qual[k] = true;
+                    a.qualifiers.push(tk.key(k));
+                }
+            }
+        }
 
         // Subject.
         let mut subject: Vec<u64> = Vec::new();
@@ -376,7 +401,10 @@ impl Scratch {
                 continue;
             }
             if skip[i] {
-                if !tk.has(i, W_STOP | W_NEG | W_PAST | W_HISTORY) && !tk.is_any(i, &["rather", "instead"]) {
+                if !tk.has(i, W_STOP | W_NEG | W_PAST | W_HISTORY)
+                    && !tk.is_any(i, &["rather", "instead"])
+                    && !tk.is_any(i, REPLACE_VERBS)
+                {
                     a.rejected.push(tk.key(i));
                 }
             } else if tk.has(i, W_OPPOSITE) && !used[i] {
@@ -392,13 +420,36 @@ impl Scratch {
                 a.exclusive = true;
             }
         }
+        // The alternatives table (fourth round): members read as poles of their groups.
+        let mut i = start;
+        while i < end {
+            if skip[i] || !tk.has(i, W_ALT_FIRST) {
+                i += 1;
+                continue;
+            }
+            match alternative_at(tk, i, end, skip, &mut a.poles) {
+                Some(next) => {
+                    for k in i..next {
+                        if tk.toks[k].kind == Tk::Word && !tk.has(k, W_STOP) {
+                            a.alt_words.push(tk.key(k));
+                        }
+                    }
+                    i = next;
+                }
+                None => i += 1,
+            }
+        }
         a.rejected.sort_unstable();
         a.rejected.dedup();
         a.poles.sort_unstable();
         a.poles.dedup();
-        a.neg_pole = a.poles.iter().any(|&p| p & 0xff == 1 && NEGATIVE_POLES.contains(&OPPOSITES[(p >> 8) as usize].0));
+        a.neg_pole = a.poles.iter().any(|&p| {
+            p & 0xff == 1 && OPPOSITES.get((p >> 8) as usize).is_some_and(|(g, _)| NEGATIVE_POLES.contains(g))
+        });
         a.pole_words.sort_unstable();
         a.pole_words.dedup();
+        a.alt_words.sort_unstable();
+        a.alt_words.dedup();
         if shaped && a.subject.is_none() {
             let verb = (start..end).find(|&i| tk.has(i, W_DEC_VERB | W_DEC_WITH | W_DEC_TO | W_DEC_ON | W_DEC_FOR));
             if let Some(v) = verb {
@@ -426,6 +477,76 @@ impl Scratch {
         a
     }
 }
+
+/// The longest forms of the alternatives table ([`ALTERNATIVES`]) starting at word `i` (not
+/// set aside): pushes their groups (after the opposition lexicon's) and members packed as in
+/// `poles` (a form may be in several groups: "hybrid"), and returns the token after them.
+/// Words of a form may be joined by a hyphen or a slash ("in-house", "blue/green").
+fn alternative_at(tk: &Toks, i: usize, end: usize, skip: &[bool], poles: &mut Vec<u16>) -> Option<usize> {
+    let mut best: Option<(Vec<u16>, usize)> = None;
+    for (g, (_, members)) in ALTERNATIVES.iter().enumerate() {
+        for (m, forms) in members.iter().enumerate() {
+            for form in forms.iter() {
+                let mut k = i;
+                let mut ok = true;
+                for (n, w) in form.split(' ').enumerate() {
+                    if n > 0 {
+                        while k < end && matches!(tk.punct(k), Some('-' | '/')) && !tk.toks[k].space {
+                            k += 1;
+                        }
+                    }
+                    if k >= end || skip[k] || !tk.is(k, w) {
+                        ok = false;
+                        break;
+                    }
+                    k += 1;
+                }
+                let pole = (((ALTERNATIVES_BASE + g) as u16) << 8) | m as u16;
+                match &mut best {
+                    Some((ps, e)) if ok && k == *e => ps.push(pole),
+                    Some((_, e)) if ok && k < *e => {}
+                    _ if ok => best = Some((vec![pole], k)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let (ps, next) = best?;
+    poles.extend(ps);
+    Some(next)
+}
+
+/// The past participle right after a link verb at `ps` (an adverb such as *now, usually* may
+/// come first): a word ending in *-ed* or *-en* (5 letters or more) or an irregular one, not a
+/// word of the opposition lexicon or the alternatives table (those are states the rules
+/// compare: "frozen", "closed", "outsourced").
+fn participle_at(tk: &Toks, ps: usize, end: usize) -> Option<usize> {
+    let mut k = ps;
+    while k < end && tk.is_any(k, &["now", "usually", "always", "currently", "also", "then", "only", "first", "being"])
+    {
+        k += 1;
+    }
+    if k >= end || tk.toks[k].kind != Tk::Word || tk.has(k, W_OPPOSITE | W_ALT_FIRST | W_STOP | W_NEG) {
+        return None;
+    }
+    let w = tk.w(k);
+    let regular = w.len() >= 5 && (w.ends_with("ed") || w.ends_with("en"));
+    (regular || IRREGULAR_PARTICIPLES.contains(&w)).then_some(k)
+}
+
+/// Irregular past participles that open a predicate ("is *drawn* from", "are *sent* by").
+const IRREGULAR_PARTICIPLES: &[&str] = &[
+    "built", "bought", "brought", "caught", "drawn", "done", "dealt", "given", "kept", "left", "made", "meant", "paid",
+    "put", "read", "run", "said", "seen", "sent", "set", "shown", "sold", "spent", "split", "sung", "taken", "taught",
+    "told", "thrown", "worn", "won", "written", "grown", "known", "led", "held", "found", "fed", "cut", "hung",
+];
+
+/// Verbs of replacement: "replace A with B" rejects A.
+const REPLACE_VERBS: &[&str] = &["replace", "replaces", "replacing", "swap", "swaps", "swapping", "substitute"];
+
+/// Prepositions that open a leading adverbial of scope, up to a comma ("At the Bow office,
+/// …").
+const LEADING_SCOPE: &[&str] = &["at", "on", "for", "in", "during", "across", "within", "under", "from"];
 
 /// Words that end a subject's attribute: what follows names the thing measured.
 const ATTRIBUTE_ENDS: &[&str] = &["of", "on", "at", "in", "for", "across", "over", "per", "within", "under"];
@@ -719,6 +840,17 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                 let w = tk.w(i);
                 if (w == "rather" && tk.is(i + 1, "than")) || (w == "instead" && tk.is(i + 1, "of")) {
                     Some((i, i + 2))
+                } else if tk.is_any(i, REPLACE_VERBS)
+                    && let Some(with) = (i + 2..end.min(i + 9)).find(|&k| tk.is_any(k, &["with", "by"]))
+                    && (i + 1..with).all(|k| tk.toks[k].kind != Tk::Punct(',') && !tk.has(k, W_NEG))
+                {
+                    // "Replace printed tickets with kitchen display screens": what is replaced is
+                    // the rejected alternative (fourth round).
+                    for k in i..with {
+                        skip[k] = true;
+                    }
+                    i = with + 1;
+                    continue;
                 } else if decision
                     && w == "over"
                     && i > start
@@ -746,7 +878,12 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
         while j < end {
             let stop = match tk.toks[j].kind {
                 Tk::Punct(c) => matches!(c, ',' | ';' | ')' | '.' | ':'),
-                Tk::Word => j > body && tk.has(j, W_ALT_STOP),
+                // "rather than moving to X": the particle of a verb of choice goes on.
+                Tk::Word => {
+                    j > body
+                        && tk.has(j, W_ALT_STOP)
+                        && !(j == body + 1 && tk.has(body, W_DEC_TO | W_DEC_WITH | W_DEC_ON | W_DEC_FOR))
+                }
                 Tk::Num => false,
             };
             if j >= body && stop {

@@ -16,7 +16,7 @@ use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
 use super::values::Value;
 use super::values::{slots_meet, values_agree, values_clash, values_incompatible};
-use super::words::synonym_of;
+use super::words::{ALTERNATIVES_BASE, synonym_of};
 use crate::maps::{KeyMap, KeySet};
 
 /// The lifecycle compatibility table. `None` means incompatible (a conflict); otherwise the
@@ -123,10 +123,20 @@ fn action_words(words: &[u64]) -> Vec<u64> {
 /// Whether, for some group of the opposition lexicon, both claims use a member and none in
 /// common ("weekly" / "monthly", "raise" / "lower").
 fn opposed(s: &Analysis, t: &Analysis) -> bool {
-    s.poles.iter().any(|&p| {
-        let g = p >> 8;
-        t.poles.iter().any(|q| q >> 8 == g) && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
-    })
+    s.poles.iter().any(|&p| opposed_in(s, t, p >> 8))
+}
+
+/// Whether both claims use members of group `g` (of the lexicon or the alternatives table)
+/// and none in common.
+fn opposed_in(s: &Analysis, t: &Analysis, g: u16) -> bool {
+    s.poles.iter().any(|&p| p >> 8 == g)
+        && t.poles.iter().any(|q| q >> 8 == g)
+        && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
+}
+
+/// [`opposed`], in a group of the opposition lexicon (not the alternatives table).
+fn opposed_lexicon(s: &Analysis, t: &Analysis) -> bool {
+    s.poles.iter().any(|&p| (p >> 8) < ALTERNATIVES_BASE as u16 && opposed_in(s, t, p >> 8))
 }
 
 /// A detected disagreement before ids and grouping.
@@ -212,6 +222,14 @@ fn other_measures(s: &Analysis, t: &Analysis) -> bool {
     let attributes = !s.attribute.is_empty() && !t.attribute.is_empty() && inter(&s.attribute, &t.attribute).is_empty();
     let quantities = !s.values.is_empty() && !t.values.is_empty() && !slots_meet(&s.values, &t.values);
     quantities || attributes
+}
+
+/// Different things done to one subject (fourth round): both predicates open with a past
+/// participle after a link verb, and they differ ("Accessions are labelled by storage
+/// temperature" / "New accessions are dried to 15 % relative humidity"), with no clash stated
+/// outright — additive facts, like two measures with different attributes.
+fn other_actions(s: &Analysis, t: &Analysis) -> bool {
+    s.action != 0 && t.action != 0 && s.action != t.action && !stated_clash(s, t)
 }
 
 /// A decision against a finding or a Current State claim: a choice and an observation.
@@ -423,12 +441,17 @@ pub(super) fn extended_conflict(
     }
     let shared = inter(&s.core_words, &t.core_words);
     if s.negated == t.negated && !s.poles.is_empty() && !t.poles.is_empty() {
-        let (a, b) = (minus(&s.core_words, &s.pole_words), minus(&t.core_words, &t.pole_words));
+        let (a, b) = (
+            minus(&minus(&s.core_words, &s.pole_words), &s.alt_words),
+            minus(&minus(&t.core_words, &t.pole_words), &t.alt_words),
+        );
         let common = inter(&a, &b).len();
         let same_thing = (s.subject.is_some() && s.subject == t.subject)
             || (s.head != 0 && s.head == t.head)
             || (common >= 1 && 2 * common >= a.len().min(b.len()));
-        if same_thing && opposed(s, t) {
+        // Alternatives of the table (fourth round) oppose only claims that measure one thing:
+        // "free trials last 14 days" / "Trial-to-paid conversion is 9 %" do not pick a price.
+        if same_thing && (opposed_lexicon(s, t) || (opposed(s, t) && !other_measures(s, t))) {
             return Some((kind, inter(&a, &b)));
         }
     }
@@ -450,7 +473,8 @@ pub(super) fn extended_conflict(
     let compatible = additive(s, t, s_sec, t_sec)
         || progress_steps(s, t, s_sec, t_sec)
         || other_measures(s, t)
-        || (values_agree(&s.values, &t.values) && restated(s, t));
+        || ((values_agree(&s.values, &t.values) || subset(&s.stems, &t.stems) || subset(&t.stems, &s.stems))
+            && restated(s, t));
     if s.negated == t.negated && !different_subjects && !compatible {
         let (d1, d2) = (minus(&s.core_words, &t.core_words).len(), minus(&t.core_words, &s.core_words).len());
         if (1..=2).contains(&d1) && (1..=2).contains(&d2) && shared.len() >= 2 * d1.max(d2) {
@@ -494,6 +518,7 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
         return None;
     }
     if additive(s, t, s_sec, t_sec)
+        || other_actions(s, t)
         || other_measures(s, t)
         || progress_steps(s, t, s_sec, t_sec)
         || restated(s, t)
@@ -888,7 +913,11 @@ pub(super) fn subject_conflict(s: &Analysis, t: &Analysis) -> Option<ConflictKin
         return None;
     }
     if s.decision && t.decision {
-        let differ = !s.choice.is_empty()
+        // "Accessions are labelled by …" / "New accessions are dried to …": different things
+        // done to one subject, not two values of one attribute (fourth round).
+        let other_actions = s.action != 0 && t.action != 0 && s.action != t.action;
+        let differ = !other_actions
+            && !s.choice.is_empty()
             && !t.choice.is_empty()
             && !subset(&s.choice, &t.choice)
             && !subset(&t.choice, &s.choice);
