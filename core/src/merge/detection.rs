@@ -88,8 +88,116 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
         return Some(Certainty::Certain);
     }
     let (wa, wb) = (action_words(&a.core_words), action_words(&b.core_words));
-    (!(subset(&wa, &wb) || subset(&wb, &wa))).then_some(Certainty::Possible)
+    if subset(&wa, &wb) || subset(&wb, &wa) {
+        return None;
+    }
+    // Fourth round: one action named by verbs of one class, or by a generic verb ("Handle the
+    // vendor renewal" / "Renew the vendor contract"), on the same objects after normalisation
+    // (stems, word order aside): a restatement.
+    let ((va, oa), (vb, ob)) = (action_parts(source, &a), action_parts(target, &b));
+    let one_action = va == vb || va.is_none_or(|v| v.generic) || vb.is_none_or(|v| v.generic);
+    if one_action && (subset(&oa, &ob) || subset(&ob, &oa) || high_overlap(&oa, &ob)) {
+        return None;
+    }
+    Some(Certainty::Possible)
 }
+
+/// The verb of a next action: its class in [`ACTION_CLASSES`] (or its stem), and whether it
+/// is generic ([`GENERIC_ACTIONS`]: "handle", "sort out", "follow up on").
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ActionVerb {
+    class: u64,
+    generic: bool,
+}
+
+/// A next action's verb (its first word, after "To", "We will", "Next:") and its objects: the
+/// stems of its other content words, the words of a generic verb ("care" in "take care of")
+/// left out.
+fn action_parts(text: &str, a: &Analysis) -> (Option<ActionVerb>, Vec<u64>) {
+    let words: Vec<String> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let first = words
+        .iter()
+        .position(|w| !["to", "we", "will", "next", "then", "first", "please", "i", "let's"].contains(&w.as_str()));
+    let Some(f) = first else { return (None, a.stems.clone()) };
+    let verb = words[f].as_str();
+    let generic = GENERIC_ACTIONS.iter().find(|g| {
+        let parts: Vec<&str> = g.split(' ').collect();
+        words[f..].iter().map(String::as_str).take(parts.len()).eq(parts.iter().copied())
+    });
+    let mut drop: Vec<u64> = vec![super::analysis::stem(verb)];
+    if let Some(g) = generic {
+        drop.extend(g.split(' ').map(super::analysis::stem));
+    }
+    drop.sort_unstable();
+    let objects = minus(&a.stems, &drop);
+    let class = ACTION_CLASSES
+        .iter()
+        .position(|row| row.contains(&verb))
+        .map_or(super::analysis::stem(verb), |c| c as u64 | 1 << 63);
+    (Some(ActionVerb { class, generic: generic.is_some() }), objects)
+}
+
+/// Verbs that name one action in a next action (fourth round): a class per action, the
+/// third round's [`ACTION_SYNONYMS`] rows widened.
+const ACTION_CLASSES: &[&[&str]] = &[
+    &["send", "share", "email", "forward", "circulate", "distribute", "mail", "submit", "deliver", "hand"],
+    &["schedule", "set", "arrange", "organise", "organize", "book", "plan", "convene", "hold", "run"],
+    &[
+        "check",
+        "validate",
+        "verify",
+        "cross-check",
+        "confirm",
+        "review",
+        "audit",
+        "inspect",
+        "test",
+        "assess",
+        "evaluate",
+        "examine",
+    ],
+    &["draft", "write", "prepare", "compile", "produce", "put", "create", "author"],
+    &[
+        "ask", "request", "query", "chase", "remind", "ping", "contact", "reach", "message", "call", "phone", "ring",
+        "email",
+    ],
+    &["fix", "repair", "correct", "resolve", "patch", "mend"],
+    &["update", "revise", "amend", "edit", "change", "refresh", "modify", "adjust", "rework"],
+    &["finalise", "finalize", "finish", "complete", "close", "wrap", "conclude"],
+    &["buy", "order", "purchase", "procure", "source"],
+    &["meet", "discuss", "talk", "sync"],
+    &["analyse", "analyze", "investigate", "study", "explore", "research", "examine", "dig"],
+    &["install", "deploy", "roll", "ship", "release", "launch"],
+    &["sign", "countersign", "execute"],
+    &["agree", "decide", "settle", "align"],
+    &["get", "obtain", "collect", "gather", "fetch", "retrieve"],
+    &["train", "onboard", "brief", "coach"],
+];
+
+/// Generic verbs of a next action: they name no action of their own ("Handle the vendor
+/// renewal", "Sort out the rota", "Follow up on the invoice").
+const GENERIC_ACTIONS: &[&str] = &[
+    "follow up on",
+    "follow up with",
+    "follow up",
+    "take care of",
+    "sort out",
+    "deal with",
+    "look into",
+    "work on",
+    "handle",
+    "do",
+    "action",
+    "progress",
+    "tackle",
+    "address",
+    "own",
+    "pick up",
+];
 
 /// Verbs that name one action in a next action (issue 19, third round), folded to the first
 /// of their row: "Send the director the shortlist" / "Share the shortlist with the director";
@@ -623,7 +731,17 @@ pub(super) fn widened(
     // Stems outside either claim's scope ("in performance mode" says where, not what).
     let outside = minus(&minus(&shared, &s.scope_stems), &t.scope_stems).len();
     let hit = values_clash(&s.values, &t.values)
-        || (s_sec == CURRENT_STATE && t_sec == CURRENT_STATE)  // progress steps returned above
+        // Two states of one thing (progress steps returned above): sharing the subject or its
+        // head, at least 2 stems outside the scopes, or one stem when either asserts its state
+        // to the exclusion of another (fourth round: "Two paralegals staff the housing desk" /
+        // "Walk-in housing intake runs on Mondays" share one word and name two things).
+        || (s_sec == CURRENT_STATE
+            && t_sec == CURRENT_STATE
+            && (outside >= 2
+                || s.exclusive
+                || t.exclusive
+                || (s.subject.is_some() && s.subject == t.subject)
+                || (s.head != 0 && s.head == t.head)))
         || (s.negated != t.negated && s_sec == t_sec && n >= 2 && 3 * n >= s.stems.len().min(t.stems.len()))
         || (s.cause && t.cause && n >= 2)
         || (opposed(s, t) && n >= 2)
