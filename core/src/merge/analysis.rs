@@ -316,6 +316,15 @@ impl Scratch {
         while i < end {
             if role[i] != Role::Other && !skip[i] && tk.has(i, W_FOR_IN) {
                 let in_subject = role[i] == Role::Subject;
+                // "in real time", "in a nightly batch", "in phases": how, not which part of the
+                // world — the phrase is the choice, not a qualifier (fourth round).
+                let manner = (i + 1..end.min(i + 6))
+                    .take_while(|&j| tk.toks[j].kind == Tk::Word && !skip[j])
+                    .any(|j| tk.has(j, W_OPPOSITE | W_ALT_FIRST) && !tk.has(j, W_STOP));
+                if manner {
+                    i += 1;
+                    continue;
+                }
                 let mut j = i + 1;
                 let mut taken = 0;
                 while j < end && taken < 4 && tk.toks[j].kind == Tk::Word && !skip[j] && !used[j] {
@@ -353,7 +362,11 @@ impl Scratch {
                 continue;
             }
             if tk.has(i, W_NEG) {
-                negations += 1;
+                // "… random tokens that cannot be reversed", "… the clinics that do not have
+                // them yet": a negation in a relative clause is not the claim's (fourth round).
+                if !in_relative(tk, start, i) {
+                    negations += 1;
+                }
                 continue;
             }
             if tk.has(i, W_STOP) {
@@ -361,7 +374,12 @@ impl Scratch {
             }
             let k = tk.key(i);
             if role[i] == Role::Predicate && !qual[i] {
-                a.choice.push(k);
+                // A word of the opposition lexicon is its member: "kept" = "retained".
+                let mut ps = Vec::new();
+                if tk.has(i, W_OPPOSITE) {
+                    poles_of(tk.w(i), &mut ps);
+                }
+                a.choice.push(ps.iter().min().map_or(k, |&p| u64::from(p) << 32 | 1 << 62 | 1));
             }
             a.pol_words.push(k);
             if !tk.has(i, W_LINK1 | W_LINK_TO | W_LINK_BE | W_HAVE | W_NOISE) {
@@ -540,6 +558,24 @@ const IRREGULAR_PARTICIPLES: &[&str] = &[
     "put", "read", "run", "said", "seen", "sent", "set", "shown", "sold", "spent", "split", "sung", "taken", "taught",
     "told", "thrown", "worn", "won", "written", "grown", "known", "led", "held", "found", "fed", "cut", "hung",
 ];
+
+/// Whether the token at `i` follows a relative pronoun (*that, which, who, whom, whose*) that
+/// itself follows a content word other than a verb of saying or deciding ("the clinics *that*
+/// do not …"; not "agreed that", "confirmed that").
+fn in_relative(tk: &Toks, start: usize, i: usize) -> bool {
+    (start + 1..i).any(|k| {
+        tk.is_any(k, &["that", "which", "who", "whom", "whose"])
+            && tk.toks[k - 1].kind == Tk::Word
+            && !tk.has(k - 1, W_STOP | W_LEAD_VERB | W_ATTRIBUTION | W_LINK1 | W_LINK_BE | W_NEG)
+            && !tk.is_any(
+                k - 1,
+                &[
+                    "said", "says", "say", "ensure", "ensures", "means", "mean", "states", "stated", "noted", "note",
+                    "shows", "show", "found", "find", "so",
+                ],
+            )
+    })
+}
 
 /// Verbs of replacement: "replace A with B" rejects A.
 const REPLACE_VERBS: &[&str] = &["replace", "replaces", "replacing", "swap", "swaps", "swapping", "substitute"];
@@ -968,6 +1004,15 @@ fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(
         }
     }
     let (se, ps) = found?;
+    // "Clients sign the engagement letter before any advice is given": a link verb after a
+    // subordinating word ends a subordinate clause, not the subject (fourth round).
+    let subordinate = (start + 1..se).any(|k| {
+        tk.is_any(k, &["when", "while", "once", "that", "which", "who", "whom", "whose", "whether"])
+            || (tk.is_any(k, &["before", "after"]) && tk.punct(k + 1) != Some('-'))
+    });
+    if subordinate {
+        return None;
+    }
     let words = (start..se).filter(|&k| !skip[k] && tk.is_text(k) && !tk.has(k, W_STOP | W_NEG)).count();
     (1..=8).contains(&words).then_some((se, ps.min(end)))
 }

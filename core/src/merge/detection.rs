@@ -510,8 +510,10 @@ pub(super) fn extended_conflict(
         && !t.qualifiers.is_empty()
         && !subset(&s.qualifiers, &t.qualifiers)
         && !subset(&t.qualifiers, &s.qualifiers)
-        && s.choice == t.choice
-        && LOCATED.iter().any(|w| s.choice.contains(&fold_hash(synonym_of(w).unwrap_or(w))))
+        && LOCATED.iter().any(|w| {
+            let k = fold_hash(synonym_of(w).unwrap_or(w));
+            s.choice.contains(&k) && t.choice.contains(&k)
+        })
     {
         // "The warehouse is hosted in Frankfurt" / "... in Dublin": the place is the value.
         return Some((kind, s.subject_words.clone()));
@@ -594,8 +596,31 @@ pub(super) fn extended_conflict(
 
 /// Verbs of place: with the same subject and no other difference, the place after *in* is
 /// the claim's value, not a qualifier.
-const LOCATED: &[&str] =
-    &["based", "headquartered", "hosted", "housed", "kept", "located", "lives", "resides", "run", "runs", "stored"];
+const LOCATED: &[&str] = &[
+    "based",
+    "headquartered",
+    "hosted",
+    "housed",
+    "kept",
+    "located",
+    "lives",
+    "resides",
+    "run",
+    "runs",
+    "stored",
+    // Fourth round: where a record is kept ("tracked in a shared spreadsheet" / "… in the case
+    // management system").
+    "tracked",
+    "recorded",
+    "logged",
+    "filed",
+    "archived",
+    "managed",
+    "held",
+    "saved",
+    "published",
+    "documented",
+];
 
 /// Sections whose claims are compared across sections in the possible tier.
 fn cross_section(sec: usize) -> bool {

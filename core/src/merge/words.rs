@@ -436,7 +436,7 @@ pub(super) const ALTERNATIVES: &[(&str, &[&[&str]])] = &[
                 "own data centre",
                 "own data center",
             ],
-            &["cloud", "cloud hosted", "public cloud"],
+            &["cloud", "cloud hosted", "public cloud", "aws", "amazon web services", "azure", "gcp", "google cloud"],
             &["hybrid"],
             &["saas", "managed service", "fully managed", "hosted service"],
         ],
