@@ -44,6 +44,9 @@ pub(super) struct Analysis {
     pub(super) poles: Vec<u16>,
     /// Keys of the words that are opposition-lexicon members, sorted.
     pub(super) pole_words: Vec<u64>,
+    /// The `pole_words` that are a later member of their group (*closed, paused, withdrawn*;
+    /// not *open, started, published*), sorted: what ends a progress log.
+    pub(super) later_pole_words: Vec<u64>,
     /// Keys of the words of alternatives-table forms ([`ALTERNATIVES`]) in the main clause,
     /// sorted (their groups are in `poles`, after the lexicon's).
     pub(super) alt_words: Vec<u64>,
@@ -318,9 +321,13 @@ impl Scratch {
                 let in_subject = role[i] == Role::Subject;
                 // "in real time", "in a nightly batch", "in phases": how, not which part of the
                 // world — the phrase is the choice, not a qualifier (fourth round).
-                let manner = (i + 1..end.min(i + 6))
-                    .take_while(|&j| tk.toks[j].kind == Tk::Word && !skip[j])
-                    .any(|j| tk.has(j, W_OPPOSITE | W_ALT_FIRST) && !tk.has(j, W_STOP));
+                let manner =
+                    (i + 1..end.min(i + 6)).take_while(|&j| tk.toks[j].kind == Tk::Word && !skip[j]).any(|j| {
+                        !tk.has(j, W_STOP)
+                            && (tk.has(j, W_OPPOSITE)
+                                || (tk.has(j, W_ALT_FIRST)
+                                    && alternative_at(tk, j, end, skip, &mut Vec::new()).is_some()))
+                    });
                 if manner {
                     i += 1;
                     continue;
@@ -426,9 +433,13 @@ impl Scratch {
                     a.rejected.push(tk.key(i));
                 }
             } else if tk.has(i, W_OPPOSITE) && !used[i] {
+                let from = a.poles.len();
                 poles_of(tk.w(i), &mut a.poles);
                 if !tk.has(i, W_NEG) {
                     a.pole_words.push(tk.key(i));
+                    if a.poles[from..].iter().any(|p| p & 0xff != 0) {
+                        a.later_pole_words.push(tk.key(i));
+                    }
                 }
             }
             if !skip[i] && tk.is_any(i, &["caused", "attributed", "due", "driven", "blamed", "traced", "triggered"]) {
@@ -466,6 +477,8 @@ impl Scratch {
         });
         a.pole_words.sort_unstable();
         a.pole_words.dedup();
+        a.later_pole_words.sort_unstable();
+        a.later_pole_words.dedup();
         a.alt_words.sort_unstable();
         a.alt_words.dedup();
         if shaped && a.subject.is_none() {

@@ -95,8 +95,30 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
     // vendor renewal" / "Renew the vendor contract"), on the same objects after normalisation
     // (stems, word order aside): a restatement.
     let ((va, oa), (vb, ob)) = (action_parts(source, &a), action_parts(target, &b));
-    let one_action = va == vb || va.is_none_or(|v| v.generic) || vb.is_none_or(|v| v.generic);
-    if one_action && (subset(&oa, &ob) || subset(&ob, &oa) || high_overlap(&oa, &ob)) {
+    let one_action =
+        va.map(|v| v.class) == vb.map(|v| v.class) || va.is_none_or(|v| v.generic) || vb.is_none_or(|v| v.generic);
+    // Each side's names among the other's words: "Book the venue in Leeds" / "… in York" differ.
+    // (A capitalised first word is the verb, not a name.)
+    let first_stem = |x: &str| {
+        x.split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())
+            .map(|w| super::analysis::stem(&w.to_lowercase()))
+    };
+    let (na, nb) = (
+        a.name_stems.iter().copied().filter(|&w| Some(w) != first_stem(source)).collect::<Vec<_>>(),
+        b.name_stems.iter().copied().filter(|&w| Some(w) != first_stem(target)).collect::<Vec<_>>(),
+    );
+    let names = subset(&na, &b.stems) && subset(&nb, &a.stems);
+    let shared = inter(&oa, &ob).len();
+    let smaller = oa.len().min(ob.len());
+    let objects = subset(&oa, &ob)
+        || subset(&ob, &oa)
+        || (names && shared >= 2 && 2 * shared >= smaller + usize::from(smaller > 3));
+    // The same words in another order ("Pack and label …" / "Label and pack …").
+    let crossed =
+        |v: Option<ActionVerb>, other: &Analysis| v.is_some_and(|v| other.stems.binary_search(&v.stem).is_ok());
+    let reordered = crossed(va, &b) && crossed(vb, &a);
+    if (one_action && objects) || ((one_action || reordered) && names && high_overlap(&a.stems, &b.stems)) {
         return None;
     }
     Some(Certainty::Possible)
@@ -108,6 +130,7 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
 struct ActionVerb {
     class: u64,
     generic: bool,
+    stem: u64,
 }
 
 /// A next action's verb (its first word, after "To", "We will", "Next:") and its objects: the
@@ -119,9 +142,23 @@ fn action_parts(text: &str, a: &Analysis) -> (Option<ActionVerb>, Vec<u64>) {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
+    // A leading adverbial ("At week four, go through …") says when, not what.
+    let lead = match text.split_once(',') {
+        Some((head, _))
+            if ["at", "on", "in", "by", "after", "before", "during", "from", "once", "when"]
+                .contains(&head.split_whitespace().next().unwrap_or("").to_lowercase().as_str())
+                && head.split_whitespace().count() <= 5 =>
+        {
+            head.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-')).filter(|w| !w.is_empty()).count()
+        }
+        _ => 0,
+    };
     let first = words
         .iter()
-        .position(|w| !["to", "we", "will", "next", "then", "first", "please", "i", "let's"].contains(&w.as_str()));
+        .enumerate()
+        .skip(lead)
+        .find(|(_, w)| !["to", "we", "will", "next", "then", "first", "please", "i", "let's"].contains(&w.as_str()))
+        .map(|(k, _)| k);
     let Some(f) = first else { return (None, a.stems.clone()) };
     let verb = words[f].as_str();
     let generic = GENERIC_ACTIONS.iter().find(|g| {
@@ -136,16 +173,21 @@ fn action_parts(text: &str, a: &Analysis) -> (Option<ActionVerb>, Vec<u64>) {
     let objects = minus(&a.stems, &drop);
     let class = ACTION_CLASSES
         .iter()
-        .position(|row| row.contains(&verb))
+        .position(|row| {
+            row.iter().any(|v| {
+                let parts: Vec<&str> = v.split(' ').collect();
+                words[f..].iter().map(String::as_str).take(parts.len()).eq(parts.iter().copied())
+            })
+        })
         .map_or(super::analysis::stem(verb), |c| c as u64 | 1 << 63);
-    (Some(ActionVerb { class, generic: generic.is_some() }), objects)
+    (Some(ActionVerb { class, generic: generic.is_some(), stem: super::analysis::stem(verb) }), objects)
 }
 
 /// Verbs that name one action in a next action (fourth round): a class per action, the
 /// third round's [`ACTION_SYNONYMS`] rows widened.
 const ACTION_CLASSES: &[&[&str]] = &[
     &["send", "share", "email", "forward", "circulate", "distribute", "mail", "submit", "deliver", "hand"],
-    &["schedule", "set", "arrange", "organise", "organize", "book", "plan", "convene", "hold", "run"],
+    &["schedule", "set", "arrange", "organise", "organize", "book", "reserve", "plan", "convene", "hold", "run"],
     &[
         "check",
         "validate",
@@ -159,6 +201,10 @@ const ACTION_CLASSES: &[&[&str]] = &[
         "assess",
         "evaluate",
         "examine",
+        "go through",
+        "go over",
+        "look over",
+        "look at",
     ],
     &["draft", "write", "prepare", "compile", "produce", "put", "create", "author"],
     &[
@@ -171,7 +217,7 @@ const ACTION_CLASSES: &[&[&str]] = &[
     &["buy", "order", "purchase", "procure", "source"],
     &["meet", "discuss", "talk", "sync"],
     &["analyse", "analyze", "investigate", "study", "explore", "research", "examine", "dig"],
-    &["install", "deploy", "roll", "ship", "release", "launch"],
+    &["install", "fit", "deploy", "roll", "ship", "release", "launch", "extend", "expand", "introduce", "bring"],
     &["sign", "countersign", "execute"],
     &["agree", "decide", "settle", "align"],
     &["get", "obtain", "collect", "gather", "fetch", "retrieve"],
@@ -385,7 +431,9 @@ fn progress_steps(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> boo
     }
     // Otherwise neither asserts its state to the exclusion of another, nor uses a word of the
     // lexicon the other does not (one of two exclusive states: "closed", "paused").
-    !s.exclusive && !t.exclusive && s.pole_words == t.pole_words && !values_clash(&s.values, &t.values)
+    // (Fourth round: a first member, "published", "started", is a step; a later one, "closed",
+    // "paused", "withdrawn", one of two exclusive states.)
+    !s.exclusive && !t.exclusive && s.later_pole_words == t.later_pole_words && !values_clash(&s.values, &t.values)
 }
 
 /// Restatement by overlap (issue 19, third round): the same polarity, the same typed value
@@ -1429,5 +1477,121 @@ mod third_round {
             f
         ));
         assert!(asks("Record submissions go through Epicollect5.", "Use iNaturalist for the photo records.", d, d));
+    }
+}
+
+#[cfg(test)]
+mod fourth_round {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// The tier of the strongest conflict of the claim rules for the pair, if any (the source's
+    /// document words taken from the source claim only).
+    fn tier(s: &str, t: &str, s_sec: usize, t_sec: usize) -> Option<Certainty> {
+        let (a, b) = (an(s, s_sec == DECISIONS), an(t, t_sec == DECISIONS));
+        let mut words = KeySet::default();
+        for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            words.insert(fold_hash(&w.to_lowercase()));
+        }
+        let same_subject = a.subject.is_some() && a.subject == b.subject;
+        if (same_subject && subject_conflict(&a, &b).is_some())
+            || (a.pol_key == b.pol_key && same_words_conflict(&a, &b).is_some())
+        {
+            return Some(Certainty::Certain);
+        }
+        match extended_conflict(&a, &b, s_sec, t_sec) {
+            Some((ConflictKind::RelatedClaims, _)) => return Some(Certainty::Possible),
+            Some(_) => return Some(Certainty::Certain),
+            None => {}
+        }
+        (related(&a, &b, s_sec, t_sec).is_some() || widened(&a, &b, s_sec, t_sec, &words).is_some())
+            .then_some(Certainty::Possible)
+    }
+
+    const C: Option<Certainty> = Some(Certainty::Certain);
+
+    #[test]
+    fn alternatives_of_one_choice_conflict() {
+        let d = |s, t| tier(s, t, DECISIONS, DECISIONS);
+        assert_eq!(d("Keep payroll in-house.", "Outsource payroll to an agency."), C);
+        assert_eq!(d("The CRM is self-hosted on-premises.", "The CRM runs on AWS."), C);
+        assert_eq!(d("Newsletter consent is opt-in.", "Newsletter consent is opt-out."), C);
+        assert_eq!(d("Roll out the new tills all at once.", "Roll out the new tills in phases."), C);
+        assert_eq!(d("Scores are computed in real time.", "Scores are computed in a nightly batch."), C);
+        assert_eq!(d("Exports are delivered as CSV.", "Exports are delivered as JSON."), C);
+        assert_eq!(d("Billing moves to microservices.", "Billing stays a monolith."), C);
+        // Naming several members picks none of them.
+        assert_eq!(d("Hosting is hybrid: cloud and on-premises.", "Hosting is in the cloud."), None);
+    }
+
+    #[test]
+    fn scopes_and_actions_keep_claims_apart() {
+        let c = |s, t| tier(s, t, CURRENT_STATE, CURRENT_STATE);
+        // A leading adverbial is the claim's scope.
+        assert_eq!(
+            c(
+                "At the Poplar office, walk-in intake runs on Thursdays.",
+                "At the Bow office, walk-in intake runs on Mondays."
+            ),
+            None
+        );
+        let d = |s, t| tier(s, t, DECISIONS, DECISIONS);
+        // Different participles: different things done to one subject.
+        assert_ne!(
+            d("Accessions are labelled by storage temperature.", "New accessions are dried to 15% humidity."),
+            C
+        );
+        // A negation in a relative clause is not the claim's.
+        assert_ne!(
+            d(
+                "Player identifiers are replaced by tokens that cannot be reversed.",
+                "Player identifiers are replaced by tokens."
+            ),
+            C
+        );
+        // "replace A with B" rejects A.
+        assert_eq!(d("We will keep printed tickets.", "Replace printed tickets with display screens."), C);
+        // Lexicon members folded: kept = retained; a hyphenated unit.
+        assert_ne!(d("Trip data is kept for 12 months.", "Trip data is retained for 1 year."), C);
+        assert_ne!(d("Species are retested at sixty-month intervals.", "Species are retested every 5 years."), C);
+    }
+
+    #[test]
+    fn next_actions_reworded() {
+        let na = next_action_conflict;
+        assert_eq!(
+            na(
+                "Set up the postmortem review meeting with the field team.",
+                "Schedule the postmortem review with the field team."
+            ),
+            None
+        );
+        assert_eq!(na("Handle the vendor contract renewal.", "Renew the vendor contract."), None);
+        assert_eq!(
+            na("Pack and label the accessions for freezing.", "Label and pack the accessions for the freezer."),
+            None
+        );
+        assert_eq!(
+            na(
+                "Reserve a weekend possession so the balises can be tested.",
+                "Book the next weekend possession for balise testing."
+            ),
+            None
+        );
+        assert_eq!(
+            na("At week four, go through batch 8's stability results.", "Review batch 8 stability results at week 4."),
+            None
+        );
+        assert_eq!(
+            na(
+                "Extend SMS reminders to the five clinics that do not have them yet.",
+                "Roll SMS reminders out to the remaining five clinics."
+            ),
+            None
+        );
+        // Other objects, other names, opposite verbs: still the user's choice.
+        assert!(na("Book the venue in Leeds for the offsite.", "Book the venue in York for the offsite.").is_some());
+        assert_eq!(na("Cancel the extra capacity with Nordfrost.", "Book extra capacity with Nordfrost."), C);
+        assert_eq!(na("Withdraw the revised rubric.", "Publish the revised rubric."), C);
     }
 }

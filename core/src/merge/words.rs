@@ -59,12 +59,12 @@ pub(super) const MONTH_SHIFT: u32 = 56;
 /// Stop words. Negations are not stop words.
 const STOP: &[&str] = &[
     "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "being", "both",
-    "but", "by", "can", "could", "did", "do", "does", "doing", "during", "each", "for", "from", "had", "has", "have",
-    "having", "he", "her", "here", "his", "i", "if", "in", "into", "is", "it", "it's", "its", "just", "let's", "lets",
-    "may", "me", "might", "must", "my", "of", "on", "onto", "or", "our", "over", "per", "shall", "she", "should", "so",
-    "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
-    "too", "up", "upon", "us", "very", "via", "was", "we", "we'll", "were", "what", "when", "where", "which", "while",
-    "who", "whom", "whose", "will", "with", "would", "yes", "you", "your",
+    "but", "by", "can", "could", "did", "do", "does", "doing", "during", "each", "every", "for", "from", "had", "has",
+    "have", "having", "he", "her", "here", "his", "i", "if", "in", "into", "is", "it", "it's", "its", "just", "let's",
+    "lets", "may", "me", "might", "must", "my", "of", "on", "onto", "or", "our", "over", "per", "shall", "she",
+    "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
+    "those", "to", "too", "up", "upon", "us", "very", "via", "was", "we", "we'll", "were", "what", "when", "where",
+    "which", "while", "who", "whom", "whose", "will", "with", "would", "yes", "you", "your",
 ];
 
 const NEGATIONS: &[&str] = &[
@@ -341,6 +341,20 @@ pub(super) const OPPOSITES: &[(&str, &[&[&str]])] = &[
     ),
     ("built or bought", &[&["build", "builds", "built", "building"], &["buy", "buys", "bought", "buying"]]),
     ("hired or not", &[&["hire", "hires", "hired", "hiring"], &["freeze", "froze", "frozen", "fire", "fired"]]),
+    (
+        "go ahead or call off",
+        &[
+            &["book", "books", "booked", "confirm", "confirms", "confirmed", "proceed", "proceeds", "proceeding"],
+            &["cancel", "cancels", "cancelled", "canceled", "cancelling", "scrap", "scrapped", "abandon", "abandoned"],
+        ],
+    ),
+    (
+        "published or withdrawn",
+        &[
+            &["publish", "publishes", "published", "republish", "republished"],
+            &["withdraw", "withdraws", "withdrawn", "withdrew", "unpublish", "unpublished", "retract", "retracted"],
+        ],
+    ),
     ("upgraded or downgraded", &[&["upgrade", "upgrades", "upgraded"], &["downgrade", "downgrades", "downgraded"]]),
     (
         "frequency",
@@ -572,7 +586,6 @@ pub(super) const ALTERNATIVES: &[(&str, &[&[&str]])] = &[
         ],
     ),
     ("direction of traffic", &[&["inbound"], &["outbound"]]),
-    ("service level", &[&["self service", "self serve"], &["assisted", "high touch", "white glove", "concierge"]]),
     (
         "queue order",
         &[
