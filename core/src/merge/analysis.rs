@@ -94,6 +94,9 @@ pub(super) struct Analysis {
     /// *labelled* by …", "are *dried* to …"; 0 when none, or when it is a word of the
     /// opposition lexicon): what is done to the subject (fourth round).
     pub(super) action: u64,
+    /// A log entry's stamp: the hash of a leading label before `:` that holds a number or a
+    /// month ("Week 12 (20 March): …", "February: …"); 0 otherwise (fourth round).
+    pub(super) log_label: u64,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
@@ -218,10 +221,25 @@ impl Scratch {
         mark_alternatives(tk, start, end, decision, skip);
         let shaped = decision && decision_shape(tk, start, end, skip, role);
         let mut participle = None;
+        let mut log_label = 0;
         if !shaped {
             if let Some((se, ps)) = generic_split(tk, start, end, skip) {
                 role[start..se].fill(Role::Subject);
                 role[ps..end].fill(Role::Predicate);
+                // "Week 12 (20 March): …", "2026-10-15: …", "February: …": a log entry's stamp.
+                if tk.punct(se) == Some(':')
+                    && se - start <= 12
+                    && (start..se).any(|k| tk.toks[k].kind == Tk::Num || tk.has(k, W_MONTH))
+                {
+                    let mut h = 0xcbf2_9ce4_8422_2325_u64;
+                    for k in start..se {
+                        h = (h ^ tk.toks[k].h).wrapping_mul(0x100_0000_01b3);
+                        if tk.toks[k].kind == Tk::Num {
+                            h = h.wrapping_add(crate::hash::fnv64(tk.w(k).as_bytes()));
+                        }
+                    }
+                    log_label = h | 1;
+                }
                 participle = participle_at(tk, ps, end);
             } else if decision
                 && let Some(f) = (start + 1..end).find(|&i| {
@@ -244,13 +262,26 @@ impl Scratch {
         }
         let mut a = Analysis { decision, ..Analysis::default() };
         a.action = participle.map_or(0, |k| stem(tk.w(k)));
+        a.log_label = log_label;
+
         // A leading adverbial ("At the Poplar office, …", "On the Team plan, …", "For
         // enterprise customers, …", "During peak season, …"): the claim's scope, not its
         // subject (fourth round).
-        if tk.is_any(start, LEADING_SCOPE)
+        if (tk.is_any(start, LEADING_SCOPE) || (tk.is(start, "as") && tk.is(start + 1, "of")))
             && let Some(p) = (start + 1..end.min(start + 8)).find(|&k| tk.punct(k) == Some(','))
             && p > start + 1
         {
+            // "As of 16 March, …", "On 2 March, …": a date stamps a log entry; it is not a scope.
+            if (start..p).any(|k| tk.toks[k].kind == Tk::Num || tk.has(k, W_MONTH)) {
+                let mut h = 0x9e37_79b9_7f4a_7c15_u64;
+                for k in start..p {
+                    h = (h ^ tk.toks[k].h).wrapping_mul(0x100_0000_01b3);
+                    if tk.toks[k].kind == Tk::Num {
+                        h = h.wrapping_add(crate::hash::fnv64(tk.w(k).as_bytes()));
+                    }
+                }
+                a.log_label = h | 1;
+            }
             for k in start..=p {
                 role[k] = Role::Other;
                 if tk.toks[k].kind == Tk::Word && !tk.has(k, W_STOP | W_NEG) {
@@ -407,7 +438,10 @@ impl Scratch {
                     if qual[i] || a.scope.binary_search(&k).is_ok() {
                         a.scope_stems.push(st);
                     }
-                    if tk.toks[i].cap && !tk.has(i, W_DEC_VERB | W_MONTH | W_OPPOSITE) {
+                    if tk.toks[i].cap
+                        && !tk.has(i, W_DEC_VERB | W_MONTH | W_OPPOSITE)
+                        && super::values::number_words(tk, i, end).is_none()
+                    {
                         a.names.push(fold_hash(w.strip_suffix("'s").unwrap_or(w)));
                         a.name_stems.push(st);
                     }
@@ -627,6 +661,33 @@ pub(super) const QUALIFIER_TABLE: &[(&str, &[&str])] = &[
             "child",
             "adults",
             "adult",
+        ],
+    ),
+    // Fourth round: settings, kinds of client and species, the modifiers that say which part
+    // of a service a claim covers ("Rural legs fly at 90 m" / "Urban legs fly at 60 m").
+    ("setting", &["urban", "rural", "suburban", "inner", "outer", "coastal", "inland", "upland", "lowland"]),
+    (
+        "kind of client",
+        &[
+            "retail",
+            "institutional",
+            "wholesale",
+            "corporate",
+            "individual",
+            "individuals",
+            "commercial",
+            "domestic",
+            "international",
+            "trade",
+            "charity",
+            "charities",
+        ],
+    ),
+    (
+        "species",
+        &[
+            "dog", "dogs", "cat", "cats", "horse", "horses", "rabbit", "rabbits", "bird", "birds", "cattle", "sheep",
+            "pig", "pigs", "poultry", "canine", "feline", "equine",
         ],
     ),
     (

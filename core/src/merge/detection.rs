@@ -416,7 +416,17 @@ fn additive(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
 /// values, are successive states of one thing ("The draft is ready" / "The draft was reviewed
 /// by the CFO on 3 May"; "Rev B boards are ordered" / "Rev B boards arrived on 12 March").
 fn progress_steps(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    // Two log entries with different stamps ("Week 10 (6 March): units fitted in 190 vans" /
+    // "Week 12 (20 March): … in 210 vans"): successive steps, in any section (fourth round).
+    if s.log_label != 0 && t.log_label != 0 && s.log_label != t.log_label && s.negated == t.negated && !opposed(s, t) {
+        return true;
+    }
     if s_sec != CURRENT_STATE || t_sec != CURRENT_STATE || s.negated || t.negated || opposed(s, t) {
+        return false;
+    }
+    // Each naming someone or something the other does not ("Kezia Obi owns the log" / "The
+    // log is owned by Tom Bellamy"): one value swapped for another, not a step (fourth round).
+    if !subset(&s.name_stems, &t.stems) && !subset(&t.name_stems, &s.stems) {
         return false;
     }
     let dated = |x: &Analysis| x.values.iter().any(|v| matches!(v, Value::Date { .. }));
@@ -571,9 +581,14 @@ pub(super) fn extended_conflict(
     let mirrored = |x: &Analysis, y: &Analysis| {
         x.core_words.iter().any(|w| y.rejected.binary_search(w).is_ok() && y.core_words.binary_search(w).is_err())
     };
+    // Both decisions suffice when neither names what it is about (fourth round: "Attendance goes
+    // into the LMS within a day of each lesson" / "Placement tests are taken before enrolment,
+    // not in the first lesson" share a rejected word and two subjects).
+    let subjects_apart =
+        s.subject.is_some() && t.subject.is_some() && inter(&s.subject_words, &t.subject_words).is_empty();
     if sections
         && (mirrored(s, t) || mirrored(t, s))
-        && ((s.decision && t.decision) || !inter(&s.core_words, &t.core_words).is_empty())
+        && ((s.decision && t.decision && !subjects_apart) || !inter(&s.core_words, &t.core_words).is_empty())
     {
         return Some((kind, inter(&s.core_words, &t.core_words)));
     }
@@ -609,7 +624,11 @@ pub(super) fn extended_conflict(
             || (common >= 1 && 2 * common >= a.len().min(b.len()));
         // Alternatives of the table (fourth round) oppose only claims that measure one thing:
         // "free trials last 14 days" / "Trial-to-paid conversion is 9 %" do not pick a price.
-        if same_thing && (opposed_lexicon(s, t) || (opposed(s, t) && !other_measures(s, t))) {
+        // A decision and an observation oppose each other only on one subject (`additive`).
+        if same_thing
+            && !additive(s, t, s_sec, t_sec)
+            && (opposed_lexicon(s, t) || (opposed(s, t) && !other_measures(s, t)))
+        {
             return Some((kind, inter(&a, &b)));
         }
     }
@@ -764,10 +783,12 @@ pub(super) fn widened(
     if !(cross_section(s_sec) && cross_section(t_sec) && comparable(s, t, s_sec, t_sec)) {
         return None;
     }
+    // (Fourth round: more words and another value are not a restatement: "lapsed after
+    // eighteen months" / "lapsed after 2 years …, in line with the sector benchmark".)
     if s.negated == t.negated
         && (values_agree(&s.values, &t.values)
-            || subset(&s.core_words, &t.core_words)
-            || subset(&t.core_words, &s.core_words))
+            || ((subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
+                && !values_clash(&s.values, &t.values)))
     {
         return None;
     }
@@ -1554,6 +1575,40 @@ mod fourth_round {
         // Lexicon members folded: kept = retained; a hyphenated unit.
         assert_ne!(d("Trip data is kept for 12 months.", "Trip data is retained for 1 year."), C);
         assert_ne!(d("Species are retested at sixty-month intervals.", "Species are retested every 5 years."), C);
+    }
+
+    #[test]
+    fn settings_clients_species_logs_and_swapped_names() {
+        let d = |s, t| tier(s, t, DECISIONS, DECISIONS);
+        let c = |s, t| tier(s, t, CURRENT_STATE, CURRENT_STATE);
+        assert_eq!(d("Rural legs of the routes fly at 90 m.", "Urban legs of the routes fly at 60 m."), None);
+        assert_eq!(
+            d(
+                "Institutional clients can withdraw at most $5m a day.",
+                "Retail clients can withdraw at most $50k a day."
+            ),
+            None
+        );
+        assert_eq!(d("Dog reminders go out two weeks ahead.", "Cat reminders go out four weeks ahead."), None);
+        // Log entries with different stamps are steps.
+        assert_eq!(
+            c("Week 10 (6 March): units fitted in 190 vans.", "Week 12 (20 March): units fitted in 210 vans."),
+            None
+        );
+        assert_eq!(
+            c("As of 2 March, the model has flagged 41 leaks.", "As of 16 March, the model has flagged 58 leaks."),
+            None
+        );
+        // Two names for one role: not a step.
+        assert!(c("Kezia Obi owns the drying-room log.", "The drying-room log is owned by Tom Bellamy.").is_some());
+        // More words and another value: not a restatement.
+        assert!(
+            d(
+                "A donor counts as lapsed after 2 years without a gift, in line with the benchmark.",
+                "A donor counts as lapsed after eighteen months without a gift."
+            )
+            .is_some()
+        );
     }
 
     #[test]
