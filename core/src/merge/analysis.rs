@@ -413,11 +413,8 @@ impl Scratch {
             let k = tk.key(i);
             if role[i] == Role::Predicate && !qual[i] {
                 // A word of the opposition lexicon is its member: "kept" = "retained".
-                let mut ps = Vec::new();
-                if tk.has(i, W_OPPOSITE) {
-                    poles_of(tk.w(i), &mut ps);
-                }
-                a.choice.push(ps.iter().min().map_or(k, |&p| u64::from(p) << 32 | 1 << 62 | 1));
+                let pole = if tk.has(i, W_OPPOSITE) { first_pole(tk.w(i)) } else { None };
+                a.choice.push(pole.map_or(k, |p| u64::from(p) << 32 | 1 << 62 | 1));
             }
             a.pol_words.push(k);
             if !tk.has(i, W_LINK1 | W_LINK_TO | W_LINK_BE | W_HAVE | W_NOISE) {
@@ -427,7 +424,9 @@ impl Scratch {
                     let st = stem(synonym_of(w).unwrap_or(w));
                     a.stems.push(st);
                     a.seq.push((w.as_bytes()[0], st));
-                    if let Some(c) = QUALIFIER_TABLE.iter().position(|(_, ws)| ws.contains(&w)) {
+                    if tk.has(i, W_QUALIFIER)
+                        && let Some(c) = QUALIFIER_TABLE.iter().position(|(_, ws)| ws.contains(&w))
+                    {
                         a.scoped.push((c as u8, k));
                     }
                     if tk.toks[i].cap && (2..=5).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_alphabetic()) {
@@ -548,38 +547,54 @@ impl Scratch {
 /// `poles` (a form may be in several groups: "hybrid"), and returns the token after them.
 /// Words of a form may be joined by a hyphen or a slash ("in-house", "blue/green").
 fn alternative_at(tk: &Toks, i: usize, end: usize, skip: &[bool], poles: &mut Vec<u16>) -> Option<usize> {
-    let mut best: Option<(Vec<u16>, usize)> = None;
-    for (g, (_, members)) in ALTERNATIVES.iter().enumerate() {
-        for (m, forms) in members.iter().enumerate() {
-            for form in forms.iter() {
-                let mut k = i;
-                let mut ok = true;
-                for (n, w) in form.split(' ').enumerate() {
-                    if n > 0 {
-                        while k < end && matches!(tk.punct(k), Some('-' | '/')) && !tk.toks[k].space {
-                            k += 1;
-                        }
-                    }
-                    if k >= end || skip[k] || !tk.is(k, w) {
-                        ok = false;
-                        break;
-                    }
-                    k += 1;
-                }
-                let pole = (((ALTERNATIVES_BASE + g) as u16) << 8) | m as u16;
-                match &mut best {
-                    Some((ps, e)) if ok && k == *e => ps.push(pole),
-                    Some((_, e)) if ok && k < *e => {}
-                    _ if ok => best = Some((vec![pole], k)),
-                    _ => {}
-                }
+    let forms = ALTERNATIVE_INDEX.get(&tk.toks[i].h)?;
+    let mut best: Option<usize> = None;
+    let from = poles.len();
+    for (pole, words) in forms {
+        let mut k = i + 1;
+        let mut ok = true;
+        for &w in &words[1..] {
+            while k < end && matches!(tk.punct(k), Some('-' | '/')) && !tk.toks[k].space {
+                k += 1;
+            }
+            if k >= end || skip[k] || tk.toks[k].kind != Tk::Word || tk.toks[k].h != w {
+                ok = false;
+                break;
+            }
+            k += 1;
+        }
+        if !ok {
+            continue;
+        }
+        match best {
+            Some(e) if k < e => {}
+            Some(e) if k == e => poles.push(*pole),
+            _ => {
+                poles.truncate(from);
+                poles.push(*pole);
+                best = Some(k);
             }
         }
     }
-    let (ps, next) = best?;
-    poles.extend(ps);
-    Some(next)
+    best
 }
+
+/// The alternatives table by the hash of each form's first word: (group and member packed as
+/// in `poles`, the hashes of the form's words), built once.
+static ALTERNATIVE_INDEX: std::sync::LazyLock<crate::maps::HashMap<u64, Vec<(u16, Vec<u64>)>>> =
+    std::sync::LazyLock::new(|| {
+        let mut map: crate::maps::HashMap<u64, Vec<(u16, Vec<u64>)>> = Default::default();
+        for (g, (_, members)) in ALTERNATIVES.iter().enumerate() {
+            for (m, forms) in members.iter().enumerate() {
+                for form in forms.iter() {
+                    let words: Vec<u64> = form.split(' ').map(|w| crate::hash::fnv64(w.as_bytes()) | 1).collect();
+                    let pole = (((ALTERNATIVES_BASE + g) as u16) << 8) | m as u16;
+                    map.entry(words[0]).or_default().push((pole, words));
+                }
+            }
+        }
+        map
+    });
 
 /// The past participle right after a link verb at `ps` (an adverb such as *now, usually* may
 /// come first): a word ending in *-ed* or *-en* (5 letters or more) or an irregular one, not a
@@ -633,71 +648,6 @@ const LEADING_SCOPE: &[&str] = &["at", "on", "for", "in", "during", "across", "w
 
 /// Words that end a subject's attribute: what follows names the thing measured.
 const ATTRIBUTE_ENDS: &[&str] = &["of", "on", "at", "in", "for", "across", "over", "per", "within", "under"];
-
-/// The qualifier table (issue 19, third round): words that say which part of the world a
-/// claim is about, wherever they stand in the main clause. Two claims that both name words of
-/// one category, neither's containing the other's, are about different things ("Enable
-/// Wi-Fi calling on Android" / "… on iOS"; "Enterprise customers get imagery within 6 hours"
-/// / "Standard-tier customers … 24 hours"). Environments (*production, staging*) are not in
-/// it: "still in staging" / "went to production" is a state, not a scope.
-pub(super) const QUALIFIER_TABLE: &[(&str, &[&str])] = &[
-    (
-        "platform",
-        &["android", "ios", "ipados", "windows", "linux", "macos", "web", "desktop", "ps5", "xbox", "playstation"],
-    ),
-    (
-        "customer tier or segment",
-        &[
-            "enterprise",
-            "business",
-            "residential",
-            "consumer",
-            "standard",
-            "basic",
-            "premium",
-            "starter",
-            "smb",
-            "children",
-            "child",
-            "adults",
-            "adult",
-        ],
-    ),
-    // Fourth round: settings, kinds of client and species, the modifiers that say which part
-    // of a service a claim covers ("Rural legs fly at 90 m" / "Urban legs fly at 60 m").
-    ("setting", &["urban", "rural", "suburban", "inner", "outer", "coastal", "inland", "upland", "lowland"]),
-    (
-        "kind of client",
-        &[
-            "retail",
-            "institutional",
-            "wholesale",
-            "corporate",
-            "individual",
-            "individuals",
-            "commercial",
-            "domestic",
-            "international",
-            "trade",
-            "charity",
-            "charities",
-        ],
-    ),
-    (
-        "species",
-        &[
-            "dog", "dogs", "cat", "cats", "horse", "horses", "rabbit", "rabbits", "bird", "birds", "cattle", "sheep",
-            "pig", "pigs", "poultry", "canine", "feline", "equine",
-        ],
-    ),
-    (
-        "region",
-        &[
-            "eu", "europe", "us", "uk", "apac", "emea", "latam", "americas", "asia", "africa", "northern", "southern",
-            "eastern", "western", "north", "south", "east", "west",
-        ],
-    ),
-];
 
 /// Words by which a Current State claim asserts that a state holds to the exclusion of
 /// another — it persists (*still, yet, remains*), covers everything or only part (*all,

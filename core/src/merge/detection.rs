@@ -347,7 +347,7 @@ fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
 }
 
 /// Whether two claims name words of one category of the qualifier table
-/// ([`super::analysis::QUALIFIER_TABLE`]: platform, customer tier or segment, region) and
+/// ([`super::words::QUALIFIER_TABLE`]: platform, customer tier or segment, region) and
 /// neither's words of it contain the other's: scoped differently ("on Android" / "on iOS").
 fn scoped_apart(s: &Analysis, t: &Analysis) -> bool {
     if s.scoped.is_empty() || t.scoped.is_empty() {

@@ -54,6 +54,8 @@ pub(super) const W_OPPOSITE: u64 = 1 << 29;
 pub(super) const W_SYNONYM: u64 = 1 << 30;
 /// First word of a form in the alternatives table ([`ALTERNATIVES`]).
 pub(super) const W_ALT_FIRST: u64 = 1 << 31;
+/// A word of the qualifier table ([`QUALIFIER_TABLE`]).
+pub(super) const W_QUALIFIER: u64 = 1 << 32;
 pub(super) const MONTH_SHIFT: u32 = 56;
 
 /// Stop words. Negations are not stop words.
@@ -723,6 +725,71 @@ const ALTERNATIVE_FIRSTS: &[&str] = ALTERNATIVE_FIRST_ALL.split_at(count_nonempt
 /// Group numbers of [`ALTERNATIVES`] in `poles` start after the opposition lexicon's.
 pub(super) const ALTERNATIVES_BASE: usize = OPPOSITES.len();
 
+/// The qualifier table (issue 19, third round): words that say which part of the world a
+/// claim is about, wherever they stand in the main clause. Two claims that both name words of
+/// one category, neither's containing the other's, are about different things ("Enable
+/// Wi-Fi calling on Android" / "… on iOS"; "Enterprise customers get imagery within 6 hours"
+/// / "Standard-tier customers … 24 hours"). Environments (*production, staging*) are not in
+/// it: "still in staging" / "went to production" is a state, not a scope.
+pub(super) const QUALIFIER_TABLE: &[(&str, &[&str])] = &[
+    (
+        "platform",
+        &["android", "ios", "ipados", "windows", "linux", "macos", "web", "desktop", "ps5", "xbox", "playstation"],
+    ),
+    (
+        "customer tier or segment",
+        &[
+            "enterprise",
+            "business",
+            "residential",
+            "consumer",
+            "standard",
+            "basic",
+            "premium",
+            "starter",
+            "smb",
+            "children",
+            "child",
+            "adults",
+            "adult",
+        ],
+    ),
+    // Fourth round: settings, kinds of client and species, the modifiers that say which part
+    // of a service a claim covers ("Rural legs fly at 90 m" / "Urban legs fly at 60 m").
+    ("setting", &["urban", "rural", "suburban", "inner", "outer", "coastal", "inland", "upland", "lowland"]),
+    (
+        "kind of client",
+        &[
+            "retail",
+            "institutional",
+            "wholesale",
+            "corporate",
+            "individual",
+            "individuals",
+            "commercial",
+            "domestic",
+            "international",
+            "trade",
+            "charity",
+            "charities",
+        ],
+    ),
+    (
+        "species",
+        &[
+            "dog", "dogs", "cat", "cats", "horse", "horses", "rabbit", "rabbits", "bird", "birds", "cattle", "sheep",
+            "pig", "pigs", "poultry", "canine", "feline", "equine",
+        ],
+    ),
+    (
+        "region",
+        &[
+            "eu", "europe", "us", "uk", "apac", "emea", "latam", "americas", "asia", "africa", "northern", "southern",
+            "eastern", "western", "north", "south", "east", "west",
+        ],
+    ),
+];
+
 /// Groups of [`OPPOSITES`] whose second member says *no* to the first: a claim using it
 /// ("Drop support for X") has the polarity of a negated claim ("X is no longer supported").
 pub(super) const NEGATIVE_POLES: &[&str] = &[
@@ -745,6 +812,19 @@ pub(super) fn poles_of(w: &str, out: &mut Vec<u16>) {
             }
         }
     }
+}
+
+/// The first opposition group and member of word `w` (a word in class [`W_OPPOSITE`]),
+/// packed as in [`poles_of`].
+pub(super) fn first_pole(w: &str) -> Option<u16> {
+    for (g, (_, members)) in OPPOSITES.iter().enumerate() {
+        for (m, forms) in members.iter().enumerate() {
+            if forms.contains(&w) {
+                return Some(((g as u16) << 8) | m as u16);
+            }
+        }
+    }
+    None
 }
 
 /// The canonical word of `w` (a word in class [`W_SYNONYM`]).
@@ -806,6 +886,12 @@ pub(super) const WORD_CLASSES: &[(u64, &[&str])] = &[
     (W_OPPOSITE, OPPOSITE_WORDS),
     (W_SYNONYM, SYNONYM_WORDS),
     (W_ALT_FIRST, ALTERNATIVE_FIRSTS),
+    (W_QUALIFIER, QUALIFIER_TABLE[0].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[1].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[2].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[3].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[4].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[5].1),
     (W_STOP, STOP),
     (W_NEG, NEGATIONS),
     (W_NOISE, SUBJECT_NOISE),
