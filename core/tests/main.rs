@@ -6,7 +6,8 @@
 //!   resolutions, ids and proptests; its timing run is `--ignored`.
 //! - `merge_eval`: the merge policy's held-out evaluation set (`tests/merge_eval/heldout/`,
 //!   issue 19), scored per kind against a recorded baseline; never used for tuning. Also the
-//!   development set (`tests/merge_dev/`), scored the same way and used for tuning.
+//!   development sets (`tests/merge_dev/`, `tests/merge_dev2/`, `tests/merge_dev3/`), scored
+//!   the same way and used for tuning.
 //!
 //! Not for: unit tests of private items (they live next to the code, in `src/`).
 

@@ -579,22 +579,24 @@ fn alternative_at(tk: &Toks, i: usize, end: usize, skip: &[bool], poles: &mut Ve
     best
 }
 
+/// First-word hash → (pole, the hashes of the form's words).
+type AlternativeIndex = crate::maps::HashMap<u64, Vec<(u16, Vec<u64>)>>;
+
 /// The alternatives table by the hash of each form's first word: (group and member packed as
 /// in `poles`, the hashes of the form's words), built once.
-static ALTERNATIVE_INDEX: std::sync::LazyLock<crate::maps::HashMap<u64, Vec<(u16, Vec<u64>)>>> =
-    std::sync::LazyLock::new(|| {
-        let mut map: crate::maps::HashMap<u64, Vec<(u16, Vec<u64>)>> = Default::default();
-        for (g, (_, members)) in ALTERNATIVES.iter().enumerate() {
-            for (m, forms) in members.iter().enumerate() {
-                for form in forms.iter() {
-                    let words: Vec<u64> = form.split(' ').map(|w| crate::hash::fnv64(w.as_bytes()) | 1).collect();
-                    let pole = (((ALTERNATIVES_BASE + g) as u16) << 8) | m as u16;
-                    map.entry(words[0]).or_default().push((pole, words));
-                }
+static ALTERNATIVE_INDEX: std::sync::LazyLock<AlternativeIndex> = std::sync::LazyLock::new(|| {
+    let mut map: AlternativeIndex = Default::default();
+    for (g, (_, members)) in ALTERNATIVES.iter().enumerate() {
+        for (m, forms) in members.iter().enumerate() {
+            for form in forms.iter() {
+                let words: Vec<u64> = form.split(' ').map(|w| crate::hash::fnv64(w.as_bytes()) | 1).collect();
+                let pole = (((ALTERNATIVES_BASE + g) as u16) << 8) | m as u16;
+                map.entry(words[0]).or_default().push((pole, words));
             }
         }
-        map
-    });
+    }
+    map
+});
 
 /// The past participle right after a link verb at `ps` (an adverb such as *now, usually* may
 /// come first): a word ending in *-ed* or *-en* (5 letters or more) or an irregular one, not a
@@ -906,9 +908,7 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                 {
                     // "Replace printed tickets with kitchen display screens": what is replaced is
                     // the rejected alternative (fourth round).
-                    for k in i..with {
-                        skip[k] = true;
-                    }
+                    skip[i..with].fill(true);
                     i = with + 1;
                     continue;
                 } else if decision
