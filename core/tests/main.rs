@@ -8,7 +8,8 @@
 //!   resolutions, ids and proptests; its timing run is `--ignored`.
 //! - `merge_eval`: the merge policy's held-out evaluation set (`tests/merge_eval/heldout/`,
 //!   issue 19), scored per kind against a recorded baseline; never used for tuning. Also the
-//!   development set (`tests/merge_dev/`), scored the same way and used for tuning.
+//!   development sets (`tests/merge_dev/`, `tests/merge_dev2/`, `tests/merge_dev3/`), scored
+//!   the same way and used for tuning.
 //! - `redaction`: the redaction policy on its calibration corpus
 //!   (`tests/fixtures/redaction/calibration/`, issue 20): recall and near-misses redacted.
 //!

@@ -293,6 +293,17 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
             k += 1;
         }
     }
+    // "40-minute", "sixty-month": a unit joined by a hyphen (fourth round).
+    if unit_key == 0
+        && tk.punct(k) == Some('-')
+        && k + 1 < end
+        && !tk.toks[k].space
+        && !tk.toks[k + 1].space
+        && tk.toks[k + 1].kind == Tk::Word
+        && (duration(tk.w(k + 1)).is_some() || size(tk.w(k + 1)).is_some())
+    {
+        k += 1;
+    }
     if k < end && tk.toks[k].kind == Tk::Word {
         let u = tk.w(k);
         if unit_key == 0 {
