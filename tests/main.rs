@@ -29,6 +29,7 @@ mod plugin;
 mod policy;
 mod recall_search;
 mod redaction;
+mod redaction_eval;
 mod sessions;
 mod snapshots;
 mod store;

@@ -156,10 +156,12 @@ impl<'r, 'c> Collector<'r, 'c> {
                 head: self.resolved.head.clone(),
                 revision: self.resolved.revision.clone(),
                 task: self.task.take(),
-                located: self.request.locator.located.as_ref().map(|l| crate::request::Located {
-                    rule: l.rule.clone(),
-                    note: located_note,
-                }),
+                located: self
+                    .request
+                    .locator
+                    .located
+                    .as_ref()
+                    .map(|l| crate::request::Located { rule: l.rule.clone(), note: located_note }),
             },
             files: self.entries.into_iter().map(|e| e.file).collect(),
             excerpts: self.excerpts,
