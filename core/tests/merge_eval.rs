@@ -498,7 +498,11 @@ fn merge_eval_heldout2_set() {
         "heldout2: certain recall regressed: {} < {HELDOUT2_CAUGHT_CERTAIN}",
         t.caught_certain
     );
-    assert!(t.caught_any >= HELDOUT2_CAUGHT_ANY, "heldout2: recall regressed: {} < {HELDOUT2_CAUGHT_ANY}", t.caught_any);
+    assert!(
+        t.caught_any >= HELDOUT2_CAUGHT_ANY,
+        "heldout2: recall regressed: {} < {HELDOUT2_CAUGHT_ANY}",
+        t.caught_any
+    );
     assert!(t.located >= HELDOUT2_LOCATED, "heldout2: located regressed: {} < {HELDOUT2_LOCATED}", t.located);
     assert!(
         c.certain_alarm <= HELDOUT2_MAX_CERTAIN_ALARMS,

@@ -57,6 +57,7 @@
 pub mod contract;
 pub mod decide;
 pub mod derive;
+pub mod docs;
 pub mod error;
 pub mod event;
 pub mod log;

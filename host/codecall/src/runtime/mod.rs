@@ -94,6 +94,7 @@ impl Sink<'_> {
 pub struct Runtime<'p> {
     policy: &'p dyn LearningPolicy,
     source: Box<dyn EvidenceSource + 'p>,
+    docs: Box<dyn crate::docs::DocumentationSource + 'p>,
     clock: Box<dyn Clock + 'p>,
     ids: Box<dyn FnMut() -> String + 'p>,
     target: LogTarget,
@@ -112,6 +113,7 @@ impl<'p> Runtime<'p> {
         let mut rt = Runtime {
             policy,
             source: Box::new(GitEvidence),
+            docs: Box::new(crate::docs::LocalDocs),
             clock: Box::new(SystemClock),
             ids: Box::new(new_session_id),
             file: None,
@@ -136,6 +138,13 @@ impl<'p> Runtime<'p> {
     /// Collect evidence through `source` instead of git (tests, tools).
     pub fn with_evidence_source(mut self, source: impl EvidenceSource + 'p) -> Self {
         self.source = Box::new(source);
+        self
+    }
+
+    /// Resolve lesson documentation through `docs` instead of the offline providers (the host
+    /// passes one with a network provider when the config and the user allowed it; tests).
+    pub fn with_documentation_source(mut self, docs: impl crate::docs::DocumentationSource + 'p) -> Self {
+        self.docs = Box::new(docs);
         self
     }
 
@@ -318,7 +327,7 @@ impl<'p> Runtime<'p> {
             if s.pending.awaiting() != Awaiting::Runtime {
                 return Ok(out);
             }
-            let ctx = Ctx { policy: self.policy, source: &*self.source };
+            let ctx = Ctx { policy: self.policy, source: &*self.source, docs: &*self.docs };
             let body = decide::hop(&ctx, s)?;
             out.push(self.emit(sink, sid, operation_id, Actor::Runtime, None, body)?);
         }
@@ -432,8 +441,7 @@ impl<'p> Runtime<'p> {
             changes: req.locator.changes.clone(),
             task: req.locator.task.as_deref().map(validate::redact_str),
         };
-        let mut options = req.options.clone();
-        options.offline = true;
+        let options = req.options.clone();
         let hash = input_hash(&serde_json::json!({
             "start": {
                 "invocation": req.invocation,
@@ -498,7 +506,7 @@ impl<'p> Runtime<'p> {
                 return Ok(step);
             }
             let s = rt.require(&sid)?;
-            let ctx = Ctx { policy: rt.policy, source: &*rt.source };
+            let ctx = Ctx { policy: rt.policy, source: &*rt.source, docs: &*rt.docs };
             let body = decide::submit(&ctx, s, &req.checkpoint, &req.outcome)?;
             let first = rt.emit(sink, &sid, &req.operation_id, Actor::Agent, Some(&hash), body)?;
             let rejection = rt.rejection(&sid, &first);
