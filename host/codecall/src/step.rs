@@ -262,7 +262,8 @@ pub fn feedback(s: &Session, events: &[Event]) -> Option<Feedback> {
 /// The note shown with a lesson: the resolution's status and sources, offline or not.
 pub fn documentation_note(s: &Session, work_order_id: &str) -> String {
     let offline = s.started.as_ref().is_none_or(|st| st.options.offline);
-    let mode = if offline { "offline (project-local and installed-package docs; no network)" } else { "network allowed" };
+    let mode =
+        if offline { "offline (project-local and installed-package docs; no network)" } else { "network allowed" };
     let tail = "citations marked uncited come from the model's knowledge; claims about this code cite its evidence.";
     match s.documentation.get(work_order_id) {
         Some(d) if !d.sources.is_empty() => format!(

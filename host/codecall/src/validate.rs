@@ -344,9 +344,16 @@ pub fn validate_lesson(
 /// The citation rules (module doc): a documentation citation names a source resolved for this
 /// work order; `model_knowledge` names none (it is shown as *uncited*); a URL is accepted only
 /// as the resolved source's own location, so never while retrieval is off.
-fn check_citations(l: &mut Lesson, docs: Option<&DocumentationResolved>, offline: bool, errors: &mut Vec<ValidationError>) {
-    let resolved: Vec<&str> = docs.map(|d| d.sources.iter().map(|s| s.source_id.as_str()).collect()).unwrap_or_default();
-    let listed = if resolved.is_empty() { "none was resolved for this lesson".to_string() } else { resolved.join(", ") };
+fn check_citations(
+    l: &mut Lesson,
+    docs: Option<&DocumentationResolved>,
+    offline: bool,
+    errors: &mut Vec<ValidationError>,
+) {
+    let resolved: Vec<&str> =
+        docs.map(|d| d.sources.iter().map(|s| s.source_id.as_str()).collect()).unwrap_or_default();
+    let listed =
+        if resolved.is_empty() { "none was resolved for this lesson".to_string() } else { resolved.join(", ") };
     for (i, c) in l.citations.iter_mut().enumerate() {
         let at = format!("citations[{i}]");
         nonempty(&c.title, "empty_field", &format!("{at}.title"), errors);

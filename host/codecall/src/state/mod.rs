@@ -423,7 +423,10 @@ impl Session {
             (EventBody::DocumentationResolved(d), Pending::Documentation { work_order_id, request, .. }) => {
                 same_id(&d.work_order_id, work_order_id).map_err(|x| self.guard_fail(event, x))?;
                 if d.unit_id != request.unit_id {
-                    return fail(format!("documentation for unit `{}`, the lesson is on `{}`", d.unit_id, request.unit_id));
+                    return fail(format!(
+                        "documentation for unit `{}`, the lesson is on `{}`",
+                        d.unit_id, request.unit_id
+                    ));
                 }
                 Ok(())
             }

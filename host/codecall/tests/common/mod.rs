@@ -233,7 +233,11 @@ pub struct Agent {
 /// with the cited lines, issue 21 defect 8).
 fn cited_words(order: &Value) -> String {
     let text = order["evidence"]["excerpts"][0]["text"].as_str().unwrap_or_default();
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() > 3).take(12).collect::<Vec<_>>().join(" ")
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() > 3)
+        .take(12)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The first excerpt's ref, as the work order gives it.
