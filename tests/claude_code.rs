@@ -761,9 +761,82 @@ fn codecall_forms_appear_in_interactive_claude_code_and_the_answers_chosen_reach
     let answered: Vec<String> = of("QUESTION_ANSWERED")
         .iter()
         .inspect(|e| assert_eq!(e["actor"], "user"))
-        .map(|e| e["payload"]["choice_id"].as_str().unwrap().to_string())
+        .map(|e| e["payload"]["display_label"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(answered, chosen, "the log holds the choices made on screen, in order");
+    assert_eq!(answered, chosen, "the log holds the choices made on screen (their display labels), in order");
     let content = summary_artifact(&store, &slug);
     assert!(content.contains("# codecall session summary"), "{content}");
+}
+
+/// Issue 20 with the real Claude Code: a session whose transcript holds secrets (the user's
+/// prompt carries a GitHub token, an AWS key id and a private key) is bound by the model, and
+/// when it ends the SessionEnd hook archives the transcript through the redaction policy: no
+/// file anywhere under the store holds any of the secrets, the archived transcript is still
+/// JSONL with the markers in place, and the capture's audit event counts them. (Claude Code's
+/// own transcript under `~/.claude/` still holds them: Dossier redacts its copy.)
+#[test]
+fn claude_code_session_end_archives_a_transcript_with_its_secrets_redacted() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let seed = serde_json::json!({
+        "hasCompletedOnboarding": true,
+        "theme": "dark",
+        "projects": { project.display().to_string(): { "hasTrustDialogAccepted": true } },
+    });
+    std::fs::write(home.join(".claude.json"), serde_json::to_vec_pretty(&seed).unwrap()).unwrap();
+    let dossier = |args: &[&str]| {
+        let out = Command::new(crate::DOSSIER)
+            .args(args)
+            .env("HOME", &home)
+            .env_remove("DOSSIER_HOME")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "dossier {args:?}: {}", String::from_utf8_lossy(&out.stdout));
+        out
+    };
+    dossier(&["init", "--yes", "--no-self-install"]);
+    let store = home.join(".dossier");
+    dossier(&["promote", "--name", "Deploy credentials", "--create"]);
+    let slug = "deploy-credentials";
+
+    let fakes = support::secrets::Fakes::new(2020);
+    let prompt = format!(
+        "Pick up the deploy work. CI pushes with GITHUB_TOKEN={} and AWS_ACCESS_KEY_ID={}; the deploy key is\n{}",
+        fakes.github,
+        fakes.aws_id,
+        fakes.pem()
+    );
+    let log = dir.path().join("requests.jsonl");
+    let (api, port) = scripted_api(&log, &["bind", slug]);
+    let out = run_claude(&home, &project, &port, &["-p", &prompt, "--allowedTools", "mcp__dossier__*"]);
+    drop(api);
+    assert!(out.status.success(), "claude failed: {}", String::from_utf8_lossy(&out.stderr));
+
+    let artifacts: Vec<_> = std::fs::read_dir(store.join(slug).join("artifacts"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    assert_eq!(artifacts.len(), 1, "SessionEnd archived the transcript");
+    let transcript = std::fs::read_to_string(&artifacts[0]).unwrap();
+    for line in transcript.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("the transcript artifact is still JSONL");
+    }
+    for kind in ["github_token", "aws_access_key_id", "private_key"] {
+        assert!(transcript.contains(&format!("[REDACTED:{kind}:")), "{kind} marker in the archived transcript");
+    }
+    let values = [vec![fakes.github.clone(), fakes.aws_id.clone()], fakes.key_lines.clone()].concat();
+    assert_eq!(support::secrets::leaks(&store, &values), Vec::<(String, usize)>::new(), "a secret reached the store");
+    let audit = std::fs::read_to_string(store.join(slug).join("audit.log")).unwrap();
+    let capture: serde_json::Value = audit
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["actor"] == "hook:session-end")
+        .expect("the capture is audited");
+    assert!(capture["redactions"]["github_token"].as_u64() >= Some(1), "{capture}");
+    assert!(capture["redactions"]["private_key"].as_u64() >= Some(1), "{capture}");
 }

@@ -223,6 +223,26 @@ fn first_ref(order: &Value) -> Value {
     order["evidence"]["excerpts"][0]["evidence"].clone()
 }
 
+/// The texts of the recorded agent's choices `a`, `b`, `c`, `d` (`b` is correct).
+const CHOICES: [&str; 4] = [
+    "It retries immediately without any delay between attempts",
+    "It waits longer after each failure so the server can recover",
+    "It gives up after the first timeout and reports the error",
+    "It sends every attempt in parallel to reduce total latency",
+];
+
+/// The display label under which the question view `q` shows the choice with `text`.
+fn label_of(q: &Value, text: &str) -> String {
+    let choices = q["choices"].as_array().unwrap();
+    let c = choices.iter().find(|c| c["text"] == text).unwrap_or_else(|| panic!("no choice {text:?} in {q:#}"));
+    c["id"].as_str().unwrap().to_string()
+}
+
+/// The label of the recorded agent's choice `agent_id` (`a`..`d`) in the view `q`.
+fn label_of_agent(q: &Value, agent_id: &str) -> String {
+    label_of(q, CHOICES[(agent_id.as_bytes()[0] - b'a') as usize])
+}
+
 /// A valid worker result for `order` (the shapes of codecall/tests/common `agent_result`). The
 /// correct choice of every question is `b`.
 fn agent_result(order: &Value) -> Value {
@@ -283,12 +303,16 @@ fn agent_result(order: &Value) -> Value {
             json!({
                 "id": input["question_id"],
                 "unit_id": input["unit"]["id"],
-                "prompt": format!("In this change, what does {} do after a failure?", input["unit"]["label"].as_str().unwrap()),
+                "prompt": format!(
+                    "In this change, what does {} do after a failure (check {})?",
+                    input["unit"]["label"].as_str().unwrap(),
+                    input["question_id"].as_str().unwrap()
+                ),
                 "choices": [
-                    {"id": "a", "text": "It retries immediately without any delay between attempts", "rationale": "Wrong: the code waits between attempts."},
-                    {"id": "b", "text": "It waits longer after each failure so the server can recover", "rationale": "Right: the delay doubles after each failure."},
-                    {"id": "c", "text": "It gives up after the first timeout and reports the error", "rationale": "Wrong: it tries several times."},
-                    {"id": "d", "text": "It sends every attempt in parallel to reduce total latency", "rationale": "Wrong: attempts are sequential."}
+                    {"id": "a", "text": CHOICES[0], "rationale": "Wrong: the code waits between attempts."},
+                    {"id": "b", "text": CHOICES[1], "rationale": "Right: the delay doubles after each failure."},
+                    {"id": "c", "text": CHOICES[2], "rationale": "Wrong: it tries several times."},
+                    {"id": "d", "text": CHOICES[3], "rationale": "Wrong: attempts are sequential."}
                 ],
                 "correct_choice_id": "b",
                 "evidence": [sub],
@@ -322,8 +346,20 @@ fn drive(cli: &Cli<'_>, v: Value, stop: &str) -> Value {
     drive_as(cli, v, stop, "b")
 }
 
-/// [`drive`], answering every question with `choice`.
-fn drive_as(cli: &Cli<'_>, mut v: Value, stop: &str, choice: &str) -> Value {
+/// [`drive`], answering every question with the recorded agent's choice `choice` (by the label
+/// the view shows it under).
+fn drive_as(cli: &Cli<'_>, v: Value, stop: &str, choice: &str) -> Value {
+    drive_with(cli, v, stop, &agent_result, &|q| label_of_agent(q, choice))
+}
+
+/// [`drive`] with another agent, answering each question view with `choose`'s label.
+fn drive_with(
+    cli: &Cli<'_>,
+    mut v: Value,
+    stop: &str,
+    agent: &dyn Fn(&Value) -> Value,
+    choose: &dyn Fn(&Value) -> String,
+) -> Value {
     for _ in 0..200 {
         let sid = sid_of(&v);
         let n = next(&v).clone();
@@ -333,7 +369,7 @@ fn drive_as(cli: &Cli<'_>, mut v: Value, stop: &str, choice: &str) -> Value {
         }
         v = match kind.as_str() {
             "work_order" => {
-                let out = cli.submit(&sid, &n, &agent_result(&n), &[]);
+                let out = cli.submit(&sid, &n, &agent(&n), &[]);
                 let e = json_of(&out);
                 assert!(out.status.success(), "submit failed: {e:#}");
                 e
@@ -344,7 +380,7 @@ fn drive_as(cli: &Cli<'_>, mut v: Value, stop: &str, choice: &str) -> Value {
             "question" => {
                 // The view never carries the key; the test knows it because it wrote the question.
                 assert!(n.get("correct_choice_id").is_none() && !n.to_string().contains("rationale"), "{n:#}");
-                cli.answer(&sid, n["checkpoint"].as_str().unwrap(), &["--choice", choice])
+                cli.answer(&sid, n["checkpoint"].as_str().unwrap(), &["--choice", &choose(&n)])
             }
             _ => return v,
         };
@@ -403,7 +439,8 @@ fn a_full_session_through_the_cli_completes_with_the_log_under_the_store_and_no_
     let shown = cli.run(&["show", &sid]);
     let shown = String::from_utf8_lossy(&shown.stdout);
     assert!(shown.contains(q["prompt"].as_str().unwrap()), "{shown}");
-    assert!(shown.contains("b) It waits longer after each failure"), "{shown}");
+    let key = label_of(q, CHOICES[1]);
+    assert!(shown.contains(&format!("{key}) It waits longer after each failure")), "{shown}");
     assert!(!shown.contains("Right:") && !shown.contains("Wrong:") && !shown.contains("correct"), "{shown}");
 
     let done = drive(&cli, at_question, "");
@@ -436,9 +473,12 @@ fn a_full_session_through_the_cli_completes_with_the_log_under_the_store_and_no_
 
     // Parity: the native policy re-derives every decision the component made; only the
     // recorded policy version (SESSION_STARTED) differs.
-    let report =
-        dossier_codecall::replay(&dossier_codecall::LogTarget::File(log.clone()), &dossier_codecall::NativePolicy)
-            .unwrap();
+    let report = dossier_codecall::replay(
+        &dossier_codecall::LogTarget::File(log.clone()),
+        &dossier_codecall::NativePolicy,
+        &dossier_codecall::NativeRedactor,
+    )
+    .unwrap();
     let divergences = &report.sessions[0].divergences;
     assert_eq!(divergences.len(), 1, "{divergences:#?}");
     assert_eq!(divergences[0].sequence, 1);
@@ -446,7 +486,7 @@ fn a_full_session_through_the_cli_completes_with_the_log_under_the_store_and_no_
 
     // The planted key: redacted in the evidence, withheld with `.env`, and nowhere in any output.
     let raw = std::fs::read_to_string(&log).unwrap();
-    assert!(raw.contains("[REDACTED:aws_access_key_id]"), "the key was found and redacted");
+    assert!(raw.contains("[REDACTED:aws_access_key_id:"), "the key was found and redacted");
     assert!(raw.contains("\".env\""), "the sensitive path is listed by name");
     assert!(!raw.contains(AWS_KEY), "the log leaks the key");
     for (i, text) in cli.seen.borrow().0.iter().enumerate() {
@@ -687,7 +727,8 @@ fn a_wrong_answer_gets_feedback_and_a_reinforcement_lesson() {
     let v = drive(&cli, cli.start(&retry(), &[]), "question");
     let sid = sid_of(&v);
     let q = next(&v)["checkpoint"].as_str().unwrap().to_string();
-    let answered = cli.answer(&sid, &q, &["--choice", "a"]);
+    let (wrong, right) = (label_of_agent(next(&v), "a"), label_of_agent(next(&v), "b"));
+    let answered = cli.answer(&sid, &q, &["--choice", &wrong]);
     // The evaluation work order, then the feedback and the reinforcement lesson.
     let order = next(&answered).clone();
     assert_eq!(order["step"], "evaluation");
@@ -695,7 +736,8 @@ fn a_wrong_answer_gets_feedback_and_a_reinforcement_lesson() {
     let evaluated = json_of(&out);
     assert!(out.status.success(), "{evaluated:#}");
     assert_eq!(evaluated["data"]["feedback"]["correct"], false);
-    assert_eq!(evaluated["data"]["feedback"]["correct_choice_id"], "b");
+    assert_eq!(evaluated["data"]["feedback"]["correct_choice_id"], json!(right), "feedback names display labels");
+    assert_eq!(evaluated["data"]["feedback"]["chosen_choice_id"], json!(wrong));
     // The agent writes the reinforcement; then the user reads it.
     let order = next(&evaluated).clone();
     assert_eq!((order["step"].as_str(), order["input"]["kind"].as_str()), (Some("lesson"), Some("reinforcement")));
@@ -750,4 +792,395 @@ fn a_completed_sessions_summary_is_saved_once_to_the_named_dossier() {
     assert!(warnings.contains("no bound Dossier"), "{unbound:#}");
     let events = log_lines(&store.root().join("learning").join(format!("{}.jsonl", sid_of(&unbound))));
     assert!(events[0]["payload"]["options"].get("save_summary_to").is_none(), "{:#}", events[0]);
+}
+
+// ------------------------------------------------------------------ issue 21: sessions that reach an honest end
+
+/// The recorded agent with a change to its result for one step.
+fn agent_with(step: &'static str, edit: impl Fn(&Value, &mut Value)) -> impl Fn(&Value) -> Value {
+    move |o: &Value| {
+        let mut r = agent_result(o);
+        if o["step"] == step {
+            edit(o, &mut r);
+        }
+        r
+    }
+}
+
+/// One concept only (the first derived signal, difficulty 2): a 6-minute plan.
+fn one_concept(_: &Value, r: &mut Value) {
+    r["concepts"].as_array_mut().unwrap().truncate(1);
+}
+
+fn summary_of(v: &Value) -> &Value {
+    let n = next(v);
+    assert_eq!(n["kind"], "summary", "{v:#}");
+    n
+}
+
+fn the_log(store: &TempStore, sid: &str) -> Vec<Value> {
+    log_lines(&store.root().join("learning").join(format!("{sid}.jsonl")))
+}
+
+/// Issue 21, defect 2: an agent that always writes the key first, as `a`, no longer shows it as
+/// `a)`: the runtime labels choices by position after its shuffle, answers name those labels and
+/// map back to the agent's ids, and the key's position is balanced over the session.
+#[test]
+fn spec_11_display_labels_are_assigned_after_the_shuffle() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let agent = agent_with("question", |o, r| {
+        let text = o["template"]["text"].as_str().unwrap();
+        assert!(!text.contains("(`a`, `b`"), "the template no longer suggests a, b, …: {text}");
+        let choices = r["choices"].as_array_mut().unwrap();
+        choices.swap(0, 1);
+        choices[0]["id"] = json!("a");
+        choices[1]["id"] = json!("b");
+        r["correct_choice_id"] = json!("a");
+    });
+    let labels = std::cell::RefCell::new(Vec::new());
+    let v = drive_with(&cli, cli.start(&oauth(), &[]), "summary", &agent, &|q| {
+        let ids: Vec<&str> = q["choices"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["a", "b", "c", "d"], "labels by position: {q:#}");
+        let l = label_of(q, CHOICES[1]);
+        labels.borrow_mut().push(l.clone());
+        l
+    });
+    let s = summary_of(&v);
+    let labels = labels.into_inner();
+    assert!(labels.len() >= 3, "{labels:?}");
+    let mut counts = std::collections::BTreeMap::new();
+    for l in &labels {
+        *counts.entry(l.as_str()).or_insert(0) += 1;
+    }
+    assert!(counts.len() >= 3 && counts.values().all(|&n| n == 1), "the key moves and is balanced: {labels:?}");
+    // Every answer (by label) mapped back to the agent's key.
+    assert!(s["concepts"].as_array().unwrap().iter().all(|c| c["estimated_session_mastery"]["level"] == "evidenced"));
+    let sid = sid_of(&v);
+    let answered: Vec<Value> = the_log(&store, &sid).into_iter().filter(|e| e["type"] == "QUESTION_ANSWERED").collect();
+    let logged: Vec<&str> = answered.iter().map(|e| e["payload"]["display_label"].as_str().unwrap()).collect();
+    assert_eq!(logged, labels.iter().map(String::as_str).collect::<Vec<_>>(), "the log holds the label chosen");
+    assert!(answered.iter().all(|e| e["payload"]["choice_id"] == "a" && e["payload"]["correct"] == true));
+    let r = cli.ok(&["replay", &sid]);
+    assert_eq!(r["data"]["identical"], true, "{r:#}");
+}
+
+/// Issue 21, defect 2: an answer that is not a display label is refused (nothing recorded).
+#[test]
+fn spec_11_an_answer_names_a_display_label() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let agent = agent_with("question", |_, r| {
+        for (i, c) in r["choices"].as_array_mut().unwrap().iter_mut().enumerate() {
+            c["id"] = json!(format!("opt{i}"));
+        }
+        r["correct_choice_id"] = json!("opt1");
+    });
+    let v = drive_with(&cli, cli.start(&retry(), &[]), "question", &agent, &|_| unreachable!());
+    let sid = sid_of(&v);
+    let cp = next(&v)["checkpoint"].as_str().unwrap().to_string();
+    let before = the_log(&store, &sid).len();
+    let (code, e) = cli.err(&["answer", &sid, "--checkpoint", &cp, "--choice", "opt1"]);
+    assert_eq!((code, e["error"]["code"].as_str().unwrap()), (5, "invalid_request"), "{e:#}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("a, b, c, d"), "{e:#}");
+    assert_eq!(the_log(&store, &sid).len(), before);
+    let label = label_of(next(&v), CHOICES[1]);
+    let answered = cli.answer(&sid, &cp, &["--choice", &label]);
+    assert_eq!(next(&answered)["input"]["correct"], true, "{answered:#}");
+    assert_eq!(next(&answered)["input"]["chosen_choice_id"], "opt1", "the agent evaluates its own id");
+}
+
+/// Issue 21, defect 3: `--max-minutes 6` with both answers right is one outcome, told once:
+/// the objective is evidenced, and nothing says the budget ran out.
+#[test]
+fn spec_10_an_objective_evidenced_within_the_budget_is_not_a_spent_budget() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let agent = agent_with("concepts", one_concept);
+    let v =
+        drive_with(&cli, cli.start(&retry(), &["--max-minutes", "6"]), "summary", &agent, &|q| label_of(q, CHOICES[1]));
+    let s = summary_of(&v);
+    assert_eq!(s["finish_reason"], "objective_evidenced", "{s:#}");
+    assert_eq!(s["estimated_session_mastery"]["objective_units_evidenced"], 1);
+    assert!(s["minutes_spent_estimate"].as_u64().unwrap() <= 6, "{s:#}");
+    let text = s.to_string();
+    assert!(!text.contains("budget ran out") && !text.contains("budget_spent"), "{s:#}");
+}
+
+/// Issue 21, defect 3: the budget is respected: a reinforcement that would run past it is not
+/// started, and the summary says why the session stopped, once.
+#[test]
+fn spec_10_a_session_never_runs_past_its_budget() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let v = drive_as(&cli, cli.start(&retry(), &["--max-minutes", "13"]), "summary", "a");
+    let s = summary_of(&v);
+    assert!(s["minutes_spent_estimate"].as_u64().unwrap() <= 13, "{s:#}");
+    assert_eq!(s["finish_reason"], "budget_spent", "{s:#}");
+    assert!(s["estimated_session_mastery"]["objective_units_evidenced"].as_u64().unwrap() < 1);
+    let ran_out: Vec<&Value> =
+        s["limitations"].as_array().unwrap().iter().filter(|l| l.as_str().unwrap().contains("budget")).collect();
+    assert_eq!(ran_out.len(), 1, "{s:#}");
+}
+
+/// Issue 21, defect 4: a budget that fits only one unit keeps the architecture decision (the
+/// objective) and cuts the concept it builds on, not the other way round.
+#[test]
+fn spec_10_the_budget_cut_keeps_the_architecture_decision() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let v = drive(&cli, cli.start(&oauth(), &["--max-minutes", "8"]), "decision");
+    let card = next(&v);
+    let units: Vec<&str> = card["units"].as_array().unwrap().iter().map(|u| u["id"].as_str().unwrap()).collect();
+    assert_eq!(units, ["unit-c1"], "{card:#}");
+    assert_eq!(card["units"][0]["role"], "objective");
+    let omitted = card["omitted"].as_array().unwrap();
+    assert_eq!(omitted.len(), 1, "{card:#}");
+    assert_eq!((omitted[0]["concept_id"].as_str(), omitted[0]["kind"].as_str()), (Some("c0"), Some("budget")));
+    assert!(card["estimated_minutes"].as_u64().unwrap() <= 8);
+}
+
+/// Issue 21, defect 5: after a wrong answer, the missed question handed in again — with only its
+/// id changed, or reworded only in case, spacing and punctuation — is refused.
+#[test]
+fn spec_11_an_isomorphic_follow_up_that_repeats_the_missed_question_is_refused() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let v = drive(&cli, cli.start(&retry(), &[]), "question");
+    let sid = sid_of(&v);
+    let cp = next(&v)["checkpoint"].as_str().unwrap().to_string();
+    let wrong = label_of_agent(next(&v), "a");
+    let mut v = cli.answer(&sid, &cp, &["--choice", &wrong]);
+    // Evaluation (diagnosed), the reinforcement lesson, its acknowledgement: then the follow-up.
+    for _ in 0..3 {
+        let n = next(&v).clone();
+        v = match n["kind"].as_str().unwrap() {
+            "work_order" => json_of(&cli.submit(&sid, &n, &agent_result(&n), &[])),
+            "lesson" => cli.answer(&sid, n["checkpoint"].as_str().unwrap(), &["--acknowledge"]),
+            other => panic!("{other}: {v:#}"),
+        };
+    }
+    let order = next(&v).clone();
+    assert_eq!(order["step"], "question", "{v:#}");
+    let missed = order["input"]["isomorphic_to"].clone();
+    assert!(missed.is_object(), "{order:#}");
+    let log_len = the_log(&store, &sid).len();
+
+    let mut same = missed.clone();
+    same["id"] = order["input"]["question_id"].clone();
+    let mut reworded = same.clone();
+    let prompt = missed["prompt"].as_str().unwrap();
+    reworded["prompt"] = json!(format!("  {}!!", prompt.to_uppercase().replace(' ', "   ")));
+    for c in reworded["choices"].as_array_mut().unwrap() {
+        c["text"] = json!(format!("{}.", c["text"].as_str().unwrap().to_lowercase()));
+    }
+    for (n, result) in [same, reworded].iter().enumerate() {
+        let out = cli.submit(&sid, &order, result, &[]);
+        let e = json_of(&out);
+        assert_eq!(e["error"]["code"], "invalid_worker_result", "{e:#}");
+        let errors = e["error"]["details"]["errors"].as_array().unwrap();
+        let hit = errors.iter().find(|x| x["code"] == "repeated_question").unwrap_or_else(|| panic!("{e:#}"));
+        assert!(hit["message"].as_str().unwrap().contains(missed["id"].as_str().unwrap()), "{hit:#}");
+        assert_eq!(the_log(&store, &sid).len(), log_len + n + 1, "one rejection event, nothing of the result");
+    }
+    // A new question on a different surface is taken.
+    let out = cli.submit(&sid, &order, &agent_result(&order), &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(next(&json_of(&out))["kind"], "question");
+}
+
+/// Issue 21, defect 6: the second rejected concepts result warns that one more replaces the
+/// agent's concepts with a degraded plan; the third says the session now waits for the user's
+/// decision and names next actions that work.
+#[test]
+fn spec_6_the_third_rejected_concepts_result_hands_the_decision_to_the_user() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let started = cli.start(&oauth(), &[]);
+    let sid = sid_of(&started);
+    let order = next(&started).clone();
+    let mut bad = agent_result(&order);
+    bad["concepts"][0]["difficulty"] = json!(9);
+    let messages: Vec<Value> = (1..=3)
+        .map(|i| {
+            let e = json_of(&cli.submit(&sid, &order, &bad, &["--operation-id", &format!("bad-{i}")]));
+            assert_eq!(e["error"]["code"], "invalid_worker_result", "{e:#}");
+            e
+        })
+        .collect();
+    let m1 = messages[0]["error"]["message"].as_str().unwrap();
+    assert!(!m1.contains("degraded"), "{m1}");
+    let m2 = messages[1]["error"]["message"].as_str().unwrap();
+    assert!(m2.contains("one more rejection") && m2.contains("degraded plan"), "{m2}");
+    let third = &messages[2];
+    let m3 = third["error"]["message"].as_str().unwrap();
+    assert!(m3.contains("waits for the user's decision") && !m3.contains("is analyzing"), "{m3}");
+    assert_eq!(third["error"]["details"]["state"], "waiting_for_decision", "{third:#}");
+    let actions: Vec<&str> = third["next_actions"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert!(actions.iter().all(|a| !a.contains("submit")), "{actions:?}");
+    // The next actions work: show the card, then the user answers it.
+    let show = actions.iter().find(|a| a.contains(" show ")).expect("a show action");
+    assert!(show.ends_with(&sid), "{show}");
+    let shown = cli.ok(&["show", &sid]);
+    assert_eq!(next(&shown)["kind"], "decision");
+    assert_eq!(next(&shown)["degraded"], true);
+    let answer = actions.iter().find(|a| a.contains(" answer ")).expect("an answer action");
+    let cp = next(&shown)["checkpoint"].as_str().unwrap();
+    assert!(answer.contains(&format!("--checkpoint {cp}")), "{answer}");
+    let declined = cli.answer(&sid, cp, &["--decline"]);
+    assert_eq!(declined["data"]["state"], "cancelled");
+}
+
+/// Issue 21, defect 9: the summary's edge cases read as misconceptions, not as advice, and its
+/// takeaways do not repeat the objectives.
+#[test]
+fn spec_9_summary_takeaways_and_edge_cases_say_something_new() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let v = drive(&cli, cli.start(&retry(), &[]), "summary");
+    let s = summary_of(&v);
+    let objectives: Vec<&str> =
+        s["concepts"].as_array().unwrap().iter().map(|c| c["objective"].as_str().unwrap()).collect();
+    let takeaways = s["takeaways"].as_array().unwrap();
+    assert!(!takeaways.is_empty(), "{s:#}");
+    for t in takeaways {
+        let t = t.as_str().unwrap();
+        assert!(objectives.iter().all(|o| !t.contains(o)), "a takeaway repeats an objective: {t}");
+    }
+    let edge = s["edge_cases_for_other_projects"].as_array().unwrap();
+    assert!(!edge.is_empty(), "{s:#}");
+    for e in edge {
+        let e = e.as_str().unwrap();
+        assert!(e.to_lowercase().contains("misconception"), "reads as a misconception: {e}");
+    }
+}
+
+/// Issue 21, defect 10: the smaller ones, each through the binary.
+#[test]
+fn spec_10_smaller_defects_of_issue_21() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    // A schema error names where it is.
+    let started = cli.start(&oauth(), &[]);
+    let sid = sid_of(&started);
+    let order = next(&started).clone();
+    let mut bad = agent_result(&order);
+    bad["concepts"][0]["colour"] = json!("blue");
+    let e = json_of(&cli.submit(&sid, &order, &bad, &[]));
+    let err = &e["error"]["details"]["errors"][0];
+    assert_eq!((err["code"].as_str(), err["path"].as_str()), (Some("schema"), Some("concepts[0].colour")), "{e:#}");
+    let mut bad = agent_result(&order);
+    bad["concepts"][0].as_object_mut().unwrap().remove("difficulty");
+    let e = json_of(&cli.submit(&sid, &order, &bad, &[]));
+    let err = &e["error"]["details"]["errors"][0];
+    assert_eq!((err["code"].as_str(), err["path"].as_str()), (Some("schema"), Some("concepts[0].difficulty")), "{e:#}");
+    // A cycle in prerequisites is refused, naming it (the spec orders dependencies
+    // topologically: a cycle has no order, so the agent must break it).
+    let mut cyclic = agent_result(&order);
+    cyclic["concepts"][0]["prerequisites"] = json!(["c1"]);
+    let e = json_of(&cli.submit(&sid, &order, &cyclic, &[]));
+    let errors = e["error"]["details"]["errors"].as_array().unwrap();
+    let cycle = errors.iter().find(|x| x["code"] == "prerequisite_cycle").unwrap_or_else(|| panic!("{e:#}"));
+    assert!(cycle["message"].as_str().unwrap().contains("c0") && cycle["message"].as_str().unwrap().contains("c1"));
+    assert!(!cycle["path"].as_str().unwrap().is_empty());
+
+    // The rest of the session: sensitive paths counted once; an ended session's hint.
+    let cli2 = Cli::new(&store);
+    let v = drive(&cli2, cli2.start(&oauth(), &[]), "summary");
+    let s = summary_of(&v);
+    let limitations: Vec<&str> = s["limitations"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert_eq!(limitations.iter().filter(|l| l.contains("sensitive")).count(), 1, "{limitations:?}");
+    assert!(
+        limitations.iter().all(|l| !l.contains("omitted by budgets")),
+        "the .env is not a budget omission: {limitations:?}"
+    );
+    let sid2 = sid_of(&v);
+    let log = the_log(&store, &sid2);
+    for e in log.iter().filter(|e| e["type"] == "ANSWER_EVALUATED") {
+        let action = e["payload"]["evaluation"]["action"].as_str().unwrap();
+        assert!(["advance", "deepen", "reinforce", "retry", "finish"].contains(&action), "§11 moves: {action}");
+    }
+    let (code, e) = cli2.err(&["answer", &sid2, "--checkpoint", "q-1", "--choice", "b"]);
+    assert_eq!((code, e["error"]["code"].as_str().unwrap()), (9, "session_ended"));
+    let m = e["error"]["message"].as_str().unwrap();
+    assert!(!m.contains("nothing more can be submitted") && m.contains("ended") && m.contains("show"), "{m}");
+
+    // Help points at what an installed binary has.
+    for args in [vec!["codecall", "--help"], vec!["--help"]] {
+        let out = store.cmd().args(&args).output().unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(!help.contains("docs/cli.md"), "{args:?}: {help}");
+    }
+    let out = store.cmd().args(["codecall", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("dossier man"));
+}
+
+/// Issue 21, defect 10: the intent mismatch message uses the contract's words, not Rust names.
+#[test]
+fn spec_10_intent_mismatch_speaks_the_contracts_words() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let v = drive(&cli, cli.start(&retry(), &[]), "question");
+    let sid = sid_of(&v);
+    let label = label_of_agent(next(&v), "b");
+    let mut v = cli.answer(&sid, next(&v)["checkpoint"].as_str().unwrap(), &["--choice", &label]);
+    let n = next(&v).clone();
+    v = json_of(&cli.submit(&sid, &n, &agent_result(&n), &[]));
+    let order = next(&v).clone();
+    assert_eq!(order["step"], "question", "{v:#}");
+    let asked = order["input"]["intent"].as_str().unwrap().to_string();
+    let mut q = agent_result(&order);
+    q["intent"] = json!(if asked == "tradeoff" { "debugging" } else { "tradeoff" });
+    let e = json_of(&cli.submit(&sid, &order, &q, &[]));
+    let errors = e["error"]["details"]["errors"].as_array().unwrap();
+    let m = errors.iter().find(|x| x["code"] == "intent_mismatch").unwrap()["message"].as_str().unwrap();
+    assert!(m.contains(&format!("`{asked}`")), "{m}");
+    assert!(!m.chars().any(|c| c.is_ascii_uppercase()) || !m.contains("Reasoning") && !m.contains("Tradeoff"), "{m}");
+}
+
+/// Issue 21, defect 10: the Start/Skip card's minutes are the estimate the log records for it
+/// (the plan's), in the JSON and in the text.
+#[test]
+fn spec_10_the_cards_minutes_are_the_recorded_estimate() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let v = drive(&cli, cli.start(&oauth(), &[]), "decision");
+    let sid = sid_of(&v);
+    let card = next(&v);
+    let log = the_log(&store, &sid);
+    let of = |t: &str| log.iter().find(|e| e["type"] == t).unwrap_or_else(|| panic!("{t}"));
+    let presented = &of("LEARNING_RECOMMENDATION_PRESENTED")["payload"]["estimated_minutes"];
+    let planned = &of("PLAN_CREATED")["payload"]["plan"]["estimated_minutes"];
+    assert_eq!(&card["estimated_minutes"], presented, "{card:#}");
+    assert_eq!(presented, planned);
+    let text = String::from_utf8_lossy(&cli.run(&["show", &sid]).stdout).into_owned();
+    assert!(text.contains(&format!("about {} minute(s)", presented.as_u64().unwrap())), "{text}");
+}
+
+/// Issue 21, defect 10: a dependency cycle the agent did not state — two of its concepts are one
+/// after deduplication — is kept (nothing needed disappears) and shown to the user on the card.
+#[test]
+fn spec_10_a_cycle_made_by_deduplication_is_shown_to_the_user() {
+    let store = init_store();
+    let cli = Cli::new(&store);
+    let agent = agent_with("concepts", |_, r| {
+        let concepts = r["concepts"].as_array_mut().unwrap();
+        concepts.truncate(1);
+        let mut twin = concepts[0].clone();
+        twin["id"] = json!("c0-again");
+        twin["prerequisites"] = json!(["c1"]);
+        let mut c1 = concepts[0].clone();
+        c1["id"] = json!("c1");
+        c1["canonical_id"] = json!("token refresh");
+        c1["label"] = json!("token refresh");
+        c1["prerequisites"] = json!(["c0"]);
+        concepts.push(twin);
+        concepts.push(c1);
+    });
+    let v = drive_with(&cli, cli.start(&oauth(), &[]), "decision", &agent, &|_| unreachable!());
+    let card = next(&v);
+    assert_eq!(card["cycles"].as_array().unwrap().len(), 1, "{card:#}");
+    let sid = sid_of(&v);
+    let text = String::from_utf8_lossy(&cli.run(&["show", &sid]).stdout).into_owned();
+    assert!(text.contains("depend on each other"), "{text}");
 }

@@ -186,7 +186,11 @@ fn agent_result(order: &Value, lesson: &dyn Fn(&Value) -> Value) -> Value {
             sub.as_object_mut().unwrap().remove("content_hash");
             json!({
                 "id": input["question_id"], "unit_id": input["unit"]["id"],
-                "prompt": "In this change, what happens after a failed attempt?",
+                // One prompt per question (main's repeated_question check refuses a repeat).
+                "prompt": format!(
+                    "In this change, what happens after a failed attempt (check {})?",
+                    input["question_id"].as_str().unwrap()
+                ),
                 "choices": [
                     {"id": "a", "text": "It retries immediately without any delay between attempts", "rationale": "Wrong: the code waits between attempts."},
                     {"id": "b", "text": "It waits longer after each failure so the server can recover", "rationale": "Right: the delay doubles after each failure."},

@@ -227,7 +227,7 @@ fn wrong_world_is_named() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{} does not implement `priority`: it has no export `dossier:policy/priority@2.0.0` (exports: dossier:policy/ranking@2.0.0); build it for the world `dossier:policy/priority-policy@2.0.0`",
+            "{} does not implement `priority`: it has no export `dossier:policy/priority@2.1.0` (exports: dossier:policy/ranking@2.1.0); build it for the world `dossier:policy/priority-policy@2.1.0`",
             path.display()
         )
     );
@@ -243,13 +243,13 @@ fn incompatible_version_is_named() {
             interface: Interface::Priority,
             component: Source::File(path.clone()),
             found: "3.0.0".into(),
-            required: "2.0.0".into()
+            required: "2.1.0".into()
         }
     );
     assert_eq!(
         e.to_string(),
         format!(
-            "{} exports `priority` at incompatible version 3.0.0; this dossier speaks dossier:policy@2.0.0, rebuild the component against wit/ from this release",
+            "{} exports `priority` at incompatible version 3.0.0; this dossier speaks dossier:policy@2.1.0, rebuild the component against wit/ from this release",
             path.display()
         )
     );
@@ -268,7 +268,7 @@ fn contract_mismatch_is_named_at_load() {
     }
     assert!(
         e.to_string()
-            .starts_with(&format!("{} exports `priority` but does not match dossier:policy@2.0.0: ", path.display())),
+            .starts_with(&format!("{} exports `priority` but does not match dossier:policy@2.1.0: ", path.display())),
         "{e}"
     );
     assert_eq!(err_of(&p), e, "a call reports the same mismatch");
@@ -459,5 +459,103 @@ fn distill_findings_cross_the_component_boundary_with_their_lines() {
         ("empty-next-steps", 21),
     ] {
         assert!(got.contains(&(code.to_string(), line)), "{code} on line {line}: {got:?}");
+    }
+}
+
+/// Texts for the redaction parity tests: plain, multi-line, JSON-escaped, none to find.
+fn redaction_texts() -> Vec<String> {
+    let ghp = format!("ghp_{}", "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4");
+    let pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nq3Xk9mP2qL7wZ==\n-----END PRIVATE KEY-----";
+    vec![
+        String::new(),
+        "nothing secret here\njust prose about passwords and tokens\n".to_string(),
+        format!("a\n{ghp}\nkey = AKIAIOSFODNN7EXAMPLE\n{pem}\nDB_PASSWORD=Xk9mP2qL7wZ\nb"),
+        serde_json::json!({"type": "tool_result", "content": format!("export GITHUB_TOKEN={ghp}\n{pem}\nok")})
+            .to_string(),
+        format!("{{\"a\":1}}\n{}\n", serde_json::json!({"private_key": format!("{pem}\n")})),
+    ]
+}
+
+#[test]
+fn embedded_redaction_matches_native_core() {
+    use dossier::policy::RedactionOptions;
+    use dossier_core::redact as native_redact;
+    let p = policies(None, &[], Limits::default());
+    let key = vec![9u8; 32];
+    for text in redaction_texts() {
+        let options = RedactionOptions { key: key.clone(), allow: vec![] };
+        let got = p.redact(&text, &options).unwrap_or_else(|e| panic!("{e}"));
+        let want = native_redact::redact(&text, &native_redact::Options { key: &key, allow: &[] }).unwrap();
+        assert_eq!(got.text, want.text, "{text}");
+        let hits: Vec<_> =
+            got.hits.iter().map(|h| (h.kind.as_str(), h.first_line, h.last_line, h.marker.as_str())).collect();
+        let want_hits: Vec<_> =
+            want.hits.iter().map(|h| (h.kind, h.first_line, h.last_line, h.marker.as_str())).collect();
+        assert_eq!(hits, want_hits, "{text}");
+    }
+}
+
+#[test]
+fn redacted_jsonl_lines_stay_valid_json_through_the_component() {
+    use dossier::policy::RedactionOptions;
+    let p = policies(None, &[], Limits::default());
+    let options = RedactionOptions { key: vec![1; 32], allow: vec![] };
+    for text in redaction_texts() {
+        let r = p.redact(&text, &options).unwrap();
+        let out = r.text.unwrap_or(text.clone());
+        assert_eq!(out.lines().count(), text.lines().count());
+        for (line, original) in out.lines().zip(text.lines()) {
+            if serde_json::from_str::<serde_json::Value>(original).is_ok() {
+                serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn redaction_refuses_a_key_that_is_not_32_bytes() {
+    use dossier::policy::RedactionOptions;
+    let p = policies(None, &[], Limits::default());
+    let e = p.redact("x", &RedactionOptions { key: vec![1; 16], allow: vec![] }).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "embedded default policy (dossier 0.1.0) refused `redaction.redact`: invalid input: the redaction key must be 32 bytes, got 16"
+    );
+}
+
+#[test]
+fn a_24_mb_transcript_fits_the_redaction_memory_cap() {
+    use dossier::policy::RedactionOptions;
+    let p = policies(None, &[], Limits::default());
+    let line = serde_json::json!({"type": "assistant", "message": {"content": "x".repeat(2000)}}).to_string();
+    let mut text = String::with_capacity(25 << 20);
+    while text.len() < 24 << 20 {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text.push_str("AKIAIOSFODNN7EXAMPLE\n");
+    let r = p.redact(&text, &RedactionOptions { key: vec![1; 32], allow: vec![] }).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.hits.len(), 1);
+    assert_eq!(r.text.unwrap().len(), text.len() - 20 + r.hits[0].marker.len());
+}
+
+#[test]
+fn an_alternate_redaction_component_answers_and_its_outputs_are_checked() {
+    use dossier::policy::RedactionOptions;
+    let path = fixture("redaction_bad");
+    let p = policies(None, &[(Interface::Redaction, path.clone())], Limits::default());
+    let o = RedactionOptions { key: vec![1; 32], allow: vec![] };
+    assert_eq!(p.redact("hello", &o).unwrap().text.as_deref(), Some("HELLO"));
+    for (input, why) in [
+        ("lines\n", "the redacted text has 0 newlines, the input 1"),
+        ("range", "hit `x` on lines 1-3 of a 1-line input"),
+        ("kind", "hit kind `Bad Kind` is not a snake_case name"),
+    ] {
+        let e = p.redact(input, &o).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{} returned an invalid result from `redaction.redact`: {why}", path.display()),
+            "{input}"
+        );
     }
 }

@@ -139,7 +139,8 @@ fn rename_changes_the_display_name_only() {
         actor: "test".into(),
         ..Default::default()
     };
-    let out = dossier_store::save::save(&s, "first-name", req, &dossier_store::progress::SILENT).unwrap();
+    let app = dossier::app::with(s, dossier_store::config::Config::default());
+    let out = dossier_store::save::save(&app, "first-name", req, &dossier_store::progress::SILENT).unwrap();
     assert_eq!(out.slug, "first-name");
     assert_eq!(out.path, store.root().join("first-name"));
     let d = show(&store, "first-name");

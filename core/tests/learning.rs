@@ -521,14 +521,69 @@ fn budget_drops_lowest_value_leaves_and_never_a_needed_prerequisite() {
     assert_eq!(omitted, vec![("low", OmissionKind::Budget), ("mid", OmissionKind::Budget)], "lowest value first");
     assert!(p.omitted[0].reason.contains("14-minute budget") && p.omitted[0].reason.contains("no kept unit needs it"));
 
-    // Tighter: the objective goes first, then its prerequisite becomes the objective.
+    // Tighter: the most valuable unit stays, and its prerequisite is cut first (issue 21,
+    // defect 4: §10 puts the objective before its plumbing).
     let p = plan(&concepts, 7).unwrap();
-    assert_eq!(ids(&p), vec!["unit-plumbing"]);
+    assert_eq!(ids(&p), vec!["unit-core"]);
     assert_eq!(p.units[0].role, UnitRole::Objective);
+    assert!(p.units[0].prerequisites.is_empty(), "a cut prerequisite is no edge: {:?}", p.units[0]);
     assert_eq!(p.units[0].estimated_minutes, 7);
+    let plumbing = p.omitted.iter().find(|o| o.concept_id == "plumbing").unwrap();
+    assert!(plumbing.reason.contains("cut before the more valuable `unit-core`"), "{}", plumbing.reason);
     let p = plan(&concepts, 3).unwrap();
     assert!(p.units.is_empty());
     assert_eq!(p.omitted.len(), 4);
+}
+
+/// Issue 21, defect 4: with an architecture decision and the concept it builds on, a budget that
+/// fits only one keeps the architecture decision, never only its prerequisite.
+#[test]
+fn spec_10_the_budget_keeps_the_architecture_decision_and_cuts_its_prerequisite() {
+    let concepts = vec![
+        with(concept("retry", &[]), |c| {
+            c.difficulty = 2;
+            c.relevance = 0.8;
+        }),
+        with(concept("budgeted-retries", &["retry"]), |c| {
+            c.difficulty = 2;
+            c.relevance = 0.8;
+            c.category = ConceptCategory::ArchitectureDecision;
+        }),
+    ];
+    assert_eq!(plan(&concepts, 1000).unwrap().estimated_minutes, 5 + 6);
+    for budget in 6..11 {
+        let p = plan(&concepts, budget).unwrap();
+        assert_eq!(ids(&p), vec!["unit-budgeted-retries"], "budget {budget}");
+        assert_eq!(p.units[0].role, UnitRole::Objective);
+        assert_eq!(p.omitted.iter().map(|o| o.concept_id.as_str()).collect::<Vec<_>>(), vec!["retry"]);
+    }
+    assert!(plan(&concepts, 5).unwrap().units.is_empty(), "the objective alone does not fit: nothing to teach");
+}
+
+/// Issue 21, defect 3: an objective evidenced on the last minute of the budget is
+/// `objective-evidenced`, not `budget-spent`; and no move starts that would pass the budget.
+#[test]
+fn spec_10_the_objective_evidenced_at_the_budget_is_not_a_spent_budget() {
+    let p = plan(&[with(concept("cache", &[]), |c| c.difficulty = 2)], 6).unwrap();
+    assert_eq!(p.estimated_minutes, 6);
+    let mut s = LearnerState { plan: p, budget_minutes: 6, ..Default::default() };
+    s.taught.push("unit-cache".into());
+    s.answers.push(answer("unit-cache", QuestionIntent::Scenario, 2, true, &[]));
+    s.answers.push(answer("unit-cache", QuestionIntent::CausalReasoning, 3, true, &[]));
+    s.elapsed_minutes = 6;
+    assert_eq!(ended(&mv(&s)).reason, FinishReason::ObjectiveEvidenced);
+
+    // A wrong answer at 5 of 6 minutes: the reinforcement (a 4-minute lesson and a question)
+    // would pass the budget, so the session stops instead of running to 10.
+    s.answers.pop();
+    s.answers.push(answer("unit-cache", QuestionIntent::CausalReasoning, 3, false, &["m"]));
+    s.elapsed_minutes = 5;
+    let e = mv(&s);
+    assert_eq!(ended(&e).reason, FinishReason::BudgetSpent);
+    assert!(ended(&e).message.contains("6-minute budget"), "{e:?}");
+    // One check-in fits in the last minute.
+    s.answers.last_mut().unwrap().misconceptions.clear();
+    assert!(matches!(mv(&s), LearningMove::Retry(_)));
 }
 
 #[test]
@@ -702,7 +757,10 @@ fn empty_plan_and_spent_budget_finish() {
     let mut s = state(two_unit_plan());
     s.elapsed_minutes = 60;
     assert_eq!(ended(&mv(&s)).reason, FinishReason::BudgetSpent);
-    s.elapsed_minutes = 59;
+    // The first lesson (difficulty 2, standard: 4 minutes) and its check-in take 5.
+    s.elapsed_minutes = 56;
+    assert_eq!(ended(&mv(&s)).reason, FinishReason::BudgetSpent, "it would run past the budget");
+    s.elapsed_minutes = 55;
     assert!(matches!(mv(&s), LearningMove::Teach(_)));
 }
 
@@ -997,8 +1055,8 @@ fn good_item() -> McqItem {
         choices: vec![
             choice("a", "The next read misses and reloads the value"),
             choice("b", "The stale read is aborted mid-flight"),
-            choice("c", "Writes block until every reader finishes"),
-            choice("d", "Entries expire only on their TTL"),
+            choice("c", "Writes block until the readers finish"),
+            choice("d", "Entries expire when their TTL runs out"),
         ],
         correct_choice_id: "a".into(),
         intent: QuestionIntent::CausalReasoning,
@@ -1030,8 +1088,8 @@ fn item_rejection_rules() {
         (
             "choice-count",
             Box::new(|i| {
-                i.choices.push(choice("e", "e text"));
-                i.choices.push(choice("f", "f text"));
+                i.choices.push(choice("e", "The write is queued behind the read"));
+                i.choices.push(choice("f", "The entry is pinned until it is read"));
             }),
         ),
         ("duplicate-choice-id", Box::new(|i| i.choices[3].id = "b".into())),
@@ -1148,4 +1206,230 @@ fn shuffle_with_mixed_choice_counts_takes_a_least_used_position() {
         assert_eq!(counts[pos], *counts.iter().min().unwrap(), "question {k}");
         positions.push(pos as u32);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item-writing flaws (issue 21, item 4): per rule, a flawed and a sound item
+// ---------------------------------------------------------------------------------------------
+
+/// An item with `prompt` and choices `a`, `b`, … from `texts`; `a` is the key.
+fn worded(prompt: &str, texts: &[&str]) -> McqItem {
+    let ids = ["a", "b", "c", "d", "e"];
+    McqItem {
+        prompt: prompt.into(),
+        choices: texts.iter().zip(ids).map(|(t, id)| choice(id, t)).collect(),
+        ..good_item()
+    }
+}
+
+/// The findings with `code`, checking every finding names a rewrite and has the rule's severity.
+fn flagged(item: &McqItem, code: &str, severity: Severity) -> bool {
+    let found: Vec<_> = check_item(item).into_iter().filter(|f| f.code == code).collect();
+    assert!(found.iter().all(|f| f.severity == severity && f.line == 0 && f.message.len() > 60), "{found:?}");
+    !found.is_empty()
+}
+
+/// A sound item: no finding at all.
+fn sound(item: &McqItem) {
+    assert!(check_item(item).is_empty(), "{:?}", check_item(item));
+}
+
+const CHOICES: [&str; 4] = [
+    "The next read misses and reloads the value",
+    "The stale read is aborted mid-flight",
+    "Writes block until the readers finish",
+    "Entries expire when their TTL runs out",
+];
+
+#[test]
+fn negative_stem() {
+    for prompt in [
+        "Which of these is not a reason the cache drops an entry in put()?",
+        "All of these follow from put() EXCEPT? Pick the one that does except-wise",
+        "Which effect of put() matters least here?",
+        "Which statement about put() is false?",
+        "Why doesn't put() keep the stale entry?",
+        "Which of these cannot follow from put()?",
+    ] {
+        assert!(flagged(&worded(prompt, &CHOICES), "negative-stem", Severity::Error), "{prompt}");
+    }
+    for prompt in [
+        "Which of these is NOT a reason the cache drops an entry in put()?",
+        "Which effect of put() is **not** wanted here?",
+        "Which effect of put() is *least* wanted here?",
+        "What does put() guarantee for a reader that ran at least once before the write?",
+        "What does put() do when the `dirty` flag is set?",
+        "The lock means two writers cannot interleave. What does put() guarantee?",
+    ] {
+        sound(&worded(prompt, &CHOICES));
+    }
+}
+
+#[test]
+fn combination_option() {
+    for bad in ["Both a and b", "A and C", "a, b and c", "All of a, b", "Options 1 and 3", "Both", "Neither is right"] {
+        let mut texts = CHOICES;
+        texts[3] = bad;
+        assert!(flagged(&worded(&good_item().prompt, &texts), "combination-option", Severity::Error), "{bad}");
+    }
+    // "Both X and Y" naming two other choices.
+    let both = worded(
+        "What does the reconnect logic do?",
+        &[
+            "Both the backoff and the resubscription",
+            "Waits with exponential backoff between attempts",
+            "Resubscribes to the channels it held",
+            "Drops the queued messages",
+        ],
+    );
+    assert!(flagged(&both, "combination-option", Severity::Error));
+    for fine in [
+        "Both writers block until the read ends",
+        "A fresh slot is allocated for the write",
+        "Both the writer and the reloader wait",
+    ] {
+        let mut texts = CHOICES;
+        texts[3] = fine;
+        sound(&worded(&good_item().prompt, &texts));
+    }
+}
+
+#[test]
+fn absolute_terms() {
+    let flawed = worded(
+        &good_item().prompt,
+        &[
+            "The next read misses and reloads the value",
+            "Every stale read is always aborted",
+            "Writes never wait for readers",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(flagged(&flawed, "absolute-terms", Severity::Warning));
+    // The key uses one too: no cue.
+    let balanced = worded(
+        &good_item().prompt,
+        &[
+            "The next read always misses and reloads the value",
+            "The stale read is always aborted mid-flight",
+            "Writes block until the readers finish",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(!flagged(&balanced, "absolute-terms", Severity::Warning));
+    sound(&good_item());
+}
+
+#[test]
+fn vague_qualifier() {
+    let mut texts = CHOICES;
+    texts[0] = "The next read usually misses and reloads the value";
+    assert!(flagged(&worded(&good_item().prompt, &texts), "vague-qualifier", Severity::Warning));
+    assert!(flagged(
+        &worded("What does put() often guarantee for a stale read?", &CHOICES),
+        "vague-qualifier",
+        Severity::Warning
+    ));
+    sound(&good_item());
+}
+
+#[test]
+fn stem_cue() {
+    let prompt = "Why does the invalidation in put() matter to a concurrent reader?";
+    let flawed = worded(
+        prompt,
+        &[
+            "The invalidation makes the concurrent reader reload the entry",
+            "It aborts the stale read mid-flight",
+            "Writes block until the lock is free",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(flagged(&flawed, "stem-cue", Severity::Warning));
+    // A distractor uses the stem's words too: no cue.
+    let shared = worded(
+        prompt,
+        &[
+            "The invalidation makes the concurrent reader reload the entry",
+            "The invalidation aborts the concurrent reader mid-flight",
+            "Writes block until the lock is free",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(!flagged(&shared, "stem-cue", Severity::Warning));
+    // One shared word is common in sound items: no finding below MIN_CUE_TERMS.
+    let one = worded(
+        prompt,
+        &[
+            "The next reader misses and loads the fresh value",
+            "It aborts the stale read mid-flight",
+            "Writes block until the lock is free",
+            "Entries expire when their TTL runs out",
+        ],
+    );
+    assert!(!flagged(&one, "stem-cue", Severity::Warning));
+    sound(&good_item());
+}
+
+#[test]
+fn convergence() {
+    // Each distractor changes one element of the key, which sits at their centre.
+    let flawed = worded(
+        "What does the client do when the upstream call fails?",
+        &[
+            "Retries with backoff, then drops the request after the timeout",
+            "Retries with backoff, then queues the request after the timeout",
+            "Retries at once, then drops the request after the timeout",
+            "Retries with backoff, then drops the request before the timeout",
+        ],
+    );
+    assert!(flagged(&flawed, "convergence", Severity::Warning));
+    // A 2x2 design (every option shares as much with the others): no centre.
+    let even = worded(
+        "What does the consumer do with each batch?",
+        &[
+            "Commits synchronously, then processes the batch",
+            "Commits asynchronously, then processes the batch",
+            "Processes the batch, then commits synchronously",
+            "Processes the batch, then commits asynchronously",
+        ],
+    );
+    assert!(!flagged(&even, "convergence", Severity::Warning));
+    sound(&good_item());
+}
+
+#[test]
+fn grammar_cue() {
+    let flawed = worded(
+        "To find a key without scanning, put() keeps an",
+        &["index of live entries", "sorted list of entries", "linked list per bucket", "bloom filter over keys"],
+    );
+    assert!(flagged(&flawed, "grammar-cue", Severity::Error));
+    let blank = worded(
+        "put() keeps a ___ to find a key without scanning.",
+        &["hash map from key to slot", "index of live entries", "ordered log of writes", "array of buckets"],
+    );
+    assert!(flagged(&blank, "grammar-cue", Severity::Error));
+    let plural = worded(
+        "Which of these are safe to share between the cache's threads?",
+        &["Atomic counters", "A plain cell", "A raw pointer", "A borrowed slice"],
+    );
+    assert!(flagged(&plural, "grammar-cue", Severity::Warning));
+    let fine = worded(
+        "To find a key without scanning, what does put() keep?",
+        &["An index of live entries", "A sorted list of entries", "A linked list per bucket", "A bloom filter"],
+    );
+    assert!(!check_item(&fine).iter().any(|f| f.code == "grammar-cue"), "{:?}", check_item(&fine));
+    sound(&good_item());
+}
+
+#[test]
+fn short_distractor() {
+    let mut texts = CHOICES;
+    texts[2] = "Nothing";
+    assert!(flagged(&worded(&good_item().prompt, &texts), "short-distractor", Severity::Warning));
+    let mut texts = CHOICES;
+    texts[2] = "It blocks";
+    assert!(flagged(&worded(&good_item().prompt, &texts), "short-distractor", Severity::Warning));
+    sound(&good_item());
 }

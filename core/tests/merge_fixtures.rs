@@ -231,11 +231,14 @@ const POSSIBLE: &[(&str, &str, &str, &str)] = &[
     ("limits", "sales prefers tiers", "Sales prefers account tiers", "Sales prefers usage tiers"),
     // Two states of one thing under Current State (the widened tier).
     ("limits", "benchmarks running", "Benchmarks done", "Benchmarks running"),
-    ("lifecycle", "cron jobs", "Retire the invoice cron jobs", "Moving invoicing from the cron jobs"),
+    // (Issue 19's third round: the two Situation sentences "Retire the invoice cron jobs" /
+    // "Moving invoicing from the cron jobs …" are no longer related: framing that shares words,
+    // not one subject stated twice; `keep-both` was their answer.)
     ("lifecycle", "cron jobs", "Cron jobs disabled for migrated tenants", "180 tenants are still on the cron jobs"),
-    // Related, compatible: churn figures next to the renewal decision.
-    ("restatements", "enterprise annual", "Monthly enterprise deals churn at 3x", "Enterprise renewals move to annual"),
-    ("restatements", "monthly enterprise annual", "monthly stays for self-serve", "Churn on monthly enterprise deals"),
+    // (Issue 19's third round: the churn figures next to the renewal decision — "Monthly
+    // enterprise deals churn at 3x" / "Enterprise renewals move to annual commits", and the
+    // mirror pair — are no longer related: a decision and a finding about one thing that state
+    // no clash are additive; `keep-both` was their answer.)
 ];
 
 fn detected(plan: &MergePlan, tier: Certainty) -> Vec<(ConflictKind, String, u32, u32)> {

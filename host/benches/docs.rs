@@ -1,7 +1,8 @@
 //! codecall documentation resolution benchmarks (figures in docs/performance.md, "codecall
 //! documentation resolution"): the offline resolver as the runtime runs it before one lesson
-//! work order — a fresh registry (nothing cached across units), two concepts, the merge,
-//! redaction and hashing of `dossier_codecall::docs::resolve_with` — on a generated repository
+//! work order — a fresh registry (nothing cached across units), two concepts, the merge of
+//! `dossier_codecall::docs::resolve_with`, then the runtime's redaction and hashing
+//! (`dossier_codecall::docs::redact`, here with the native redactor) — on a generated repository
 //! of 2,000 files: 1,900 Rust sources, 60 Markdown files under `docs/` (10 of them ADRs), a
 //! README and CHANGELOG, a `Cargo.lock` pinning 200 registry crates whose sources (README and
 //! `src/lib.rs`) sit in a fake `CARGO_HOME`, and a `package-lock.json` with 30 packages in
@@ -15,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use dossier_codecall::docs::{DocRequest, resolve_with};
+use dossier_codecall::docs::{DocRequest, redact, resolve_with};
 use dossier_docs::{ConceptQuery, Locations, Resolver};
 
 fn main() {
@@ -115,7 +116,7 @@ fn resolve_unit_2000_files(b: divan::Bencher) {
             changed_symbols: req.changed_symbols.clone(),
             ..Default::default()
         };
-        let r = resolve_with(&Resolver::offline(&loc), &req, false);
+        let r = redact(&dossier_codecall::NativeRedactor, resolve_with(&Resolver::offline(&loc), &req, false)).unwrap();
         assert!(r.sources.iter().any(|s| s.source_id == "cargo:tokio-retry@1.0.0:README.md"), "{:?}", r.notes);
         r
     });

@@ -29,7 +29,8 @@ fn recall_store() -> &'static Path {
     S.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
         init(&dir);
-        let store = dossier_store::layout::Store::at(dir.clone());
+        let store =
+            dossier::app::with(dossier_store::layout::Store::at(dir.clone()), dossier_store::config::Config::default());
         let created = dossier_store::save::create(
             &store,
             dossier_store::save::CreateRequest {

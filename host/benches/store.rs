@@ -61,7 +61,10 @@ fn rg_status_10k(bencher: Bencher) {
 #[divan::bench(sample_count = 50)]
 fn save_100kb(bencher: Bencher) {
     let root = store(500);
-    let s = dossier_store::layout::Store::at(root.to_path_buf());
+    let s = dossier::app::with(
+        dossier_store::layout::Store::at(root.to_path_buf()),
+        dossier_store::config::Config::default(),
+    );
     let created = dossier_store::save::create(
         &s,
         dossier_store::save::CreateRequest { name: "Bench save".into(), actor: "bench".into(), ..Default::default() },

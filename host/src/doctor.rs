@@ -1,8 +1,9 @@
 //! `dossier doctor` (SPEC §7.2, §13.2): checks of the store, its config, the policy
 //! components, the context files, each Dossier (frontmatter, sections and provenance through
 //! the distill policy — its errors and warnings, grouped per kind so output stays bounded —
-//! audit log as JSONL, every artifact the audit log recorded; an `ok` line per Dossier that
-//! passed and a count of those checked), the
+//! audit log as JSONL, every artifact the audit log recorded, secrets stored in its files
+//! through the store's redaction scan; an `ok` line per Dossier that passed and a count of
+//! those checked), `privacy.redact: false` as a warning, the
 //! harness registration, and our own stale temp files. Each problem has a code, the file
 //! (and line when there is one), and a suggested fix (a command when one exists).
 //!
@@ -202,6 +203,18 @@ pub fn run() -> Result<Report> {
         Config::default()
     };
 
+    if !config.privacy.redact {
+        checks.push(
+            Check::problem(
+                Severity::Warning,
+                "config.privacy",
+                "redaction_off",
+                "privacy.redact is false: captures and saves store secrets verbatim",
+            )
+            .file(store.config_path())
+            .fix(format!("set `privacy.redact: true` in {}", store.config_path().display())),
+        );
+    }
     let app = crate::app::with(store, config);
     match crate::app::policies(&app) {
         Ok(policies) => {
@@ -315,11 +328,19 @@ pub fn run() -> Result<Report> {
                 Err(e) => checks.push(Check::problem(Severity::Error, "dossier.distill", e.code.as_str(), e.message)),
             }
         }
+        // Secrets already stored (a store written before redaction, or with it off): file,
+        // line and kind, never the value; the fix rewrites them through the Save path.
+        if policy_loads {
+            match dossier_store::redact::scan(&dossier_store::redact::Redactor::scanner(&app), &dir) {
+                Ok(found) => checks.extend(secret_checks(&found, &slug)),
+                Err(e) => checks.push(Check::problem(Severity::Error, "dossier.secrets", e.code.as_str(), e.message)),
+            }
+        }
         // One line per Dossier that passed, so a user sees it was checked.
         if checks[start..].iter().all(|c| c.severity == Severity::Ok) {
             passed += 1;
             let what = if policy_loads {
-                "frontmatter, audit log, archive, sections and provenance"
+                "frontmatter, audit log, archive, sections, provenance and secrets"
             } else {
                 "frontmatter, audit log and archive"
             };
@@ -422,6 +443,51 @@ pub fn run() -> Result<Report> {
     checks.extend(temp_file_checks(app.store.root(), SystemTime::now()));
 
     Ok(Report { store: app.store.root().to_path_buf(), checks })
+}
+
+/// Secrets found in one Dossier's files as checks: per file and kind, the first
+/// [`SHOWN_PER_KIND`] with their line, the rest as one check with their count and lines.
+fn secret_checks(found: &[dossier_store::redact::Found], slug: &str) -> Vec<Check> {
+    let fix = format!("dossier redact {slug}");
+    let mut groups: Vec<((&Path, &str), Vec<u32>)> = Vec::new();
+    for f in found {
+        let key = (f.file.as_path(), f.kind.as_str());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, lines)) => lines.push(f.line),
+            None => groups.push((key, vec![f.line])),
+        }
+    }
+    let mut checks = Vec::new();
+    for ((file, kind), lines) in groups {
+        for &l in lines.iter().take(SHOWN_PER_KIND) {
+            checks.push(
+                Check::problem(
+                    Severity::Warning,
+                    "dossier.secrets",
+                    "secret_stored",
+                    format!("a secret ({kind}) is stored in plain text"),
+                )
+                .file(file.to_path_buf())
+                .line(l)
+                .fix(fix.clone()),
+            );
+        }
+        if lines.len() > SHOWN_PER_KIND {
+            let rest = lines[SHOWN_PER_KIND..].to_vec();
+            let mut c = Check::problem(
+                Severity::Warning,
+                "dossier.secrets",
+                "secret_stored",
+                format!("{} more secrets ({kind}) stored in plain text", rest.len()),
+            )
+            .file(file.to_path_buf())
+            .fix(fix.clone());
+            c.count = Some(rest.len());
+            c.lines = rest;
+            checks.push(c);
+        }
+    }
+    checks
 }
 
 /// The distill policy's findings for one Dossier as checks: errors as errors, warnings as

@@ -13,9 +13,11 @@ conflict_detected result, call again resolving each with keep_target) and `codec
 (<slug> is `<dossier>,<repo>`: bind the Dossier, start a codecall session on the repo with
 save_summary, then act on each result like an agent: do each work order (the first concepts
 result deliberately invalid, then corrected), and answer each gate the forms did not: accept,
-default confidence, acknowledge, choice `b`; stop at the summary) and `edit` (<slug> is
+default confidence, acknowledge, choice `b`; stop at the summary), `edit` (<slug> is
 the project directory: Write an OAuth middleware file, Edit it, then a failing Edit of a file
-that does not exist; the codecall card test).
+that does not exist; the codecall card test) and `commit` (<slug> is the project directory:
+Write a retry change to src/client.rs and commit it with Bash; once the `/codecall` command's
+text is in the conversation, load and call codecall_start on the project; issue 21).
 The script (what the "model" does) depends only on the conversation so far: it counts the
 tool_use blocks already in `messages` and returns the next step. Requests without our tools
 (title generation and other helper calls) get a short text reply. It stops itself after
@@ -112,7 +114,7 @@ def agent_result(order):
         sub.pop("content_hash", None)
         label = inp["unit"]["label"]
         return {"id": inp["question_id"], "unit_id": inp["unit"]["id"],
-                "prompt": f"In this change, what does {label} do after a failure?",
+                "prompt": f"In this change, what does {label} do after a failure (check {inp['question_id']})?",
                 "choices": [
                     {"id": "a", "text": "It retries immediately without any delay between attempts",
                      "rationale": "Wrong: the code waits between attempts."},
@@ -163,7 +165,9 @@ def codecall_next(result, memo):
     if kind == "lesson":
         return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "acknowledge": True})
     if kind == "question":
-        return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "choice_id": "b"})
+        # Answers name the display label the question shows the right choice under.
+        right = next(c["id"] for c in n["choices"] if c["text"].startswith("It waits longer"))
+        return call("codecall_answer", {"session_id": sid, "checkpoint": n["checkpoint"], "choice_id": right})
     return None
 
 
@@ -184,8 +188,27 @@ def results_by_call(messages):
     return out
 
 
-def steps(results, by_call=None):
+COMMITTED_CLIENT = (
+    "use std::time::Duration;\n\npub async fn fetch(url: &str) -> Result<String, String> {\n"
+    "    retry_with_backoff(url, 5, Duration::from_millis(100)).await\n}\n\n"
+    "pub async fn retry_with_backoff(url: &str, attempts: u32, base: Duration) -> Result<String, String> {\n"
+    "    let mut delay = base;\n    let mut last = String::new();\n    for _ in 0..attempts {\n"
+    "        match send(url).await {\n            Ok(body) => return Ok(body),\n            Err(e) => last = e,\n"
+    "        }\n        delay *= 2;\n    }\n    Err(last)\n}\n\n"
+    "async fn send(url: &str) -> Result<String, String> {\n    Err(format!(\"unreachable {url}\"))\n}\n")
+
+
+def steps(results, by_call=None, codecall_asked=False):
     """The scripted sequence; later steps read earlier tool results."""
+    if SCENARIO == "commit":
+        s = [("Write", {"file_path": f"{SLUG}/src/client.rs", "content": COMMITTED_CLIENT}),
+             ("Bash", {"command": "git -c user.name=Agent -c user.email=agent@example.invalid "
+                                  "-c commit.gpgsign=false commit -qam 'Retry with backoff'",
+                       "description": "Commit the retry change"})]
+        if codecall_asked:
+            s += [("ToolSearch", {"query": f"select:{PREFIX}codecall_start"}),
+                  (f"{PREFIX}codecall_start", {"repo": SLUG, "task": "Retry failed HTTP calls with backoff"})]
+        return s
     if SCENARIO == "codecall":
         slug, repo = SLUG.split(",", 1)
         s = [("ToolSearch", {"query": f"select:{PREFIX}{t}"})
@@ -304,7 +327,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         req = json.loads(body or b"{}")
         names = {t.get("name") for t in req.get("tools", []) if isinstance(t, dict)}
-        if SCENARIO == "edit":
+        if SCENARIO in ("edit", "commit"):
             scripted = "Write" in names
         else:
             scripted = "ToolSearch" in names or any(n and n.startswith(PREFIX) for n in names)
@@ -313,7 +336,8 @@ class Handler(BaseHTTPRequestHandler):
         else:
             done = len(tool_uses(req.get("messages", [])))
             msgs = req.get("messages", [])
-            plan = steps(tool_results(msgs), results_by_call(msgs))
+            asked = "Call the `codecall_start` tool" in json.dumps(msgs)
+            plan = steps(tool_results(msgs), results_by_call(msgs), asked)
             if done < len(plan):
                 name, args = plan[done]
                 out = reply([{"type": "tool_use", "id": f"toolu_{done:02d}", "name": name, "input": args}], "tool_use")

@@ -423,6 +423,19 @@ async def codecall_checks(session):
     assert not e["ok"] and e["error"]["code"] == "invalid_worker_result", e
     assert e["error"]["details"]["errors"], e
     assert any("codecall_submit" in a for a in e["next_actions"]), e["next_actions"]
+    assert all(x["path"] for x in e["error"]["details"]["errors"]), e
+
+    # Issue 21: the second rejection warns; the third hands the session to the user's decision,
+    # and the next actions name what works then (no more codecall_submit).
+    e = envelope(await call("codecall_submit", {"session_id": sid, "checkpoint": n["id"],
+                                                "result": {"concepts": "still not a list"}}))
+    assert "one more rejection" in e["error"]["message"], e
+    e = envelope(await call("codecall_submit", {"session_id": sid, "checkpoint": n["id"],
+                                                "result": {"concepts": "never a list"}}))
+    assert not e["ok"] and e["error"]["details"]["state"] == "waiting_for_decision", e
+    assert "waits for the user's decision" in e["error"]["message"], e
+    assert not any("codecall_submit" in a for a in e["next_actions"]), e["next_actions"]
+    assert any("codecall_answer session_id=" + sid in a for a in e["next_actions"]), e["next_actions"]
 
     e = envelope(await call("codecall_answer", {"session_id": sid, "checkpoint": "gate-1",
                                                 "accept": True, "choice_id": "a"}))

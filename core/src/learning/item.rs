@@ -1,7 +1,11 @@
 //! MCQ item quality (ARCHITECTURE §11) and the display order of an item's choices.
 //!
-//! [`check_item`] returns one finding per broken rule (all `error`, line 0); an empty list
-//! means the item may be asked. The rules, with their codes:
+//! [`check_item`] returns one finding per broken rule (line 0): an `error` refuses the item
+//! (the agent rewrites it), a `warning` is recorded and the item is still asked; no error means
+//! the item may be asked. The structural rules below are all errors; the item-writing flaws
+//! (negative stems, combination options, absolute terms, vague qualifiers, stem cues,
+//! convergence, grammar cues, short distractors) are in [`super::flaws`], with their
+//! severities. The structural rules, with their codes:
 //!
 //! - `empty-unit-id`, `empty-prompt`: the item names its unit and asks something.
 //! - `choice-count`: [`MIN_CHOICES`]`..=`[`MAX_CHOICES`] choices (3–5).
@@ -162,6 +166,9 @@ pub fn check_item(item: &McqItem) -> Vec<Finding> {
             }
         }
     }
+    let options: Vec<(&str, &str)> = item.choices.iter().map(|c| (c.id.as_str(), c.text.as_str())).collect();
+    let key = item.choices.iter().position(|c| c.id == item.correct_choice_id).unwrap_or(usize::MAX);
+    out.extend(super::flaws::check(&item.prompt, &options, key));
     if item.evidence.is_empty() {
         out.push(finding("missing-evidence", "the item cites no evidence from the implementation".into()));
     }

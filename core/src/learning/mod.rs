@@ -9,7 +9,8 @@
 //!   a budget that drops the least valuable units and never a needed prerequisite.
 //! - [`next_move`]: teach / ask / deepen / reinforce / retry / finish from the learner state,
 //!   with confidence setting pace and depth (§11) and a bound on retries.
-//! - [`item`]: MCQ item checks and a deterministic, position-balancing choice shuffle.
+//! - [`item`]: MCQ item checks and a deterministic, position-balancing choice shuffle;
+//!   [`flaws`]: its item-writing-flaw rules (issue 21).
 //!
 //! Under them: `types` (the shared vocabulary), `pacing` (§11's pace table and minutes) and
 //! `identity` (normalised identities, fingerprints). This file only re-exports.
@@ -25,6 +26,7 @@
 //! (the shuffle is seeded by the question id), and nothing is inferred from lines of code or
 //! file counts — the inputs do not carry them.
 
+pub mod flaws;
 mod identity;
 pub mod item;
 pub mod next_move;

@@ -5,7 +5,7 @@
 //!
 //! 1. **Validation** (`invalid-input` otherwise): unit ids unique and non-empty; confidences,
 //!    taught units and answers name units of the plan; answer difficulty `1..=5`.
-//! 2. Empty plan: `finish(empty-plan)`. `elapsed >= budget`: `finish(budget-spent)`.
+//! 2. Empty plan: `finish(empty-plan)`.
 //! 3. **Evidence.** A unit is *evidenced* when its correct answers cover as many distinct
 //!    intents as it needs checks ([`super::checks_needed`]: two for an objective unit — §11's
 //!    scenario plus technical check — one for a declared expert's objective unit, one for every
@@ -31,6 +31,10 @@
 //!      isomorphic question (same intent, same difficulty);
 //!    - last answer wrong without a diagnosis: `retry` — a simpler model and the same intent one
 //!      step easier.
+//! 6. **Budget**: when the elapsed minutes plus the move's own ([`move_minutes`]: a lesson and
+//!    its check-in, or one check-in) exceed the budget, `finish(budget-spent)` instead. So the
+//!    modelled time never passes the budget, and an evidenced objective (3) is never reported
+//!    as a spent budget.
 //!
 //! **Retry bound**: a unit closes at its third wrong answer, so it gets at most two remedial
 //! questions (`reinforce` or `retry`); it is reported as weak and the session moves on.
@@ -47,7 +51,7 @@ use std::collections::BTreeSet;
 
 use crate::maps::{HashMap, HashSet};
 
-use super::pacing::{checks_needed, pace, shift_difficulty};
+use super::pacing::{CHECK_MINUTES, checks_needed, lesson_minutes, pace, shift_difficulty};
 use super::plan::{LearningPlan, LearningUnit};
 use super::types::{ConfidenceLevel, LearningError, LessonDepth, QuestionIntent, UnitRole, invalid};
 
@@ -265,16 +269,6 @@ pub fn next_move(state: &LearnerState) -> Result<LearningMove, LearningError> {
     if statuses.is_empty() {
         return Ok(finish(FinishReason::EmptyPlan, "Nothing to learn: the plan has no units.".into(), &statuses));
     }
-    if state.elapsed_minutes >= state.budget_minutes {
-        return Ok(finish(
-            FinishReason::BudgetSpent,
-            format!(
-                "The {}-minute budget is spent ({} minutes elapsed); stopping with the evidence so far.",
-                state.budget_minutes, state.elapsed_minutes
-            ),
-            &statuses,
-        ));
-    }
     let has_objective = statuses.iter().any(|s| s.unit.role == UnitRole::Objective);
     let objectives: Vec<&UnitStatus<'_>> =
         statuses.iter().filter(|s| !has_objective || s.unit.role == UnitRole::Objective).collect();
@@ -308,7 +302,46 @@ pub fn next_move(state: &LearnerState) -> Result<LearningMove, LearningError> {
         .iter()
         .find(|s| !s.closed() && s.unit.prerequisites.iter().all(|p| by_id.get(p.as_str()).is_none_or(|q| q.closed())));
     let s = last_open.or(ready).or_else(|| statuses.iter().find(|s| !s.closed())).expect("an open unit exists");
-    Ok(move_for(s))
+    let m = move_for(s);
+    // The budget is checked before every new lesson or question, against what it will take, so
+    // a session never runs past it; an evidenced objective or an exhausted plan (above) is the
+    // truer reason to stop and wins.
+    let cost = move_minutes(&m, s.unit.difficulty);
+    if state.elapsed_minutes + cost > state.budget_minutes {
+        return Ok(finish(
+            FinishReason::BudgetSpent,
+            format!(
+                "The {}-minute budget would be exceeded: {} minute(s) spent, and the next step ({} on {}) takes about \
+                 {cost}; stopping with the evidence so far, before the session objective is evidenced.",
+                state.budget_minutes,
+                state.elapsed_minutes,
+                move_name(&m),
+                s.unit.label
+            ),
+            &statuses,
+        ));
+    }
+    Ok(m)
+}
+
+/// The modelled minutes of a move (the runtime charges the same): a lesson and the check-in
+/// that follows it, or one check-in.
+pub fn move_minutes(m: &LearningMove, difficulty: u8) -> u32 {
+    match m {
+        LearningMove::Teach(l) => lesson_minutes(difficulty, l.depth) + CHECK_MINUTES,
+        LearningMove::Reinforce(_) => lesson_minutes(difficulty, LessonDepth::Standard) + CHECK_MINUTES,
+        LearningMove::Ask(_) | LearningMove::Deepen(_) | LearningMove::Retry(_) => CHECK_MINUTES,
+        LearningMove::Finish(_) => 0,
+    }
+}
+
+fn move_name(m: &LearningMove) -> &'static str {
+    match m {
+        LearningMove::Teach(_) => "a lesson and its check-in",
+        LearningMove::Reinforce(_) => "a reinforcement lesson and a question",
+        LearningMove::Ask(_) | LearningMove::Deepen(_) | LearningMove::Retry(_) => "a question",
+        LearningMove::Finish(_) => "nothing",
+    }
 }
 
 /// The move for the active unit.

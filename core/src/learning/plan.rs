@@ -33,9 +33,11 @@
 //! 8. **Budget.** While the estimate exceeds `budget_minutes`, drop the least valuable unit
 //!    that no kept unit needs (a whole cycle at once, valued by its best unit), ties broken
 //!    against the harder unit, then the larger id; roles and the estimate are recomputed after
-//!    each drop. Each dropped concept is in `omitted` as `budget`. So a prerequisite is never
-//!    dropped while a unit that needs it is kept. A budget below the cheapest unit leaves an
-//!    empty plan, with everything in `omitted`.
+//!    each drop. The most valuable unit (§10: architecture decisions and causal links first) is
+//!    cut last: when only it and its prerequisites remain, its prerequisites go first (least
+//!    valuable first; its lesson covers what they would have taught), then it. Each dropped
+//!    concept is in `omitted` as `budget`. A budget below the most valuable unit's own estimate
+//!    leaves an empty plan, with everything in `omitted`.
 //! 9. **Order**: Kahn's algorithm over the cycles-condensed graph; among ready units, value
 //!    descending, then difficulty ascending, then id. The other ready units at each choice are
 //!    the unit's `alternatives` (best first, at most [`MAX_ALTERNATIVES`]).
@@ -390,17 +392,35 @@ pub fn plan(concepts: &[Concept], budget_minutes: u32) -> Result<LearningPlan, L
         if needed(comp[u], kept) { UnitRole::Prerequisite } else { UnitRole::Objective }
     };
     let minutes = |u: usize, kept: &[bool]| unit_minutes(drafts[u].difficulty, role(u, kept), ConfidenceLevel::Neutral);
+    // The most valuable component is cut last (§10: architecture decisions and causal links
+    // first), after everything else, its own prerequisites included. It does not depend on the
+    // budget, so the sequence of cuts does not either and a larger budget keeps a superset.
+    let by_value = |a: &usize, b: &usize| key_cmp(&drafts[comp_members[*a][0]], &drafts[comp_members[*b][0]]);
+    let protected = (0..ncomp).min_by(by_value);
     loop {
         let total: u32 = (0..n).filter(|&u| kept[u]).map(|u| minutes(u, &kept)).sum();
         if total <= budget_minutes {
             break;
         }
-        // Least valuable component that no kept unit outside it needs.
-        let worst = (0..ncomp)
-            .filter(|&c| kept[comp_members[c][0]])
-            .filter(|&c| !needed(c, &kept))
-            .max_by(|&a, &b| key_cmp(&drafts[comp_members[a][0]], &drafts[comp_members[b][0]]))
-            .expect("a non-empty condensation has a component nothing depends on");
+        let live = |c: &usize| kept[comp_members[*c][0]];
+        // Least valuable component that no kept unit outside it needs; else the least valuable
+        // prerequisite of the protected one; else the protected one itself.
+        let unneeded = (0..ncomp).filter(live).filter(|&c| Some(c) != protected && !needed(c, &kept)).max_by(by_value);
+        let prerequisite = || (0..ncomp).filter(live).filter(|&c| Some(c) != protected).max_by(by_value);
+        let worst = unneeded
+            .or_else(prerequisite)
+            .or(protected.filter(live))
+            .expect("a kept unit remains while the estimate exceeds the budget");
+        let why = if needed(worst, &kept) {
+            let top = &drafts[comp_members[protected.expect("a component")][0]];
+            format!(
+                "a prerequisite, cut before the more valuable `{}` ({}) it prepares (architecture decisions and causal \
+                 links first); that lesson covers what it needs",
+                top.id, top.label
+            )
+        } else {
+            "no kept unit needs it".to_string()
+        };
         let members = comp_members[worst].clone();
         let cycle_note = if cyclic(worst) {
             format!(
@@ -414,7 +434,7 @@ pub fn plan(concepts: &[Concept], budget_minutes: u32) -> Result<LearningPlan, L
             let d = &drafts[u];
             let reason = format!(
                 "budget: unit `{}` ({}; value {:.2}, ~{} min) dropped to fit the {budget_minutes}-minute budget \
-                 (plan was {total} min){cycle_note}; no kept unit needs it",
+                 (plan was {total} min){cycle_note}; {why}",
                 d.id,
                 d.label,
                 d.value,
@@ -439,7 +459,10 @@ pub fn plan(concepts: &[Concept], budget_minutes: u32) -> Result<LearningPlan, L
     let mut alternatives: Vec<Vec<usize>> = vec![Vec::new(); n];
     let kept_comps: Vec<usize> = (0..ncomp).filter(|&c| kept[comp_members[c][0]]).collect();
     let ready = |c: usize, placed: &[bool]| {
-        comp_members[c].iter().flat_map(|&u| drafts[u].prerequisites.iter()).all(|&p| comp[p] == c || placed[comp[p]])
+        comp_members[c]
+            .iter()
+            .flat_map(|&u| drafts[u].prerequisites.iter())
+            .all(|&p| comp[p] == c || placed[comp[p]] || !kept[p])
     };
     while order.len() < kept.iter().filter(|&&k| k).count() {
         let mut candidates: Vec<usize> =
@@ -460,7 +483,7 @@ pub fn plan(concepts: &[Concept], budget_minutes: u32) -> Result<LearningPlan, L
     let mut units = Vec::with_capacity(order.len());
     for &u in &order {
         let d = &drafts[u];
-        let mut prerequisites: Vec<usize> = d.prerequisites.iter().copied().collect();
+        let mut prerequisites: Vec<usize> = d.prerequisites.iter().copied().filter(|&p| kept[p]).collect();
         prerequisites.sort_by_key(|p| position[p]);
         let r = role(u, &kept);
         let mastery_signals = match r {

@@ -44,6 +44,12 @@ pub(super) struct Analysis {
     pub(super) poles: Vec<u16>,
     /// Keys of the words that are opposition-lexicon members, sorted.
     pub(super) pole_words: Vec<u64>,
+    /// The `pole_words` that are a later member of their group (*closed, paused, withdrawn*;
+    /// not *open, started, published*), sorted: what ends a progress log.
+    pub(super) later_pole_words: Vec<u64>,
+    /// Keys of the words of alternatives-table forms ([`ALTERNATIVES`]) in the main clause,
+    /// sorted (their groups are in `poles`, after the lexicon's).
+    pub(super) alt_words: Vec<u64>,
     /// Content words of rejected alternatives and past values (", not X", ", never X",
     /// "rather than X", "(was X)" ...), sorted.
     pub(super) rejected: Vec<u64>,
@@ -61,16 +67,54 @@ pub(super) struct Analysis {
     /// The main clause states a cause (*caused, attributed, due, driven, blamed, traced,
     /// triggered*).
     pub(super) cause: bool,
+    /// The subject's words before its first preposition ("handover success" in "Handover
+    /// success on the Leeds cluster"), sorted; empty when the subject has no preposition
+    /// after a content word: what is measured of the thing the rest names.
+    pub(super) attribute: Vec<u64>,
+    /// Words of the qualifier table ([`QUALIFIER_TABLE`]) in the main clause, as (category,
+    /// key), sorted: platforms, customer tiers and segments, regions.
+    pub(super) scoped: Vec<(u8, u64)>,
+    /// The main clause's content words in order, as (first letter, stem): for acronyms.
+    pub(super) seq: Vec<(u8, u64)>,
+    /// Short capitalised words of the main clause (2 to 5 letters, as written lower-cased) with
+    /// their stem: possible acronyms ("BTO", "LC", "MS").
+    pub(super) acronyms: Vec<(Acronym, u64)>,
+    /// The main clause asserts a state to the exclusion of another ([`EXCLUSIVE_STATE`]:
+    /// *still, yet, only, all, complete, blocked, waiting* …): not a step of a progress log.
+    pub(super) exclusive: bool,
     /// The stems of scope words (qualifiers, and the subject's words after *for*/*in*), sorted.
     pub(super) scope_stems: Vec<u64>,
     /// Capitalised content words of the main clause (names: "Mailchimp", "Zaragoza", "Ana"),
     /// as `fold_hash` of the lower-cased word, sorted.
     pub(super) names: Vec<u64>,
+    /// The stems of `names`, sorted: a capitalised first word ("Interviewers never ask …") is
+    /// the same word as the other claim's "interviews".
+    pub(super) name_stems: Vec<u64>,
+    /// The stem of the past participle that opens the predicate after a link verb ("are
+    /// *labelled* by …", "are *dried* to …"; 0 when none, or when it is a word of the
+    /// opposition lexicon): what is done to the subject (fourth round).
+    pub(super) action: u64,
+    /// A log entry's stamp: the hash of a leading label before `:` that holds a number or a
+    /// month ("Week 12 (20 March): …", "February: …"); 0 otherwise (fourth round).
+    pub(super) log_label: u64,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
     pub(super) subject_display: String,
     pub(super) pol_display: String,
+}
+
+/// A short capitalised word, lower-cased (at most 5 letters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Acronym {
+    letters: [u8; 5],
+    len: u8,
+}
+
+impl Acronym {
+    pub(super) fn letters(&self) -> &[u8] {
+        &self.letters[..self.len as usize]
+    }
 }
 
 /// Role of a token in the main clause.
@@ -176,10 +220,27 @@ impl Scratch {
         let end = clause_end(tk, start);
         mark_alternatives(tk, start, end, decision, skip);
         let shaped = decision && decision_shape(tk, start, end, skip, role);
+        let mut participle = None;
+        let mut log_label = 0;
         if !shaped {
             if let Some((se, ps)) = generic_split(tk, start, end, skip) {
                 role[start..se].fill(Role::Subject);
                 role[ps..end].fill(Role::Predicate);
+                // "Week 12 (20 March): …", "2026-10-15: …", "February: …": a log entry's stamp.
+                if tk.punct(se) == Some(':')
+                    && se - start <= 12
+                    && (start..se).any(|k| tk.toks[k].kind == Tk::Num || tk.has(k, W_MONTH))
+                {
+                    let mut h = 0xcbf2_9ce4_8422_2325_u64;
+                    for k in start..se {
+                        h = (h ^ tk.toks[k].h).wrapping_mul(0x100_0000_01b3);
+                        if tk.toks[k].kind == Tk::Num {
+                            h = h.wrapping_add(crate::hash::fnv64(tk.w(k).as_bytes()));
+                        }
+                    }
+                    log_label = h | 1;
+                }
+                participle = participle_at(tk, ps, end);
             } else if decision
                 && let Some(f) = (start + 1..end).find(|&i| {
                     // "runs for six weeks": a duration, not what the decision is for.
@@ -200,16 +261,50 @@ impl Scratch {
             }
         }
         let mut a = Analysis { decision, ..Analysis::default() };
+        a.action = participle.map_or(0, |k| stem(tk.w(k)));
+        a.log_label = log_label;
+
+        // A leading adverbial ("At the Poplar office, …", "On the Team plan, …", "For
+        // enterprise customers, …", "During peak season, …"): the claim's scope, not its
+        // subject (fourth round).
+        if (tk.is_any(start, LEADING_SCOPE) || (tk.is(start, "as") && tk.is(start + 1, "of")))
+            && let Some(p) = (start + 1..end.min(start + 8)).find(|&k| tk.punct(k) == Some(','))
+            && p > start + 1
+        {
+            // "As of 16 March, …", "On 2 March, …": a date stamps a log entry; it is not a scope.
+            if (start..p).any(|k| tk.toks[k].kind == Tk::Num || tk.has(k, W_MONTH)) {
+                let mut h = 0x9e37_79b9_7f4a_7c15_u64;
+                for k in start..p {
+                    h = (h ^ tk.toks[k].h).wrapping_mul(0x100_0000_01b3);
+                    if tk.toks[k].kind == Tk::Num {
+                        h = h.wrapping_add(crate::hash::fnv64(tk.w(k).as_bytes()));
+                    }
+                }
+                a.log_label = h | 1;
+            }
+            for k in start..=p {
+                role[k] = Role::Other;
+                if tk.toks[k].kind == Tk::Word && !tk.has(k, W_STOP | W_NEG) {
+                    qual[k] = true;
+                    a.qualifiers.push(tk.key(k));
+                }
+            }
+        }
 
         // Subject.
         let mut subject: Vec<u64> = Vec::new();
         let mut any_subject = false;
         let mut head_done = false; // the head is the last content word before for/in
+        let mut attribute_done = false;
         for i in start..end {
             if role[i] != Role::Subject || skip[i] || !tk.is_text(i) {
                 continue;
             }
             head_done |= tk.has(i, W_FOR_IN);
+            if !subject.is_empty() && !attribute_done && tk.is_any(i, ATTRIBUTE_ENDS) {
+                attribute_done = true;
+                a.attribute = subject.clone();
+            }
             if display && !(a.subject_display.is_empty() && tk.has(i, W_ARTICLE)) {
                 if !a.subject_display.is_empty() {
                     a.subject_display.push(' ');
@@ -224,6 +319,24 @@ impl Scratch {
                 }
             }
         }
+        if a.attribute.is_empty() && subject.is_empty() {
+            // No subject ("Busy-hour traffic on the Leeds cluster grew 14 %"): the words before
+            // the first preposition, when one follows a content word.
+            let mut words: Vec<u64> = Vec::new();
+            for i in (start..end).filter(|&i| !skip[i] && tk.is_text(i)) {
+                if tk.is_any(i, ATTRIBUTE_ENDS) {
+                    if !words.is_empty() {
+                        a.attribute = words;
+                    }
+                    break;
+                }
+                if tk.toks[i].kind == Tk::Word && !tk.has(i, W_STOP | W_NEG | W_NOISE) {
+                    words.push(tk.key(i));
+                }
+            }
+        }
+        a.attribute.sort_unstable();
+        a.attribute.dedup();
         if any_subject && !subject.is_empty() {
             subject.sort_unstable();
             subject.dedup();
@@ -237,6 +350,19 @@ impl Scratch {
         while i < end {
             if role[i] != Role::Other && !skip[i] && tk.has(i, W_FOR_IN) {
                 let in_subject = role[i] == Role::Subject;
+                // "in real time", "in a nightly batch", "in phases": how, not which part of the
+                // world — the phrase is the choice, not a qualifier (fourth round).
+                let manner =
+                    (i + 1..end.min(i + 6)).take_while(|&j| tk.toks[j].kind == Tk::Word && !skip[j]).any(|j| {
+                        !tk.has(j, W_STOP)
+                            && (tk.has(j, W_OPPOSITE)
+                                || (tk.has(j, W_ALT_FIRST)
+                                    && alternative_at(tk, j, end, skip, &mut Vec::new()).is_some()))
+                    });
+                if manner {
+                    i += 1;
+                    continue;
+                }
                 let mut j = i + 1;
                 let mut taken = 0;
                 while j < end && taken < 4 && tk.toks[j].kind == Tk::Word && !skip[j] && !used[j] {
@@ -274,7 +400,11 @@ impl Scratch {
                 continue;
             }
             if tk.has(i, W_NEG) {
-                negations += 1;
+                // "… random tokens that cannot be reversed", "… the clinics that do not have
+                // them yet": a negation in a relative clause is not the claim's (fourth round).
+                if !in_relative(tk, start, i) {
+                    negations += 1;
+                }
                 continue;
             }
             if tk.has(i, W_STOP) {
@@ -282,7 +412,9 @@ impl Scratch {
             }
             let k = tk.key(i);
             if role[i] == Role::Predicate && !qual[i] {
-                a.choice.push(k);
+                // A word of the opposition lexicon is its member: "kept" = "retained".
+                let pole = if tk.has(i, W_OPPOSITE) { first_pole(tk.w(i)) } else { None };
+                a.choice.push(pole.map_or(k, |p| u64::from(p) << 32 | 1 << 62 | 1));
             }
             a.pol_words.push(k);
             if !tk.has(i, W_LINK1 | W_LINK_TO | W_LINK_BE | W_HAVE | W_NOISE) {
@@ -291,11 +423,26 @@ impl Scratch {
                     let w = tk.w(i);
                     let st = stem(synonym_of(w).unwrap_or(w));
                     a.stems.push(st);
+                    a.seq.push((w.as_bytes()[0], st));
+                    if tk.has(i, W_QUALIFIER)
+                        && let Some(c) = QUALIFIER_TABLE.iter().position(|(_, ws)| ws.contains(&w))
+                    {
+                        a.scoped.push((c as u8, k));
+                    }
+                    if tk.toks[i].cap && (2..=5).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_alphabetic()) {
+                        let mut letters = [0u8; 5];
+                        letters[..w.len()].copy_from_slice(w.as_bytes());
+                        a.acronyms.push((Acronym { letters, len: w.len() as u8 }, st));
+                    }
                     if qual[i] || a.scope.binary_search(&k).is_ok() {
                         a.scope_stems.push(st);
                     }
-                    if tk.toks[i].cap && !tk.has(i, W_DEC_VERB | W_MONTH | W_OPPOSITE) {
-                        a.names.push(fold_hash(w));
+                    if tk.toks[i].cap
+                        && !tk.has(i, W_DEC_VERB | W_MONTH | W_OPPOSITE)
+                        && super::values::number_words(tk, i, end).is_none()
+                    {
+                        a.names.push(fold_hash(w.strip_suffix("'s").unwrap_or(w)));
+                        a.name_stems.push(st);
                     }
                 }
             }
@@ -312,24 +459,61 @@ impl Scratch {
                 continue;
             }
             if skip[i] {
-                if !tk.has(i, W_STOP | W_NEG | W_PAST | W_HISTORY) && !tk.is_any(i, &["rather", "instead"]) {
+                if !tk.has(i, W_STOP | W_NEG | W_PAST | W_HISTORY)
+                    && !tk.is_any(i, &["rather", "instead"])
+                    && !tk.is_any(i, REPLACE_VERBS)
+                {
                     a.rejected.push(tk.key(i));
                 }
             } else if tk.has(i, W_OPPOSITE) && !used[i] {
+                let from = a.poles.len();
                 poles_of(tk.w(i), &mut a.poles);
-                a.pole_words.push(tk.key(i));
+                if !tk.has(i, W_NEG) {
+                    a.pole_words.push(tk.key(i));
+                    if a.poles[from..].iter().any(|p| p & 0xff != 0) {
+                        a.later_pole_words.push(tk.key(i));
+                    }
+                }
             }
             if !skip[i] && tk.is_any(i, &["caused", "attributed", "due", "driven", "blamed", "traced", "triggered"]) {
                 a.cause = true;
+            }
+            if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
+                a.exclusive = true;
+            }
+        }
+        // The alternatives table (fourth round): members read as poles of their groups.
+        let mut i = start;
+        while i < end {
+            if skip[i] || !tk.has(i, W_ALT_FIRST) {
+                i += 1;
+                continue;
+            }
+            match alternative_at(tk, i, end, skip, &mut a.poles) {
+                Some(next) => {
+                    for k in i..next {
+                        if tk.toks[k].kind == Tk::Word && !tk.has(k, W_STOP) {
+                            a.alt_words.push(tk.key(k));
+                        }
+                    }
+                    i = next;
+                }
+                None => i += 1,
             }
         }
         a.rejected.sort_unstable();
         a.rejected.dedup();
         a.poles.sort_unstable();
         a.poles.dedup();
-        a.neg_pole = a.poles.iter().any(|&p| p & 0xff == 1 && NEGATIVE_POLES.contains(&OPPOSITES[(p >> 8) as usize].0));
+        a.neg_pole = a.poles.iter().any(|&p| {
+            p & 0xff == 1 && OPPOSITES.get((p >> 8) as usize).is_some_and(|(g, _)| NEGATIVE_POLES.contains(g))
+        });
         a.pole_words.sort_unstable();
         a.pole_words.dedup();
+        a.later_pole_words.sort_unstable();
+        a.later_pole_words.dedup();
+        a.alt_words.sort_unstable();
+        a.alt_words.dedup();
         if shaped && a.subject.is_none() {
             let verb = (start..end).find(|&i| tk.has(i, W_DEC_VERB | W_DEC_WITH | W_DEC_TO | W_DEC_ON | W_DEC_FOR));
             if let Some(v) = verb {
@@ -349,10 +533,150 @@ impl Scratch {
         a.scope_stems.dedup();
         a.names.sort_unstable();
         a.names.dedup();
+        a.name_stems.sort_unstable();
+        a.name_stems.dedup();
+        a.scoped.sort_unstable();
+        a.scoped.dedup();
         a.pol_key = words_key(&a.pol_words);
         a
     }
 }
+
+/// The longest forms of the alternatives table ([`ALTERNATIVES`]) starting at word `i` (not
+/// set aside): pushes their groups (after the opposition lexicon's) and members packed as in
+/// `poles` (a form may be in several groups: "hybrid"), and returns the token after them.
+/// Words of a form may be joined by a hyphen or a slash ("in-house", "blue/green").
+fn alternative_at(tk: &Toks, i: usize, end: usize, skip: &[bool], poles: &mut Vec<u16>) -> Option<usize> {
+    let forms = ALTERNATIVE_INDEX.get(&tk.toks[i].h)?;
+    let mut best: Option<usize> = None;
+    let from = poles.len();
+    for (pole, words) in forms {
+        let mut k = i + 1;
+        let mut ok = true;
+        for &w in &words[1..] {
+            while k < end && matches!(tk.punct(k), Some('-' | '/')) && !tk.toks[k].space {
+                k += 1;
+            }
+            if k >= end || skip[k] || tk.toks[k].kind != Tk::Word || tk.toks[k].h != w {
+                ok = false;
+                break;
+            }
+            k += 1;
+        }
+        if !ok {
+            continue;
+        }
+        match best {
+            Some(e) if k < e => {}
+            Some(e) if k == e => poles.push(*pole),
+            _ => {
+                poles.truncate(from);
+                poles.push(*pole);
+                best = Some(k);
+            }
+        }
+    }
+    best
+}
+
+/// First-word hash → (pole, the hashes of the form's words).
+type AlternativeIndex = crate::maps::HashMap<u64, Vec<(u16, Vec<u64>)>>;
+
+/// The alternatives table by the hash of each form's first word: (group and member packed as
+/// in `poles`, the hashes of the form's words), built once.
+static ALTERNATIVE_INDEX: std::sync::LazyLock<AlternativeIndex> = std::sync::LazyLock::new(|| {
+    let mut map: AlternativeIndex = Default::default();
+    for (g, (_, members)) in ALTERNATIVES.iter().enumerate() {
+        for (m, forms) in members.iter().enumerate() {
+            for form in forms.iter() {
+                let words: Vec<u64> = form.split(' ').map(|w| crate::hash::fnv64(w.as_bytes()) | 1).collect();
+                let pole = (((ALTERNATIVES_BASE + g) as u16) << 8) | m as u16;
+                map.entry(words[0]).or_default().push((pole, words));
+            }
+        }
+    }
+    map
+});
+
+/// The past participle right after a link verb at `ps` (an adverb such as *now, usually* may
+/// come first): a word ending in *-ed* or *-en* (5 letters or more) or an irregular one, not a
+/// word of the opposition lexicon or the alternatives table (those are states the rules
+/// compare: "frozen", "closed", "outsourced").
+fn participle_at(tk: &Toks, ps: usize, end: usize) -> Option<usize> {
+    let mut k = ps;
+    while k < end && tk.is_any(k, &["now", "usually", "always", "currently", "also", "then", "only", "first", "being"])
+    {
+        k += 1;
+    }
+    if k >= end || tk.toks[k].kind != Tk::Word || tk.has(k, W_OPPOSITE | W_ALT_FIRST | W_STOP | W_NEG) {
+        return None;
+    }
+    let w = tk.w(k);
+    let regular = w.len() >= 5 && (w.ends_with("ed") || w.ends_with("en"));
+    (regular || IRREGULAR_PARTICIPLES.contains(&w)).then_some(k)
+}
+
+/// Irregular past participles that open a predicate ("is *drawn* from", "are *sent* by").
+const IRREGULAR_PARTICIPLES: &[&str] = &[
+    "built", "bought", "brought", "caught", "drawn", "done", "dealt", "given", "kept", "left", "made", "meant", "paid",
+    "put", "read", "run", "said", "seen", "sent", "set", "shown", "sold", "spent", "split", "sung", "taken", "taught",
+    "told", "thrown", "worn", "won", "written", "grown", "known", "led", "held", "found", "fed", "cut", "hung",
+];
+
+/// Whether the token at `i` follows a relative pronoun (*that, which, who, whom, whose*) that
+/// itself follows a content word other than a verb of saying or deciding ("the clinics *that*
+/// do not …"; not "agreed that", "confirmed that").
+fn in_relative(tk: &Toks, start: usize, i: usize) -> bool {
+    (start + 1..i).any(|k| {
+        tk.is_any(k, &["that", "which", "who", "whom", "whose"])
+            && tk.toks[k - 1].kind == Tk::Word
+            && !tk.has(k - 1, W_STOP | W_LEAD_VERB | W_ATTRIBUTION | W_LINK1 | W_LINK_BE | W_NEG)
+            && !tk.is_any(
+                k - 1,
+                &[
+                    "said", "says", "say", "ensure", "ensures", "means", "mean", "states", "stated", "noted", "note",
+                    "shows", "show", "found", "find", "so",
+                ],
+            )
+    })
+}
+
+/// Verbs of replacement: "replace A with B" rejects A.
+const REPLACE_VERBS: &[&str] = &["replace", "replaces", "replacing", "swap", "swaps", "swapping", "substitute"];
+
+/// Prepositions that open a leading adverbial of scope, up to a comma ("At the Bow office,
+/// …").
+const LEADING_SCOPE: &[&str] = &["at", "on", "for", "in", "during", "across", "within", "under", "from"];
+
+/// Words that end a subject's attribute: what follows names the thing measured.
+const ATTRIBUTE_ENDS: &[&str] = &["of", "on", "at", "in", "for", "across", "over", "per", "within", "under"];
+
+/// Words by which a Current State claim asserts that a state holds to the exclusion of
+/// another — it persists (*still, yet, remains*), covers everything or only part (*all,
+/// every, none, only, fully, entirely*), is over (*complete, done, finished*), or is held up (*blocked, stuck, pending,
+/// waiting*). Two Current State claims on one thing without any of these (nor a negation or
+/// an opposition) read as steps of a progress log: "The draft is ready" / "The draft was
+/// reviewed on 3 May".
+const EXCLUSIVE_STATE: &[&str] = &[
+    "still",
+    "yet",
+    "remains",
+    "remain",
+    "only",
+    "all",
+    "every",
+    "none",
+    "fully",
+    "entirely",
+    "complete",
+    "completed",
+    "done",
+    "finished",
+    "blocked",
+    "stuck",
+    "pending",
+    "waiting",
+];
 
 /// Verbs after which "over" says how something travels, not what is preferred ("ship over
 /// USB").
@@ -404,7 +728,62 @@ const OVER_CARRIERS: &[&str] = &[
 /// *local*; "remotely" → *remot*). Coarse on purpose: it is evidence of relatedness, never
 /// of a contradiction.
 pub(super) fn stem(w: &str) -> u64 {
-    let mut w = w.strip_suffix("'s").unwrap_or(w);
+    let w = w.strip_suffix("'s").unwrap_or(w);
+    // British spellings read as American ones: "anaesthesia" = "anesthesia", "paediatric" =
+    // "pediatric", "centre" = "center", "colour" = "color", "analyse" = "analyze",
+    // "catalogue" = "catalog".
+    let mut us = [0u8; 48];
+    if w.len() < us.len() && w.is_ascii() {
+        let b = w.as_bytes();
+        let mut n = 0;
+        let mut k = 0;
+        while k < b.len() {
+            let rest = &b[k..];
+            if k > 0 && (rest.starts_with(b"ae") || rest.starts_with(b"oe")) {
+                us[n] = b'e';
+                n += 1;
+                k += 2;
+                continue;
+            }
+            if k > 1 && rest.len() >= 3 && rest.starts_with(b"our") && rest[3..].iter().all(|&c| c == b's') {
+                us[n..n + 2].copy_from_slice(b"or");
+                n += 2;
+                k += 3;
+                continue;
+            }
+            if k > 1 && (rest == b"tre" || rest == b"tres" || rest == b"bre" || rest == b"bres") {
+                us[n] = rest[0];
+                us[n + 1..n + 3].copy_from_slice(b"er");
+                n += 3;
+                k += 3;
+                continue;
+            }
+            if k > 1 && (rest == b"yse" || rest == b"ysed" || rest == b"ysing") {
+                us[n..n + 2].copy_from_slice(b"yz");
+                n += 2;
+                k += 2;
+                continue;
+            }
+            if k > 1 && (rest == b"ogue" || rest == b"ogues") {
+                us[n..n + 2].copy_from_slice(b"og");
+                n += 2;
+                k += 4;
+                continue;
+            }
+            us[n] = b[k];
+            n += 1;
+            k += 1;
+        }
+        if let Ok(x) = std::str::from_utf8(&us[..n]) {
+            return stem_us(x);
+        }
+    }
+    stem_us(w)
+}
+
+/// [`stem`] after the spelling fold.
+fn stem_us(w: &str) -> u64 {
+    let mut w = w;
     for suf in ["ing", "ed", "ly", "es", "s"] {
         if let Some(r) = w.strip_suffix(suf)
             && r.len() >= 3
@@ -523,6 +902,15 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                 let w = tk.w(i);
                 if (w == "rather" && tk.is(i + 1, "than")) || (w == "instead" && tk.is(i + 1, "of")) {
                     Some((i, i + 2))
+                } else if tk.is_any(i, REPLACE_VERBS)
+                    && let Some(with) = (i + 2..end.min(i + 9)).find(|&k| tk.is_any(k, &["with", "by"]))
+                    && (i + 1..with).all(|k| tk.toks[k].kind != Tk::Punct(',') && !tk.has(k, W_NEG))
+                {
+                    // "Replace printed tickets with kitchen display screens": what is replaced is
+                    // the rejected alternative (fourth round).
+                    skip[i..with].fill(true);
+                    i = with + 1;
+                    continue;
                 } else if decision
                     && w == "over"
                     && i > start
@@ -550,7 +938,12 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
         while j < end {
             let stop = match tk.toks[j].kind {
                 Tk::Punct(c) => matches!(c, ',' | ';' | ')' | '.' | ':'),
-                Tk::Word => j > body && tk.has(j, W_ALT_STOP),
+                // "rather than moving to X": the particle of a verb of choice goes on.
+                Tk::Word => {
+                    j > body
+                        && tk.has(j, W_ALT_STOP)
+                        && !(j == body + 1 && tk.has(body, W_DEC_TO | W_DEC_WITH | W_DEC_ON | W_DEC_FOR))
+                }
                 Tk::Num => false,
             };
             if j >= body && stop {
@@ -586,7 +979,11 @@ fn decision_shape(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &mut
     if choice_start >= end {
         return false;
     }
-    let prep = (choice_start + 1..end).find(|&k| !skip[k] && tk.has(k, W_SUBJECT_PREP));
+    // "Keep build artifacts for 6 months": a quantity after the preposition is a value, not
+    // what the decision is for.
+    let quantity =
+        |k: usize| k < end && (tk.toks[k].kind == Tk::Num || super::values::number_words(tk, k, end).is_some());
+    let prep = (choice_start + 1..end).find(|&k| !skip[k] && tk.has(k, W_SUBJECT_PREP) && !quantity(k + 1));
     role[choice_start..end].fill(Role::Predicate);
     if let Some(p) = prep {
         let m = (p + 1..end)
@@ -631,6 +1028,15 @@ fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(
         }
     }
     let (se, ps) = found?;
+    // "Clients sign the engagement letter before any advice is given": a link verb after a
+    // subordinating word ends a subordinate clause, not the subject (fourth round).
+    let subordinate = (start + 1..se).any(|k| {
+        tk.is_any(k, &["when", "while", "once", "that", "which", "who", "whom", "whose", "whether"])
+            || (tk.is_any(k, &["before", "after"]) && tk.punct(k + 1) != Some('-'))
+    });
+    if subordinate {
+        return None;
+    }
     let words = (start..se).filter(|&k| !skip[k] && tk.is_text(k) && !tk.has(k, W_STOP | W_NEG)).count();
     (1..=8).contains(&words).then_some((se, ps.min(end)))
 }
@@ -639,9 +1045,22 @@ fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(
 fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], used: &mut [bool], out: &mut Vec<Value>) {
     let ok = |k: usize| k < end && role[k] == Role::Predicate && !skip[k];
     let first_pred = (start..end).find(|&k| ok(k) && tk.is_text(k));
+    let mut was: Vec<Value> = Vec::new();
     let mut i = start;
     while i < end {
         if !ok(i) || !tk.is_text(i) {
+            i += 1;
+            continue;
+        }
+        // "eu-central-1", "rev-2": a number joined to a word by a hyphen is part of a name.
+        let joined = |k: usize| !tk.toks[k].space;
+        if tk.toks[i].kind == Tk::Num
+            && i >= 2
+            && joined(i)
+            && tk.punct(i - 1) == Some('-')
+            && joined(i - 1)
+            && tk.toks[i - 2].kind == Tk::Word
+        {
             i += 1;
             continue;
         }
@@ -649,18 +1068,37 @@ fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], use
             i += 1;
             continue;
         };
-        let past = i > start && {
-            let mut p = i - 1;
-            while p > start && matches!(tk.punct(p), Some('$' | '€' | '£' | '(')) {
-                p -= 1;
-            }
-            tk.has(p, W_HISTORY)
-        };
+        let mut p = i.saturating_sub(1);
+        while p > start && matches!(tk.punct(p), Some('$' | '€' | '£' | '(')) {
+            p -= 1;
+        }
+        let past = i > start && tk.has(p, W_HISTORY);
+        // "autoclave 2", "Ward 4": a bare number right after a noun, with nothing after it
+        // that reads as a unit, labels the thing rather than stating a value.
+        if matches!(value, Value::Num { unit: 0, .. })
+            && tk.toks[i].kind == Tk::Num
+            && next == i + 1
+            && i > start
+            && tk.toks[i - 1].kind == Tk::Word
+            && !tk.has(i - 1, W_STOP | W_NEG | W_HISTORY | W_LINK1 | W_LINK_TO | W_LINK_BE | W_HAVE)
+        {
+            i = next;
+            continue;
+        }
         used[i..next].fill(true);
         if !past {
             out.push(value);
+        } else if tk.is_any(p, &["was", "were"]) && !matches!(tk.punct(p + 1), Some('(')) && !skip[p] {
+            // "Compliance was 78%": the past tense of the claim's own value, unless the
+            // claim states another value of that kind ("now 85%, was 78%").
+            was.push(value);
         }
         i = next;
+    }
+    for v in was {
+        if !out.iter().any(|o| super::values::same_slot(o, &v)) {
+            out.push(v);
+        }
     }
 }
 

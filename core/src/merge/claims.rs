@@ -17,6 +17,7 @@ use crate::hash::{Key128, fnv64};
 use crate::maps::HashMap;
 
 pub(super) const PREAMBLE: usize = 0;
+pub(super) const SITUATION: usize = 1;
 pub(super) const DECISIONS: usize = 2;
 pub(super) const FINDINGS: usize = 3;
 pub(super) const CURRENT_STATE: usize = 4;

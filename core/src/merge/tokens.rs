@@ -162,12 +162,14 @@ impl Toks {
         let a = self.low.len();
         let first = text[i..].chars().next().expect("in bounds");
         let num = first.is_ascii_digit();
-        let cap = first.is_uppercase();
+        // Capitalised, or a name in camel case ("iNaturalist", "eBay", "iOS").
+        let mut cap = first.is_uppercase();
         let (mut last_digit, mut last_alpha) = (false, false);
         let next_is = |j: usize, f: fn(char) -> bool| text.get(j..).and_then(|t| t.chars().next()).is_some_and(f);
         while i < bytes.len() {
             let run = bytes[i..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
             if run > 0 {
+                cap |= !num && text.as_bytes()[i + 1..i + run].iter().any(u8::is_ascii_uppercase);
                 let from = self.low.len();
                 self.low.push_str(&text[i..i + run]);
                 self.low[from..].make_ascii_lowercase();

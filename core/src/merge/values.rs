@@ -31,6 +31,8 @@ pub(super) enum Value {
         n: u8,
     },
     Bool(bool),
+    /// A currency named without an amount ("settled in EUR", "currency: GBP"): its unit key.
+    Currency(u64),
     /// A number in a unit ([`unit`] hashes: `%`, `x`, `usd`/`eur`/`gbp`, `s` — durations are
     /// converted to seconds —, `th`, another word following the number, folded; 0 for none).
     Num {
@@ -49,6 +51,8 @@ pub(super) const U_SECONDS: u64 = unit("s");
 const U_ORDINAL: u64 = unit("th");
 pub(super) const U_USD: u64 = unit("usd");
 pub(super) const U_BYTES: u64 = unit("bytes");
+/// A number before *of*: a part of a whole ("31 of 40 sites").
+const U_PART: u64 = unit("of");
 const U_EUR: u64 = unit("eur");
 const U_GBP: u64 = unit("gbp");
 
@@ -113,6 +117,14 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
             }
             if let Some((v, k)) = number_words(tk, i, end) {
                 return Some(num_tail(tk, k, end, v, 0));
+            }
+            // A currency code without an amount: "settled in EUR" (an amount is read from
+            // its number: "50 EUR").
+            if matches!(w, "usd" | "eur" | "gbp") {
+                if i + 1 < end && tk.toks[i + 1].kind == Tk::Num {
+                    return value_at(tk, i + 1, end, false); // "USD 41k": the amount
+                }
+                return currency(w).map(|c| (Value::Currency(c), i + 1));
             }
             let alone = first && (i + 1 >= end || tk.punct(i + 1).is_some());
             let b = match w {
@@ -179,6 +191,12 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
                     Some('£') => unit_key = U_GBP,
                     _ => {}
                 }
+            } else if i > 0
+                && unit_key == 0
+                && tk.toks[i - 1].kind == Tk::Word
+                && let Some(c) = currency(tk.w(i - 1)).filter(|_| matches!(tk.w(i - 1), "usd" | "eur" | "gbp"))
+            {
+                unit_key = c; // "USD 41k"
             }
             Some(num_tail(tk, i + 1, end, v, unit_key))
         }
@@ -253,8 +271,8 @@ pub(super) fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usiz
 
 /// What follows a number (from token `k`): `%`, `×`, a scale word, then a unit word.
 fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) -> (Value, usize) {
-    let tight = |k: usize| k < end && !tk.toks[k].space;
-    if tk.punct(k) == Some('%') && tight(k) {
+    if tk.punct(k) == Some('%') {
+        // "99.7%" and "99.7 %"
         unit_key = U_PERCENT;
         k += 1;
     } else if tk.punct(k) == Some('×') {
@@ -274,6 +292,17 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
             v *= scale;
             k += 1;
         }
+    }
+    // "40-minute", "sixty-month": a unit joined by a hyphen (fourth round).
+    if unit_key == 0
+        && tk.punct(k) == Some('-')
+        && k + 1 < end
+        && !tk.toks[k].space
+        && !tk.toks[k + 1].space
+        && tk.toks[k + 1].kind == Tk::Word
+        && (duration(tk.w(k + 1)).is_some() || size(tk.w(k + 1)).is_some())
+    {
+        k += 1;
     }
     if k < end && tk.toks[k].kind == Tk::Word {
         let u = tk.w(k);
@@ -295,12 +324,25 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
             } else if matches!(u, "x" | "times") {
                 unit_key = U_TIMES;
                 k += 1;
+            } else if u == "of" {
+                unit_key = U_PART; // "31 of 40 sites", "half of the deploy jobs": a part of a whole
             } else if !tk.has(k, W_STOP | W_NEG | W_MONTH | W_HISTORY) {
                 unit_key = tk.key(k);
                 k += 1;
             }
         } else if currency(u) == Some(unit_key) {
             k += 1; // "$10k USD"
+        }
+    }
+    // A rate is not an amount: "1,500 GB a day", "180 Mbit/s", "220 pallets per week".
+    if unit_key != 0 && unit_key != U_PERCENT && unit_key != U_PART && k + 1 < end {
+        let per = tk.is_any(k, &["a", "an", "per", "each", "every"]) || tk.punct(k) == Some('/');
+        if per
+            && tk.toks[k + 1].kind == Tk::Word
+            && let Some(f) = duration(tk.w(k + 1))
+        {
+            unit_key = (unit_key.rotate_left(17) ^ f.to_bits()) | 1;
+            k += 2;
         }
     }
     (Value::Num { unit: unit_key, v }, k)
@@ -356,6 +398,7 @@ fn compatible(x: &Value, y: &Value) -> bool {
             p[..m] == q[..m]
         }
         (Value::Bool(p), Value::Bool(q)) => p == q,
+        (Value::Currency(p), Value::Currency(q)) => p == q,
         (Value::Num { v: p, unit: u }, Value::Num { v: q, .. }) => {
             // Sizes: the 1,000 and 1,024 conventions meet; durations of four weeks or more:
             // "30 days" = "1 month".
@@ -376,6 +419,7 @@ fn class(v: &Value) -> u8 {
         Value::Version { .. } => 2,
         Value::Bool(_) => 3,
         Value::Num { .. } => 4,
+        Value::Currency(_) => 5,
     }
 }
 fn of(s: &[Value], c: u8) -> impl Iterator<Item = &Value> {
@@ -386,6 +430,36 @@ fn unit_of(v: &Value) -> u64 {
         Value::Num { unit, .. } => *unit,
         _ => 0,
     }
+}
+
+/// Whether two claims state a quantity of one family: a date or quarter against a date or
+/// quarter, a version, a yes/no, a currency, an amount of money in any currency, or numbers of
+/// one unit (a number without a unit meets any number). Claims that both state values and
+/// none of one family state different quantities ("Availability is 99.7 %" / "Median downlink
+/// is 180 Mbit/s").
+pub(super) fn slots_meet(a: &[Value], b: &[Value]) -> bool {
+    let family = |v: &Value| match v {
+        Value::Date { .. } | Value::Quarter { .. } => 0,
+        Value::Version { .. } => 2,
+        Value::Bool(_) => 3,
+        Value::Currency(_) => 5,
+        Value::Num { unit, .. } if [U_USD, U_EUR, U_GBP].contains(unit) => 6,
+        Value::Num { unit: 0, .. } => 8,
+        Value::Num { unit, .. } => *unit,
+    };
+    let unitless = |v: &Value| matches!(v, Value::Num { unit: 0, .. });
+    a.iter().any(|x| {
+        b.iter().any(|y| {
+            family(x) == family(y)
+                || (matches!(y, Value::Num { .. }) && unitless(x))
+                || (matches!(x, Value::Num { .. }) && unitless(y))
+        })
+    })
+}
+
+/// Whether two values fill the same slot: the same kind, and for numbers the same unit.
+pub(super) fn same_slot(x: &Value, y: &Value) -> bool {
+    class(x) == class(y) && unit_of(x) == unit_of(y)
 }
 
 /// Whether two claims' typed values agree: some value of one is compatible with a value of
@@ -415,7 +489,7 @@ fn incompatible(a: &[Value], b: &[Value], loose: bool) -> bool {
     if a.is_empty() || b.is_empty() {
         return false;
     }
-    for c in 0..4 {
+    for c in [0, 1, 2, 3, 5] {
         if of(a, c).next().is_some()
             && of(b, c).next().is_some()
             && !of(a, c).any(|x| of(b, c).any(|y| compatible(x, y)))

@@ -52,17 +52,21 @@ pub(super) const W_MONTH: u64 = 1 << 28;
 pub(super) const W_OPPOSITE: u64 = 1 << 29;
 /// Has a canonical synonym ([`SYNONYMS`]).
 pub(super) const W_SYNONYM: u64 = 1 << 30;
+/// First word of a form in the alternatives table ([`ALTERNATIVES`]).
+pub(super) const W_ALT_FIRST: u64 = 1 << 31;
+/// A word of the qualifier table ([`QUALIFIER_TABLE`]).
+pub(super) const W_QUALIFIER: u64 = 1 << 32;
 pub(super) const MONTH_SHIFT: u32 = 56;
 
 /// Stop words. Negations are not stop words.
 const STOP: &[&str] = &[
     "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "being", "both",
-    "but", "by", "can", "could", "did", "do", "does", "doing", "during", "each", "for", "from", "had", "has", "have",
-    "having", "he", "her", "here", "his", "i", "if", "in", "into", "is", "it", "it's", "its", "just", "let's", "lets",
-    "may", "me", "might", "must", "my", "of", "on", "onto", "or", "our", "over", "per", "shall", "she", "should", "so",
-    "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
-    "too", "up", "upon", "us", "very", "via", "was", "we", "we'll", "were", "what", "when", "where", "which", "while",
-    "who", "whom", "whose", "will", "with", "would", "yes", "you", "your",
+    "but", "by", "can", "could", "did", "do", "does", "doing", "during", "each", "every", "for", "from", "had", "has",
+    "have", "having", "he", "her", "here", "his", "i", "if", "in", "into", "is", "it", "it's", "its", "just", "let's",
+    "lets", "may", "me", "might", "must", "my", "of", "on", "onto", "or", "our", "over", "per", "shall", "she",
+    "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
+    "those", "to", "too", "up", "upon", "us", "very", "via", "was", "we", "we'll", "were", "what", "when", "where",
+    "which", "while", "who", "whom", "whose", "will", "with", "would", "yes", "you", "your",
 ];
 
 const NEGATIONS: &[&str] = &[
@@ -339,6 +343,20 @@ pub(super) const OPPOSITES: &[(&str, &[&[&str]])] = &[
     ),
     ("built or bought", &[&["build", "builds", "built", "building"], &["buy", "buys", "bought", "buying"]]),
     ("hired or not", &[&["hire", "hires", "hired", "hiring"], &["freeze", "froze", "frozen", "fire", "fired"]]),
+    (
+        "go ahead or call off",
+        &[
+            &["book", "books", "booked", "confirm", "confirms", "confirmed", "proceed", "proceeds", "proceeding"],
+            &["cancel", "cancels", "cancelled", "canceled", "cancelling", "scrap", "scrapped", "abandon", "abandoned"],
+        ],
+    ),
+    (
+        "published or withdrawn",
+        &[
+            &["publish", "publishes", "published", "republish", "republished"],
+            &["withdraw", "withdraws", "withdrawn", "withdrew", "unpublish", "unpublished", "retract", "retracted"],
+        ],
+    ),
     ("upgraded or downgraded", &[&["upgrade", "upgrades", "upgraded"], &["downgrade", "downgrades", "downgraded"]]),
     (
         "frequency",
@@ -365,6 +383,7 @@ pub(super) const OPPOSITES: &[(&str, &[&[&str]])] = &[
     ("centralisation", &[&["centralised", "centralized"], &["decentralised", "decentralized"]]),
     ("speed", &[&["faster", "quicker", "sooner"], &["slower"]]),
     ("temporal extent", &[&["temporary", "temporarily"], &["permanent", "permanently"]]),
+    ("working or down", &[&["healthy", "operational"], &["down", "unhealthy", "broken", "failing"]]),
 ];
 
 /// The synonym table: words that name the same thing, folded to the first of each row in
@@ -398,6 +417,377 @@ pub(super) const SYNONYMS: &[&[&str]] = &[
     &["host", "hosted", "hosting", "hosts"],
     &["send", "sent", "sends", "sending"],
     &["run", "runs", "ran", "running"],
+    &["role", "position", "positions"],
+];
+
+/// The alternatives table (issue 19, fourth round): groups of well-known alternatives for one
+/// choice that share no word ("in-house" / "outsourced", "on-premises" / "cloud", "opt-in" /
+/// "opt-out"), written from knowledge of the domains, not from pairs. Each member lists its
+/// forms; a form of several words is matched on consecutive words of the main clause, a hyphen
+/// or slash between them ignored ("in house" matches "in-house"). A claim using members of a
+/// group is read like one using members of the opposition lexicon ([`OPPOSITES`]): two claims
+/// about one thing that pick different members (and no common one) choose differently; a claim
+/// naming several members of a group ("hybrid: cloud and on-premises") picks none of them
+/// (docs/merge.md has this table).
+pub(super) const ALTERNATIVES: &[(&str, &[&[&str]])] = &[
+    (
+        "sourcing",
+        &[
+            &["in house", "insourced", "insource", "insourcing", "our own staff", "own staff"],
+            &["outsourced", "outsource", "outsources", "outsourcing", "third party", "vendor", "vendors"],
+            &["agency", "agencies"],
+            &["contractor", "contractors", "freelancer", "freelancers", "freelance"],
+        ],
+    ),
+    (
+        "hosting",
+        &[
+            &[
+                "on premises",
+                "on premise",
+                "on prem",
+                "self hosted",
+                "self host",
+                "our own servers",
+                "own data centre",
+                "own data center",
+            ],
+            &["cloud", "cloud hosted", "public cloud", "aws", "amazon web services", "azure", "gcp", "google cloud"],
+            &["hybrid"],
+            &["saas", "managed service", "fully managed", "hosted service"],
+        ],
+    ),
+    ("consent", &[&["opt in", "opted in", "opting in"], &["opt out", "opted out", "opting out"]]),
+    (
+        "rollout",
+        &[
+            &["all at once", "big bang", "single cutover", "in one go", "at once"],
+            &[
+                "phased",
+                "staged",
+                "incremental",
+                "incrementally",
+                "gradual",
+                "gradually",
+                "rolling",
+                "in phases",
+                "in waves",
+                "in stages",
+                "step by step",
+            ],
+        ],
+    ),
+    (
+        "medium",
+        &[
+            &["paper", "paper based", "hard copy", "hard copies", "on paper"],
+            &[
+                "online",
+                "digital",
+                "digitally",
+                "electronic",
+                "electronically",
+                "e signature",
+                "e signatures",
+                "web form",
+            ],
+        ],
+    ),
+    (
+        "where people meet",
+        &[
+            &["in person", "face to face", "on site", "onsite", "in office", "in the office"],
+            &["remote", "remotely", "virtual", "virtually", "video call", "over video"],
+            &["hybrid"],
+        ],
+    ),
+    (
+        "organisation",
+        &[
+            &["centralised", "centralized", "centrally", "central", "head office"],
+            &[
+                "decentralised",
+                "decentralized",
+                "local",
+                "locally",
+                "regional",
+                "regionally",
+                "federated",
+                "per site",
+                "each site",
+            ],
+        ],
+    ),
+    (
+        "flow",
+        &[&["push", "pushes", "push based"], &["pull", "pulls", "pull based", "poll", "polls", "polled", "polling"]],
+    ),
+    (
+        "processing",
+        &[&["batch", "batches", "batched"], &["streaming", "streamed", "real time", "realtime", "event driven"]],
+    ),
+    ("licence", &[&["open source", "open sourced", "oss"], &["proprietary", "closed source"]]),
+    ("architecture", &[&["monolith", "monolithic"], &["microservices", "microservice", "micro services"]]),
+    (
+        "pricing model",
+        &[
+            &["fixed price", "fixed fee", "flat fee", "flat rate", "fixed rate", "flat"],
+            &[
+                "variable",
+                "variable rate",
+                "time and materials",
+                "usage based",
+                "metered",
+                "pay as you go",
+                "pay as they go",
+                "pay per use",
+            ],
+            &["per seat", "per user", "seat based"],
+            &["tiered"],
+        ],
+    ),
+    ("cost", &[&["free", "free of charge", "at no cost", "complimentary"], &["paid", "chargeable", "billable"]]),
+    ("tenancy", &[&["shared", "multi tenant", "multitenant", "pooled"], &["dedicated", "single tenant", "isolated"]]),
+    (
+        "payment timing",
+        &[
+            &["prepaid", "upfront", "up front", "in advance"],
+            &[
+                "postpaid",
+                "in arrears",
+                "on delivery",
+                "on completion",
+                "pay as you go",
+                "pay as they go",
+                "pay as we go",
+                "pay per use",
+            ],
+        ],
+    ),
+    ("hours", &[&["full time", "fulltime"], &["part time", "parttime"]]),
+    (
+        "handover",
+        &[
+            &["pickup", "pick up", "click and collect", "collected", "collection"],
+            &["home delivery", "doorstep delivery", "courier", "couriered", "mailed"],
+        ],
+    ),
+    (
+        "sign-in",
+        &[
+            &["password based", "passwords", "password"],
+            &["passwordless", "magic link", "magic links", "passkey", "passkeys"],
+        ],
+    ),
+    (
+        "data format",
+        &[&["json"], &["xml"], &["csv"], &["parquet"], &["yaml"], &["pdf"], &["excel", "xlsx", "spreadsheet"]],
+    ),
+    ("rendering", &[&["server side", "server rendered", "ssr"], &["client side", "client rendered", "csr"]]),
+    (
+        "repositories",
+        &[
+            &["monorepo", "mono repo", "single repository", "one repository"],
+            &["polyrepo", "multi repo", "separate repositories", "separate repos"],
+        ],
+    ),
+    ("branching", &[&["trunk based", "trunk"], &["gitflow", "git flow", "feature branches", "long lived branches"]]),
+    ("deployment", &[&["blue green"], &["canary", "canaries"], &["in place"]]),
+    ("scaling", &[&["vertical", "vertically", "scale up"], &["horizontal", "horizontally", "scale out"]]),
+    ("data model", &[&["sql", "relational"], &["nosql", "document store", "key value"]]),
+    ("access", &[&["read only", "readonly"], &["read write", "writable", "editable"]]),
+    (
+        "means of payment",
+        &[
+            &["cash"],
+            &["card", "cards", "credit card", "debit card", "card payments"],
+            &["bank transfer", "wire transfer", "direct debit", "bacs", "ach"],
+            &["cheque", "cheques"],
+        ],
+    ),
+    ("direction of traffic", &[&["inbound"], &["outbound"]]),
+    (
+        "queue order",
+        &[
+            &["first come first served", "fifo", "first in first out", "in order of arrival"],
+            &["lifo", "last in first out"],
+            &["by priority", "priority based", "by urgency", "by severity"],
+        ],
+    ),
+    (
+        "visits",
+        &[
+            &["walk in", "walk ins", "drop in", "drop ins"],
+            &["by appointment", "appointment only", "appointments only", "pre booked", "booking required"],
+        ],
+    ),
+    ("week", &[&["weekday", "weekdays"], &["weekend", "weekends"]]),
+    ("shift", &[&["day shift", "daytime", "day shifts"], &["night shift", "night shifts", "overnight", "night time"]]),
+    ("season", &[&["spring"], &["summer"], &["autumn"], &["winter"]]),
+    (
+        "day of the week",
+        &[
+            &["monday", "mondays"],
+            &["tuesday", "tuesdays"],
+            &["wednesday", "wednesdays"],
+            &["thursday", "thursdays"],
+            &["friday", "fridays"],
+            &["saturday", "saturdays"],
+            &["sunday", "sundays"],
+        ],
+    ),
+    ("time of day", &[&["morning", "mornings"], &["afternoon", "afternoons"], &["evening", "evenings"]]),
+    ("direction of a pipeline", &[&["upstream"], &["downstream"]]),
+    ("app type", &[&["native app", "native apps"], &["web app", "web apps", "progressive web app", "pwa"]]),
+    (
+        "encryption",
+        &[
+            &["encrypted", "encrypt", "encryption"],
+            &["plaintext", "plain text", "unencrypted", "cleartext", "clear text"],
+        ],
+    ),
+    (
+        "list kind",
+        &[
+            &["allowlist", "whitelist", "allow list"],
+            &["blocklist", "blacklist", "denylist", "deny list", "block list"],
+        ],
+    ),
+    (
+        "tenure",
+        &[
+            &["lease", "leased", "leasing", "rent", "rented", "renting", "rental"],
+            &["purchase", "purchased", "own outright", "bought outright"],
+        ],
+    ),
+    ("stock", &[&["in stock"], &["out of stock", "backordered", "back ordered", "sold out"]]),
+    (
+        "freight",
+        &[
+            &["air freight", "airfreight", "by air"],
+            &["sea freight", "ocean freight", "by sea"],
+            &["road freight", "by road", "trucking"],
+            &["rail freight", "by rail"],
+        ],
+    ),
+    (
+        "supply base",
+        &[
+            &["single sourced", "single source", "sole source", "sole supplier", "single supplier"],
+            &["dual sourced", "dual source", "multi sourced", "second source", "multiple suppliers"],
+        ],
+    ),
+    ("exclusivity", &[&["exclusive", "exclusively"], &["non exclusive"]]),
+    (
+        "employment",
+        &[
+            &["permanent staff", "permanent hire", "permanent hires", "employees", "employee"],
+            &["temps", "temp staff", "temporary staff", "agency staff"],
+        ],
+    ),
+];
+
+/// The first words of the alternatives' forms ([`ALTERNATIVES`]), for the word table: only a
+/// token with this class starts a lookup in the table.
+const fn flatten_alternative_firsts() -> [&'static str; 1024] {
+    let mut out = [""; 1024];
+    let mut n = 0;
+    let mut g = 0;
+    while g < ALTERNATIVES.len() {
+        let members = ALTERNATIVES[g].1;
+        let mut m = 0;
+        while m < members.len() {
+            let mut f = 0;
+            while f < members[m].len() {
+                let b = members[m][f].as_bytes();
+                let mut e = 0;
+                while e < b.len() && b[e] != b' ' {
+                    e += 1;
+                }
+                let (first, _) = b.split_at(e);
+                out[n] = match core::str::from_utf8(first) {
+                    Ok(w) => w,
+                    Err(_) => panic!("ascii forms"),
+                };
+                n += 1;
+                f += 1;
+            }
+            m += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+const ALTERNATIVE_FIRST_ALL: [&str; 1024] = flatten_alternative_firsts();
+const ALTERNATIVE_FIRSTS: &[&str] = ALTERNATIVE_FIRST_ALL.split_at(count_nonempty(&ALTERNATIVE_FIRST_ALL)).0;
+
+/// Group numbers of [`ALTERNATIVES`] in `poles` start after the opposition lexicon's.
+pub(super) const ALTERNATIVES_BASE: usize = OPPOSITES.len();
+
+/// The qualifier table (issue 19, third round): words that say which part of the world a
+/// claim is about, wherever they stand in the main clause. Two claims that both name words of
+/// one category, neither's containing the other's, are about different things ("Enable
+/// Wi-Fi calling on Android" / "… on iOS"; "Enterprise customers get imagery within 6 hours"
+/// / "Standard-tier customers … 24 hours"). Environments (*production, staging*) are not in
+/// it: "still in staging" / "went to production" is a state, not a scope.
+pub(super) const QUALIFIER_TABLE: &[(&str, &[&str])] = &[
+    (
+        "platform",
+        &["android", "ios", "ipados", "windows", "linux", "macos", "web", "desktop", "ps5", "xbox", "playstation"],
+    ),
+    (
+        "customer tier or segment",
+        &[
+            "enterprise",
+            "business",
+            "residential",
+            "consumer",
+            "standard",
+            "basic",
+            "premium",
+            "starter",
+            "smb",
+            "children",
+            "child",
+            "adults",
+            "adult",
+        ],
+    ),
+    // Fourth round: settings, kinds of client and species, the modifiers that say which part
+    // of a service a claim covers ("Rural legs fly at 90 m" / "Urban legs fly at 60 m").
+    ("setting", &["urban", "rural", "suburban", "inner", "outer", "coastal", "inland", "upland", "lowland"]),
+    (
+        "kind of client",
+        &[
+            "retail",
+            "institutional",
+            "wholesale",
+            "corporate",
+            "individual",
+            "individuals",
+            "commercial",
+            "domestic",
+            "international",
+            "trade",
+            "charity",
+            "charities",
+        ],
+    ),
+    (
+        "species",
+        &[
+            "dog", "dogs", "cat", "cats", "horse", "horses", "rabbit", "rabbits", "bird", "birds", "cattle", "sheep",
+            "pig", "pigs", "poultry", "canine", "feline", "equine",
+        ],
+    ),
+    (
+        "region",
+        &[
+            "eu", "europe", "us", "uk", "apac", "emea", "latam", "americas", "asia", "africa", "northern", "southern",
+            "eastern", "western", "north", "south", "east", "west",
+        ],
+    ),
 ];
 
 /// Groups of [`OPPOSITES`] whose second member says *no* to the first: a claim using it
@@ -422,6 +812,19 @@ pub(super) fn poles_of(w: &str, out: &mut Vec<u16>) {
             }
         }
     }
+}
+
+/// The first opposition group and member of word `w` (a word in class [`W_OPPOSITE`]),
+/// packed as in [`poles_of`].
+pub(super) fn first_pole(w: &str) -> Option<u16> {
+    for (g, (_, members)) in OPPOSITES.iter().enumerate() {
+        for (m, forms) in members.iter().enumerate() {
+            if forms.contains(&w) {
+                return Some(((g as u16) << 8) | m as u16);
+            }
+        }
+    }
+    None
 }
 
 /// The canonical word of `w` (a word in class [`W_SYNONYM`]).
@@ -482,6 +885,13 @@ const SYNONYM_WORDS: &[&str] = SYNONYM_ALL.split_at(count_nonempty(&SYNONYM_ALL)
 pub(super) const WORD_CLASSES: &[(u64, &[&str])] = &[
     (W_OPPOSITE, OPPOSITE_WORDS),
     (W_SYNONYM, SYNONYM_WORDS),
+    (W_ALT_FIRST, ALTERNATIVE_FIRSTS),
+    (W_QUALIFIER, QUALIFIER_TABLE[0].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[1].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[2].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[3].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[4].1),
+    (W_QUALIFIER, QUALIFIER_TABLE[5].1),
     (W_STOP, STOP),
     (W_NEG, NEGATIONS),
     (W_NOISE, SUBJECT_NOISE),

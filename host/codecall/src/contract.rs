@@ -229,6 +229,8 @@ pub struct DependencyEdge {
 pub enum OmissionKind {
     Duplicate,
     Budget,
+    /// No excerpt of the pack supports it: no lesson could cite it.
+    NoEvidence,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -429,6 +431,20 @@ pub enum MoveKind {
     Finish,
 }
 
+/// §11's learning moves, as an evaluation's `action`: `advance` (to a new unit), `deepen`,
+/// `reinforce`, `retry`, `finish`. Logs written before this type recorded the policy's move
+/// names; their `teach` and `ask` read as `advance`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EvaluationAction {
+    #[serde(alias = "teach", alias = "ask")]
+    Advance,
+    Deepen,
+    Reinforce,
+    Retry,
+    Finish,
+}
+
 /// §9 `Evaluation`, as recorded in `ANSWER_EVALUATED`: the runtime's grading, the agent's
 /// diagnosis and the policy's next move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -439,7 +455,7 @@ pub struct Evaluation {
     pub choice_id: String,
     pub correct: bool,
     pub diagnosed_misconceptions: Vec<String>,
-    pub action: MoveKind,
+    pub action: EvaluationAction,
     pub rationale: String,
     pub feedback: String,
 }

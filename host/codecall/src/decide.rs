@@ -32,6 +32,9 @@ pub(crate) struct Ctx<'a> {
     pub policy: &'a dyn LearningPolicy,
     pub source: &'a dyn EvidenceSource,
     pub docs: &'a dyn crate::docs::DocumentationSource,
+    /// Every text an event records from outside (failure messages, results, notes) goes
+    /// through it first.
+    pub redactor: &'a dyn dossier_evidence::Redact,
 }
 
 fn policy_error(s: &Session, e: PolicyFailure) -> RuntimeError {
@@ -63,7 +66,7 @@ pub enum Answer {
     },
     /// The lesson was read.
     Acknowledge,
-    /// The chosen choice of the shown question.
+    /// The chosen choice of the shown question, by its display label (`a`, `b`, … as shown).
     Choice { choice_id: String },
 }
 
@@ -103,6 +106,7 @@ fn evidence_request(started: &SessionStarted, level: Level) -> EvidenceRequest {
             repo: started.locator.repo.clone().into(),
             changes: started.locator.changes.clone(),
             task: started.locator.task.clone(),
+            located: started.locator.located.clone(),
         },
         max_level: level,
         budget: o.evidence_budget.clone(),
@@ -206,7 +210,17 @@ fn opportunity(ctx: &Ctx<'_>, s: &Session, degraded: bool) -> Result<Opportunity
         signals,
         excluded: excluded.iter().copied().map(policy::core_exclusion).collect(),
     };
-    let o = ctx.policy.score_opportunity(&input).map_err(|e| policy_error(s, e))?;
+    let mut o = ctx.policy.score_opportunity(&input).map_err(|e| policy_error(s, e))?;
+    // Never teach from nothing: with no citable evidence — or, for a degraded plan, no signal
+    // grounded in an excerpt — the opportunity is `skip`, whatever the signals score.
+    let ungrounded = derive::evidence_shortfall(pack).or_else(|| {
+        (degraded && !derived.iter().any(|d| !d.evidence.is_empty()))
+            .then(|| "no derived signal is grounded in an excerpt of the pack".to_string())
+    });
+    if let Some(why) = ungrounded {
+        o.recommendation = l::Recommendation::Skip;
+        o.reasons.insert(0, format!("no qualifying evidence: {why}"));
+    }
     let names = |v: &[l::SignalKind]| v.iter().map(|k| k.name().replace('-', "_")).collect::<Vec<_>>();
     Ok(OpportunityDetected {
         recommendation: o.recommendation.name().to_string(),
@@ -249,7 +263,7 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
                 Err(f) => EventBody::OperationFailed(OperationFailed {
                     cause: RecoveryCause::UnavailableSource,
                     code: f.code,
-                    message: validate::redact_str(&f.message),
+                    message: validate::redact_str(ctx.redactor, &f.message)?,
                     errors: Vec::new(),
                     checkpoint: None,
                     attempt: s.context_attempts,
@@ -260,11 +274,16 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
         }
         Pending::ContextDegradedNote => {
             let pack = s.pack.as_ref().expect("a pack is in");
-            EventBody::ContextDegraded(ContextDegraded {
-                cause: RecoveryCause::BudgetExhausted,
-                details: derive::pack_degradation(pack).unwrap_or_default(),
-                level_reached: pack.level_reached,
-            })
+            let mut details = derive::pack_degradation(pack).unwrap_or_default();
+            let cause = match derive::evidence_shortfall(pack) {
+                Some(shortfall) => {
+                    details.insert(0, format!("no qualifying evidence: {shortfall}"));
+                    details.extend(derive::evidence_help());
+                    RecoveryCause::InsufficientEvidence
+                }
+                None => RecoveryCause::BudgetExhausted,
+            };
+            EventBody::ContextDegraded(ContextDegraded { cause, details, level_reached: pack.level_reached })
         }
         Pending::RecoveryStart { cause } => {
             let strategy = match s.state {
@@ -312,11 +331,22 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
             EventBody::SessionFailed(SessionFailed { cause: *cause, message })
         }
         Pending::Plan { degraded } => {
-            let concepts = session_concepts(s);
+            // A concept without evidence cannot be taught (every lesson must cite the pack): it
+            // is omitted visibly rather than planned into a loop of rejected lessons. With no
+            // qualifying evidence at all, nothing is planned.
+            let (concepts, ungrounded): (Vec<_>, Vec<_>) = session_concepts(s).into_iter().partition(|c| {
+                !c.evidence.is_empty() && s.pack.as_ref().is_some_and(|p| derive::evidence_shortfall(p).is_none())
+            });
             let core: Vec<l::Concept> = concepts.iter().map(policy::core_concept).collect();
             let budget = started(s).options.max_minutes;
             let p = ctx.policy.plan(&core, budget).map_err(|e| policy_error(s, e))?;
-            EventBody::PlanCreated(PlanCreated { plan: policy::plan_contract(&p, budget, *degraded) })
+            let mut plan = policy::plan_contract(&p, budget, *degraded);
+            plan.omitted.extend(ungrounded.into_iter().map(|c| crate::contract::Omission {
+                concept_id: c.id,
+                kind: crate::contract::OmissionKind::NoEvidence,
+                reason: "no excerpt of the evidence pack supports it, so no lesson could cite it".to_string(),
+            }));
+            EventBody::PlanCreated(PlanCreated { plan })
         }
         Pending::RecoveryDone { cause, strategy } => {
             EventBody::RecoverySucceeded(RecoverySucceeded { cause: *cause, strategy: *strategy })
@@ -329,6 +359,7 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
                 recommendation: o.recommendation.clone(),
                 teachable: !plan.units.is_empty(),
                 degraded: plan.degraded,
+                estimated_minutes: Some(plan.estimated_minutes),
             })
         }
         Pending::DeclineCancel => EventBody::SessionCancelled(SessionCancelled {
@@ -367,7 +398,10 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
             MoveRecord::Finish { end } => EventBody::QuizCompleted(QuizCompleted { end }),
         },
         Pending::Documentation { work_order_id, request, .. } => {
-            let r = ctx.docs.resolve(&crate::docs::request_for(s, &request.unit_id));
+            // Redacted here, by the runtime, before it is hashed and recorded (the source may be
+            // any provider).
+            let r =
+                crate::docs::redact(ctx.redactor, ctx.docs.resolve(&crate::docs::request_for(s, &request.unit_id)))?;
             EventBody::DocumentationResolved(crate::docs::event(work_order_id, &request.unit_id, r))
         }
         Pending::Summary => {
@@ -393,7 +427,12 @@ fn expect_gate(s: &Session, who: Awaiting, checkpoint: &str, what: &str) -> Resu
     if s.state.is_terminal() {
         return Err(RuntimeError::new(
             ErrorCode::SessionEnded,
-            format!("the session is {}; nothing more can be submitted — start a new session", s.state),
+            format!(
+                "the session has ended ({}): it takes no more results or answers; `show` gives its {} (and `start` \
+                 begins a new session)",
+                s.state,
+                if s.state == SessionState::Completed { "summary" } else { "outcome" }
+            ),
         )
         .in_session(&s.id, s.state, None));
     }
@@ -434,7 +473,7 @@ pub(crate) fn submit(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, outcome: &Sub
             return Ok(EventBody::OperationFailed(OperationFailed {
                 cause: RecoveryCause::LlmFailure,
                 code: "llm_failure".into(),
-                message: validate::redact_str(reason),
+                message: validate::redact_str(ctx.redactor, reason)?,
                 errors: Vec::new(),
                 checkpoint: Some(checkpoint.to_string()),
                 attempt,
@@ -444,7 +483,7 @@ pub(crate) fn submit(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, outcome: &Sub
         }
         SubmitOutcome::Result { result } => result.clone(),
     };
-    validate::redact_json(&mut value);
+    validate::redact_json(ctx.redactor, &mut value)?;
     let result_hash = blake3::hash(canonical_json(&value).as_bytes()).to_hex().to_string();
     let mut errors = Vec::new();
     validate::no_mastery_claim(&value, &mut errors);
@@ -481,13 +520,16 @@ pub(crate) fn submit(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, outcome: &Sub
         }
         Pending::Question { question_id, request, .. } => {
             decode_then(value, &mut errors, |mut q: Question, errors| {
-                let found = validate::validate_question(&mut q, question_id, request, pack, ctx.policy)
+                let (found, warnings) = validate::validate_question(&mut q, question_id, request, pack, ctx.policy)
                     .map_err(|e| policy_error(s, e))?;
                 errors.extend(found);
+                let earlier: Vec<&Question> =
+                    s.questions.iter().filter(|x| x.request.unit_id == request.unit_id).map(|x| &x.question).collect();
+                errors.extend(validate::repeated_question(&q, &earlier));
                 if !errors.is_empty() {
                     return Ok(None);
                 }
-                present(ctx, s, question_id, q).map(Some)
+                present(ctx, s, question_id, q, warnings).map(Some)
             })?
         }
         Pending::Evaluation { work_order_id, question_id, choice_id, correct } => {
@@ -535,8 +577,15 @@ fn decode_then<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// Shuffle a valid question's choices with the policy and present it.
-fn present(ctx: &Ctx<'_>, s: &Session, question_id: &str, q: Question) -> Result<EventBody> {
+/// Shuffle a valid question's choices with the policy and present it, with the policy's
+/// item-quality warnings.
+fn present(
+    ctx: &Ctx<'_>,
+    s: &Session,
+    question_id: &str,
+    q: Question,
+    item_warnings: Vec<ItemWarning>,
+) -> Result<EventBody> {
     let correct_index = q.choices.iter().position(|c| c.id == q.correct_choice_id).expect("checked by check_item");
     let previous: Vec<u32> = s.questions.iter().map(|x| x.correct_position).collect();
     let seed = format!("{}/{question_id}", s.id);
@@ -556,6 +605,7 @@ fn present(ctx: &Ctx<'_>, s: &Session, question_id: &str, q: Question) -> Result
         display_order: order.iter().map(|&i| q.choices[i].id.clone()).collect(),
         correct_position,
         question: q,
+        item_warnings,
     }))
 }
 
@@ -590,7 +640,7 @@ fn evaluated(
             choice_id: choice_id.to_string(),
             correct,
             diagnosed_misconceptions: e.diagnosed_misconceptions,
-            action: next.kind(),
+            action: next.action(&q.request.unit_id),
             rationale: e.rationale,
             feedback: e.feedback,
         },
@@ -643,19 +693,23 @@ pub(crate) fn answer(s: &Session, checkpoint: &str, answer: &Answer) -> Result<E
         (Answer::Acknowledge, Pending::LessonShown { work_order_id, .. }) => {
             EventBody::LessonAcknowledged(LessonAcknowledged { work_order_id: work_order_id.clone() })
         }
-        (Answer::Choice { choice_id }, Pending::QuestionShown { question_id }) => {
+        (Answer::Choice { choice_id: label }, Pending::QuestionShown { question_id }) => {
+            // The user answers with a display label; it maps back to the agent's id.
             let q = s.question(question_id).expect("a shown question is recorded");
-            if !q.question.choices.iter().any(|c| &c.id == choice_id) {
+            let labels: Vec<String> = (0..q.display_order.len()).map(crate::step::display_label).collect();
+            let Some(position) = labels.iter().position(|l| l == label.trim()) else {
                 return Err(RuntimeError::invalid_request(format!(
-                    "`{choice_id}` is not a choice of this question ({})",
-                    q.display_order.join(", ")
+                    "`{label}` is not a choice of this question: answer with one of its display labels ({})",
+                    labels.join(", ")
                 ))
                 .in_session(&s.id, s.state, Some(question_id)));
-            }
+            };
+            let choice_id = q.display_order[position].clone();
             EventBody::QuestionAnswered(QuestionAnswered {
                 question_id: question_id.clone(),
-                choice_id: choice_id.clone(),
-                correct: *choice_id == q.question.correct_choice_id,
+                correct: choice_id == q.question.correct_choice_id,
+                choice_id,
+                display_label: Some(labels[position].clone()),
             })
         }
         _ => return Err(wrong_gate()),
@@ -663,7 +717,12 @@ pub(crate) fn answer(s: &Session, checkpoint: &str, answer: &Answer) -> Result<E
 }
 
 /// The event for a cancel.
-pub(crate) fn cancel(s: &Session, reason: CancelReason, note: Option<&str>) -> Result<EventBody> {
+pub(crate) fn cancel(
+    redactor: &dyn dossier_evidence::Redact,
+    s: &Session,
+    reason: CancelReason,
+    note: Option<&str>,
+) -> Result<EventBody> {
     if s.state.is_terminal() {
         return Err(RuntimeError::new(
             ErrorCode::SessionEnded,
@@ -671,7 +730,8 @@ pub(crate) fn cancel(s: &Session, reason: CancelReason, note: Option<&str>) -> R
         )
         .in_session(&s.id, s.state, None));
     }
-    Ok(EventBody::SessionCancelled(SessionCancelled { reason, note: note.map(validate::redact_str), from: s.state }))
+    let note = note.map(|n| validate::redact_str(redactor, n)).transpose()?;
+    Ok(EventBody::SessionCancelled(SessionCancelled { reason, note, from: s.state }))
 }
 
 /// Who an event is attributed to.

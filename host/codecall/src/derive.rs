@@ -410,6 +410,43 @@ pub fn inspectable(pack: &EvidencePack) -> bool {
     pack.files.iter().any(|f| !f.sensitive) || pack.locator.task.as_deref().is_some_and(|t| !t.trim().is_empty())
 }
 
+/// Why the pack cannot ground a lesson, when it holds nothing citable: no changed file at all, or
+/// changed files but no excerpt and no search hit (all sensitive, binary, or cut by a budget).
+/// `None` when at least one excerpt or hit can be cited.
+pub fn evidence_shortfall(pack: &EvidencePack) -> Option<String> {
+    if !pack.excerpts.is_empty() || !pack.search.hits.is_empty() {
+        return None;
+    }
+    let rule = pack.locator.located.as_ref().map(|l| format!(" (locate rule `{}`)", l.rule)).unwrap_or_default();
+    let what = match (pack.locator.mode.as_str(), &pack.locator.head) {
+        ("revisions", Some(head)) => format!("{}..{}", pack.locator.base.requested, head.requested),
+        _ if pack.locator.base.requested == "HEAD" => "the working tree against HEAD".to_string(),
+        _ => format!("the working tree against {}", pack.locator.base.requested),
+    };
+    Some(if pack.files.is_empty() {
+        format!("no changed files in {what}{rule}")
+    } else {
+        let sensitive = pack.files.iter().filter(|f| f.sensitive).count();
+        format!(
+            "{} changed file(s) in {what}{rule}, but no excerpt could be cut from them ({} sensitive, the rest \
+             binary, unreadable or over a budget)",
+            pack.files.len(),
+            sensitive
+        )
+    })
+}
+
+/// What would let a session find evidence, for a pack with a [`evidence_shortfall`].
+pub fn evidence_help() -> Vec<String> {
+    vec![
+        "name the revisions of the work: start again with base and head (e.g. base=<the commit before the work> \
+         head=HEAD)"
+            .to_string(),
+        "say what was implemented: start again with the task text".to_string(),
+        "point at the code: start again with repo=<a path inside the repository that holds the change>".to_string(),
+    ]
+}
+
 /// Why the pack is degraded, when a budget stopped the ladder or a level stopped short.
 pub fn pack_degradation(pack: &EvidencePack) -> Option<Vec<String>> {
     let mut details = Vec::new();
@@ -488,7 +525,9 @@ pub fn pack_limitations(pack: &EvidencePack) -> Vec<String> {
     if !pack.sensitive_paths.is_empty() {
         out.push(format!("{} sensitive path(s) withheld, never read", pack.sensitive_paths.len()));
     }
-    let omitted: u64 = pack.budget.omission_counts.values().sum();
+    // Sensitive paths are counted once, above, not again as omissions.
+    let omitted: u64 =
+        pack.budget.omission_counts.iter().filter(|(k, _)| !k.ends_with("/sensitive")).map(|(_, n)| n).sum();
     if omitted > 0 {
         out.push(format!("{omitted} item(s) omitted by budgets or caps"));
     }

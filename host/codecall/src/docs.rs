@@ -5,7 +5,7 @@
 //! docs and installed packages at the lockfile versions).
 //!
 //! What is recorded (`DOCUMENTATION_RESOLVED`) is the resolution itself: every source with its
-//! excerpt (redacted, then content-addressed by BLAKE3), so a lesson's citation can be checked
+//! excerpt (redacted by the runtime's redactor, [`redact`], then content-addressed by BLAKE3), so a lesson's citation can be checked
 //! against it and replay answers the step from the log, with no provider and no network.
 //!
 //! Not for: the providers (`dossier-docs`), deciding whether the network may be used (the host
@@ -68,7 +68,8 @@ impl DocumentationSource for LocalDocs {
 }
 
 /// Resolve every concept of `request` with `resolver`; merge the sources (by id, best first,
-/// at most [`MAX_UNIT_SOURCES`]), redact every excerpt and re-hash it.
+/// at most [`MAX_UNIT_SOURCES`]). Not yet redacted: the runtime passes every resolution through
+/// [`redact`] (with the redactor it is handed) before it becomes an event.
 pub fn resolve_with(resolver: &Resolver, request: &DocRequest, network: bool) -> DocResolution {
     let mut concepts = Vec::new();
     let mut sources: Vec<dossier_docs::ResolvedSource> = Vec::new();
@@ -76,21 +77,18 @@ pub fn resolve_with(resolver: &Resolver, request: &DocRequest, network: bool) ->
     for c in &request.concepts {
         let r = resolver.resolve(c);
         let mut ids = Vec::new();
-        for mut s in r.sources {
-            s.excerpt = validate::redact_str(&s.excerpt);
-            s.title = validate::redact_str(&s.title);
-            s.content_hash = blake3::hash(s.excerpt.as_bytes()).to_hex().to_string();
+        for s in r.sources {
             ids.push(s.source_id.clone());
             if !sources.iter().any(|x| x.source_id == s.source_id) {
                 sources.push(s);
             }
         }
-        notes.extend(r.notes.iter().map(|n| format!("{}: {}", c.concept_id, validate::redact_str(n))));
+        notes.extend(r.notes.iter().map(|n| format!("{}: {n}", c.concept_id)));
         concepts.push(ConceptDocumentation {
             concept_id: c.concept_id.clone(),
             status: r.status,
             source_ids: ids,
-            notes: r.notes.iter().map(|n| validate::redact_str(n)).collect(),
+            notes: r.notes.clone(),
         });
     }
     sources.sort_by(|a, b| {
@@ -104,6 +102,27 @@ pub fn resolve_with(resolver: &Resolver, request: &DocRequest, network: bool) ->
         notes.push(format!("{} lower-ranked source(s) left out: {}", dropped.len(), dropped.join(", ")));
     }
     DocResolution { concepts, sources, notes, providers: resolver.providers(), network }
+}
+
+/// `r` redacted with `redactor`: every source's excerpt and title (the excerpt re-hashed after,
+/// so a citation's `content_hash` is of the text recorded) and every note. A redactor that fails
+/// fails the step: nothing is recorded rather than text that may hold secrets. Recorded text
+/// (replay) passes through unchanged.
+pub fn redact(redactor: &dyn dossier_evidence::Redact, mut r: DocResolution) -> crate::error::Result<DocResolution> {
+    for s in &mut r.sources {
+        s.excerpt = validate::redact_str(redactor, &s.excerpt)?;
+        s.title = validate::redact_str(redactor, &s.title)?;
+        s.content_hash = blake3::hash(s.excerpt.as_bytes()).to_hex().to_string();
+    }
+    for n in &mut r.notes {
+        *n = validate::redact_str(redactor, n)?;
+    }
+    for c in &mut r.concepts {
+        for n in &mut c.notes {
+            *n = validate::redact_str(redactor, n)?;
+        }
+    }
+    Ok(r)
 }
 
 /// The unit's status from its concepts': resolved if any is, else unavailable if any is, else

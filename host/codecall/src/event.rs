@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::contract::SessionState;
 use crate::contract::{
-    ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvidenceRef, LearningPlan, Lesson, MoveKind, Question,
-    QuestionIntent, SignalKind, Summary,
+    ConceptExtraction, ConfidenceLevel, Dispute, Evaluation, EvaluationAction, EvidenceRef, LearningPlan, Lesson,
+    MoveKind, Question, QuestionIntent, SignalKind, Summary,
 };
 use crate::error::ValidationError;
 
@@ -54,6 +54,10 @@ pub enum RecoveryCause {
     UnavailableSource,
     /// An evidence budget stopped the acquisition ladder (recorded as `CONTEXT_DEGRADED`).
     BudgetExhausted,
+    /// The pack holds nothing a lesson could cite (no changed file, or no excerpt and no search
+    /// hit): recorded as `CONTEXT_DEGRADED`, and the opportunity is `skip` — never a work order
+    /// over nothing.
+    InsufficientEvidence,
     /// A worker result failed schema or semantic validation.
     InvalidWorkerResult,
     /// Documentation retrieval failed. Not produced: a provider that fails makes the concept
@@ -70,6 +74,7 @@ impl RecoveryCause {
         match self {
             RecoveryCause::UnavailableSource => "unavailable_source",
             RecoveryCause::BudgetExhausted => "budget_exhausted",
+            RecoveryCause::InsufficientEvidence => "insufficient_evidence",
             RecoveryCause::InvalidWorkerResult => "invalid_worker_result",
             RecoveryCause::DocumentationFailure => "documentation_failure",
             RecoveryCause::LlmFailure => "llm_failure",
@@ -152,6 +157,10 @@ pub struct LocatorRecord {
     pub changes: Changes,
     #[serde(default)]
     pub task: Option<String>,
+    /// Which locate rule chose `changes` (the host's, docs/codecall.md); absent in logs written
+    /// before the rules existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub located: Option<dossier_evidence::Located>,
 }
 
 /// A prompt template's identity, recorded so replay and evaluations know which text was used.
@@ -244,6 +253,10 @@ pub struct RecommendationPresented {
     /// The plan has at least one unit: accepting is possible.
     pub teachable: bool,
     pub degraded: bool,
+    /// The minutes the card shows: the plan's estimate. Absent in logs written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_minutes: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -326,6 +339,20 @@ impl MoveRecord {
             MoveRecord::Finish { .. } => MoveKind::Finish,
         }
     }
+
+    /// The move as §11 names an evaluation's outcome, after an answer on `unit_id`: a lesson or
+    /// question on another unit is `advance`; a lesson on the same unit (a missed expert check)
+    /// is `reinforce`.
+    pub fn action(&self, unit_id: &str) -> EvaluationAction {
+        match self {
+            MoveRecord::Teach { lesson } if lesson.unit_id == unit_id => EvaluationAction::Reinforce,
+            MoveRecord::Teach { .. } | MoveRecord::Ask { .. } => EvaluationAction::Advance,
+            MoveRecord::Deepen { .. } => EvaluationAction::Deepen,
+            MoveRecord::Reinforce { .. } => EvaluationAction::Reinforce,
+            MoveRecord::Retry { .. } => EvaluationAction::Retry,
+            MoveRecord::Finish { .. } => EvaluationAction::Finish,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -400,13 +427,29 @@ pub struct QuestionPresented {
     pub display_order: Vec<String>,
     /// 0-based display position of the correct choice.
     pub correct_position: u32,
+    /// The policy's item-quality warnings on the question (`check-item`, docs/learning-policy.md):
+    /// recorded, the question is still asked. Absent when there are none (and in older logs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub item_warnings: Vec<ItemWarning>,
+}
+
+/// One item-quality warning: the finding's code and its message (what is wrong, how to rewrite).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemWarning {
+    pub code: String,
+    pub message: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QuestionAnswered {
     pub question_id: String,
+    /// The agent's id of the chosen choice.
     pub choice_id: String,
     pub correct: bool,
+    /// The display label the user chose (`a`, `b`, … by position after the shuffle). Absent
+    /// in logs written before display labels, where the answer named the agent's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_label: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -6,16 +6,17 @@
 //! step.
 //!
 //! ```no_run
-//! use dossier_codecall::{LogTarget, NativePolicy, Runtime, StartRequest, Next};
+//! use dossier_codecall::{LogTarget, NativePolicy, NativeRedactor, Runtime, StartRequest, Next};
 //! use dossier_evidence::{Changes, ImplementationLocator};
 //!
-//! let policy = NativePolicy; // the product passes its component-backed policy instead
-//! let mut rt = Runtime::open(LogTarget::Directory("/tmp/learning".into()), &policy)?;
+//! // The product passes its component-backed policy and the store's redaction instead.
+//! let (policy, redactor) = (NativePolicy, NativeRedactor);
+//! let mut rt = Runtime::open(LogTarget::Directory("/tmp/learning".into()), &policy, &redactor)?;
 //! let step = rt.start(StartRequest {
 //!     operation_id: "op-1".into(),
 //!     session_id: None,
 //!     invocation: Default::default(),
-//!     locator: ImplementationLocator { repo: ".".into(), changes: Changes::WorkingTree, task: None },
+//!     locator: ImplementationLocator { repo: ".".into(), changes: Changes::WorkingTree, task: None, located: None },
 //!     completed: true,
 //!     options: Default::default(),
 //!     actor: dossier_codecall::Actor::User,
@@ -48,7 +49,9 @@
 //!   `OPERATION_FAILED` event with the exact errors, and nothing of its content.
 //! - **Retries are free.** The same operation id returns what it recorded the first time.
 //! - **Nothing leaves unredacted.** Repository text is redacted by the collector; task text,
-//!   worker results and notes by the runtime, before any event is built.
+//!   worker results and notes by the runtime, before any event is built — both with the
+//!   redactor the runtime is handed (the store's redaction policy in the product); one that
+//!   fails fails the operation.
 //! - **No model calls; no network of its own.** The agent does the judging; the runtime only
 //!   validates. Documentation comes from an injected source: offline by default; a host's
 //!   network provider is asked only for a session recorded as not `offline`.
@@ -80,7 +83,7 @@ pub use decide::{Answer, SubmitOutcome};
 pub use error::{ErrorCode, RuntimeError};
 pub use event::{Actor, CancelReason, Event, EventBody, EventKind, Invocation, RecoveryCause, StartOptions};
 pub use log::{LogIssue, LogTarget};
-pub use policy::{ItemFinding, LearningPolicy, NativePolicy, PolicyFailure};
+pub use policy::{ItemFinding, LearningPolicy, NativePolicy, NativeRedactor, PolicyFailure};
 pub use replay::{ReplayReport, replay, replay_events};
 pub use runtime::{
     AnswerRequest, CancelRequest, Clock, ResumeRequest, Runtime, StartRequest, SubmitRequest, SystemClock,

@@ -38,11 +38,13 @@ impl From<l::LearningError> for PolicyFailure {
     }
 }
 
-/// One item-quality finding (`check-item`).
+/// One item-quality finding (`check-item`). An error refuses the question (the agent rewrites
+/// it); a warning is recorded on `QUESTION_PRESENTED` and the question is still asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemFinding {
     pub code: String,
     pub message: String,
+    pub warning: bool,
 }
 
 /// The learning policy (docs/learning-policy.md), as the runtime calls it.
@@ -62,6 +64,31 @@ pub trait LearningPolicy {
         correct_index: usize,
         previous_positions: &[u32],
     ) -> Result<Vec<usize>, PolicyFailure>;
+}
+
+/// The redaction policy's rules (`dossier_core::redact`) called directly, with a fixed key. For
+/// tests and tools: the product hands the runtime the store's redaction (the component, with
+/// the store's own key), so markers match what the store holds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NativeRedactor;
+
+impl dossier_evidence::Redact for NativeRedactor {
+    fn redact(&self, text: &str) -> Result<dossier_evidence::Redacted, String> {
+        let options = dossier_core::redact::Options { key: &[0x5a; 32], allow: &[] };
+        let r = dossier_core::redact::redact(text, &options).map_err(|e| e.to_string())?;
+        Ok(dossier_evidence::Redacted {
+            text: r.text.unwrap_or_else(|| text.to_owned()),
+            found: r
+                .hits
+                .into_iter()
+                .map(|h| dossier_evidence::Redaction {
+                    kind: h.kind.to_string(),
+                    first_line: h.first_line,
+                    last_line: h.last_line,
+                })
+                .collect(),
+        })
+    }
 }
 
 /// `dossier_core::learning` called directly. For tests and tools: the product calls the
@@ -85,7 +112,11 @@ impl LearningPolicy for NativePolicy {
     fn check_item(&self, item: &l::McqItem) -> Result<Vec<ItemFinding>, PolicyFailure> {
         Ok(l::check_item(item)
             .into_iter()
-            .map(|f| ItemFinding { code: f.code.to_string(), message: f.message })
+            .map(|f| ItemFinding {
+                code: f.code.to_string(),
+                message: f.message,
+                warning: f.severity != dossier_core::distill::Severity::Error,
+            })
             .collect())
     }
     fn shuffle_order(
@@ -264,13 +295,17 @@ pub fn core_plan(p: &LearningPlan) -> l::LearningPlan {
         omitted: p
             .omitted
             .iter()
-            .map(|o| l::Omission {
-                concept_id: o.concept_id.clone(),
-                kind: match o.kind {
-                    OmissionKind::Duplicate => l::OmissionKind::Duplicate,
-                    OmissionKind::Budget => l::OmissionKind::Budget,
-                },
-                reason: o.reason.clone(),
+            .filter_map(|o| {
+                Some(l::Omission {
+                    concept_id: o.concept_id.clone(),
+                    kind: match o.kind {
+                        OmissionKind::Duplicate => l::OmissionKind::Duplicate,
+                        OmissionKind::Budget => l::OmissionKind::Budget,
+                        // The runtime's own omission (never planned): not the policy's.
+                        OmissionKind::NoEvidence => return None,
+                    },
+                    reason: o.reason.clone(),
+                })
             })
             .collect(),
     }

@@ -1,4 +1,4 @@
-//! The versioned prompt templates of the judgment steps, shipped as `assets/prompts/<step>.v1.md`
+//! The versioned prompt templates of the judgment steps, shipped as `assets/prompts/<step>.v<version>.md`
 //! and embedded at build time. A work order carries its step's template; `SESSION_STARTED`
 //! records each template's name, version and BLAKE3, so an evaluation or a replay knows exactly
 //! which text produced a recorded result (ARCHITECTURE §9, §14: prompts are versioned data).
@@ -66,18 +66,20 @@ impl Template {
 
 const CONCEPTS_V1: &str = include_str!("../../../assets/prompts/concepts.v1.md");
 const LESSON_V1: &str = include_str!("../../../assets/prompts/lesson.v1.md");
-const QUESTION_V1: &str = include_str!("../../../assets/prompts/question.v1.md");
+const QUESTION_V2: &str = include_str!("../../../assets/prompts/question.v2.md");
 const EVALUATION_V1: &str = include_str!("../../../assets/prompts/evaluation.v1.md");
 
 /// The current template of a step.
 pub fn template(step: WorkStep) -> Template {
-    let text = match step {
-        WorkStep::Concepts => CONCEPTS_V1,
-        WorkStep::Lesson => LESSON_V1,
-        WorkStep::Question => QUESTION_V1,
-        WorkStep::Evaluation => EVALUATION_V1,
+    // question.v2: choice ids are the agent's own; the runtime shows display labels (v1 suggested
+    // `a`, `b`, … and so leaked the agent's order).
+    let (version, text) = match step {
+        WorkStep::Concepts => (1, CONCEPTS_V1),
+        WorkStep::Lesson => (1, LESSON_V1),
+        WorkStep::Question => (2, QUESTION_V2),
+        WorkStep::Evaluation => (1, EVALUATION_V1),
     };
-    Template { step, version: 1, text }
+    Template { step, version, text }
 }
 
 /// Records of every current template (for `SESSION_STARTED`).

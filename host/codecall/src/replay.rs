@@ -30,6 +30,7 @@ use crate::log::{LogIssue, LogTarget, read_log};
 use crate::policy::LearningPolicy;
 use crate::source::{CollectFailure, EvidenceSource};
 use crate::state::{Session, SessionState};
+use dossier_evidence::Redact;
 
 /// One difference between the log and the replay.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -74,7 +75,7 @@ impl ReplayReport {
 }
 
 /// Replay a file or directory log (every `*.jsonl` in a directory, by name).
-pub fn replay(target: &LogTarget, policy: &dyn LearningPolicy) -> Result<ReplayReport> {
+pub fn replay(target: &LogTarget, policy: &dyn LearningPolicy, redactor: &dyn Redact) -> Result<ReplayReport> {
     let mut events = Vec::new();
     let mut issues = Vec::new();
     match target {
@@ -102,13 +103,13 @@ pub fn replay(target: &LogTarget, policy: &dyn LearningPolicy) -> Result<ReplayR
             }
         }
     }
-    let mut report = replay_events(&events, policy);
+    let mut report = replay_events(&events, policy, redactor);
     report.log_issues = issues;
     Ok(report)
 }
 
 /// Replay events (of one or more sessions, in log order).
-pub fn replay_events(events: &[Event], policy: &dyn LearningPolicy) -> ReplayReport {
+pub fn replay_events(events: &[Event], policy: &dyn LearningPolicy, redactor: &dyn Redact) -> ReplayReport {
     let mut order: Vec<String> = Vec::new();
     let mut by_session: BTreeMap<String, Vec<&Event>> = BTreeMap::new();
     for e in events {
@@ -119,7 +120,7 @@ pub fn replay_events(events: &[Event], policy: &dyn LearningPolicy) -> ReplayRep
     }
     ReplayReport {
         policy_version: policy.version(),
-        sessions: order.iter().map(|sid| replay_session(sid, &by_session[sid], policy)).collect(),
+        sessions: order.iter().map(|sid| replay_session(sid, &by_session[sid], policy, redactor)).collect(),
         log_issues: Vec::new(),
     }
 }
@@ -167,15 +168,34 @@ impl crate::docs::DocumentationSource for Recorded<'_> {
 }
 
 /// What the runtime would have recorded at this point, or `None` for an input taken as recorded.
-fn rederive(policy: &dyn LearningPolicy, s: &Session, e: &Event) -> Result<Option<EventBody>> {
+fn rederive(policy: &dyn LearningPolicy, redactor: &dyn Redact, s: &Session, e: &Event) -> Result<Option<EventBody>> {
     let source = Recorded(e);
-    let ctx = Ctx { policy, source: &source, docs: &source };
+    let ctx = Ctx { policy, source: &source, redactor, docs: &source };
     let body = match (&e.body, e.actor) {
         (EventBody::SessionStarted(st), _) => {
-            decide::session_started(policy, st.invocation, st.locator.clone(), st.completed, st.options.clone())
+            let mut body =
+                decide::session_started(policy, st.invocation, st.locator.clone(), st.completed, st.options.clone());
+            // The templates are a recorded fact (which text the agent was given), not a decision:
+            // a log written with an earlier template version replays with it.
+            if let EventBody::SessionStarted(b) = &mut body {
+                b.templates = st.templates.clone();
+            }
+            body
         }
-        (EventBody::SessionCancelled(c), Actor::User | Actor::Host) => decide::cancel(s, c.reason, c.note.as_deref())?,
-        (_, Actor::Runtime) => decide::hop(&ctx, s)?,
+        (EventBody::SessionCancelled(c), Actor::User | Actor::Host) => {
+            decide::cancel(redactor, s, c.reason, c.note.as_deref())?
+        }
+        (_, Actor::Runtime) => {
+            let mut body = decide::hop(&ctx, s)?;
+            // A card recorded before its minutes were: compare the rest.
+            if let (EventBody::LearningRecommendationPresented(b), EventBody::LearningRecommendationPresented(r)) =
+                (&mut body, &e.body)
+                && r.estimated_minutes.is_none()
+            {
+                b.estimated_minutes = None;
+            }
+            body
+        }
         (EventBody::DecisionRecorded(d), _) => {
             decide::answer(s, &d.checkpoint, &Answer::Decision { accept: d.accept })?
         }
@@ -185,7 +205,15 @@ fn rederive(policy: &dyn LearningPolicy, s: &Session, e: &Event) -> Result<Optio
         }
         (EventBody::LessonAcknowledged(a), _) => decide::answer(s, &a.work_order_id, &Answer::Acknowledge)?,
         (EventBody::QuestionAnswered(a), _) => {
-            decide::answer(s, &a.question_id, &Answer::Choice { choice_id: a.choice_id.clone() })?
+            // A log from before display labels recorded the agent's id only: the label is the
+            // one its position had.
+            let shown = s.question(&a.question_id).map(|q| q.display_order.as_slice()).unwrap_or_default();
+            let label = a.display_label.clone().or_else(|| crate::step::label_of(shown, &a.choice_id));
+            let mut body = decide::answer(s, &a.question_id, &Answer::Choice { choice_id: label.unwrap_or_default() })?;
+            if let (EventBody::QuestionAnswered(b), None) = (&mut body, &a.display_label) {
+                b.display_label = None;
+            }
+            body
         }
         (EventBody::ConceptsExtracted(c), _) => submit(&ctx, s, &c.work_order_id, &c.result)?,
         (EventBody::LessonReady(r) | EventBody::ReinforcementReady(r), _) => {
@@ -221,7 +249,7 @@ fn submit<T: Serialize>(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, result: &T
     decide::submit(ctx, s, checkpoint, &SubmitOutcome::Result { result })
 }
 
-fn replay_session(sid: &str, events: &[&Event], policy: &dyn LearningPolicy) -> SessionReplay {
+fn replay_session(sid: &str, events: &[&Event], policy: &dyn LearningPolicy, redactor: &dyn Redact) -> SessionReplay {
     let mut s = Session::idle(sid);
     let mut out = SessionReplay {
         session_id: sid.to_string(),
@@ -244,7 +272,7 @@ fn replay_session(sid: &str, events: &[&Event], policy: &dyn LearningPolicy) -> 
             recorded,
             replayed,
         };
-        match rederive(policy, &s, e) {
+        match rederive(policy, redactor, &s, e) {
             Ok(None) => out.taken_as_recorded += 1,
             Ok(Some(body)) => {
                 out.rederived += 1;

@@ -7,13 +7,13 @@
 //! Not for: building the request (the runtime does, from the recorded start options) or judging
 //! the pack (`derive.rs`).
 
-use dossier_evidence::{EvidenceError, EvidencePack, EvidenceRequest};
+use dossier_evidence::{EvidenceError, EvidencePack, EvidenceRequest, Redact};
 
 /// Why a collection produced no pack.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CollectFailure {
     /// `git_not_found`, `not_a_repository`, `unknown_revision`, `invalid_request`,
-    /// `git_failed`, `io`.
+    /// `git_failed`, `io`, `redaction_failed`.
     pub code: String,
     /// Redacted by the collector.
     pub message: String,
@@ -25,13 +25,16 @@ pub trait EvidenceSource {
     fn collect(&self, request: &EvidenceRequest) -> Result<EvidencePack, CollectFailure>;
 }
 
-/// `dossier_evidence::collect`: git, read-only, budgeted, redacted.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GitEvidence;
+/// `dossier_evidence::collect`: git, read-only, budgeted, redacted with `redactor` (the
+/// runtime's).
+#[derive(Clone, Copy)]
+pub struct GitEvidence<'r> {
+    pub redactor: &'r dyn Redact,
+}
 
-impl EvidenceSource for GitEvidence {
+impl EvidenceSource for GitEvidence<'_> {
     fn collect(&self, request: &EvidenceRequest) -> Result<EvidencePack, CollectFailure> {
-        dossier_evidence::collect(request).map_err(|e| classify(&e))
+        dossier_evidence::collect(request, self.redactor).map_err(|e| classify(&e))
     }
 }
 
@@ -44,6 +47,7 @@ pub fn classify(e: &EvidenceError) -> CollectFailure {
         EvidenceError::InvalidRequest { .. } => ("invalid_request", false),
         EvidenceError::GitFailed { .. } => ("git_failed", true),
         EvidenceError::Io { .. } => ("io", true),
+        EvidenceError::Redaction { .. } => ("redaction_failed", false),
     };
     CollectFailure { code: code.to_string(), message: e.to_string(), retryable }
 }

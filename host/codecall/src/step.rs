@@ -27,9 +27,16 @@ pub struct RecommendationView {
     pub reasons: Vec<String>,
     pub units: Vec<UnitBrief>,
     pub omitted: Vec<Omission>,
+    /// Units that need each other (a cycle deduplication made; the agent's own cycles are
+    /// refused): taught together, so the user sees it.
+    pub cycles: Vec<Vec<String>>,
     /// Accepting is possible (the plan has units).
     pub teachable: bool,
     pub degraded: bool,
+    /// With no qualifying evidence: what would let a new session find some (a base revision,
+    /// the task, a path), for the agent to tell the user.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub help: Vec<String>,
 }
 
 /// The confidence gate: one level per unit, or "use a default" (an empty map).
@@ -55,10 +62,22 @@ pub struct LessonView {
     pub documentation_note: String,
 }
 
+/// A choice as shown: `id` is its display label (`a`, `b`, … by position after the shuffle),
+/// never the agent's own id, so neither the agent's ids nor its order reveal the answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ChoiceView {
     pub id: String,
     pub text: String,
+}
+
+/// The display label of position `i` (0-based): `a`, `b`, … .
+pub fn display_label(i: usize) -> String {
+    char::from(b'a' + (i % 26) as u8).to_string()
+}
+
+/// The display label of the agent's choice `choice_id` in a question shown in `display_order`.
+pub fn label_of(display_order: &[String], choice_id: &str) -> Option<String> {
+    display_order.iter().position(|c| c == choice_id).map(display_label)
 }
 
 /// A question as the user sees it: choices in display order, no answer key.
@@ -72,7 +91,8 @@ pub struct QuestionView {
     pub choices: Vec<ChoiceView>,
 }
 
-/// After an answer is evaluated: what to tell the user.
+/// After an answer is evaluated: what to tell the user. The choice ids are display labels, as
+/// the question showed them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Feedback {
     pub question_id: String,
@@ -171,8 +191,13 @@ pub fn next(s: &Session) -> Next {
                 reasons: o.map_or_else(Vec::new, |o| o.reasons.clone()),
                 units: plan.map_or_else(Vec::new, |p| p.units.iter().map(UnitBrief::from).collect()),
                 omitted: plan.map_or_else(Vec::new, |p| p.omitted.clone()),
+                cycles: plan.map_or_else(Vec::new, |p| p.cycles.clone()),
                 teachable: plan.is_some_and(|p| !p.units.is_empty()),
                 degraded: plan.is_some_and(|p| p.degraded),
+                help: match s.pack.as_ref().and_then(crate::derive::evidence_shortfall) {
+                    Some(_) => crate::derive::evidence_help(),
+                    None => Vec::new(),
+                },
             })
         }
         Pending::Confidence { checkpoint } => Next::Confidence(ConfidenceGate {
@@ -218,7 +243,8 @@ pub fn next(s: &Session) -> Next {
                     .display_order
                     .iter()
                     .filter_map(|id| q.question.choices.iter().find(|c| &c.id == id))
-                    .map(|c| ChoiceView { id: c.id.clone(), text: c.text.clone() })
+                    .enumerate()
+                    .map(|(i, c)| ChoiceView { id: display_label(i), text: c.text.clone() })
                     .collect(),
             })
         }
@@ -250,8 +276,10 @@ pub fn feedback(s: &Session, events: &[Event]) -> Option<Feedback> {
     Some(Feedback {
         question_id: evaluation.question_id.clone(),
         correct: evaluation.correct,
-        chosen_choice_id: evaluation.choice_id.clone(),
-        correct_choice_id: q.question.correct_choice_id.clone(),
+        chosen_choice_id: label_of(&q.display_order, &evaluation.choice_id)
+            .unwrap_or_else(|| evaluation.choice_id.clone()),
+        correct_choice_id: label_of(&q.display_order, &q.question.correct_choice_id)
+            .unwrap_or_else(|| q.question.correct_choice_id.clone()),
         chosen_rationale: rationale(&evaluation.choice_id).unwrap_or_default(),
         correct_rationale: rationale(&q.question.correct_choice_id).unwrap_or_default(),
         feedback: evaluation.feedback.clone(),

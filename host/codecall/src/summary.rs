@@ -7,10 +7,12 @@
 //!   answers), `weak` (only wrong answers, or closed after repeated misses), `not_assessed`.
 //! - `weak_areas`: units answered wrongly and not evidenced, with the misconceptions the
 //!   evaluations diagnosed.
-//! - `takeaways`: each unit with a correct answer, as its label and objective from the plan.
+//! - `takeaways`: each unit with a correct answer, with the mental model its lesson taught (else
+//!   why its correct answer was right) — not its objective, which `concepts` already states.
 //! - `points_to_remember`: the diagnosed misconceptions, per unit.
 //! - `edge_cases_for_other_projects`: the misconceptions the concept extraction listed for the
-//!   units that were taught (at most two per unit).
+//!   units that were taught (at most two per unit), each labelled as a misconception so it never
+//!   reads as advice.
 //! - `limitations`: what the estimate rests on — the number of answers, evidence gaps, omitted
 //!   concepts, a degraded plan, the reason the session stopped, and what each lesson's
 //!   citations were checked against ([`documentation_line`]).
@@ -110,11 +112,32 @@ pub fn build(s: &Session, end: &SessionEndRecord) -> Summary {
             });
         }
         if correct > 0 {
-            push_unique(&mut takeaways, format!("{}: {}", unit.label, unit.objective));
+            // What was learned, not what was to be learned (the objective is in `concepts`): the
+            // mental model of the unit's first lesson, else the reason its last correct answer
+            // was right.
+            let model = s
+                .lessons
+                .iter()
+                .find(|l| l.request.unit_id == unit.id && l.kind == crate::event::LessonKind::Lesson)
+                .or_else(|| s.lessons.iter().find(|l| l.request.unit_id == unit.id))
+                .map(|l| l.lesson.mental_model.trim().to_string());
+            let why_right = || {
+                answers.iter().rev().filter(|a| a.correct).find_map(|a| {
+                    let q = &s.question(&a.question_id)?.question;
+                    q.choices.iter().find(|c| c.id == q.correct_choice_id).map(|c| c.rationale.trim().to_string())
+                })
+            };
+            if let Some(t) = model.filter(|m| !m.is_empty()).or_else(why_right).filter(|t| !t.is_empty()) {
+                push_unique(&mut takeaways, format!("{}: {t}", unit.label));
+            }
         }
         if s.taught.contains(&unit.id) || !answers.is_empty() {
+            // Phrased as the misconception it is: a bare statement would read as advice.
             for m in unit_concepts.iter().flat_map(|c| c.misconceptions.iter()).take(2) {
-                push_unique(&mut edge_cases, format!("{}: {m}", unit.label));
+                push_unique(
+                    &mut edge_cases,
+                    format!("{}: a common misconception to watch for in other projects too: \"{m}\"", unit.label),
+                );
             }
         }
     }

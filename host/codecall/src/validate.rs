@@ -33,46 +33,66 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use dossier_evidence::{EvidencePack, Redactor, VerifyError};
+use dossier_evidence::{EvidencePack, Redact, VerifyError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::contract::{ConceptExtraction, EvaluationResult, EvidenceRef, Lesson, Question, SourceKind};
-use crate::event::{DocumentationResolved, QuestionRequestRecord};
+use crate::event::{DocumentationResolved, ItemWarning, QuestionRequestRecord};
 use crate::policy::{self, LearningPolicy, PolicyFailure};
 
 pub use crate::error::ValidationError;
 
-/// Replace secrets in every string (and object key) of `value`; returns counts by kind.
-pub fn redact_json(value: &mut Value) -> BTreeMap<String, u64> {
+/// Replace secrets in every string (and object key) of `value` with `redactor` (the store's
+/// redaction policy in the product); returns counts by kind.
+pub fn redact_json(redactor: &dyn Redact, value: &mut Value) -> crate::error::Result<BTreeMap<String, u64>> {
     let mut counts = BTreeMap::new();
-    redact_value(value, &mut counts);
-    counts
+    redact_value(redactor, value, &mut counts)?;
+    Ok(counts)
 }
 
-fn redact_value(value: &mut Value, counts: &mut BTreeMap<String, u64>) {
+fn redact_value(
+    redactor: &dyn Redact,
+    value: &mut Value,
+    counts: &mut BTreeMap<String, u64>,
+) -> crate::error::Result<()> {
+    let one = |s: &str, counts: &mut BTreeMap<String, u64>| -> crate::error::Result<String> {
+        let r = redactor.redact(s).map_err(redaction_failed)?;
+        for f in &r.found {
+            *counts.entry(f.kind.clone()).or_default() += 1;
+        }
+        Ok(r.text)
+    };
     match value {
-        Value::String(s) => {
-            if let std::borrow::Cow::Owned(r) = Redactor::global().redact(s, counts) {
-                *s = r;
+        Value::String(s) => *s = one(s, counts)?,
+        Value::Array(items) => {
+            for v in items {
+                redact_value(redactor, v, counts)?;
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| redact_value(v, counts)),
         Value::Object(map) => {
             let entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
             for (k, mut v) in entries {
-                redact_value(&mut v, counts);
-                let k = Redactor::global().redact(&k, counts).into_owned();
-                map.insert(k, v);
+                redact_value(redactor, &mut v, counts)?;
+                map.insert(one(&k, counts)?, v);
             }
         }
         _ => {}
     }
+    Ok(())
 }
 
-/// Redact one string (task text, notes).
-pub fn redact_str(text: &str) -> String {
-    Redactor::global().redact(text, &mut BTreeMap::new()).into_owned()
+/// Redact one string (task text, notes, failure reasons).
+pub fn redact_str(redactor: &dyn Redact, text: &str) -> crate::error::Result<String> {
+    redactor.redact(text).map(|r| r.text).map_err(redaction_failed)
+}
+
+/// The redactor could not run: nothing is recorded rather than text that may hold secrets.
+fn redaction_failed(reason: String) -> crate::error::RuntimeError {
+    crate::error::RuntimeError::new(
+        crate::error::ErrorCode::PolicyError,
+        format!("the redaction policy failed ({reason}); nothing was recorded — fix it, then call again"),
+    )
 }
 
 /// The word codecall never uses as a claim about the learner.
@@ -115,15 +135,82 @@ pub fn no_mastery_claim(value: &Value, errors: &mut Vec<ValidationError>) {
     walk(value, "", errors);
 }
 
-/// Decode `value` strictly into `T`.
+/// Decode `value` strictly into `T`. A schema error names where it is: serde reports the field,
+/// not its place, so the place is found in `value` (the first object with the unknown field, or
+/// missing the missing one, among objects of the same shape); else `$`, the whole result.
 pub fn decode<T: DeserializeOwned>(value: Value) -> Result<T, Vec<ValidationError>> {
-    serde_json::from_value(value).map_err(|e| {
+    serde_json::from_value(value.clone()).map_err(|e| {
+        let message = e.to_string();
         vec![ValidationError::new(
             "schema",
-            "",
-            format!("{e}; the result must match the work order's `result_schema` exactly (no extra fields)"),
+            schema_path(&value, &message),
+            format!("{message}; the result must match the work order's `result_schema` exactly (no extra fields)"),
         )]
     })
+}
+
+/// Where in `value` serde's `message` points (see [`decode`]).
+fn schema_path(value: &Value, message: &str) -> String {
+    let field = |prefix: &str| {
+        let rest = message.strip_prefix(prefix)?;
+        let end = rest.find('`')?;
+        Some(rest[..end].to_string())
+    };
+    // Objects in document order, with their paths.
+    fn objects<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a serde_json::Map<String, Value>)>) {
+        match v {
+            Value::Object(map) => {
+                out.push((path.clone(), map));
+                for (k, item) in map {
+                    let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                    objects(item, p, out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    objects(item, format!("{path}[{i}]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    objects(value, String::new(), &mut all);
+    let join = |p: &str, k: &str| if p.is_empty() { k.to_string() } else { format!("{p}.{k}") };
+    if let Some(k) = field("unknown field `") {
+        if let Some((p, _)) = all.iter().find(|(_, m)| m.contains_key(&k)) {
+            return join(p, &k);
+        }
+    } else if let Some(k) = field("missing field `") {
+        // Among the objects lacking the field, the one most like those that have it.
+        let having: Vec<&serde_json::Map<String, Value>> =
+            all.iter().filter(|(_, m)| m.contains_key(&k)).map(|(_, m)| *m).collect();
+        let alike = |m: &serde_json::Map<String, Value>| {
+            having.iter().map(|h| m.keys().filter(|x| h.contains_key(*x)).count()).max().unwrap_or(0)
+        };
+        let lacking = all.iter().filter(|(_, m)| !m.contains_key(&k));
+        if let Some((p, _)) = lacking.max_by_key(|(p, m)| (alike(m), std::cmp::Reverse(p.len()))) {
+            return join(p, &k);
+        }
+    } else if let Some(x) = field("unknown variant `") {
+        // The first string with that value, as an enum field's value.
+        fn find(v: &Value, x: &str, path: String) -> Option<String> {
+            match v {
+                Value::String(s) if s == x => Some(path),
+                Value::Object(map) => map.iter().find_map(|(k, item)| {
+                    find(item, x, if path.is_empty() { k.clone() } else { format!("{path}.{k}") })
+                }),
+                Value::Array(items) => {
+                    items.iter().enumerate().find_map(|(i, item)| find(item, x, format!("{path}[{i}]")))
+                }
+                _ => None,
+            }
+        }
+        if let Some(p) = find(value, &x, String::new()).filter(|p| !p.is_empty()) {
+            return p;
+        }
+    }
+    "$".to_string()
 }
 
 fn nonempty(s: &str, code: &str, path: &str, errors: &mut Vec<ValidationError>) {
@@ -252,6 +339,7 @@ pub fn validate_extraction(
         }
         resolve_refs(&mut c.evidence, pack, &format!("{p}.evidence"), &mut errors);
     }
+    errors.extend(prerequisite_cycles(x));
     for (i, s) in x.signals.iter_mut().enumerate() {
         let p = format!("signals[{i}]");
         nonempty(&s.concept, "empty_field", &format!("{p}.concept"), &mut errors);
@@ -288,6 +376,68 @@ pub fn validate_extraction(
         }
     }
     Ok(errors)
+}
+
+/// Prerequisite cycles among the result's concepts (a concept needing itself included): §10
+/// orders dependencies topologically, which a cycle makes impossible, so the agent is told which
+/// concepts form it and breaks it. One error per cycle, at its first concept's prerequisites.
+fn prerequisite_cycles(x: &ConceptExtraction) -> Vec<ValidationError> {
+    let index: BTreeMap<&str, usize> = x.concepts.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
+    let n = x.concepts.len();
+    // 0 unvisited, 1 on the path, 2 done; an edge to a concept on the path closes a cycle.
+    let mut mark = vec![0u8; n];
+    let mut errors = Vec::new();
+    let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
+    fn visit(
+        u: usize,
+        x: &ConceptExtraction,
+        index: &BTreeMap<&str, usize>,
+        mark: &mut [u8],
+        path: &mut Vec<usize>,
+        found: &mut Vec<Vec<usize>>,
+    ) {
+        mark[u] = 1;
+        path.push(u);
+        for p in &x.concepts[u].prerequisites {
+            let Some(&v) = index.get(p.as_str()) else { continue };
+            match mark[v] {
+                0 => visit(v, x, index, mark, path, found),
+                1 => {
+                    let at = path.iter().position(|&w| w == v).expect("on the path");
+                    found.push(path[at..].to_vec());
+                }
+                _ => {}
+            }
+        }
+        path.pop();
+        mark[u] = 2;
+    }
+    let mut found = Vec::new();
+    for u in 0..n {
+        if mark[u] == 0 {
+            visit(u, x, &index, &mut mark, &mut Vec::new(), &mut found);
+        }
+    }
+    for cycle in found {
+        let mut key = cycle.clone();
+        key.sort_unstable();
+        if !seen.insert(key) {
+            continue;
+        }
+        let first = *cycle.iter().min().expect("a cycle has a concept");
+        let mut names: Vec<String> = cycle.iter().map(|&i| format!("`{}`", x.concepts[i].id)).collect();
+        names.push(names[0].clone());
+        errors.push(ValidationError::new(
+            "prerequisite_cycle",
+            format!("concepts[{first}].prerequisites"),
+            format!(
+                "the prerequisites form a cycle ({}): a cycle has no teaching order; drop the prerequisite that is \
+                 not really needed first, or merge the concepts",
+                names.join(" needs ")
+            ),
+        ));
+    }
+    errors
 }
 
 /// Check a lesson for `unit_id` (module doc), its citations against `docs` (what was resolved
@@ -491,14 +641,15 @@ fn check_related(l: &Lesson, pack: &EvidencePack, errors: &mut Vec<ValidationErr
     }
 }
 
-/// Check a question against its request and the policy's item rules (module doc).
+/// Check a question against its request and the policy's item rules (module doc): the errors
+/// that refuse it, and the policy's warnings (recorded, the question is still asked).
 pub fn validate_question(
     q: &mut Question,
     question_id: &str,
     request: &QuestionRequestRecord,
     pack: &EvidencePack,
     policy: &dyn LearningPolicy,
-) -> Result<Vec<ValidationError>, PolicyFailure> {
+) -> Result<(Vec<ValidationError>, Vec<ItemWarning>), PolicyFailure> {
     let mut errors = Vec::new();
     if q.id != question_id {
         errors.push(ValidationError::new(
@@ -515,21 +666,52 @@ pub fn validate_question(
         ));
     }
     if q.intent != request.intent {
+        let name = |i: &crate::contract::QuestionIntent| {
+            serde_json::to_value(i).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+        };
         errors.push(ValidationError::new(
             "intent_mismatch",
             "intent",
-            format!("the work order asks for a {:?} question, not {:?}", request.intent, q.intent),
+            format!(
+                "the work order asks for a `{}` question (input.intent), not `{}`",
+                name(&request.intent),
+                name(&q.intent)
+            ),
         ));
     }
     resolve_refs(&mut q.evidence, pack, "evidence", &mut errors);
     let findings = policy.check_item(&policy::mcq_item(q)).or_else(|e| match e {
         PolicyFailure::InvalidInput(m) => {
-            Ok(vec![crate::policy::ItemFinding { code: "policy_rejected".into(), message: m }])
+            Ok(vec![crate::policy::ItemFinding { code: "policy_rejected".into(), message: m, warning: false }])
         }
         other => Err(other),
     })?;
-    errors.extend(findings.into_iter().map(|f| ValidationError::new(&f.code, "", f.message)));
-    Ok(errors)
+    let (warnings, refusals): (Vec<_>, Vec<_>) = findings.into_iter().partition(|f| f.warning);
+    errors.extend(refusals.into_iter().map(|f| ValidationError::new(&f.code, "", f.message)));
+    Ok((errors, warnings.into_iter().map(|f| ItemWarning { code: f.code, message: f.message }).collect()))
+}
+
+/// Text compared for repeats: lowercased, every run of non-alphanumerics one space, trimmed.
+fn normalised(text: &str) -> String {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+/// `q` repeats an earlier question on its unit: the same prompt and the same choices (as a set)
+/// after normalisation, whatever its id. After a wrong answer the follow-up must be isomorphic
+/// (§11: the same reasoning on a different surface), never the missed question again.
+pub fn repeated_question(q: &Question, earlier: &[&Question]) -> Option<ValidationError> {
+    let choices = |q: &Question| q.choices.iter().map(|c| normalised(&c.text)).collect::<BTreeSet<_>>();
+    let (prompt, mine) = (normalised(&q.prompt), choices(q));
+    let same = earlier.iter().find(|e| normalised(&e.prompt) == prompt && choices(e) == mine)?;
+    Some(ValidationError::new(
+        "repeated_question",
+        "prompt",
+        format!(
+            "this repeats question `{}` (the same prompt and choices, up to case, spacing and punctuation); ask the \
+             same reasoning about a different surface — other names, numbers or situation",
+            same.id
+        ),
+    ))
 }
 
 /// Check an evaluation of the answer to `question_id` (module doc).
@@ -577,9 +759,23 @@ mod tests {
 
     #[test]
     fn redaction_reaches_nested_strings() {
-        let mut v = serde_json::json!({"x": [{"y": "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"}]});
-        let counts = redact_json(&mut v);
-        assert_eq!(counts.get("github_token"), Some(&1));
-        assert!(!v.to_string().contains("ghp_abcdef"));
+        let token = format!("ghp_{}", "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6");
+        let mut v = serde_json::json!({"x": [{"y": format!("token {token}")}], token.clone(): 1});
+        let counts = redact_json(&crate::NativeRedactor, &mut v).unwrap();
+        assert_eq!(counts.get("github_token"), Some(&2), "the value and the key");
+        assert!(!v.to_string().contains(&token));
+    }
+
+    #[test]
+    fn a_failing_redactor_records_nothing() {
+        struct Broken;
+        impl Redact for Broken {
+            fn redact(&self, _: &str) -> Result<dossier_evidence::Redacted, String> {
+                Err("no component".into())
+            }
+        }
+        let mut v = serde_json::json!({"x": "text"});
+        assert!(redact_json(&Broken, &mut v).is_err());
+        assert!(redact_str(&Broken, "text").is_err());
     }
 }

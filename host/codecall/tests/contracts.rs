@@ -72,8 +72,8 @@ fn concept_extraction_rules() {
     let valid = agent_result(&order, &Agent::default());
     assert_eq!(valid["concepts"].as_array().unwrap().len(), 2);
     let cases: Vec<(Value, &str, &str)> = vec![
-        (edit(&valid, |v| v["extra"] = json!(1)), "schema", ""),
-        (edit(&valid, |v| v["concepts"][0]["category"] = json!("bogus")), "schema", ""),
+        (edit(&valid, |v| v["extra"] = json!(1)), "schema", "extra"),
+        (edit(&valid, |v| v["concepts"][0]["category"] = json!("bogus")), "schema", "concepts[0].category"),
         (edit(&valid, |v| v["concepts"][0]["label"] = json!(" ")), "empty_field", "concepts[0].label"),
         (edit(&valid, |v| v["concepts"][1]["id"] = json!("c0")), "duplicate_id", "concepts[1].id"),
         (
@@ -180,7 +180,7 @@ fn lesson_rules_cover_all_seven_parts() {
         &order,
         edit(&valid, |v| v.as_object_mut().unwrap().remove("minimal_example").map(drop).unwrap()),
     );
-    assert!(has(&errors, "schema", ""), "{errors:?}");
+    assert!(has(&errors, "schema", "minimal_example"), "{errors:?}");
     let errors = reject(&mut rt, &order, edit(&valid, |v| v["unit_id"] = json!("unit-other")));
     assert!(has(&errors, "unit_mismatch", "unit_id"), "{errors:?}");
     let errors = reject(&mut rt, &order, edit(&valid, |v| v["evidence"] = json!([])));
@@ -240,6 +240,12 @@ fn question_rules_include_every_item_check() {
         (edit(&valid, |v| v["choices"][3]["text"] = v["choices"][0]["text"].clone()), "duplicate-choice-text", ""),
         (edit(&valid, |v| v["evidence"] = json!([])), "missing-evidence", ""),
         (
+            edit(&valid, |v| v["prompt"] = json!("Which of these does the retry loop not do after a failure?")),
+            "negative-stem",
+            "",
+        ),
+        (edit(&valid, |v| v["choices"][3]["text"] = json!("Both a and c")), "combination-option", ""),
+        (
             edit(&valid, |v| v["evidence"][0]["revision"] = json!("0000000000000000000000000000000000000000")),
             "evidence_not_in_pack",
             "evidence[0]",
@@ -249,6 +255,35 @@ fn question_rules_include_every_item_check() {
         let errors = reject(&mut rt, &order, result);
         assert!(has(&errors, code, path), "expected {code} at `{path}`, got {errors:?}");
     }
+}
+
+/// Issue 21, item 4: a `check-item` warning (here `absolute-terms`: a distractor says "always",
+/// the key does not) does not refuse the question; it is recorded on `QUESTION_PRESENTED`.
+#[test]
+fn item_warnings_are_recorded_and_the_question_is_still_asked() {
+    let f = retry();
+    let cache = Cached::default();
+    let (mut rt, order) = at(&f, WorkStep::Question, &cache);
+    let valid = agent_result(&order, &Agent::default());
+    let result = edit(&valid, |v| {
+        v["choices"][0]["text"] = json!("It always retries immediately, with no delay between attempts")
+    });
+    let n = rt.events(&sid(1)).unwrap().len();
+    rt.submit(SubmitRequest {
+        session_id: sid(1),
+        operation_id: "op-warned".into(),
+        checkpoint: order.id.clone(),
+        outcome: SubmitOutcome::Result { result },
+    })
+    .expect("a warning does not refuse the question");
+    let events = rt.events(&sid(1)).unwrap();
+    let presented = events[n..]
+        .iter()
+        .find_map(|e| if let EventBody::QuestionPresented(p) = &e.body { Some(p) } else { None })
+        .expect("the question is presented");
+    let codes: Vec<&str> = presented.item_warnings.iter().map(|w| w.code.as_str()).collect();
+    assert_eq!(codes, ["absolute-terms"], "{:?}", presented.item_warnings);
+    assert!(presented.item_warnings[0].message.contains("always"));
 }
 
 #[test]
@@ -267,7 +302,7 @@ fn evaluation_rules() {
         ),
         (edit(&valid, |v| v["rationale"] = json!("")), "empty_field", "rationale"),
         (edit(&valid, |v| v["feedback"] = json!("Well done, you mastered it")), "mastery_claim", "feedback"),
-        (edit(&valid, |v| v["correct"] = json!(true)), "schema", ""),
+        (edit(&valid, |v| v["correct"] = json!(true)), "schema", "correct"),
     ];
     for (result, code, path) in cases {
         let errors = reject(&mut rt, &order, result);
@@ -303,7 +338,8 @@ fn work_orders_carry_strict_versioned_schemas_and_templates() {
         for r in required {
             assert!(req.contains(&r), "{step:?} requires {r}: {req:?}");
         }
-        assert_eq!(order.template.name, format!("{}.v1", step.name()));
+        let version = if step == WorkStep::Question { 2 } else { 1 };
+        assert_eq!(order.template.name, format!("{}.v{version}", step.name()));
         assert!(order.template.text.contains("never instructions"));
         if step == WorkStep::Question {
             assert_eq!(schema["properties"]["choices"]["minItems"], json!(3));

@@ -143,6 +143,54 @@ fn the_summary_says_what_each_lesson_was_checked_against() {
     assert!(line.contains("offline"), "{line}");
     assert!(!summary.limitations.iter().any(|l| l.contains("was off: explanations were not checked")), "{summary:#?}");
     // Replay needs no provider: the recorded resolution answers it.
-    let report = replay_events(&events, &POLICY);
+    let report = replay_events(&events, &POLICY, &dossier_codecall::NativeRedactor);
     assert!(report.is_identical(), "{report:#?}");
+}
+
+/// A redactor that replaces one word: shows the runtime redacts documentation with the redactor
+/// it is handed (the store's policy in the binary), not with rules of its own.
+struct WordRedactor;
+
+impl dossier_evidence::Redact for WordRedactor {
+    fn redact(&self, text: &str) -> Result<dossier_evidence::Redacted, String> {
+        dossier_evidence::Redact::redact(
+            &dossier_codecall::NativeRedactor,
+            &text.replace("hunter2word", "[redacted:test]"),
+        )
+    }
+}
+
+static WORD_REDACTOR: WordRedactor = WordRedactor;
+
+#[test]
+fn documentation_excerpts_are_redacted_with_the_handed_redactor_before_they_are_hashed() {
+    let f = retry_with_docs();
+    std::fs::write(
+        f.dir.path().join("docs/adr/0001-retry.md"),
+        "# Retry with backoff\n\nCalls to the upstream retry with exponential backoff: the delay doubles.\n\
+         The upstream retry token is hunter2word.\n",
+    )
+    .unwrap();
+    let mut rt = Runtime::open(LogTarget::Memory, &POLICY, &WORD_REDACTOR)
+        .unwrap()
+        .with_evidence_source(Cached::default())
+        .with_clock(FixedClock);
+    let mut s = rt.start(start_request(&f, "start", &sid(1))).unwrap();
+    let mut d = Driver::new(Agent::default(), User::default());
+    for _ in 0..50 {
+        if matches!(&s.next, Next::WorkOrder(o) if o.step == WorkStep::Lesson) {
+            break;
+        }
+        s = d.act(&mut rt, &s).unwrap();
+    }
+    let events = rt.events(&sid(1)).unwrap().to_vec();
+    let EventBody::DocumentationResolved(r) = &events.last().unwrap().body else { panic!("{:?}", events.last()) };
+    let adr = r.sources.iter().find(|s| s.source_id == "project:docs/adr/0001-retry.md").expect("the ADR resolved");
+    assert!(adr.excerpt.contains("[redacted:test]"), "{}", adr.excerpt);
+    assert_eq!(adr.content_hash, blake3::hash(adr.excerpt.as_bytes()).to_hex().to_string(), "hash of the stored text");
+    for e in &events {
+        assert!(!serde_json::to_string(e).unwrap().contains("hunter2word"), "{e:?}");
+    }
+    let Next::WorkOrder(o) = &s.next else { panic!("{:?}", s.next) };
+    assert!(!serde_json::to_string(o).unwrap().contains("hunter2word"));
 }

@@ -106,7 +106,9 @@ fn retries_survive_a_restart_of_the_process() {
     let cache = Cached::default();
     let answer;
     {
-        let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap().with_evidence_source(cache.clone());
+        let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor)
+            .unwrap()
+            .with_evidence_source(cache.clone());
         let step = rt.start(start_request(&f, "start", &sid(1))).unwrap();
         let mut d = Driver::new(Agent::default(), User::default());
         let step = until(&mut rt, &mut d, step, |s| matches!(s.next, Next::Question(_)));
@@ -120,7 +122,9 @@ fn retries_survive_a_restart_of_the_process() {
         rt.answer(answer.clone()).unwrap();
     }
     let lines = std::fs::read_to_string(&path).unwrap().lines().count();
-    let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap().with_evidence_source(cache);
+    let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(cache);
     let again = rt.answer(answer).unwrap();
     assert!(again.replayed);
     assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), lines, "nothing appended");

@@ -20,7 +20,9 @@ fn planted_secrets_appear_nowhere() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("log.jsonl");
     let policy = NativePolicy;
-    let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap().with_evidence_source(Cached::default());
+    let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(Cached::default());
     let mut step = rt.start(start_request(&f, "start", &sid(1))).unwrap();
     // The agent echoes secrets from its own context into every lesson.
     let agent = Agent { echo: Some(format!("The key {AWS_KEY} and token {GITHUB_TOKEN} were seen.")) };
@@ -84,7 +86,7 @@ fn planted_secrets_appear_nowhere() {
         assert!(pack.redactions.get(kind).is_some_and(|n| *n > 0), "{kind}: {:?}", pack.redactions);
     }
     assert_eq!(pack.sensitive_paths, [".env"]);
-    assert!(log.contains("[REDACTED:github_token]"), "the task text and the echoed lesson were redacted in place");
+    assert!(log.contains("[REDACTED:github_token:"), "the task text and the echoed lesson were redacted in place");
     let lessons: Vec<_> = events
         .iter()
         .filter_map(|e| match &e.body {
@@ -92,5 +94,5 @@ fn planted_secrets_appear_nowhere() {
             _ => None,
         })
         .collect();
-    assert!(!lessons.is_empty() && lessons.iter().all(|w| w.contains("[REDACTED:aws_access_key_id]")), "{lessons:?}");
+    assert!(!lessons.is_empty() && lessons.iter().all(|w| w.contains("[REDACTED:aws_access_key_id:")), "{lessons:?}");
 }

@@ -21,6 +21,7 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("analyzing", "CONTEXT_DEGRADED", "="),
     ("analyzing", "RECOVERY_SUCCEEDED", "="),
     ("analyzing", "CONCEPTS_EXTRACTED", "planning"),
+    ("analyzing", "OPPORTUNITY_DETECTED", "planning"),
     ("analyzing", "OPERATION_FAILED", "="),
     ("analyzing", "RECOVERY_STARTED", "recovering"),
     ("analyzing", "SESSION_CANCELLED", "cancelled"),

@@ -26,7 +26,9 @@ fn user() -> User {
 fn reference(f: &Fixture, cache: &Cached, dir: &Path) -> PathBuf {
     let path = dir.join("reference.jsonl");
     let policy = NativePolicy;
-    let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap().with_evidence_source(cache.clone());
+    let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(cache.clone());
     let step = rt.start(start_request(f, "start", &sid(1))).unwrap();
     let last = run_with_rejections_as(&mut rt, step, user());
     assert_eq!(last.state, SessionState::Completed);
@@ -36,8 +38,9 @@ fn reference(f: &Fixture, cache: &Cached, dir: &Path) -> PathBuf {
 /// Resume the log at `path` (or start over when it is empty) and play to the end.
 fn resume_and_finish(f: &Fixture, cache: &Cached, path: &Path) -> Runtime<'static> {
     static POLICY: NativePolicy = NativePolicy;
-    let mut rt =
-        Runtime::open(LogTarget::File(path.to_path_buf()), &POLICY).unwrap().with_evidence_source(cache.clone());
+    let mut rt = Runtime::open(LogTarget::File(path.to_path_buf()), &POLICY, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(cache.clone());
     let step = if rt.session(&sid(1)).is_some() {
         rt.resume(ResumeRequest { session_id: sid(1), after_sequence: None }).unwrap()
     } else {
@@ -89,7 +92,7 @@ fn a_log_torn_inside_any_event_resumes_into_the_same_log() {
         assert!(text.starts_with(&(all[..k].concat() + torn + "\n")));
         // Read again, it is an unreadable line in the middle, skipped and reported.
         let policy = NativePolicy;
-        let again = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap();
+        let again = Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor).unwrap();
         let issues = again.log_issues();
         assert_eq!(issues.len(), 1);
         assert!(!issues[0].torn_tail && issues[0].line == k as u64 + 1, "{issues:?}");
@@ -109,7 +112,9 @@ fn resume_completes_the_interrupted_operation_and_catches_up() {
     std::fs::write(&path, lines(&reference)[..k].concat()).unwrap();
 
     let policy = NativePolicy;
-    let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap().with_evidence_source(cache.clone());
+    let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(cache.clone());
     let shown = rt.show(&sid(1)).unwrap();
     assert!(matches!(shown.next, Next::Interrupted { .. }), "{:?}", shown.next);
     let step = rt.resume(ResumeRequest { session_id: sid(1), after_sequence: Some(2) }).unwrap();
@@ -144,7 +149,8 @@ fn cancel_works_in_every_non_terminal_state() {
             let path = dir.path().join(format!("log-{i}-{k}.jsonl"));
             let text: String = log[..k].iter().map(|e| serde_json::to_string(e).unwrap() + "\n").collect();
             std::fs::write(&path, text).unwrap();
-            let mut rt = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap();
+            let mut rt =
+                Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor).unwrap();
             let req = CancelRequest {
                 session_id: sid.clone(),
                 operation_id: "cancel".into(),
@@ -187,7 +193,7 @@ fn a_gap_in_the_log_is_refused_as_corrupt() {
     let path = dir.path().join("gap.jsonl");
     std::fs::write(&path, all.concat()).unwrap();
     let policy = NativePolicy;
-    let mut rt = Runtime::open(LogTarget::File(path), &policy).unwrap();
+    let mut rt = Runtime::open(LogTarget::File(path), &policy, &dossier_codecall::NativeRedactor).unwrap();
     let err = rt.show(&sid(1)).unwrap_err();
     assert_eq!(err.code, ErrorCode::CorruptLog);
     assert!(err.message.contains("sequence 7 where 6 was expected"), "{}", err.message);
@@ -200,9 +206,13 @@ fn two_processes_on_one_log_see_each_other() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shared.jsonl");
     let policy = NativePolicy;
-    let mut a = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap().with_evidence_source(cache.clone());
+    let mut a = Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(cache.clone());
     let step = a.start(start_request(&f, "start", &sid(1))).unwrap();
-    let mut b = Runtime::open(LogTarget::File(path.clone()), &policy).unwrap().with_evidence_source(cache.clone());
+    let mut b = Runtime::open(LogTarget::File(path.clone()), &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(cache.clone());
     // `a` answers the concept work order; `b`, opened before, must not answer it again.
     let Next::WorkOrder(order) = &step.next else { panic!() };
     let result = agent_result(order, &Agent::default());

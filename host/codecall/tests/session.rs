@@ -213,7 +213,9 @@ fn collection_failure_retries_narrower_then_fails_cleanly() {
     let f = retry();
     // One retryable failure: the runtime retries one rung lower and succeeds.
     let source = Flaky { inner: Cached::default(), fail: std::cell::Cell::new(1), retryable: true };
-    let mut rt = Runtime::open(LogTarget::Memory, &NativePolicy).unwrap().with_evidence_source(source);
+    let mut rt = Runtime::open(LogTarget::Memory, &NativePolicy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source);
     let step = rt.start(start_request(&f, "s", &sid(1))).unwrap();
     assert_eq!(step.state, SessionState::Analyzing);
     assert_eq!(
@@ -233,7 +235,9 @@ fn collection_failure_retries_narrower_then_fails_cleanly() {
 
     // A missing repository is not retried: the session fails with the cause.
     let source = Flaky { inner: Cached::default(), fail: std::cell::Cell::new(5), retryable: false };
-    let mut rt = Runtime::open(LogTarget::Memory, &NativePolicy).unwrap().with_evidence_source(source);
+    let mut rt = Runtime::open(LogTarget::Memory, &NativePolicy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source);
     let step = rt.start(start_request(&f, "s", &sid(2))).unwrap();
     assert_eq!(step.state, SessionState::Failed);
     assert!(matches!(step.next, Next::Failed { cause: RecoveryCause::UnavailableSource }));
@@ -241,7 +245,9 @@ fn collection_failure_retries_narrower_then_fails_cleanly() {
 
     // Two retryable failures: one narrower retry, then failure.
     let source = Flaky { inner: Cached::default(), fail: std::cell::Cell::new(2), retryable: true };
-    let mut rt = Runtime::open(LogTarget::Memory, &NativePolicy).unwrap().with_evidence_source(source);
+    let mut rt = Runtime::open(LogTarget::Memory, &NativePolicy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source);
     let step = rt.start(start_request(&f, "s", &sid(3))).unwrap();
     assert_eq!(step.state, SessionState::Failed);
     assert_eq!(kinds(&step.events).iter().filter(|k| **k == EventKind::ContextRequested).count(), 2);
@@ -252,7 +258,7 @@ fn a_real_missing_repository_fails_the_session() {
     let dir = tempfile::tempdir().unwrap();
     let mut req = start_request(&retry(), "s", &sid(1));
     req.locator.repo = dir.path().join("nowhere");
-    let mut rt = Runtime::open(LogTarget::Memory, &NativePolicy).unwrap();
+    let mut rt = Runtime::open(LogTarget::Memory, &NativePolicy, &dossier_codecall::NativeRedactor).unwrap();
     let step = rt.start(req).unwrap();
     assert_eq!(step.state, SessionState::Failed);
     let failed = step.events.iter().find_map(|e| match &e.body {
@@ -329,7 +335,7 @@ fn directory_log_names_one_file_per_session() {
     let f = retry();
     let dir = tempfile::tempdir().unwrap();
     let policy = NativePolicy;
-    let mut rt = Runtime::open(LogTarget::Directory(dir.path().into()), &policy)
+    let mut rt = Runtime::open(LogTarget::Directory(dir.path().into()), &policy, &dossier_codecall::NativeRedactor)
         .unwrap()
         .with_evidence_source(Cached::default());
     let step = rt.start(start_request(&f, "s", &sid(7))).unwrap();
@@ -338,7 +344,8 @@ fn directory_log_names_one_file_per_session() {
     let lines = std::fs::read_to_string(&path).unwrap().lines().count();
     assert_eq!(lines as u64, step.last_sequence);
     // A second runtime over the same directory sees the session.
-    let mut rt2 = Runtime::open(LogTarget::Directory(dir.path().into()), &policy).unwrap();
+    let mut rt2 =
+        Runtime::open(LogTarget::Directory(dir.path().into()), &policy, &dossier_codecall::NativeRedactor).unwrap();
     assert_eq!(rt2.show(&sid(7)).unwrap().state, SessionState::Analyzing);
     assert_eq!(rt2.show(&sid(8)).unwrap_err().code, ErrorCode::UnknownSession);
     assert_eq!(rt2.show("../../etc/passwd").unwrap_err().code, ErrorCode::InvalidRequest);

@@ -125,6 +125,9 @@ pub enum OmissionReason {
     LongLine,
     /// Files beyond `Limits::max_scan_files` were not searched.
     ScanCap,
+    /// Changed-file records beyond the listing's share of the budget: summarised by count, so
+    /// that excerpts keep their room.
+    ListingCap,
 }
 
 /// One thing left out, with enough detail to ask for it explicitly.
@@ -327,6 +330,7 @@ fn reason_str(reason: OmissionReason) -> &'static str {
         OmissionReason::HitCap => "hit_cap",
         OmissionReason::LongLine => "long_line",
         OmissionReason::ScanCap => "scan_cap",
+        OmissionReason::ListingCap => "listing_cap",
     }
 }
 

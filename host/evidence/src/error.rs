@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// Why [`collect`](crate::collect) returned no pack.
 ///
 /// Every message that can carry text from outside the crate (git's stderr, a requested revision
-/// name) has been through the secret redactor before it is stored here.
+/// name) goes through the caller's redactor before `collect` returns it.
 #[derive(Debug, thiserror::Error)]
 pub enum EvidenceError {
     /// The `git` program could not be started (not installed, or not at the configured path).
@@ -38,6 +38,10 @@ pub enum EvidenceError {
     #[error("git {command} failed (exit {code}): {stderr}")]
     GitFailed { command: String, code: String, stderr: String },
 
+    /// The redactor could not run: nothing is returned rather than text that may hold secrets.
+    #[error("the redaction policy failed, so no evidence is returned: {reason}")]
+    Redaction { reason: String },
+
     /// Reading git's output or a file in the work tree failed.
     #[error("I/O error on {what}: {source}")]
     Io {
@@ -49,10 +53,33 @@ pub enum EvidenceError {
 
 impl EvidenceError {
     pub(crate) fn invalid(reason: impl Into<String>) -> Self {
-        EvidenceError::InvalidRequest { reason: crate::redact::redact_message(&reason.into()) }
+        EvidenceError::InvalidRequest { reason: reason.into() }
     }
 
     pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> Self {
-        EvidenceError::Io { what: crate::redact::redact_message(&what.into()), source }
+        EvidenceError::Io { what: what.into(), source }
+    }
+
+    /// This error with every message that can carry outside text redacted (what `collect`
+    /// returns: errors leave the crate only through it).
+    pub(crate) fn redacted(self, redactor: &dyn crate::Redact) -> Self {
+        let clean = |s: String| -> Result<String, String> { redactor.redact(&s).map(|r| r.text) };
+        let out = match self {
+            EvidenceError::GitNotFound { program, reason } => {
+                clean(reason).map(|reason| EvidenceError::GitNotFound { program, reason })
+            }
+            EvidenceError::NotARepository { path, reason } => {
+                clean(reason).map(|reason| EvidenceError::NotARepository { path, reason })
+            }
+            EvidenceError::UnknownRevision { rev } => clean(rev).map(|rev| EvidenceError::UnknownRevision { rev }),
+            EvidenceError::InvalidRequest { reason } => {
+                clean(reason).map(|reason| EvidenceError::InvalidRequest { reason })
+            }
+            EvidenceError::GitFailed { command, code, stderr } => clean(command)
+                .and_then(|command| clean(stderr).map(|stderr| EvidenceError::GitFailed { command, code, stderr })),
+            EvidenceError::Io { what, source } => clean(what).map(|what| EvidenceError::Io { what, source }),
+            e @ EvidenceError::Redaction { .. } => return e,
+        };
+        out.unwrap_or_else(|reason| EvidenceError::Redaction { reason })
     }
 }

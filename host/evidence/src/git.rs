@@ -24,7 +24,6 @@ use std::time::Instant;
 
 use crate::EvidenceError;
 use crate::pack::Hunk;
-use crate::redact::redact_message;
 
 /// Variables that would point git at another repository, index or object store, or inject
 /// configuration, if the host process happened to have them (e.g. when run from a git hook).
@@ -134,8 +133,30 @@ impl Git {
         Ok(Git { program: program.to_owned(), root: PathBuf::from(top) })
     }
 
+    /// A work tree whose root is already known (no process started).
+    pub fn at(program: &Path, root: &Path) -> Git {
+        Git { program: program.to_owned(), root: root.to_owned() }
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// `HEAD`'s commit id (`None` without commits) and whether the tree has uncommitted changes
+    /// or untracked files that are not ignored, from one `git status --porcelain=v2 --branch`.
+    pub fn status_head(&self) -> GitResult<(Option<String>, bool)> {
+        let out = self.run(&["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal"], None)?;
+        let mut head = None;
+        let mut dirty = false;
+        for entry in split_z(&out) {
+            match entry.strip_prefix(b"# branch.oid ") {
+                Some(oid) if oid != b"(initial)" => head = Some(String::from_utf8_lossy(oid).into_owned()),
+                Some(_) => {}
+                None if entry.starts_with(b"# ") => {}
+                None => dirty = true,
+            }
+        }
+        Ok((head, dirty))
     }
 
     fn command<S: AsRef<OsStr>>(&self, args: &[S]) -> Command {
@@ -199,7 +220,7 @@ impl Git {
             success: status.success(),
             code: status.code().map_or_else(|| "signal".to_owned(), |c| c.to_string()),
             stdout: out,
-            stderr: redact_message(String::from_utf8_lossy(&err).trim()),
+            stderr: String::from_utf8_lossy(&err).trim().to_owned(),
         })
     }
 
@@ -215,8 +236,7 @@ impl Git {
     fn run<S: AsRef<OsStr>>(&self, args: &[S], deadline: Option<Instant>) -> GitResult<Vec<u8>> {
         let out = self.exec(args, deadline)?;
         if !out.success {
-            let command: Vec<String> =
-                args.iter().take(3).map(|a| redact_message(&a.as_ref().to_string_lossy())).collect();
+            let command: Vec<String> = args.iter().take(3).map(|a| a.as_ref().to_string_lossy().into_owned()).collect();
             return Err(Fail::Error(EvidenceError::GitFailed {
                 command: command.join(" "),
                 code: out.code,
@@ -235,7 +255,7 @@ impl Git {
         let out = self.exec(&["rev-parse", "--verify", "--quiet", "--end-of-options", &spec], deadline)?;
         let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
         if !out.success || id.is_empty() {
-            return Err(EvidenceError::UnknownRevision { rev: redact_message(rev) }.into());
+            return Err(EvidenceError::UnknownRevision { rev: rev.to_owned() }.into());
         }
         Ok(id)
     }
@@ -320,6 +340,27 @@ impl Git {
             deadline,
         )?;
         Ok(split_z(&out).map(|p| String::from_utf8_lossy(p).into_owned()).collect())
+    }
+
+    /// Paths that differ between two commits.
+    pub fn changed_between(&self, base: &str, head: &str, deadline: Option<Instant>) -> GitResult<Vec<String>> {
+        let out = self.run(
+            &["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", base, head, "--"],
+            deadline,
+        )?;
+        Ok(split_z(&out).map(|p| String::from_utf8_lossy(p).into_owned()).collect())
+    }
+
+    /// At most `n` commits of `HEAD`'s first-parent history, newest first; with `paths`, only
+    /// those that touch one of them.
+    pub fn first_parents(&self, n: usize, paths: &[String], deadline: Option<Instant>) -> GitResult<Vec<String>> {
+        let mut args: Vec<OsString> = ["rev-list", "--first-parent"].iter().map(OsString::from).collect();
+        args.push(format!("--max-count={n}").into());
+        args.push("HEAD".into());
+        args.push("--".into());
+        args.extend(paths.iter().map(|p| pathspec(":(literal)", p.as_bytes())));
+        let out = self.run(&args, deadline)?;
+        Ok(String::from_utf8_lossy(&out).lines().map(str::to_owned).collect())
     }
 
     /// A `cat-file --batch-command` process for reading blobs.

@@ -11,8 +11,10 @@
 //!     repo: "/path/to/repo".into(),
 //!     changes: Changes::WorkingTree,
 //!     task: Some("Add retry with backoff to the HTTP client".into()),
+//!     located: None,
 //! });
-//! let pack = collect(&request)?;
+//! # fn redactor() -> &'static dyn dossier_evidence::Redact { unimplemented!() }
+//! let pack = collect(&request, redactor())?;
 //! for excerpt in &pack.excerpts {
 //!     assert!(pack.verify(&excerpt.evidence).is_ok());
 //! }
@@ -25,7 +27,8 @@
 //!   ([`privacy`]) is listed by name with "sensitive path, not read"; it is excluded from every
 //!   patch, blob read and file read before the request is made, at every level.
 //! - **Secrets never leave the crate.** Every string in a pack or an error went through the
-//!   redactor ([`redact`]); files are redacted whole before excerpts are cut.
+//!   redactor the caller hands in ([`Redact`], the store's redaction policy in the binary);
+//!   files are redacted whole before excerpts are cut. A redactor that fails fails the collection.
 //! - **Budgets are enforced and reported, never silently.** Files, bytes, tokens and time are
 //!   checked before each item is added; the pack records usage against limits, which level
 //!   stopped and why, and every omission.
@@ -50,9 +53,10 @@ mod error;
 mod excerpt;
 mod git;
 mod level;
+pub mod locate;
 pub mod pack;
 pub mod privacy;
-pub mod redact;
+pub mod redactor;
 mod refs;
 mod request;
 mod search;
@@ -69,7 +73,7 @@ pub use pack::{
     LineSpan, LocatorRecord, ResolvedRevision, SearchHit, SearchRecord, SliceRecord, VerifyError, verify,
 };
 pub use privacy::{DEFAULT_DENY, PrivacyRules, SensitivePaths};
-pub use redact::Redactor;
+pub use redactor::{Redact, Redacted, Redaction};
 pub use refs::{EvidenceRef, WORKTREE, content_hash};
-pub use request::{Changes, EvidenceRequest, ImplementationLocator, Limits, SliceRequest};
+pub use request::{Changes, EvidenceRequest, ImplementationLocator, Limits, Located, SliceRequest};
 pub use symbols::defined_in;

@@ -76,6 +76,9 @@ pub struct LocatorRecord {
     pub revision: String,
     /// The task text, redacted (absent when not given or not within budget).
     pub task: Option<String>,
+    /// The locate rule that chose these changes, as the host gave it (redacted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub located: Option<crate::request::Located>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

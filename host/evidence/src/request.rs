@@ -25,6 +25,25 @@ pub enum Changes {
     /// Uncommitted work: the working tree against `HEAD` — staged, unstaged, and untracked files
     /// that are not ignored. In a repository without commits, everything is new.
     WorkingTree,
+    /// The work since a commit: the working tree against `base` — the commits made since `base`
+    /// plus the uncommitted changes (and untracked files). With `paths`, only those
+    /// repository-relative files (the files a session's transcript shows it edited).
+    Since {
+        base: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        paths: Vec<String>,
+    },
+}
+
+/// How the host chose the changes (codecall's locate rules, docs/codecall.md): recorded in the
+/// pack so a reader knows why these changes are the implementation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Located {
+    /// `explicit`, `session_head`, `session_edits`, `working_tree`, `last_commit` or `none`.
+    pub rule: String,
+    /// What the rule saw, and any caveat (e.g. "the last commit, not necessarily this session's").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Where the implementation is.
@@ -36,6 +55,9 @@ pub struct ImplementationLocator {
     /// The conversation's task/result text, if the host has it (redacted, charged to level 1).
     #[serde(default)]
     pub task: Option<String>,
+    /// Which locate rule chose `changes` (the host's; copied into the pack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub located: Option<Located>,
 }
 
 /// Level 4: a repository slice the host declares, with the user's consent.

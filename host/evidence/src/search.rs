@@ -25,7 +25,7 @@ use crate::excerpt::Lines;
 use crate::level::Level;
 use crate::pack::{HitKind, LineSpan};
 use crate::privacy::SensitivePaths;
-use crate::redact::{Redaction, Redactor};
+use crate::redactor::{Redact, Redaction};
 use crate::refs::WORKTREE;
 use crate::request::Limits;
 use crate::symbols;
@@ -64,7 +64,7 @@ pub(crate) struct Candidate {
     pub symbol: usize,
     pub kind: HitKind,
     /// Redactions on this line.
-    pub redactions: Vec<&'static str>,
+    pub redactions: Vec<String>,
 }
 
 pub(crate) struct Scan {
@@ -84,6 +84,8 @@ pub(crate) struct ScanInput<'a> {
     /// Lines already in the pack as excerpts, by (path, revision).
     pub covered: &'a HashMap<(String, String), Vec<LineSpan>>,
     pub deadline: Instant,
+    /// Each file with hits is redacted whole before its lines are taken.
+    pub redactor: &'a dyn Redact,
 }
 
 /// Repository-relative path with `/` separators, or `None` if not UTF-8 or outside `root`.
@@ -179,7 +181,8 @@ pub(crate) fn scan(input: &ScanInput<'_>) -> Result<Scan, crate::EvidenceError> 
         }
         scan.lines_matched += matched.len() as u64;
         let text = String::from_utf8_lossy(&bytes);
-        let (redacted, redactions) = Redactor::global().redact_text(&text);
+        let redacted = input.redactor.redact(&text).map_err(|reason| crate::EvidenceError::Redaction { reason })?;
+        let (redacted, redactions) = (redacted.text, redacted.found);
         let lines = Lines::new(&redacted);
         let revision = input.labeler.label(&rel);
         let covered = input.covered.get(&(rel.clone(), revision.clone()));
@@ -244,8 +247,8 @@ pub(crate) fn scan(input: &ScanInput<'_>) -> Result<Scan, crate::EvidenceError> 
     Ok(scan)
 }
 
-pub(crate) fn on_line(redactions: &[Redaction], line: u32) -> Vec<&'static str> {
-    redactions.iter().filter(|r| r.first_line <= line && line <= r.last_line).map(|r| r.kind).collect()
+pub(crate) fn on_line(redactions: &[Redaction], line: u32) -> Vec<String> {
+    redactions.iter().filter(|r| r.first_line <= line && line <= r.last_line).map(|r| r.kind.clone()).collect()
 }
 
 /// Order candidates for charging: every symbol's definitions first (symbol priority order),

@@ -1,8 +1,8 @@
 //! Budgets: each limit (files, bytes, tokens, time) is enforced at every level and reported —
 //! used against limit, which level stopped and why, what was left out.
 
-use crate::common::{self, Repo, assert_refs_verify, rust_module};
-use dossier_evidence::{EvidencePack, Level, LevelStatus, Limit, OmissionReason, TokenCounter, collect, collect_with};
+use crate::common::{self, Repo, assert_refs_verify, collect, collect_with, rust_module};
+use dossier_evidence::{EvidencePack, Level, LevelStatus, Limit, OmissionReason, TokenCounter};
 
 /// Five changed Rust files, each with several functions, plus callers elsewhere.
 fn five_file_change() -> (Repo, String) {
@@ -125,11 +125,55 @@ fn max_bytes_at_level_one_lists_what_it_could_not() {
     let pack = collect(&req).unwrap();
     assert!(pack.files.len() < 5 && !pack.files.is_empty(), "{}", pack.files.len());
     assert!(pack.budget.used.bytes <= 400);
+    // The listing keeps room for excerpts (issue 21, defect 1): it is summarised past its share
+    // of the budget instead of spending all of it, and the ladder goes on.
     let l1 = level(&pack, Level::Metadata);
-    assert_eq!((l1.status, l1.stopped_by), (LevelStatus::Partial, Some(Limit::Bytes)));
-    assert_eq!(pack.budget.omission_counts["metadata/budget"], 5 - pack.files.len() as u64);
-    assert_eq!(level(&pack, Level::Excerpts).status, LevelStatus::Skipped);
-    assert!(pack.excerpts.is_empty());
+    assert_eq!((l1.status, l1.stopped_by), (LevelStatus::Complete, None), "{l1:?}");
+    assert_eq!(pack.budget.omission_counts["metadata/listing_cap"], 5 - pack.files.len() as u64);
+    assert_ne!(level(&pack, Level::Excerpts).status, LevelStatus::Skipped);
+    assert_bytes_accounted(&pack);
+}
+
+/// Issue 21, defect 1: a 300-file change with a ~4.6 MB diff under codecall's default evidence
+/// budget (40 files, 32 KiB, 8,000 tokens) used to list files until the budget was gone, so the
+/// pack had no excerpt at all and no lesson could ever cite one. The listing is now summarised
+/// past its share, and excerpts of the highest-priority files are in the pack.
+#[test]
+fn a_300_file_change_with_a_large_diff_still_gets_excerpts_under_a_small_budget() {
+    let repo = Repo::new();
+    for i in 0..300 {
+        repo.write(&format!("src/m{i:03}.rs"), rust_module(&format!("m{i:03}"), 60));
+    }
+    let base = repo.commit("base");
+    for i in 0..300 {
+        let content = rust_module(&format!("m{i:03}"), 60).replace("total", "sum").replace("input", "text");
+        repo.write(&format!("src/m{i:03}.rs"), content);
+    }
+    repo.commit("rename everywhere");
+    let diff = std::process::Command::new("git")
+        .args(["diff", &base, "HEAD"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap()
+        .stdout
+        .len();
+    assert!(diff > 4_000_000, "the diff is {diff} bytes");
+    let mut req = repo.range_request(&base, "HEAD");
+    req.budget =
+        dossier_evidence::Budget { max_files: 40, max_bytes: 32 * 1024, max_tokens: 8_000, max_duration_ms: 60_000 };
+    let pack = collect(&req).unwrap();
+    assert!(!pack.excerpts.is_empty(), "no excerpt: {:?}", pack.levels);
+    let summarised = pack.budget.omission_counts.get("metadata/listing_cap").copied().unwrap_or(0);
+    assert!(summarised > 0, "{:?}", pack.budget.omission_counts);
+    assert_eq!(pack.files.len() as u64 + summarised, 300);
+    assert_eq!(level(&pack, Level::Metadata).status, LevelStatus::Complete);
+    // Every excerpt is of a listed file, and the listing stayed within its share.
+    for e in &pack.excerpts {
+        assert!(pack.files.iter().any(|f| f.path == e.evidence.path), "{}", e.evidence.path);
+    }
+    assert!(level(&pack, Level::Metadata).bytes <= 32 * 1024 / 3 + 1024, "{:?}", level(&pack, Level::Metadata));
+    assert!(pack.budget.used.bytes <= 32 * 1024 && pack.budget.used.tokens <= 8_000);
+    assert_refs_verify(&pack);
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! The locator: working-tree and base/head modes, renames, binary files, deletions, the ladder's
 //! level records, EvidenceRef verification, and typed errors.
 
-use crate::common::{self, Repo, assert_refs_verify, rust_module};
+use crate::common::{self, Repo, assert_refs_verify, collect, rust_module};
 use dossier_evidence::{
     Changes, EntryKind, EvidenceError, EvidenceRef, EvidenceRequest, ExcerptReason, FileStatus, HitKind,
-    ImplementationLocator, Level, LevelStatus, SliceRequest, VerifyError, WORKTREE, collect, content_hash,
+    ImplementationLocator, Level, LevelStatus, SliceRequest, VerifyError, WORKTREE, content_hash,
 };
 
 fn base_repo() -> (Repo, String) {
@@ -300,6 +300,7 @@ fn typed_errors() {
         repo: not_repo.path().to_owned(),
         changes: Changes::WorkingTree,
         task: None,
+        located: None,
     });
     assert!(matches!(collect(&req), Err(EvidenceError::NotARepository { .. })), "{:?}", collect(&req));
 

@@ -1,8 +1,8 @@
 //! Privacy and security: sensitive paths are never read, secrets never leave the crate, and
 //! repository text cannot change what the collector does (ARCHITECTURE §16, §18 "adversarial").
 
-use crate::common::{self, Repo, assert_refs_verify};
-use dossier_evidence::{Level, LevelStatus, OmissionReason, PrivacyRules, collect};
+use crate::common::{self, Repo, assert_refs_verify, collect};
+use dossier_evidence::{Level, LevelStatus, OmissionReason, PrivacyRules};
 
 const ENV_SECRET: &str = "DATABASE_PASSWORD_VALUE_ZQ81";
 const PEM_BODY: &str = "MIIEowIBAAKCAQEAq1b2c3d4e5f6g7h8i9j0kLmNoPqRsTuVwXyZ";
@@ -156,18 +156,19 @@ fn planted_secrets_never_appear_in_any_output() {
     for kind in ["aws_access_key_id", "aws_secret_access_key", "github_token", "private_key"] {
         assert!(pack.redactions.get(kind).copied().unwrap_or(0) >= 1, "{kind}: {:?}", pack.redactions);
     }
-    // The fixture's excerpt starts inside the key block and shows blank lines there.
+    // The fixture's excerpt starts inside the key block and shows the key's markers there
+    // (one per line of the key, so the lines after it keep their numbers).
     let fx = pack.excerpts.iter().find(|e| e.evidence.path == "tests/fixture_keys.py").expect("fixture excerpt");
     assert!(fx.text.contains("fetch_account_fixture"));
     assert!(fx.evidence.start_line > 3 && fx.evidence.start_line < 32, "{:?}", fx.evidence);
-    assert!(fx.text.starts_with('\n'), "the key's tail is blank: {:?}", fx.text);
+    assert!(fx.text.starts_with("[REDACTED:private_key:"), "the key's tail is its markers: {:?}", fx.text);
     // The task text is redacted too.
     let task = pack.locator.task.as_deref().unwrap();
-    assert!(task.contains("[REDACTED:aws_access_key_id]") && task.contains("[REDACTED:github_token]"));
+    assert!(task.contains("[REDACTED:aws_access_key_id:") && task.contains("[REDACTED:github_token:"));
     // The level-3 hit on the token line is redacted.
     let hit = pack.search.hits.iter().find(|h| h.evidence.path == "src/uses.py" && h.text.contains("fetch_account("));
     let hit = hit.expect("hit in uses.py");
-    assert!(hit.text.contains("[REDACTED:github_token]"));
+    assert!(hit.text.contains("[REDACTED:github_token:"));
     // Redacted text still verifies: hashes cover the pack's text.
     assert_refs_verify(&pack);
 
@@ -191,7 +192,7 @@ fn error_messages_are_redacted() {
     let err = collect(&req).unwrap_err();
     let text = format!("{err} {err:?}");
     assert!(!text.contains(GITHUB_TOKEN), "{text}");
-    assert!(text.contains("[REDACTED:github_token]"));
+    assert!(text.contains("[REDACTED:github_token:"));
 }
 
 /// A repository that tries to run commands through git and to talk the collector into more.

@@ -1,7 +1,7 @@
 //! Level 4: a declared repository slice is read only with explicit consent, and within budget.
 
-use crate::common::{self, Repo, assert_refs_verify};
-use dossier_evidence::{ExcerptReason, Level, LevelStatus, Limit, OmissionReason, SliceRequest, collect};
+use crate::common::{self, Repo, assert_refs_verify, collect};
+use dossier_evidence::{ExcerptReason, Level, LevelStatus, Limit, OmissionReason, SliceRequest};
 
 fn repo_with_docs() -> (Repo, String) {
     let repo = Repo::new();

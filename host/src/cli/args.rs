@@ -246,7 +246,7 @@ pub enum Command {
         session: Option<String>,
     },
     /// Save a new Distilled State and/or fields against a base revision (the CLI form of
-    /// the `dossier_save` tool; see docs/cli.md).
+    /// the `dossier_save` tool; see `dossier save --help`).
     Save {
         /// The Dossier: its slug or `dos_` id.
         #[arg(add = complete::dossier_slugs())]
@@ -282,6 +282,21 @@ pub enum Command {
         #[arg(add = complete::dossier_slugs())]
         target: String,
     },
+    /// Replace the secrets already stored in a Dossier with redaction markers (the fix
+    /// `dossier doctor` names).
+    ///
+    /// Rewrites its `dossier.md`, text artifacts and conflict files through the Save path: one
+    /// new revision, audited as `artifact_redacted`. Artifacts keep their ids and line numbers;
+    /// nothing is removed. A second run changes nothing.
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["target", "all"])))]
+    Redact {
+        /// The Dossier: its slug or `dos_` id.
+        #[arg(add = complete::dossier_slugs())]
+        target: Option<String>,
+        /// Every Dossier of the store.
+        #[arg(long)]
+        all: bool,
+    },
     /// Context files.
     Context {
         #[command(subcommand)]
@@ -295,7 +310,7 @@ pub enum Command {
         fix: bool,
     },
     /// Browse open work in a terminal UI: filter, read a Dossier and its archive, bind one to
-    /// the session, merge, and resolve conflicts (keyboard only; keys in docs/cli.md).
+    /// the session, merge, and resolve conflicts (keyboard only; each screen's footer lists its keys).
     Tui {
         /// The session to bind Dossiers to (default: CLAUDE_CODE_SESSION_ID; without either,
         /// binding is unavailable and everything else works).
@@ -314,8 +329,8 @@ pub enum Command {
         #[command(subcommand)]
         command: PluginCommand,
     },
-    /// Print the shell completion script (Dossier slugs are completed from the store); see
-    /// docs/cli.md for where each shell loads it from.
+    /// Print the shell completion script (Dossier slugs are completed from the store), e.g.
+    /// `source <(dossier completions bash)` in ~/.bashrc.
     Completions {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
@@ -327,7 +342,8 @@ pub enum Command {
         out_dir: Option<PathBuf>,
     },
     /// codecall: a learning session about a finished implementation. The agent answers work
-    /// orders (`submit`), the user answers gates (`answer`); see docs/cli.md.
+    /// orders (`submit`), the user answers gates (`answer`); `dossier codecall <command> --help`
+    /// for each command, or `dossier man` for the manual.
     Codecall {
         #[command(subcommand)]
         command: CodecallCommand,
@@ -363,10 +379,12 @@ pub enum CodecallCommand {
         /// The repository (any directory inside its work tree); default: the current directory.
         #[arg(long, value_name = "PATH")]
         repo: Option<PathBuf>,
-        /// The implementation is the diff BASE..HEAD (both needed); default: working-tree changes.
-        #[arg(long, value_name = "REV", requires = "head")]
+        /// The implementation is BASE..HEAD, or with BASE alone the work since BASE (its commits
+        /// and the uncommitted changes); default: located (this agent session's starting HEAD,
+        /// its edited files, the uncommitted changes, else the last commit).
+        #[arg(long, value_name = "REV")]
         base: Option<String>,
-        /// The implementation is the diff BASE..HEAD (both needed).
+        /// The implementation is the diff BASE..HEAD (needs --base).
         #[arg(long, value_name = "REV", requires = "base")]
         head: Option<String>,
         /// The task or result text of the conversation (redacted before it is recorded).

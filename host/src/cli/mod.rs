@@ -25,6 +25,7 @@ mod merge;
 mod plugin;
 mod promote;
 mod read;
+mod redact;
 mod render;
 mod serve;
 mod session;
@@ -125,6 +126,7 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
         Command::Questions { target, op, questions } => edit::cmd_questions(&target, op, questions),
         Command::Priority { target, importance, urgency, due } => edit::cmd_priority(&target, importance, urgency, due),
         Command::Archive { target } => edit::cmd_archive(&target),
+        Command::Redact { target, all: _ } => redact::cmd_redact(target.as_deref()),
         Command::Save { target, base_revision, from_file, next, status, artifact, artifact_type } => {
             edit::cmd_save(&target, base_revision, from_file, next, status, &artifact, artifact_type.into())
         }

@@ -14,7 +14,7 @@ use dossier_store::model::ArtifactType;
 use dossier_store::save::{MAX_ARTIFACT_BYTES, artifact_too_large};
 
 use super::edit::file_artifact;
-use super::render::{Output, event_verb, json_of, saved};
+use super::render::{Output, json_of, saved, saved_text};
 use crate::ops::Caller;
 
 fn suggestion_lines(suggestions: &[dossier_store::suggest::Suggestion]) -> String {
@@ -59,7 +59,7 @@ pub(super) fn cmd_link(target: Option<&str>, from_file: Option<PathBuf>) -> Resu
             Linked::Candidates(c) => {
                 format!("Which Dossier does this belong to? (nothing was linked)\n{}", suggestion_lines(c))
             }
-            Linked::Saved(o) => format!("{} {} ({})\n", event_verb(o.event), o.slug, o.revision),
+            Linked::Saved(o) => saved_text(o),
         },
     ))
 }

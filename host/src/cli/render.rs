@@ -37,7 +37,16 @@ impl Output {
 }
 
 pub(super) fn saved(o: Outcome<SaveOutcome>) -> Result<Output> {
-    Ok(Output::of(o, json_of, |o| format!("{} {} ({})\n", event_verb(o.event), o.slug, o.revision)))
+    Ok(Output::of(o, json_of, saved_text))
+}
+
+/// `saved <slug> (<revision>)`, and on the next line how many secrets were redacted, if any.
+pub(super) fn saved_text(o: &SaveOutcome) -> String {
+    let mut text = format!("{} {} ({})\n", event_verb(o.event), o.slug, o.revision);
+    if let Some(s) = dossier_store::redact::summary(&o.redactions) {
+        text.push_str(&format!("{s} before storing\n"));
+    }
+    text
 }
 
 pub(super) fn json_of<T: serde::Serialize>(t: &T) -> Value {

@@ -289,8 +289,10 @@ mod tests {
             reasons: vec![],
             units: vec![unit("u1")],
             omitted: vec![],
+            cycles: vec![],
             teachable: true,
             degraded: false,
+            help: Vec::new(),
         });
         assert!(serde_json::to_value(form(&card).unwrap()).unwrap().to_string().contains("about 9 minute(s)"));
         assert_eq!(

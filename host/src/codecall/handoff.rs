@@ -118,7 +118,7 @@ pub fn save_summary(
         token_target: app.config.token_target,
         ..Default::default()
     };
-    let outcome = save::save(&app.store, dossier_id, req, &crate::progress::SILENT)?;
+    let outcome = save::save(app, dossier_id, req, &crate::progress::SILENT)?;
     let artifact_id = outcome.artifacts_added.first().cloned().unwrap_or_default();
     Ok(HandOff { dossier_id: dossier_id.to_string(), artifact_id, saved_now: true })
 }

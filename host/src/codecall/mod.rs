@@ -22,8 +22,10 @@ use dossier_codecall::{
 use dossier_evidence::{EvidencePack, EvidenceRequest, TokenCounter};
 use serde_json::{Value, json};
 
+pub mod edits;
 pub mod forms;
 pub mod handoff;
+pub mod locate;
 mod text;
 
 use text::{cite, wire};
@@ -54,14 +56,36 @@ impl TokenCounter for HostTokens {
     }
 }
 
-/// `dossier_evidence::collect_with` counting with [`HostTokens`] (git, read-only, redacted).
-pub struct HostEvidence {
+/// `dossier_evidence::collect_with` counting with [`HostTokens`] (git, read-only, redacted by
+/// the store's redaction policy).
+pub struct HostEvidence<'a> {
     tokens: HostTokens,
+    redactor: &'a StoreRedactor<'a>,
 }
 
-impl EvidenceSource for HostEvidence {
+impl EvidenceSource for HostEvidence<'_> {
     fn collect(&self, request: &EvidenceRequest) -> std::result::Result<EvidencePack, CollectFailure> {
-        dossier_evidence::collect_with(request, &self.tokens).map_err(|e| dossier_codecall::source::classify(&e))
+        dossier_evidence::collect_with(request, &self.tokens, self.redactor)
+            .map_err(|e| dossier_codecall::source::classify(&e))
+    }
+}
+
+/// The store's redaction (the policy component, the store's key and `privacy` settings) as
+/// the redactor codecall and its evidence collector are handed: one set of rules for what the
+/// store keeps and what a model is shown.
+pub struct StoreRedactor<'a>(pub dossier_store::redact::Redactor<'a>);
+
+impl dossier_evidence::Redact for StoreRedactor<'_> {
+    fn redact(&self, text: &str) -> std::result::Result<dossier_evidence::Redacted, String> {
+        let r = self.0.redact(text).map_err(|e| e.message)?;
+        Ok(dossier_evidence::Redacted {
+            text: r.text,
+            found: r
+                .hits
+                .into_iter()
+                .map(|h| dossier_evidence::Redaction { kind: h.kind, first_line: h.first_line, last_line: h.last_line })
+                .collect(),
+        })
     }
 }
 
@@ -88,7 +112,8 @@ pub fn session_id_for_operation(operation_id: &str) -> String {
 pub struct StartInput {
     /// Any directory inside the work tree; default: the current directory.
     pub repo: Option<PathBuf>,
-    /// The implementation is `base..head` (both, or neither: the working-tree changes).
+    /// The implementation is `base..head`; `base` alone: the work since `base`; neither: the
+    /// locate rules ([`locate`]).
     pub base: Option<String>,
     pub head: Option<String>,
     pub task: Option<String>,
@@ -176,15 +201,7 @@ pub fn start_request(app: &App, input: StartInput) -> Result<(dossier_codecall::
             .with_details(serde_json::json!({ "field": "repo", "expected": "a path inside a git work tree" }))
             .with_next("pass a path inside a git work tree as the repository")
     })?;
-    let changes = match (input.base, input.head) {
-        (Some(base), Some(head)) => dossier_evidence::Changes::Revisions { base, head },
-        (None, None) => dossier_evidence::Changes::WorkingTree,
-        _ => {
-            return Err(DossierError::new(Code::InvalidInput, "base and head go together: pass both, or neither")
-                .with_details(serde_json::json!({ "field": "head", "expected": "base and head both, or neither" }))
-                .with_next("omit both for the working-tree changes"));
-        }
-    };
+    let location = locate::locate(app, &repo, input.harness_session.as_deref(), input.base, input.head)?;
     let (save_summary_to, warning) = match &input.save_summary_to {
         Some(named) => (Some(handoff::dossier_id(app, named)?), None),
         None => handoff::target(app, input.save_summary, input.harness_session.as_deref()),
@@ -203,12 +220,17 @@ pub fn start_request(app: &App, input: StartInput) -> Result<(dossier_codecall::
         operation_id: input.operation_id.unwrap_or_else(new_operation_id),
         session_id,
         invocation: input.invocation,
-        locator: dossier_evidence::ImplementationLocator { repo, changes, task: input.task },
+        locator: dossier_evidence::ImplementationLocator {
+            repo,
+            changes: location.changes,
+            task: input.task,
+            located: Some(location.located),
+        },
         completed: true,
         options,
         actor: dossier_codecall::Actor::User,
     };
-    Ok((req, warning.into_iter().chain(fetch_warning).collect()))
+    Ok((req, warning.into_iter().chain(location.warning).chain(fetch_warning).collect()))
 }
 
 /// What [`run`] did: the step, the log file, and the summary hand-off if there was one.
@@ -237,6 +259,9 @@ pub fn run(
         Ok((step, to))
     })?;
     let log = log_file(&target, &step.session_id);
+    if let Some(e) = failed_collection(&step, log.as_deref()) {
+        return Err(e);
+    }
     let mut warnings = Vec::new();
     let mut hand_off = None;
     if let (Next::Summary(summary), Some(dossier)) = (&step.next, hand_off_to) {
@@ -251,6 +276,42 @@ pub fn run(
         }
     }
     Ok(Ran { step, log, hand_off, warnings })
+}
+
+/// When this operation ended the session because its evidence could not be collected (an
+/// unknown revision, not a repository, git missing or failing): an `unavailable_source` error
+/// with the collector's message and what to do, never a success. The session's log keeps what
+/// happened (`OPERATION_FAILED`, `SESSION_FAILED`).
+fn failed_collection(step: &Step, log: Option<&Path>) -> Option<DossierError> {
+    use dossier_codecall::event::{EventBody, RecoveryCause};
+    let failed = step.events.iter().find_map(|e| match &e.body {
+        EventBody::SessionFailed(f) if f.cause == RecoveryCause::UnavailableSource => Some(f),
+        _ => None,
+    })?;
+    let cause = step.events.iter().rev().find_map(|e| match &e.body {
+        EventBody::OperationFailed(f) if f.checkpoint.is_none() => Some(f),
+        _ => None,
+    });
+    let (code, message) = cause.map_or(("unknown", failed.message.as_str()), |f| (f.code.as_str(), f.message.as_str()));
+    let todo = match code {
+        "unknown_revision" => {
+            "check the revision names (`git log --oneline` lists them), then start again; or start without base and \
+             head to let codecall locate the work"
+        }
+        "not_a_repository" => "start again with repo set to a directory inside a git work tree",
+        "git_not_found" => "install git (or put it on PATH), then start again",
+        _ => "check the repository and the revisions, then start again",
+    };
+    Some(
+        DossierError::new(Code::UnavailableSource, format!("the codecall session could not start: {message}; {todo}"))
+            .with_details(json!({
+                "learning_session": step.session_id,
+                "state": step.state,
+                "cause": code,
+                "log": log,
+            }))
+            .with_next(todo.to_string()),
+    )
 }
 
 /// Where the log is: the file given, else the store's `learning/` directory (the store must
@@ -281,18 +342,21 @@ pub fn with_runtime<R>(
     f: impl FnOnce(&mut Runtime<'_>) -> std::result::Result<R, RuntimeError>,
 ) -> Result<R> {
     let policy = ComponentLearningPolicy::new(crate::app::policies(app)?);
-    let evidence = HostEvidence { tokens: HostTokens::new(app.config.tokens.calibration) };
-    let mut rt = Runtime::open(target, &policy)
+    let redactor = StoreRedactor(dossier_store::redact::Redactor::new(app));
+    let evidence = HostEvidence { tokens: HostTokens::new(app.config.tokens.calibration), redactor: &redactor };
+    let mut rt = Runtime::open(target, &policy, &redactor)
         .map_err(error)?
         .with_evidence_source(evidence)
         .with_documentation_source(HostDocs::new(&app.config.codecall));
     f(&mut rt).map_err(error)
 }
 
-/// Replay `target` with the component policy.
+/// Replay `target` with the component policy (and the store's redaction, which recorded text
+/// already went through: a second pass changes nothing).
 pub fn replay(app: &App, target: &LogTarget) -> Result<ReplayReport> {
     let policy = ComponentLearningPolicy::new(crate::app::policies(app)?);
-    dossier_codecall::replay(target, &policy).map_err(error)
+    let redactor = StoreRedactor(dossier_store::redact::Redactor::new(app));
+    dossier_codecall::replay(target, &policy, &redactor).map_err(error)
 }
 
 /// The runtime's error with its code verbatim; `details` carries the session, its state, the
@@ -322,6 +386,15 @@ pub fn error(e: RuntimeError) -> DossierError {
     }
     if let Some(sid) = &e.session_id {
         match (e.code, &e.checkpoint) {
+            // A third rejected extraction handed the session to the user: show the card, answer it.
+            (ErrorCode::InvalidWorkerResult, Some(cp))
+                if e.state == Some(dossier_codecall::SessionState::WaitingForDecision) =>
+            {
+                out = out
+                    .with_next(format!("dossier codecall show {sid}"))
+                    .with_next(format!("dossier codecall answer {sid} --checkpoint {cp} --accept"))
+                    .with_next(format!("dossier codecall answer {sid} --checkpoint {cp} --decline"))
+            }
             (ErrorCode::InvalidWorkerResult, Some(cp)) => {
                 out =
                     out.with_next(format!("dossier codecall submit {sid} --checkpoint {cp} --result-file RESULT.json"))
@@ -541,6 +614,15 @@ fn render_card(h: &mut String, card: &RecommendationView) {
     }
     for o in &card.omitted {
         let _ = writeln!(h, "  omitted {} ({}): {}", o.concept_id, wire(&o.kind), o.reason);
+    }
+    for c in &card.cycles {
+        let _ = writeln!(h, "  note: {} depend on each other; they are taught together", c.join(", "));
+    }
+    if !card.help.is_empty() {
+        let _ = writeln!(h, "What would help:");
+        for line in &card.help {
+            let _ = writeln!(h, "  - {line}");
+        }
     }
     let _ = writeln!(h, "{}", if card.teachable { "Start or skip?" } else { "Skip it (decline)." });
 }

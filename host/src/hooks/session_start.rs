@@ -4,7 +4,10 @@
 //! `resume`/`compact`) that block, then the Distillation Guide and the active Distilled State in
 //! full when they fit under Claude Code's ~10,000-character hook cap, otherwise the explicit
 //! pointer (what to call to load what is not shown). Never output that Claude Code would cut
-//! to a preview. A binding whose Dossier no longer exists is said, with the ways out.
+//! to a preview. A binding whose Dossier no longer exists is said, with the ways out. First,
+//! once per session, the repository HEAD of the session's cwd and whether its tree was dirty
+//! are recorded in its binding (`work_start`, for codecall's locate rules); no repository or a
+//! failure records nothing and changes nothing else.
 //!
 //! Not for: the other events, or registration (`crate::claude_code`).
 
@@ -25,8 +28,12 @@ pub const HOOK_OUTPUT_CAP: usize = 10_000;
 const HOOK_OUTPUT_BUDGET: usize = 9_500;
 
 pub(crate) fn session_start(app: &App, input: &HookInput) -> Result<HookOutput> {
+    record_work_start(app, input);
     // Live: what is registered now (the session-start hook itself proves little else).
     let mut warnings = crate::claude_code::current_warnings();
+    if !app.config.privacy.redact {
+        warnings.push(dossier_store::redact::off_warning(&app.store));
+    }
     if let Some(p) = &input.transcript_path
         && !p.as_os_str().is_empty()
         && std::fs::metadata(p).is_err()
@@ -52,6 +59,26 @@ pub(crate) fn session_start(app: &App, input: &HookInput) -> Result<HookOutput> 
         }
     }
     Ok(HookOutput::Text(nudge(app, &warnings)))
+}
+
+/// Record the repository HEAD of the session's working directory and whether its tree was
+/// dirty (codecall's `session_head` locate rule diffs from it). Best effort and silent: no
+/// session id, no repository, no git, or a write that fails records nothing and changes
+/// nothing else the hook does.
+fn record_work_start(app: &App, input: &HookInput) {
+    if input.session_id.is_empty() {
+        return;
+    }
+    let Some(cwd) = input.cwd.clone().or_else(|| std::env::current_dir().ok()) else { return };
+    let Ok(state) = dossier_evidence::locate::work_state(&cwd) else { return };
+    let work = sessions::WorkStart {
+        repo: state.root.to_string_lossy().into_owned(),
+        head: state.head,
+        dirty: state.dirty,
+        transcript: input.transcript_path.as_ref().map(|p| p.to_string_lossy().into_owned()),
+        recorded_at: model::now_timestamp(),
+    };
+    let _ = sessions::record_work_start(app, &input.session_id, work);
 }
 
 /// The unbound payload of SPEC §9.1: the `# Dossier Library` header, the capability warnings

@@ -91,7 +91,7 @@ fn capture_transcript(app: &App, input: &HookInput, actor: &str) -> Result<Vec<S
         token_target: app.config.token_target,
         ..SaveRequest::default()
     };
-    let outcome = match save::save(&app.store, &id, req, &crate::progress::SILENT) {
+    let outcome = match save::save(app, &id, req, &crate::progress::SILENT) {
         Ok(o) => o,
         Err(e) => return unavailable(format!("saving the transcript failed: {}", e.message)),
     };
@@ -108,6 +108,9 @@ fn capture_transcript(app: &App, input: &HookInput, actor: &str) -> Result<Vec<S
     }
     sessions::update(&app.store, &binding)?;
     let mut warnings = outcome.warnings;
+    if let Some(s) = dossier_store::redact::summary(&outcome.redactions) {
+        warnings.push(format!("transcript archived; {s}"));
+    }
     if let Some(w) = context::after_mutation(app) {
         warnings.push(w);
     }

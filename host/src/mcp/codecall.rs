@@ -48,7 +48,7 @@ pub struct StartParams {
     pub repo: Option<String>,
     /// What was implemented and why.
     pub task: Option<String>,
-    /// With head: the implementation is base..head (default: uncommitted changes).
+    /// With head: base..head; alone: the work since base (default: located from this session).
     pub base: Option<String>,
     pub head: Option<String>,
     /// Save the summary to this session's bound Dossier.
@@ -78,7 +78,7 @@ pub struct AnswerParams {
     pub confidence: Option<BTreeMap<String, String>>,
     /// The lesson was shown.
     pub acknowledge: Option<bool>,
-    /// The user's choice.
+    /// The user's choice: its shown label.
     pub choice_id: Option<String>,
 }
 
@@ -113,6 +113,10 @@ type Op = Box<dyn FnOnce(&mut Runtime<'_>) -> std::result::Result<Step, RuntimeE
 /// The runtime's error for an MCP caller: codes and details verbatim; the next actions name
 /// tools, not CLI commands.
 fn tool_error(e: DossierError) -> DossierError {
+    if e.code == Code::UnavailableSource {
+        // Words, not commands: they say what to change before starting again.
+        return e;
+    }
     let sid = e.details.get("session_id").and_then(Value::as_str).map(str::to_string);
     let mut e = DossierError { next: Vec::new(), ..e };
     let Some(sid) = sid else {
@@ -121,7 +125,16 @@ fn tool_error(e: DossierError) -> DossierError {
         }
         return e;
     };
+    let state = e.details.get("state").and_then(Value::as_str).map(str::to_string);
+    let checkpoint = e.details.get("checkpoint").and_then(Value::as_str).map(str::to_string);
     match e.code {
+        // A third rejected extraction handed the session to the user's Start/Skip decision.
+        Code::InvalidWorkerResult if state.as_deref() == Some("waiting_for_decision") => e
+            .with_next(format!("codecall_resume session_id={sid} (shows the user's Start/Skip card)"))
+            .with_next(format!(
+                "ask the user, then codecall_answer session_id={sid} checkpoint={} accept=<true|false>",
+                checkpoint.unwrap_or_default()
+            )),
         Code::InvalidWorkerResult => e.with_next(format!(
             "fix exactly the errors in error.details and call codecall_submit session_id={sid} with the corrected result"
         )),
@@ -196,6 +209,17 @@ fn next_actions(step: &Step, dismissed: bool) -> Vec<String> {
              codecall_submit session_id={sid} checkpoint={} result=<JSON valid against data.next.result_schema>",
             o.id
         )),
+        Next::Decision(card) if !card.teachable && !card.help.is_empty() => {
+            out.push(
+                "no qualifying evidence: tell the user why (data.next.reasons) and what would help (data.next.help)"
+                    .to_string(),
+            );
+            out.push(format!(
+                "then codecall_answer session_id={sid} checkpoint={} accept=false, and start again with what the user \
+                 gives (base, task or repo)",
+                card.checkpoint
+            ));
+        }
         Next::Decision(card) if !card.teachable => out.push(format!(
             "nothing to teach: codecall_answer session_id={sid} checkpoint={} accept=false",
             card.checkpoint

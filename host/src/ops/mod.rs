@@ -1,5 +1,5 @@
 //! The operation layer: each use case of the memory layer — promote, link, switch, save,
-//! update, merge, resolve, list, suggest, recall, search — written once and called by the CLI,
+//! update, merge, resolve, list, suggest, recall, search, redact — written once and called by the CLI,
 //! the MCP tools and the TUI alike.
 //!
 //! What this is for: composing the store's calls into a use case (the duplicate guard before a
@@ -17,6 +17,7 @@ pub mod list;
 pub mod merge;
 pub mod promote;
 pub mod recall;
+pub mod redact;
 pub mod resolve;
 pub mod save;
 pub mod search;

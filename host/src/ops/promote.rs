@@ -70,7 +70,7 @@ pub fn promote(app: &App, caller: &Caller, p: Promote, progress: &dyn Progress) 
         token_target: app.config.token_target,
         ..Default::default()
     };
-    let mut out = super::save::saved(app, save::create(&app.store, req, progress)?);
+    let mut out = super::save::saved(app, save::create(app, req, progress)?);
     // Work on it in this session: bound, the session's saves and transcript captures go to it
     // (issue 18, defect 15). Suggested, not done: the session may be bound to other work.
     out.next.insert(0, Next::call(Op::Switch, &out.data.slug));

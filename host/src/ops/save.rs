@@ -16,7 +16,7 @@ use super::{Caller, Outcome};
 
 /// Save `req` to `target`.
 pub fn save(app: &App, target: &str, req: SaveRequest, progress: &dyn Progress) -> Result<Outcome<SaveOutcome>> {
-    let outcome = save::save(&app.store, target, req, progress)?;
+    let outcome = save::save(app, target, req, progress)?;
     Ok(saved(app, outcome))
 }
 

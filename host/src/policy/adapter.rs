@@ -16,7 +16,7 @@ use dossier_store::policy as s;
 use super::bindings::dossier::policy::types as wt;
 use super::bindings::exports::dossier::policy::{distill as wd, merge as wm, priority as wp, ranking as wr};
 use super::cache::CompileCache;
-use super::runtime::{Interface, Limits, Policies};
+use super::runtime::{Interface, Limits, Policies, RedactionOptions};
 
 /// The store's policy, answered by the components `config.yaml` names (or the embedded one).
 pub struct ComponentPolicy {
@@ -115,6 +115,24 @@ impl s::Policy for ComponentPolicy {
             converged_next_action: plan.converged_next_action,
             converged_status: status_in(plan.converged_status),
             unresolved: plan.unresolved.into_iter().map(conflict).collect(),
+        })
+    }
+
+    fn redact(&self, text: &str, options: &s::RedactionOptions) -> Result<s::Redaction> {
+        let options = RedactionOptions { key: options.key.clone(), allow: options.allow.clone() };
+        let r = self.policies()?.redact(text, &options)?;
+        Ok(s::Redaction {
+            text: r.text,
+            hits: r
+                .hits
+                .into_iter()
+                .map(|h| s::RedactionHit {
+                    kind: h.kind,
+                    first_line: h.first_line,
+                    last_line: h.last_line,
+                    marker: h.marker,
+                })
+                .collect(),
         })
     }
 }

@@ -160,7 +160,14 @@ impl LearningPolicy for ComponentLearningPolicy<'_> {
             evidence: item.evidence.iter().map(evidence_out).collect(),
         };
         let findings = self.policies.learning_check_item(&item).map_err(failure)?;
-        Ok(findings.into_iter().map(|f| ItemFinding { code: f.code, message: f.message }).collect())
+        Ok(findings
+            .into_iter()
+            .map(|f| ItemFinding {
+                code: f.code,
+                message: f.message,
+                warning: f.severity != super::runtime::Severity::Error,
+            })
+            .collect())
     }
 
     fn shuffle_order(

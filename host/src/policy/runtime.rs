@@ -27,7 +27,8 @@ pub use exports::dossier::policy::merge::{
 };
 pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
 pub use exports::dossier::policy::ranking::{Candidate, Confidence, RankingOptions, Suggestion};
-use exports::dossier::policy::{distill, learning, merge, priority, ranking};
+pub use exports::dossier::policy::redaction::{Hit as RedactionHit, Redaction, RedactionOptions};
+use exports::dossier::policy::{distill, learning, merge, priority, ranking, redaction};
 
 /// The typed exports of one interface, bound from an instance.
 trait Bind: Sized {
@@ -52,7 +53,7 @@ macro_rules! bind_interface {
     )*};
 }
 
-bind_interface!(priority, ranking, merge, distill, learning);
+bind_interface!(priority, ranking, merge, distill, learning, redaction);
 
 /// The default policy component, built from `core/` by `build.rs`.
 pub static EMBEDDED_COMPONENT: &[u8] = include_bytes!(env!("DOSSIER_POLICY_WASM"));
@@ -86,7 +87,7 @@ pub fn use_pooled_instances() {
 
 fn pooling(limits: &Limits) -> wasmtime::PoolingAllocationConfig {
     let mut pool = wasmtime::PoolingAllocationConfig::new();
-    let memory_cap = limits.memory_bytes.next_multiple_of(WASM_PAGE);
+    let memory_cap = limits.memory_bytes.max(REDACTION_MEMORY_MAX).next_multiple_of(WASM_PAGE);
     pool.total_component_instances(POOL_SLOTS)
         .total_core_instances(POOL_SLOTS * 8)
         .total_memories(POOL_SLOTS * 2)
@@ -102,6 +103,19 @@ const POOL_SLOTS: u32 = 16;
 /// Bytes of linear memory a pooled slot keeps resident between calls.
 const KEEP_RESIDENT: usize = 16 << 20;
 const WASM_PAGE: usize = 64 << 10;
+
+/// The redaction interface's memory cap grows with its input: the input, the redacted copy
+/// and the policy's working set (`policy.limits.memory_mib` is the floor): a 24 MB
+/// transcript gets 128 MB. Never beyond this (inputs up to ~120 MB).
+const REDACTION_MEMORY_MAX: usize = 512 << 20;
+
+/// The memory cap of one `redaction.redact` call on `len` bytes of text.
+fn redaction_memory(limits: &Limits, len: usize) -> usize {
+    limits
+        .memory_bytes
+        .max(len.saturating_mul(4).saturating_add(32 << 20))
+        .min(REDACTION_MEMORY_MAX.max(limits.memory_bytes))
+}
 
 pub use dossier_store::policy::Limits;
 
@@ -130,7 +144,8 @@ pub enum PolicyError {
     )]
     IncompatibleVersion { interface: Interface, component: Source, found: String, required: String },
     #[error(
-        "{component} exports `{interface}` but does not match dossier:policy@2.0.0: {reason}; rebuild it against wit/ from this release"
+        "{component} exports `{interface}` but does not match dossier:policy@{version}: {reason}; rebuild it against wit/ from this release",
+        version = PACKAGE_VERSION
     )]
     ContractMismatch { interface: Interface, component: Source, reason: String },
     #[error("{component} trapped in `{interface}.{function}`: {reason}")]
@@ -278,6 +293,7 @@ impl Policies {
             Interface::Merge => self.call::<merge::Guest, _>(interface, "load", |_, _| Ok(()))?,
             Interface::Distill => self.call::<distill::Guest, _>(interface, "load", |_, _| Ok(()))?,
             Interface::Learning => self.call::<learning::Guest, _>(interface, "load", |_, _| Ok(()))?,
+            Interface::Redaction => self.call::<redaction::Guest, _>(interface, "load", |_, _| Ok(()))?,
         }
         Ok(LoadReport { interface, source: self.source(interface).clone(), cache: loaded.cache.clone() })
     }
@@ -338,10 +354,21 @@ impl Policies {
         function: &'static str,
         run: impl FnOnce(&mut Store<CallState>, &G) -> wasmtime::Result<R>,
     ) -> Result<R, PolicyError> {
+        self.call_capped(interface, function, self.limits.memory_bytes, run)
+    }
+
+    /// `call` with a memory cap of `max_memory` bytes.
+    fn call_capped<G: Bind, R>(
+        &self,
+        interface: Interface,
+        function: &'static str,
+        max_memory: usize,
+        run: impl FnOnce(&mut Store<CallState>, &G) -> wasmtime::Result<R>,
+    ) -> Result<R, PolicyError> {
         let loaded = self.load(interface)?;
         let source = self.source(interface);
         let engine = self.engine_for(source)?;
-        let mut store = Store::new(engine, CallState { max_memory: self.limits.memory_bytes, denied_growth: None });
+        let mut store = Store::new(engine, CallState { max_memory, denied_growth: None });
         store.limiter(|s| s as &mut dyn ResourceLimiter);
         // Alternate components run under the wall-clock deadline; the embedded one has no
         // epoch checks compiled in (see `Policies::engine`).
@@ -374,7 +401,7 @@ impl Policies {
                 component,
                 function,
                 requested,
-                limit: self.limits.memory_bytes,
+                limit: store.data().max_memory,
             };
         }
         match e.downcast_ref::<Trap>() {
@@ -692,6 +719,46 @@ impl Policies {
             }
         }
         Ok(order)
+    }
+
+    /// Find and replace the secrets in `text` (`redaction.redact`). The memory cap grows with
+    /// the input (`redaction_memory`). Checked: every hit has a snake_case kind, lines with
+    /// `1 <= first-line <= last-line <=` the input's line count and a marker naming its kind;
+    /// a redacted text has exactly as many newlines as the input.
+    pub fn redact(&self, text: &str, options: &RedactionOptions) -> Result<Redaction, PolicyError> {
+        const F: &str = "redact";
+        let cap = redaction_memory(&self.limits, text.len());
+        let out = self.call_capped(Interface::Redaction, F, cap, |store, guest: &redaction::Guest| {
+            guest.call_redact(store, text, options)
+        })?;
+        let r = out.map_err(|e| self.refused(Interface::Redaction, F, e))?;
+        let bad = |reason: String| Err(self.invalid(Interface::Redaction, F, reason));
+        let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+        let lines = (newlines + 1) as u64;
+        for h in &r.hits {
+            if h.kind.is_empty() || !h.kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+                return bad(format!("hit kind `{}` is not a snake_case name", h.kind));
+            }
+            if h.first_line == 0 || h.first_line > h.last_line || u64::from(h.last_line) > lines {
+                return bad(format!(
+                    "hit `{}` on lines {}-{} of a {lines}-line input",
+                    h.kind, h.first_line, h.last_line
+                ));
+            }
+            if !h.marker.starts_with(&format!("[REDACTED:{}:", h.kind)) || !h.marker.ends_with(']') {
+                return bad(format!("marker `{}` is not `[REDACTED:{}:…]`", h.marker, h.kind));
+            }
+        }
+        if let Some(t) = &r.text {
+            let out_newlines = memchr::memchr_iter(b'\n', t.as_bytes()).count();
+            if out_newlines != newlines {
+                return bad(format!("the redacted text has {out_newlines} newlines, the input {newlines}"));
+            }
+            if r.hits.is_empty() {
+                return bad("a redacted text without any hit".into());
+            }
+        }
+        Ok(r)
     }
 
     fn invalid(&self, interface: Interface, function: &'static str, reason: String) -> PolicyError {

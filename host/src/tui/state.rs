@@ -968,6 +968,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::at(dir.path().join("store"));
         std::fs::create_dir_all(store.root()).unwrap();
+        let app = crate::app::with(store.clone(), dossier_store::config::Config::default());
         for (name, status, imp, urg) in [
             ("Low work", Status::Active, Level::Low, Level::Low),
             ("Urgent work", Status::Active, Level::High, Level::High),
@@ -989,7 +990,7 @@ mod tests {
                 actor: ACTOR.to_string(),
                 ..Default::default()
             };
-            save::create(&store, req, &crate::progress::SILENT).unwrap();
+            save::create(&app, req, &crate::progress::SILENT).unwrap();
         }
         let app = crate::app::with(store, Config::default());
         let state = State::new(app, Some("sess-unit".to_string()));
@@ -1097,8 +1098,8 @@ mod tests {
             actor: "agent:test".into(),
             ..Default::default()
         };
-        save::save(&s.app.store, "low-work", req("Theirs."), &crate::progress::SILENT).unwrap();
-        let err = save::save(&s.app.store, "low-work", req("Ours."), &crate::progress::SILENT).unwrap_err();
+        save::save(&s.app, "low-work", req("Theirs."), &crate::progress::SILENT).unwrap();
+        let err = save::save(&s.app, "low-work", req("Ours."), &crate::progress::SILENT).unwrap_err();
         assert_eq!(err.code, dossier_store::error::Code::ConcurrentEdit);
         press(&mut s, KeyCode::Char('c'));
         let Some(View::Conflicts(c)) = s.views.last() else { panic!() };

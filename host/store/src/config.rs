@@ -44,6 +44,28 @@ pub struct Config {
     pub hooks: HooksConfig,
     #[serde(default)]
     pub codecall: CodecallConfig,
+    #[serde(default)]
+    pub privacy: PrivacyConfig,
+}
+
+/// Secret redaction (issue 20, docs/privacy.md): whether every text entering the store (and
+/// handed to a model by codecall) goes through the redaction policy, and what it leaves alone.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrivacyConfig {
+    /// Redact secrets before anything is stored (default). `false` stores text verbatim; the
+    /// SessionStart hook and `dossier doctor` warn while it is off.
+    #[serde(default = "default_true")]
+    pub redact: bool,
+    /// Literal strings: a secret whose matched value contains one of them is kept as it is.
+    #[serde(default)]
+    pub allow: Vec<String>,
+}
+
+impl Default for PrivacyConfig {
+    fn default() -> Self {
+        PrivacyConfig { redact: true, allow: Vec::new() }
+    }
 }
 
 /// codecall in Claude Code (docs/codecall.md, docs/codecall-card.md).
@@ -212,6 +234,7 @@ pub struct PolicyConfig {
     pub merge: Option<PathBuf>,
     pub distill: Option<PathBuf>,
     pub learning: Option<PathBuf>,
+    pub redaction: Option<PathBuf>,
     #[serde(default)]
     pub limits: LimitsConfig,
 }
@@ -253,6 +276,7 @@ impl Default for Config {
             tokens: TokensConfig::default(),
             hooks: HooksConfig::default(),
             codecall: CodecallConfig::default(),
+            privacy: PrivacyConfig::default(),
         }
     }
 }
@@ -270,6 +294,16 @@ impl Config {
                 Code::InvalidConfig,
                 format!("{}: tokens.calibration must be a positive number", path.display()),
             ));
+        }
+        if let Some(empty) = config.privacy.allow.iter().position(|a| a.is_empty()) {
+            return Err(DossierError::new(
+                Code::InvalidConfig,
+                format!(
+                    "{}: privacy.allow[{empty}] is empty; an empty string would allow every secret",
+                    path.display()
+                ),
+            )
+            .with_next(format!("remove the empty entry from privacy.allow in {}", path.display())));
         }
         if config.policy.limits.time_ms == 0 || config.policy.limits.memory_mib == 0 {
             return Err(DossierError::new(
@@ -299,6 +333,7 @@ impl Config {
             (Interface::Merge, &p.merge),
             (Interface::Distill, &p.distill),
             (Interface::Learning, &p.learning),
+            (Interface::Redaction, &p.redaction),
         ]
         .into_iter()
         .filter_map(|(i, path)| path.as_ref().map(|path| (i, resolve(base, path))))
@@ -441,6 +476,27 @@ mod tests {
         assert!(!c.codecall.recommendation_cards);
         let e = Config::parse("codecall:\n  recommendation_card: false\n", Path::new("config.yaml")).unwrap_err();
         assert!(e.message.contains("recommendation_card"), "{}", e.message);
+    }
+
+    #[test]
+    fn privacy_defaults_on_and_refuses_unknown_keys_and_types() {
+        let c = Config::parse(DEFAULT_CONFIG, Path::new("config.yaml")).unwrap();
+        assert!(c.privacy.redact);
+        assert!(c.privacy.allow.is_empty());
+        let c = Config::parse("privacy:\n  redact: false\n  allow: [EXAMPLEKEY, sk_test_]\n", Path::new("c")).unwrap();
+        assert!(!c.privacy.redact);
+        assert_eq!(c.privacy.allow, ["EXAMPLEKEY", "sk_test_"]);
+        for bad in [
+            "privacy:\n  redacted: false\n",
+            "privacy:\n  redact: sometimes\n",
+            "privacy:\n  allow: EXAMPLE\n",
+            "privacy:\n  allow: [\"\"]\n",
+        ] {
+            let e = Config::parse(bad, Path::new("config.yaml")).unwrap_err();
+            assert_eq!(e.code, Code::InvalidConfig, "{bad}");
+        }
+        let e = Config::parse("privacy:\n  redacted: false\n", Path::new("config.yaml")).unwrap_err();
+        assert!(e.message.contains("redacted"), "{}", e.message);
     }
 
     #[test]

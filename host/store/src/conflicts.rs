@@ -167,7 +167,7 @@ pub fn resolve(app: &App, id: &str, choice: Choice, actor: &str, session_id: &Op
             token_target: app.config.token_target,
             ..SaveRequest::default()
         };
-        revision = save::save(&app.store, &info.dossier_id, req, &crate::progress::SILENT)?.revision;
+        revision = save::save(app, &info.dossier_id, req, &crate::progress::SILENT)?.revision;
     }
     save::mark_conflict_resolved(&dir, &path, json!({ "choice": resolution }), actor, session_id)?;
     Ok(Resolved { conflict_id: info.id, resolution, slug: info.slug, revision })

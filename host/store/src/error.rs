@@ -57,6 +57,9 @@ pub enum Code {
     LogError,
     /// The codecall event log has an event the reducer refuses.
     CorruptLog,
+    /// A codecall session could not collect its evidence (unknown revision, not a repository,
+    /// git missing or failing): the session failed at its start.
+    UnavailableSource,
 }
 
 impl Code {
@@ -88,6 +91,7 @@ impl Code {
             Code::PolicyError => "policy_error",
             Code::LogError => "log_error",
             Code::CorruptLog => "corrupt_log",
+            Code::UnavailableSource => "unavailable_source",
         }
     }
 
@@ -105,7 +109,10 @@ impl Code {
             | Code::InvalidWorkerResult => 5,
             Code::PolicyUnavailable | Code::PolicyError => 6,
             Code::StoreUnavailable => 7,
-            Code::TranscriptUnavailable | Code::OverTokenTarget | Code::HarnessCapabilityUnavailable => 8,
+            Code::TranscriptUnavailable
+            | Code::OverTokenTarget
+            | Code::HarnessCapabilityUnavailable
+            | Code::UnavailableSource => 8,
             Code::IllegalTransition | Code::StaleOperation | Code::SessionEnded | Code::NothingToTeach => 9,
             Code::CorruptLog => 65,
             Code::Io | Code::LogError => 74,

@@ -76,6 +76,11 @@ impl Store {
         self.root.join(".cache").join("policy")
     }
 
+    /// The per-store redaction marker key (`crate::redact`; travels with the store).
+    pub fn redaction_key_path(&self) -> PathBuf {
+        self.root.join(".keys").join("redaction.key")
+    }
+
     pub fn exists(&self) -> bool {
         self.root.is_dir()
     }

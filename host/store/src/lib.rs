@@ -35,6 +35,7 @@ pub mod next;
 pub mod policy;
 pub mod progress;
 pub mod recall;
+pub mod redact;
 pub mod save;
 pub mod search;
 pub mod sessions;

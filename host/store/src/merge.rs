@@ -362,7 +362,16 @@ pub fn merge_reviewed(
     session_id: &Option<String>,
     progress: &dyn crate::progress::Progress,
 ) -> Result<MergeOutcome> {
-    let resolutions: Vec<Resolution> = resolutions.iter().map(ResolutionInput::to_policy).collect::<Result<_>>()?;
+    let mut resolutions: Vec<Resolution> = resolutions.iter().map(ResolutionInput::to_policy).collect::<Result<_>>()?;
+    // A custom resolution's text becomes part of the merged Distilled State: redacted like
+    // every text the store writes (the two states it merges already were).
+    let redactor = crate::redact::Redactor::new(app);
+    let mut redacted = crate::redact::Counts::new();
+    for r in &mut resolutions {
+        if let ResolutionChoice::Custom(text) = &mut r.choice {
+            redactor.apply(text, &mut redacted)?;
+        }
+    }
     let written = save::merge(
         &app.store,
         source,

@@ -412,6 +412,8 @@ pub enum EventKind {
     ConflictResolved,
     TranscriptCaptureUnavailable,
     InstallWarning,
+    /// `dossier redact`: stored files rewritten with their secrets replaced (issue 20).
+    ArtifactRedacted,
 }
 
 /// One line of `audit.log`.

@@ -4,7 +4,7 @@
 //! here mirrors one WIT record, enum or variant field for field, so the binary's
 //! implementation (the wasm component, `host/src/policy/`) converts them one to one, and a
 //! test can implement [`Policy`] with `dossier-core`'s native functions. Priority, ranking,
-//! merge and distillation reach the store only through [`Policy`]; which component answers,
+//! merge, distillation and redaction reach the store only through [`Policy`]; which component answers,
 //! its limits and its failures are the implementation's business.
 //!
 //! What it is not for: deciding anything (`core/`, or an alternate component), or the
@@ -12,7 +12,8 @@
 //!
 //! Invariant: an implementation checks a component's outputs before returning them (a sort
 //! is a permutation of its input, ranking indices are in range and unique, finding lines lie
-//! in the document, conflict ids are unique and unresolved); the store relies on that.
+//! in the document, conflict ids are unique and unresolved, redaction hits lie in the input and
+//! the redacted text has its line count); the store relies on that.
 
 use std::any::Any;
 use std::fmt;
@@ -54,7 +55,7 @@ pub struct Finding {
 }
 
 /// The WIT package version the store's types mirror.
-pub const PACKAGE_VERSION: &str = "2.0.0";
+pub const PACKAGE_VERSION: &str = "2.1.0";
 
 /// One policy interface of the WIT package.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -64,11 +65,18 @@ pub enum Interface {
     Merge,
     Distill,
     Learning,
+    Redaction,
 }
 
 impl Interface {
-    pub const ALL: [Interface; 5] =
-        [Interface::Priority, Interface::Ranking, Interface::Merge, Interface::Distill, Interface::Learning];
+    pub const ALL: [Interface; 6] = [
+        Interface::Priority,
+        Interface::Ranking,
+        Interface::Merge,
+        Interface::Distill,
+        Interface::Learning,
+        Interface::Redaction,
+    ];
 
     /// The interface name as in WIT and in `config.yaml`.
     pub fn name(self) -> &'static str {
@@ -78,6 +86,7 @@ impl Interface {
             Interface::Merge => "merge",
             Interface::Distill => "distill",
             Interface::Learning => "learning",
+            Interface::Redaction => "redaction",
         }
     }
 
@@ -259,6 +268,33 @@ pub struct MergePlan {
     pub unresolved: Vec<Conflict>,
 }
 
+// --- redaction --------------------------------------------------------------------------
+
+/// What the host passes to the redaction policy (wit/redaction.wit `redaction-options`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RedactionOptions {
+    /// The store's 32-byte marker key.
+    pub key: Vec<u8>,
+    /// `privacy.allow`: a secret containing one of these literal strings is kept.
+    pub allow: Vec<String>,
+}
+
+/// One secret found: its kind, the 1-based lines it covered, its marker. Never its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RedactionHit {
+    pub kind: String,
+    pub first_line: u32,
+    pub last_line: u32,
+    pub marker: String,
+}
+
+/// The redacted text (`None`: nothing found, the input stands) and every hit, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redaction {
+    pub text: Option<String>,
+    pub hits: Vec<RedactionHit>,
+}
+
 /// The decisions the store delegates. Errors are [`crate::error::DossierError`]s (a component
 /// that failed to load or run is `policy_unavailable`, naming the component and the cause).
 ///
@@ -273,4 +309,7 @@ pub trait Policy: Any + Send {
     fn distill_validate(&self, document: &str, artifacts: &[ArtifactInfo]) -> Result<Vec<Finding>>;
     /// Merge `source` into `target` (`merge.merge`), applying `resolutions`.
     fn merge(&self, source: &MergeSide, target: &MergeSide, resolutions: &[Resolution]) -> Result<MergePlan>;
+    /// Find and replace the secrets in `text` (`redaction.redact`). The implementation checks
+    /// that every hit's lines lie in `text` and that a redacted text has as many lines.
+    fn redact(&self, text: &str, options: &RedactionOptions) -> Result<Redaction>;
 }

@@ -42,6 +42,26 @@ pub struct Binding {
     /// The Stop hook's save cadence state for the bound Dossier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save_check: Option<SaveCheck>,
+    /// Where the session's work started (recorded by the SessionStart hook, kept across
+    /// rebinds): codecall's `session_head` locate rule diffs from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_start: Option<WorkStart>,
+}
+
+/// The repository of a session's working directory when the session started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkStart {
+    /// The work tree's root.
+    pub repo: String,
+    /// `HEAD`'s commit id then (absent in a repository without commits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+    /// The tree had uncommitted changes then (they may predate the session).
+    pub dirty: bool,
+    /// The session's transcript (`transcript_path`), for codecall's `session_edits` rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    pub recorded_at: String,
 }
 
 /// Transcript capture progress of one session.
@@ -131,9 +151,9 @@ fn make(
     revision: Option<String>,
 ) -> Binding {
     let (dossier_id, dossier_name) = dossier.map_or((None, None), |(id, name)| (Some(id), name));
-    let (binding_id, transcript) = match previous {
-        Some(b) => (b.session_binding_id, b.transcript),
-        None => (ids::new_id(Prefix::Session), None),
+    let (binding_id, transcript, work_start) = match previous {
+        Some(b) => (b.session_binding_id, b.transcript, b.work_start),
+        None => (ids::new_id(Prefix::Session), None, None),
     };
     Binding {
         session_binding_id: binding_id,
@@ -146,7 +166,31 @@ fn make(
         capabilities: app.harness().capabilities(),
         transcript,
         save_check: None,
+        work_start,
     }
+}
+
+/// Record where `session_id`'s work started, once: a session that already has a start (a
+/// `resume` or `compact` of it) keeps the first one. Creates an unbound binding when the
+/// session has none (nothing is bound by this).
+pub fn record_work_start(app: &App, session_id: &str, work: WorkStart) -> Result<Binding> {
+    let store = &app.store;
+    store.require()?;
+    let p = path(store, session_id)?;
+    let previous = read(store, session_id)?;
+    if let Some(b) = &previous
+        && b.work_start.is_some()
+    {
+        return Ok(b.clone());
+    }
+    std::fs::create_dir_all(store.sessions_dir()).map_err(|e| DossierError::io("create", &store.sessions_dir(), e))?;
+    let mut binding = match previous {
+        Some(b) => b,
+        None => make(app, session_id, None, None, None),
+    };
+    binding.work_start = Some(work);
+    store_binding(&p, &binding)?;
+    Ok(binding)
 }
 
 /// A binding kept in the conversation's context only (SPEC §5.1: the harness exposes no

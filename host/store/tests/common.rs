@@ -55,7 +55,7 @@ impl Fixture {
     /// Create a Dossier named `name` (skeleton state, no artifacts).
     pub fn create(&self, name: &str) -> SaveOutcome {
         let req = CreateRequest { name: name.into(), actor: "test".into(), ..Default::default() };
-        save::create(self.store(), req, &SILENT).unwrap()
+        save::create(&self.app, req, &SILENT).unwrap()
     }
 
     /// Replace `target`'s Distilled State on top of its current revision.
@@ -67,7 +67,7 @@ impl Fixture {
             actor: "test".into(),
             ..Default::default()
         };
-        save::save(self.store(), target, req, &SILENT).unwrap()
+        save::save(&self.app, target, req, &SILENT).unwrap()
     }
 
     /// Create a Dossier with `next` as its next action, `artifacts` (file name, text)
@@ -81,7 +81,7 @@ impl Fixture {
             actor: "test".into(),
             ..Default::default()
         };
-        let ids = save::save(self.store(), &slug, req, &SILENT).unwrap().artifacts_added;
+        let ids = save::save(&self.app, &slug, req, &SILENT).unwrap().artifacts_added;
         let mut body = state.to_string();
         for (i, id) in ids.iter().enumerate() {
             body = body.replace(&format!("{{{i}}}"), id);
@@ -89,6 +89,12 @@ impl Fixture {
         self.save_state(&slug, &body);
         (slug, ids)
     }
+}
+
+/// An [`App`] over the store at `root` (the native policy, no harness): one per thread, as
+/// every process has its own.
+pub fn app_at(root: &Path) -> App {
+    App::new(Store::at(root.to_path_buf()), Config::default(), Box::new(Native), Box::new(Detached))
 }
 
 /// A text artifact titled `title` with `text` as its content.

@@ -32,7 +32,7 @@ fn a_stale_base_with_only_non_overlapping_field_edits_is_auto_merged_and_audited
     let f = Fixture::new();
     let base = f.create("Merge me").revision;
     let lead = save::save(
-        f.store(),
+        &f.app,
         "merge-me",
         fields(&base, FrontmatterUpdates { lead: Some("Bob".into()), ..Default::default() }),
         &SILENT,
@@ -41,7 +41,7 @@ fn a_stale_base_with_only_non_overlapping_field_edits_is_auto_merged_and_audited
     // A body change since the base does not overlap a field edit either.
     let body = f.save_state("merge-me", "# Merge me\n\n## Situation\n\nTheirs.\n");
     let out = save::save(
-        f.store(),
+        &f.app,
         "merge-me",
         fields(&base, FrontmatterUpdates { next_action: Some("Merged next".into()), ..Default::default() }),
         &SILENT,
@@ -69,10 +69,10 @@ fn a_stale_base_with_an_overlapping_field_or_an_unknown_base_is_a_conflict() {
     let f = Fixture::new();
     let base = f.create("Race").revision;
     let next = |s: &str| FrontmatterUpdates { next_action: Some(s.into()), ..Default::default() };
-    save::save(f.store(), "race", fields(&base, next("First")), &SILENT).unwrap();
+    save::save(&f.app, "race", fields(&base, next("First")), &SILENT).unwrap();
     let head = std::fs::read(f.dossier("race").join("dossier.md")).unwrap();
     for (what, base) in [("overlapping field", base.as_str()), ("unknown base", "rev_unknown")] {
-        let e = save::save(f.store(), "race", fields(base, next("Second")), &SILENT).unwrap_err();
+        let e = save::save(&f.app, "race", fields(base, next("Second")), &SILENT).unwrap_err();
         assert_eq!(e.code, Code::ConcurrentEdit, "{what}: {e}");
         assert_eq!(std::fs::read(f.dossier("race").join("dossier.md")).unwrap(), head, "{what}");
         let conflict = std::fs::read_to_string(e.details["conflict_path"].as_str().unwrap()).unwrap();
@@ -93,7 +93,7 @@ fn a_stale_distilled_state_is_kept_as_a_conflict_file_and_never_overwrites() {
     let theirs = f.save_state("race", "# Race\n\n## Situation\n\nTheirs.\n");
     let before = tree(f.root());
 
-    let e = save::save(f.store(), "race", state(&base, "# Race\n\n## Situation\n\nMine.\n"), &SILENT).unwrap_err();
+    let e = save::save(&f.app, "race", state(&base, "# Race\n\n## Situation\n\nMine.\n"), &SILENT).unwrap_err();
     assert_eq!(e.code, Code::ConcurrentEdit);
     let id = e.details["conflict_id"].as_str().unwrap().to_string();
     let path = PathBuf::from(e.details["conflict_path"].as_str().unwrap());
@@ -147,7 +147,7 @@ fn a_stale_proposal_still_archives_its_artifacts_and_names_the_new_revision() {
     let head = std::fs::read(dir.join("dossier.md")).unwrap();
     let mut req = state(&base, "# Race\n\nMine.\n");
     req.artifacts = vec![text_artifact("evidence", "line 1\n")];
-    let e = save::save(f.store(), "race", req, &SILENT).unwrap_err();
+    let e = save::save(&f.app, "race", req, &SILENT).unwrap_err();
     assert_eq!(e.code, Code::ConcurrentEdit);
     let now = save::revision(&dir).unwrap();
     assert_ne!(now, theirs.revision, "the captured artifact is in the archive");
@@ -159,7 +159,7 @@ fn a_stale_proposal_still_archives_its_artifacts_and_names_the_new_revision() {
     assert!(dir.join("artifacts").join(format!("{art}.txt")).is_file());
     assert!(conflict.contains(&art), "{conflict}");
     // Reapplying on the revision the error named succeeds.
-    let out = save::save(f.store(), "race", state(&now, "# Race\n\nMine, reapplied.\n"), &SILENT).unwrap();
+    let out = save::save(&f.app, "race", state(&now, "# Race\n\nMine, reapplied.\n"), &SILENT).unwrap();
     assert_eq!((out.event, out.auto_merged), (EventKind::Save, false));
 }
 
@@ -170,19 +170,21 @@ fn concurrent_saves_lose_no_proposal() {
     let f = Fixture::new();
     let dir = f.create("Hot").path;
     let base = save::revision(&dir).unwrap();
-    let store = f.store();
+    let root = f.root().to_path_buf();
     let results: Vec<(String, Result<String, PathBuf>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..8)
             .map(|t| {
                 let base = base.clone();
+                let root = root.clone();
                 s.spawn(move || {
+                    let app = crate::common::app_at(&root);
                     let mut seen = base.clone();
                     let mut out = Vec::new();
                     for i in 0..25 {
                         let marker = format!("proposal-{t}-{i}");
                         let b = if i % 2 == 0 { base.clone() } else { seen.clone() };
                         let req = state(&b, &format!("# Hot\n\n## Situation\n\n{marker}\n"));
-                        match save::save(store, "hot", req, &SILENT) {
+                        match save::save(&app, "hot", req, &SILENT) {
                             Ok(o) => {
                                 seen = o.revision.clone();
                                 out.push((marker, Ok(o.revision)));
@@ -248,9 +250,9 @@ fn spec_11_5_a_state_save_over_only_other_fields_changed_since_its_base_auto_mer
     let dir = f.create("Safe one").path;
     let base = save::revision(&dir).unwrap();
     let waiting = FrontmatterUpdates { status: Some(dossier_store::model::Status::Waiting), ..Default::default() };
-    let theirs = save::save(f.store(), "safe-one", fields_now(waiting.clone()), &SILENT).unwrap();
+    let theirs = save::save(&f.app, "safe-one", fields_now(waiting.clone()), &SILENT).unwrap();
     let mine = "# Safe one\n\n## Situation\n\nMine.\n";
-    let out = save::save(f.store(), "safe-one", state(&base, mine), &SILENT).unwrap();
+    let out = save::save(&f.app, "safe-one", state(&base, mine), &SILENT).unwrap();
     assert!(out.auto_merged);
     assert_eq!(out.before_revision.as_deref(), Some(theirs.revision.as_str()));
     assert!(out.warnings.iter().any(|w| w.starts_with("auto-merged")), "{:?}", out.warnings);
@@ -264,7 +266,7 @@ fn spec_11_5_a_state_save_over_only_other_fields_changed_since_its_base_auto_mer
     // The same field changed on both sides: a conflict, nothing written but the proposal.
     let base = out.revision.clone();
     save::save(
-        f.store(),
+        &f.app,
         "safe-one",
         fields_now(FrontmatterUpdates { status: Some(dossier_store::model::Status::Blocked), ..Default::default() }),
         &SILENT,
@@ -273,7 +275,7 @@ fn spec_11_5_a_state_save_over_only_other_fields_changed_since_its_base_auto_mer
     let head = std::fs::read(dir.join("dossier.md")).unwrap();
     let mut req = state(&base, "# Safe one\n\n## Situation\n\nMine again.\n");
     req.updates = waiting;
-    let e = save::save(f.store(), "safe-one", req, &SILENT).unwrap_err();
+    let e = save::save(&f.app, "safe-one", req, &SILENT).unwrap_err();
     assert_eq!(e.code, Code::ConcurrentEdit, "{e}");
     assert_eq!(std::fs::read(dir.join("dossier.md")).unwrap(), head);
 
@@ -281,7 +283,7 @@ fn spec_11_5_a_state_save_over_only_other_fields_changed_since_its_base_auto_mer
     let base = save::revision(&dir).unwrap();
     let text = String::from_utf8(head).unwrap().replace("status: blocked", "status: active");
     std::fs::write(dir.join("dossier.md"), &text).unwrap();
-    let e = save::save(f.store(), "safe-one", state(&base, "# Safe one\n\nThird.\n"), &SILENT).unwrap_err();
+    let e = save::save(&f.app, "safe-one", state(&base, "# Safe one\n\nThird.\n"), &SILENT).unwrap_err();
     assert_eq!(e.code, Code::ConcurrentEdit, "{e}");
     assert_eq!(std::fs::read_to_string(dir.join("dossier.md")).unwrap(), text);
 }

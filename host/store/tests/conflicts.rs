@@ -20,7 +20,7 @@ fn stale(f: &Fixture, name: &str, mine: &str) -> (String, std::path::PathBuf) {
         actor: "test".into(),
         ..Default::default()
     };
-    let e = save::save(f.store(), &out.slug, req, &SILENT).unwrap_err();
+    let e = save::save(&f.app, &out.slug, req, &SILENT).unwrap_err();
     assert_eq!(e.code, Code::ConcurrentEdit);
     (e.details["conflict_id"].as_str().unwrap().into(), e.details["conflict_path"].as_str().unwrap().into())
 }

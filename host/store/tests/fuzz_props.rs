@@ -104,7 +104,7 @@ fn real_dossier_md() -> String {
         actor: "test".into(),
         ..Default::default()
     };
-    save::save(f.store(), &slug, req, &SILENT).unwrap();
+    save::save(&f.app, &slug, req, &SILENT).unwrap();
     std::fs::read_to_string(f.dossier(&slug).join("dossier.md")).unwrap()
 }
 
@@ -250,7 +250,7 @@ proptest! {
             ..Default::default()
         };
         let ok = nothing_written_on_rejection(f, &[Code::InvalidFrontmatter, Code::InvalidInput], || {
-            save::save(f.store(), slug, req, &SILENT)
+            save::save(&f.app, slug, req, &SILENT)
         })?;
         let file = dir.join("dossier.md");
         let text = std::fs::read_to_string(&file).unwrap();
@@ -276,7 +276,7 @@ proptest! {
         let f = Fixture::new();
         let req = CreateRequest { name, updates: u, actor: "test".into(), ..Default::default() };
         let ok = nothing_written_on_rejection(&f, &[Code::InvalidFrontmatter, Code::InvalidInput], || {
-            save::create(f.store(), req, &SILENT)
+            save::create(&f.app, req, &SILENT)
         })?;
         if ok {
             for e in std::fs::read_dir(f.root()).unwrap() {
@@ -305,7 +305,7 @@ proptest! {
             actor: "test".into(),
             ..Default::default()
         };
-        let e = save::save(f.store(), &out.slug, req, &SILENT).unwrap_err();
+        let e = save::save(&f.app, &out.slug, req, &SILENT).unwrap_err();
         let id = e.details["conflict_id"].as_str().unwrap().to_string();
         let path = std::path::PathBuf::from(e.details["conflict_path"].as_str().unwrap());
         let text = std::fs::read_to_string(&path).unwrap();

@@ -6,8 +6,8 @@ use dossier_store::config::Config;
 use dossier_store::listing;
 use dossier_store::model::{Level, Status};
 use dossier_store::policy::{
-    ArtifactInfo, Candidate, Finding, MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Resolution,
-    Suggestion, Timestamp, Weights,
+    ArtifactInfo, Candidate, Finding, MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Redaction,
+    RedactionOptions, Resolution, Suggestion, Timestamp, Weights,
 };
 use dossier_store::progress::SILENT;
 use dossier_store::save::{self, FrontmatterUpdates, SaveRequest};
@@ -40,6 +40,9 @@ impl Policy for Reversed {
     fn merge(&self, s: &MergeSide, t: &MergeSide, r: &[Resolution]) -> dossier_store::Result<MergePlan> {
         Native.merge(s, t, r)
     }
+    fn redact(&self, text: &str, options: &RedactionOptions) -> dossier_store::Result<Redaction> {
+        Native.redact(text, options)
+    }
 }
 
 /// Four Dossiers, one per Eisenhower quadrant, created in an order that is neither the
@@ -53,11 +56,11 @@ fn quadrants(f: &Fixture) {
     ] {
         let slug = f.create(name).slug;
         let u = FrontmatterUpdates { importance: Some(importance), urgency: Some(urgency), ..Default::default() };
-        save::save(f.store(), &slug, SaveRequest { updates: u, ..Default::default() }, &SILENT).unwrap();
+        save::save(&f.app, &slug, SaveRequest { updates: u, ..Default::default() }, &SILENT).unwrap();
     }
     let slug = f.create("D archived").slug;
     let u = FrontmatterUpdates { status: Some(Status::Archived), ..Default::default() };
-    save::save(f.store(), &slug, SaveRequest { updates: u, ..Default::default() }, &SILENT).unwrap();
+    save::save(&f.app, &slug, SaveRequest { updates: u, ..Default::default() }, &SILENT).unwrap();
 }
 
 fn order(f: &Fixture, statuses: &[Status]) -> Vec<(String, u8)> {
@@ -111,7 +114,7 @@ fn items_carry_their_fields_and_staleness_and_unreadable_dossiers_are_warnings()
         due_date: Some("2026-12-24".into()),
         ..Default::default()
     };
-    save::save(f.store(), "alpha", SaveRequest { updates: u, ..Default::default() }, &SILENT).unwrap();
+    save::save(&f.app, "alpha", SaveRequest { updates: u, ..Default::default() }, &SILENT).unwrap();
     let broken = f.create("Broken").path.join("dossier.md");
     let text = std::fs::read_to_string(&broken).unwrap().replace("status: active", "status: paused");
     std::fs::write(&broken, text).unwrap();

@@ -11,6 +11,7 @@ mod listing;
 mod merge;
 mod native;
 mod recall;
+mod redact;
 mod save;
 mod sessions;
 mod symlinks;

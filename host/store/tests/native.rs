@@ -9,11 +9,11 @@
 //! What it is not for: checking the component's outputs (the binary's runtime does; core's
 //! own functions are trusted here), the learning interface, or any decision of its own.
 
-use dossier_core::{distill as d, merge as m, priority as p, ranking as r};
+use dossier_core::{distill as d, merge as m, priority as p, ranking as r, redact as x};
 use dossier_store::policy::{
     ArtifactInfo, Candidate, Certainty, Confidence, Conflict, ConflictKind, ConflictSide, Finding, LifecycleStatus,
-    MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Resolution, ResolutionChoice, Severity,
-    Suggestion, Timestamp, Weights,
+    MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Redaction, RedactionHit, RedactionOptions,
+    Resolution, ResolutionChoice, Severity, Suggestion, Timestamp, Weights,
 };
 use dossier_store::{Code, DossierError, Result};
 
@@ -170,6 +170,28 @@ impl Policy for Native {
             converged_next_action: plan.converged_next_action,
             converged_status: status_out(plan.converged_status),
             unresolved: plan.unresolved.into_iter().map(conflict).collect(),
+        })
+    }
+
+    fn redact(&self, text: &str, options: &RedactionOptions) -> Result<Redaction> {
+        let out = x::redact(text, &x::Options { key: &options.key, allow: &options.allow }).map_err(|e| {
+            DossierError::new(
+                Code::PolicyUnavailable,
+                format!("dossier-core (native) refused `redaction.redact`: invalid input: {e}"),
+            )
+        })?;
+        Ok(Redaction {
+            text: out.text,
+            hits: out
+                .hits
+                .into_iter()
+                .map(|h| RedactionHit {
+                    kind: h.kind.to_string(),
+                    first_line: h.first_line,
+                    last_line: h.last_line,
+                    marker: h.marker,
+                })
+                .collect(),
         })
     }
 }

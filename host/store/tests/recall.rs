@@ -99,7 +99,7 @@ fn under_the_target_there_is_no_warning_and_a_dossiers_own_target_wins() {
     assert_eq!((r.token_target, r.page_count), (100_000, 1));
     assert_eq!(r.content, std::fs::read_to_string(f.dossier("small").join("dossier.md")).unwrap());
     let u = FrontmatterUpdates { token_target: Some(10), ..Default::default() };
-    save::save(f.store(), "small", SaveRequest { updates: u, ..Default::default() }, &SILENT).unwrap();
+    save::save(&f.app, "small", SaveRequest { updates: u, ..Default::default() }, &SILENT).unwrap();
     let r = recall::recall(&f.app, "small", None).unwrap();
     assert!(r.over_token_target);
     assert_eq!((r.token_target, r.warnings.len()), (10, 1));

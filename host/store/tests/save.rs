@@ -84,7 +84,7 @@ fn taken_reserved_and_empty_slugs_get_a_suffix_or_a_fallback() {
 fn promote_records_create_then_promote_at_the_same_revision() {
     let f = Fixture::new();
     let req = CreateRequest { name: "Alpha".into(), actor: "agent".into(), promote: true, ..Default::default() };
-    let out = save::create(f.store(), req, &SILENT).unwrap();
+    let out = save::create(&f.app, req, &SILENT).unwrap();
     assert_eq!(out.event, EventKind::Promote);
     let log = audit(&out.path);
     assert_eq!(events(&out.path), ["create", "promote"]);
@@ -120,7 +120,7 @@ fn create_applies_fields_and_writes_artifacts_before_dossier_md() {
         actor: "test".into(),
         ..Default::default()
     };
-    let out = save::create(f.store(), req, &SILENT).unwrap();
+    let out = save::create(&f.app, req, &SILENT).unwrap();
     let d = doc(&out.path);
     assert_eq!(d.body, STATE.replace("Alpha", "Launch"));
     assert_eq!(
@@ -167,7 +167,7 @@ fn a_save_writes_no_dossier_md_when_its_artifacts_cannot_be_written() {
         actor: "test".into(),
         ..Default::default()
     };
-    let e = save::save(f.store(), "alpha", req, &SILENT).unwrap_err();
+    let e = save::save(&f.app, "alpha", req, &SILENT).unwrap_err();
     assert_eq!(e.code, Code::Io, "{e}");
     assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new());
 }
@@ -189,7 +189,7 @@ fn revisions_are_content_addressed() {
     assert_ne!(save::revision(&copy).unwrap(), rev, "one changed byte changes the revision");
     // Artifacts are part of it, and a save that adds one reports the new revision.
     let req = SaveRequest { artifacts: vec![text_artifact("log", "x\n")], actor: "test".into(), ..Default::default() };
-    let out = save::save(f.store(), "alpha", req, &SILENT).unwrap();
+    let out = save::save(&f.app, "alpha", req, &SILENT).unwrap();
     assert_ne!(out.revision, rev);
     assert_eq!(save::revision(&a.path).unwrap(), out.revision);
 }
@@ -205,7 +205,7 @@ fn a_save_on_the_current_revision_replaces_the_state_and_chains_revisions() {
         session_id: Some("s1".into()),
         ..Default::default()
     };
-    let out = save::save(f.store(), &created.id, req, &SILENT).unwrap();
+    let out = save::save(&f.app, &created.id, req, &SILENT).unwrap();
     assert_eq!((out.slug.as_str(), out.event, out.auto_merged), ("alpha", EventKind::Save, false));
     assert_eq!(out.before_revision.as_deref(), Some(created.revision.as_str()));
     assert!(out.token_estimate.is_some_and(|t| t > 0));
@@ -234,7 +234,7 @@ fn a_save_on_the_current_revision_replaces_the_state_and_chains_revisions() {
         ..Default::default()
     };
     let lines = audit(&out.path).len();
-    let again = save::save(f.store(), "alpha", req, &SILENT).unwrap();
+    let again = save::save(&f.app, "alpha", req, &SILENT).unwrap();
     assert_eq!((again.token_estimate, again.revision.as_str()), (None, out.revision.as_str()));
     assert_eq!(audit(&out.path).len(), lines);
 }
@@ -249,7 +249,7 @@ fn spec_12_1_a_save_that_changes_nothing_writes_nothing() {
     let created = f.create("Alpha");
     let saved = f.save_state("alpha", STATE);
     let next = updates(|u| u.next_action = Some("Call Bob".into()));
-    let fields = save::save(f.store(), "alpha", next.clone(), &SILENT).unwrap();
+    let fields = save::save(&f.app, "alpha", next.clone(), &SILENT).unwrap();
     assert_ne!(fields.revision, saved.revision);
     let before = tree(f.root());
     let cases = [
@@ -276,7 +276,7 @@ fn spec_12_1_a_save_that_changes_nothing_writes_nothing() {
         }),
     ];
     for (what, req) in cases {
-        let out = save::save(f.store(), &created.id, req, &SILENT).unwrap();
+        let out = save::save(&f.app, &created.id, req, &SILENT).unwrap();
         assert_eq!(out.revision, fields.revision, "{what}: the same revision");
         assert_eq!(out.before_revision.as_deref(), Some(fields.revision.as_str()), "{what}");
         assert!(out.artifacts_added.is_empty() && out.token_estimate.is_none() && !out.auto_merged, "{what}");
@@ -292,7 +292,6 @@ fn spec_12_1_a_save_that_changes_nothing_writes_nothing() {
 fn field_edits_are_applied_and_audited_with_the_fields_they_change() {
     let f = Fixture::new();
     let dir = f.create("Alpha").path;
-    let store = f.store();
     let steps: Vec<SaveRequest> = vec![
         updates(|u| u.next_action = Some("Call Sales".into())),
         updates(|u| u.lead = Some("Alice".into())),
@@ -308,7 +307,7 @@ fn field_edits_are_applied_and_audited_with_the_fields_they_change() {
         updates(|u| u.name = Some("  Alpha renamed  ".into())),
     ];
     for req in steps {
-        save::save(store, "alpha", req, &SILENT).unwrap();
+        save::save(&f.app, "alpha", req, &SILENT).unwrap();
     }
     let fm = doc(&dir).frontmatter;
     assert_eq!(fm.next_action, "Call Sales");
@@ -345,15 +344,15 @@ fn field_edits_are_applied_and_audited_with_the_fields_they_change() {
     assert!(log[1..].iter().all(|e| e.get("body_changed").is_none()), "field edits keep the state");
 
     // Archiving is its own event; setting the same status again is a plain save; a caller's event is kept.
-    let out = save::save(store, "alpha", updates(|u| u.status = Some(Status::Archived)), &SILENT).unwrap();
+    let out = save::save(&f.app, "alpha", updates(|u| u.status = Some(Status::Archived)), &SILENT).unwrap();
     assert_eq!(out.event, EventKind::Archived);
     let last = audit(&dir).last().unwrap().clone();
     assert_eq!((last["from"].as_str(), last["to"].as_str()), (Some("blocked"), Some("archived")));
-    let out = save::save(store, "alpha", updates(|u| u.status = Some(Status::Archived)), &SILENT).unwrap();
+    let out = save::save(&f.app, "alpha", updates(|u| u.status = Some(Status::Archived)), &SILENT).unwrap();
     assert_eq!(out.event, EventKind::Save);
     let mut req = updates(|u| u.next_action = Some("Linked".into()));
     req.event = Some(EventKind::Link);
-    assert_eq!(save::save(store, "alpha", req, &SILENT).unwrap().event, EventKind::Link);
+    assert_eq!(save::save(&f.app, "alpha", req, &SILENT).unwrap().event, EventKind::Link);
     assert!(dir.join("dossier.md").is_file(), "archiving deletes nothing");
 }
 
@@ -364,7 +363,7 @@ fn unknown_frontmatter_keys_survive_a_save() {
     let file = dir.join("dossier.md");
     let text = std::fs::read_to_string(&file).unwrap().replacen("---\n", "---\nteam: platform\nlabels:\n- a\n- b\n", 1);
     std::fs::write(&file, text).unwrap();
-    save::save(f.store(), "keep", updates(|u| u.next_action = Some("Ship it".into())), &SILENT).unwrap();
+    save::save(&f.app, "keep", updates(|u| u.next_action = Some("Ship it".into())), &SILENT).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(
         text.contains("team: platform")
@@ -389,7 +388,7 @@ fn binary_artifacts_keep_metadata_and_the_extraction_not_their_bytes() {
         extraction: Some("A box and an arrow.".into()),
     };
     let req = SaveRequest { artifacts: vec![art], actor: "test".into(), ..Default::default() };
-    let out = save::save(f.store(), "bin", req, &SILENT).unwrap();
+    let out = save::save(&f.app, "bin", req, &SILENT).unwrap();
     assert_eq!(
         out.warnings,
         [
@@ -422,7 +421,7 @@ fn saves_warn_about_structure_and_the_token_target_and_still_commit() {
         token_target: 5,
         ..Default::default()
     };
-    let out = save::save(f.store(), "alpha", req, &SILENT).unwrap();
+    let out = save::save(&f.app, "alpha", req, &SILENT).unwrap();
     assert!(out.warnings.iter().any(|w| w.contains("`## Decisions`")), "{:?}", out.warnings);
     let tokens = out.token_estimate.unwrap();
     let over = format!(
@@ -469,12 +468,12 @@ fn rejected_saves_write_nothing() {
     ];
     let before = tree(f.root());
     for (what, target, req, code) in cases {
-        let e = save::save(f.store(), target, req, &SILENT).unwrap_err();
+        let e = save::save(&f.app, target, req, &SILENT).unwrap_err();
         assert_eq!(e.code, code, "{what}: {e}");
         assert!(!e.message.is_empty());
         assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "{what} wrote something");
     }
-    let e = save::save(f.store(), "alpha", with_artifact(file_artifact(big)), &SILENT).unwrap_err();
+    let e = save::save(&f.app, "alpha", with_artifact(file_artifact(big)), &SILENT).unwrap_err();
     assert_eq!(e.details["size"], json!(MAX_ARTIFACT_BYTES + 1));
     assert_eq!(e.details["limit"], json!(MAX_ARTIFACT_BYTES));
 }
@@ -515,13 +514,14 @@ fn rejected_creations_write_nothing() {
     ];
     let before = tree(f.root());
     for (what, req, code) in cases {
-        let e = save::create(f.store(), req, &SILENT).unwrap_err();
+        let e = save::create(&f.app, req, &SILENT).unwrap_err();
         assert_eq!(e.code, code, "{what}: {e}");
         assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "{what} wrote something");
     }
     // A store that does not exist is never created by a save.
-    let missing = dossier_store::Store::at(f.dir.path().join("no-store"));
+    let missing = crate::common::app_at(&f.dir.path().join("no-store"));
     assert_eq!(save::create(&missing, named("New"), &SILENT).unwrap_err().code, Code::StoreUnavailable);
     assert_eq!(save::save(&missing, "new", updates(|_| {}), &SILENT).unwrap_err().code, Code::StoreUnavailable);
+    let missing = missing.store;
     assert!(!missing.root().exists());
 }

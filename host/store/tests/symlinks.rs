@@ -30,7 +30,7 @@ fn save_artifact(f: &Fixture, slug: &str, base: Option<String>) -> dossier_store
         actor: "test".into(),
         ..Default::default()
     };
-    save::save(f.store(), slug, req, &SILENT)
+    save::save(&f.app, slug, req, &SILENT)
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn spec_3_2_a_symlinked_conflicts_dir_refuses_the_conflict_and_writes_nothing_ou
         actor: "test".into(),
         ..Default::default()
     };
-    let err = save::save(f.store(), "race", req, &SILENT).unwrap_err();
+    let err = save::save(&f.app, "race", req, &SILENT).unwrap_err();
     assert_eq!(err.code, Code::InvalidInput, "{err}");
     assert!(err.message.contains("conflicts"), "{err}");
     assert!(files_in(&out).is_empty(), "written outside the store: {:?}", files_in(&out));
@@ -92,7 +92,7 @@ fn spec_3_2_a_symlinked_audit_log_refuses_the_save_and_the_outside_file_is_untou
         actor: "test".into(),
         ..Default::default()
     };
-    let err = save::save(f.store(), "logged", req, &SILENT).unwrap_err();
+    let err = save::save(&f.app, "logged", req, &SILENT).unwrap_err();
     assert_eq!(err.code, Code::InvalidInput, "{err}");
     assert!(err.message.contains("audit.log"), "{err}");
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");

@@ -10,6 +10,7 @@
 pub mod claude;
 pub mod cycles;
 pub mod mcp;
+pub mod secrets;
 pub mod terminal;
 
 use std::path::{Path, PathBuf};

@@ -93,6 +93,7 @@ impl Sink<'_> {
 /// The codecall runtime over one event log.
 pub struct Runtime<'p> {
     policy: &'p dyn LearningPolicy,
+    redactor: &'p dyn dossier_evidence::Redact,
     source: Box<dyn EvidenceSource + 'p>,
     docs: Box<dyn crate::docs::DocumentationSource + 'p>,
     clock: Box<dyn Clock + 'p>,
@@ -106,13 +107,20 @@ pub struct Runtime<'p> {
 }
 
 impl<'p> Runtime<'p> {
-    /// A runtime over `log`, deciding with `policy`, collecting evidence with git. A `File` log
-    /// that exists is read now (torn lines are reported by [`Runtime::log_issues`]); a
-    /// `Directory` log loads each session's file when the session is first named.
-    pub fn open(log: LogTarget, policy: &'p dyn LearningPolicy) -> Result<Runtime<'p>> {
+    /// A runtime over `log`, deciding with `policy`, collecting evidence with git, and
+    /// redacting with `redactor` every text it records or hands a model (the task, results,
+    /// notes, and the evidence itself). A `File` log that exists is read now (torn lines are
+    /// reported by [`Runtime::log_issues`]); a `Directory` log loads each session's file when
+    /// the session is first named.
+    pub fn open(
+        log: LogTarget,
+        policy: &'p dyn LearningPolicy,
+        redactor: &'p dyn dossier_evidence::Redact,
+    ) -> Result<Runtime<'p>> {
         let mut rt = Runtime {
             policy,
-            source: Box::new(GitEvidence),
+            redactor,
+            source: Box::new(GitEvidence { redactor }),
             docs: Box::new(crate::docs::LocalDocs),
             clock: Box::new(SystemClock),
             ids: Box::new(new_session_id),
@@ -327,7 +335,7 @@ impl<'p> Runtime<'p> {
             if s.pending.awaiting() != Awaiting::Runtime {
                 return Ok(out);
             }
-            let ctx = Ctx { policy: self.policy, source: &*self.source, docs: &*self.docs };
+            let ctx = Ctx { policy: self.policy, source: &*self.source, redactor: self.redactor, docs: &*self.docs };
             let body = decide::hop(&ctx, s)?;
             out.push(self.emit(sink, sid, operation_id, Actor::Runtime, None, body)?);
         }
@@ -398,10 +406,32 @@ impl<'p> Runtime<'p> {
         let cp = f.checkpoint.clone().unwrap_or_default();
         let still = s.pending.checkpoint() == Some(cp.as_str());
         let listed: Vec<String> = f.errors.iter().take(5).map(ToString::to_string).collect();
-        let next = if still {
-            format!("fix every listed error and submit again with checkpoint `{cp}` and a new operation id")
-        } else {
-            format!("the session moved on (it is {}); call resume for the current step", s.state)
+        let limit = crate::state::MAX_EXTRACTION_FAILURES;
+        let next = match &s.pending {
+            _ if still => {
+                let mut next =
+                    format!("fix every listed error and submit again with checkpoint `{cp}` and a new operation id");
+                if matches!(s.pending, crate::state::Pending::Extraction { .. }) && f.attempt + 1 == limit {
+                    next.push_str(&format!(
+                        "; this was attempt {} of {limit}: one more rejection replaces your concepts with a degraded \
+                         plan built only from the change's path and symbol signals",
+                        f.attempt
+                    ));
+                }
+                next
+            }
+            crate::state::Pending::Decision { checkpoint } => format!(
+                "concept extraction is over after {limit} rejected results: the session now waits for the user's \
+                 decision on a degraded plan built from the change's path and symbol signals; show the user the \
+                 card (`show`) and record their Start or Skip at checkpoint `{checkpoint}` — nothing more is \
+                 submitted for `{cp}`"
+            ),
+            _ if s.state.is_terminal() => format!(
+                "the session has ended ({}): no more results are taken; `show` gives its outcome, and a new session \
+                 can be started",
+                s.state
+            ),
+            _ => format!("the session moved on (it is {}); call resume for the current step", s.state),
         };
         let mut err = RuntimeError::new(
             ErrorCode::InvalidWorkerResult,
@@ -439,7 +469,16 @@ impl<'p> Runtime<'p> {
         let locator = LocatorRecord {
             repo: req.locator.repo.to_string_lossy().into_owned(),
             changes: req.locator.changes.clone(),
-            task: req.locator.task.as_deref().map(validate::redact_str),
+            task: req.locator.task.as_deref().map(|t| validate::redact_str(self.redactor, t)).transpose()?,
+            located: req
+                .locator
+                .located
+                .clone()
+                .map(|mut l| -> Result<_, _> {
+                    l.note = l.note.as_deref().map(|n| validate::redact_str(self.redactor, n)).transpose()?;
+                    Ok(l)
+                })
+                .transpose()?,
         };
         let options = req.options.clone();
         let hash = input_hash(&serde_json::json!({
@@ -506,13 +545,14 @@ impl<'p> Runtime<'p> {
                 return Ok(step);
             }
             let s = rt.require(&sid)?;
-            let ctx = Ctx { policy: rt.policy, source: &*rt.source, docs: &*rt.docs };
+            let ctx = Ctx { policy: rt.policy, source: &*rt.source, redactor: rt.redactor, docs: &*rt.docs };
             let body = decide::submit(&ctx, s, &req.checkpoint, &req.outcome)?;
             let first = rt.emit(sink, &sid, &req.operation_id, Actor::Agent, Some(&hash), body)?;
-            let rejection = rt.rejection(&sid, &first);
+            let rejected = first.clone();
             events.push(first);
             events.extend(rt.advance(sink, &sid, &req.operation_id)?);
-            if let Some(mut err) = rejection {
+            // Worded after the runtime's own steps, which a third rejected extraction starts.
+            if let Some(mut err) = rt.rejection(&sid, &rejected) {
                 // The state may have moved on (three failed extractions start a recovery).
                 let s = &rt.sessions[&sid].session;
                 err.state = Some(s.state);
@@ -555,7 +595,7 @@ impl<'p> Runtime<'p> {
                 return Ok(step);
             }
             let s = rt.require(&sid)?;
-            let body = decide::cancel(s, req.reason, req.note.as_deref())?;
+            let body = decide::cancel(rt.redactor, s, req.reason, req.note.as_deref())?;
             let e = rt.emit(sink, &sid, &req.operation_id, req.actor, Some(&hash), body)?;
             Ok(rt.step(&sid, vec![e], false))
         })

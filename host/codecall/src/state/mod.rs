@@ -495,7 +495,11 @@ impl Session {
                 if e.question_id != *question_id || e.choice_id != *choice_id || e.correct != *correct {
                     return fail("the evaluation is not of the pending answer".into());
                 }
-                if e.action != a.next.kind() {
+                // A log from before §11's names recorded `teach` for a missed expert check, read
+                // back as `advance`.
+                let legacy = e.action == crate::contract::EvaluationAction::Advance
+                    && matches!(a.next, MoveRecord::Teach { .. });
+                if e.action != a.next.action(&e.unit_id) && !legacy {
                     return fail("the evaluation's action is not the recorded next move".into());
                 }
                 Ok(())
@@ -536,11 +540,17 @@ impl Session {
             }
             EventBody::ContextReady(c) => {
                 self.pack = Some(c.pack.clone());
-                self.pending = if crate::derive::pack_degradation(&c.pack).is_some() {
+                self.pending = if crate::derive::pack_degradation(&c.pack).is_some()
+                    || crate::derive::evidence_shortfall(&c.pack).is_some()
+                {
                     Pending::ContextDegradedNote
                 } else {
                     self.after_context(seq)
                 };
+            }
+            // Nothing citable: no concepts work order; the opportunity is scored (`skip`) at once.
+            EventBody::ContextDegraded(d) if d.cause == RecoveryCause::InsufficientEvidence => {
+                self.pending = Pending::Opportunity { degraded: false }
             }
             EventBody::ContextDegraded(_) => self.pending = self.after_context(seq),
             EventBody::OperationFailed(f) => {

@@ -37,6 +37,9 @@ pub const TRANSITIONS: &[(SessionState, EventKind, Target)] = &[
     (S::Analyzing, EventKind::ContextDegraded, Target::Stay),
     (S::Analyzing, EventKind::RecoverySucceeded, Target::Stay),
     (S::Analyzing, EventKind::ConceptsExtracted, Target::To(S::Planning)),
+    // Addition: a pack with nothing citable (`CONTEXT_DEGRADED`, insufficient_evidence) is
+    // scored `skip` without a concepts work order.
+    (S::Analyzing, EventKind::OpportunityDetected, Target::To(S::Planning)),
     (S::Analyzing, EventKind::OperationFailed, Target::Stay),
     (S::Analyzing, EventKind::RecoveryStarted, Target::To(S::Recovering)),
     (S::Analyzing, EventKind::SessionCancelled, Target::To(S::Cancelled)),

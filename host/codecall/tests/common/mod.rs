@@ -153,6 +153,7 @@ pub fn start_request(f: &Fixture, operation_id: &str, session_id: &str) -> Start
             repo: f.dir.path().to_path_buf(),
             changes: Changes::Revisions { base: f.base.clone(), head: f.head.clone() },
             task: Some(f.task.clone()),
+            located: None,
         },
         completed: true,
         options: StartOptions::default(),
@@ -181,7 +182,7 @@ impl EvidenceSource for Cached {
         if let Some(hit) = self.cache.borrow().get(&key) {
             return hit.clone();
         }
-        let result = GitEvidence.collect(request);
+        let result = GitEvidence { redactor: &dossier_codecall::NativeRedactor }.collect(request);
         self.cache.borrow_mut().insert(key, result.clone());
         result
     }
@@ -217,7 +218,10 @@ impl Clock for FixedClock {
 }
 
 pub fn memory_runtime<'p>(policy: &'p dyn LearningPolicy, source: Cached) -> Runtime<'p> {
-    Runtime::open(LogTarget::Memory, policy).unwrap().with_evidence_source(source).with_clock(FixedClock)
+    Runtime::open(LogTarget::Memory, policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source)
+        .with_clock(FixedClock)
 }
 
 // ------------------------------------------------------------------ the scripted agent
@@ -307,7 +311,11 @@ pub fn agent_result(order: &WorkOrder, agent: &Agent) -> Value {
             json!({
                 "id": input["question_id"],
                 "unit_id": input["unit"]["id"],
-                "prompt": format!("In this change, what does {} do after a failure?", input["unit"]["label"].as_str().unwrap()),
+                "prompt": format!(
+                    "In this change, what does {} do after a failure (check {})?",
+                    input["unit"]["label"].as_str().unwrap(),
+                    input["question_id"].as_str().unwrap()
+                ),
                 "choices": [
                     {"id": "a", "text": "It retries immediately without any delay between attempts", "rationale": "Wrong: the code waits between attempts."},
                     {"id": "b", "text": "It waits longer after each failure so the server can recover", "rationale": "Right: the delay doubles after each failure."},
@@ -420,7 +428,8 @@ impl Driver {
     fn choose(&mut self, rt: &Runtime<'_>, sid: &str, q: &QuestionView) -> String {
         let s = rt.session(sid).unwrap();
         let first = s.questions.iter().filter(|x| x.request.unit_id == q.unit.id).count() == 1;
-        if self.user.first_wrong && first { "a".into() } else { "b".into() }
+        let agent_id = if self.user.first_wrong && first { "a" } else { "b" };
+        label_for(s, q, agent_id)
     }
 
     /// Play from `step` to the end; returns the last step.
@@ -519,14 +528,18 @@ pub fn scenario_logs() -> Vec<Vec<Event>> {
     // Context: a retryable failure, a narrower retry, then the whole session.
     let f = retry();
     let source = Flaky { inner: Cached::default(), fail: Cell::new(1), retryable: true };
-    let mut rt = Runtime::open(LogTarget::Memory, &policy).unwrap().with_evidence_source(source);
+    let mut rt = Runtime::open(LogTarget::Memory, &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source);
     let step = rt.start(start_request(&f, "s", &sid(1))).unwrap();
     Driver::new(Agent::default(), User::default()).run(&mut rt, step);
     logs.push(rt.events(&sid(1)).unwrap().to_vec());
 
     // Context: unrecoverable.
     let source = Flaky { inner: Cached::default(), fail: Cell::new(9), retryable: false };
-    let mut rt = Runtime::open(LogTarget::Memory, &policy).unwrap().with_evidence_source(source);
+    let mut rt = Runtime::open(LogTarget::Memory, &policy, &dossier_codecall::NativeRedactor)
+        .unwrap()
+        .with_evidence_source(source);
     rt.start(start_request(&f, "s", &sid(2))).unwrap();
     logs.push(rt.events(&sid(2)).unwrap().to_vec());
 
@@ -554,10 +567,24 @@ pub fn scenario_logs() -> Vec<Vec<Event>> {
     Driver::new(Agent::default(), User::default()).run(&mut rt, step);
     logs.push(rt.events(&sid(4)).unwrap().to_vec());
 
+    // No change at all: no qualifying evidence, so no concepts work order; `skip`, declined.
+    let mut rt = memory_runtime(&policy, Cached::default());
+    let mut req = start_request(&f, "s", &sid(6));
+    req.locator.changes = Changes::Revisions { base: f.head.clone(), head: f.head.clone() };
+    let step = rt.start(req).unwrap();
+    Driver::new(Agent::default(), User { accept: false, ..User::default() }).run(&mut rt, step);
+    logs.push(rt.events(&sid(6)).unwrap().to_vec());
+
     // Rejections while teaching, quizzing and evaluating.
     let mut rt = memory_runtime(&policy, Cached::default());
     let step = rt.start(start_request(&cache(), "s", &sid(5))).unwrap();
     run_with_rejections(&mut rt, step);
     logs.push(rt.events(&sid(5)).unwrap().to_vec());
     logs
+}
+
+/// The display label under which `q` shows the agent's choice `agent_id` (answers name labels).
+pub fn label_for(s: &dossier_codecall::Session, q: &QuestionView, agent_id: &str) -> String {
+    let record = s.question(&q.question_id).unwrap();
+    dossier_codecall::step::label_of(&record.display_order, agent_id).unwrap()
 }

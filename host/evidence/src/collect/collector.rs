@@ -16,7 +16,7 @@ use crate::git::{BlobReader, Git};
 use crate::level::Level;
 use crate::pack::{ChangedFile, Excerpt, LevelRecord, LevelStatus, SearchRecord, SliceRecord};
 use crate::privacy::SensitivePaths;
-use crate::redact::Redactor;
+use crate::redactor::{Redact, Redacted};
 use crate::request::EvidenceRequest;
 
 use super::locator::Resolved;
@@ -38,6 +38,8 @@ pub(super) struct Entry {
 
 pub(super) struct Collector<'r, 'c> {
     pub(super) request: &'r EvidenceRequest,
+    /// The caller's redactor: every string placed in the pack goes through it.
+    pub(super) redactor: &'c dyn Redact,
     pub(super) privacy: SensitivePaths,
     pub(super) git: Git,
     pub(super) resolved: Resolved,
@@ -52,6 +54,8 @@ pub(super) struct Collector<'r, 'c> {
     pub(super) slice: SliceRecord,
     pub(super) levels: Vec<LevelRecord>,
     pub(super) task: Option<String>,
+    /// Level 1 summarised the listing: `(files not listed, changed files)`.
+    pub(super) summarised: Option<(u64, u64)>,
     /// A failure that ends the collection with an error.
     pub(super) error: Option<EvidenceError>,
     /// The work tree's root with symlinks resolved.
@@ -69,18 +73,30 @@ impl<'r, 'c> Collector<'r, 'c> {
         self.tracker.deadline()
     }
 
-    pub(super) fn count_redactions(&mut self, kinds: impl IntoIterator<Item = &'static str>) {
+    pub(super) fn count_redactions<'k>(&mut self, kinds: impl IntoIterator<Item = &'k str>) {
         for kind in kinds {
             *self.redactions.entry(kind.to_owned()).or_default() += 1;
         }
     }
 
-    /// Redact a short string (path, symbol, task), counting what was replaced.
+    /// Redact a text (not counted: its replacements are counted where its lines are used).
+    /// `None` when the redactor failed: the collection then ends with that error.
+    pub(super) fn redact_text(&mut self, text: &str) -> Option<Redacted> {
+        match self.redactor.redact(text) {
+            Ok(r) => Some(r),
+            Err(reason) => {
+                self.error.get_or_insert(EvidenceError::Redaction { reason });
+                None
+            }
+        }
+    }
+
+    /// Redact a short string (path, symbol, task), counting what was replaced. Empty when the
+    /// redactor failed (the collection then ends with that error; nothing is returned).
     pub(super) fn redact(&mut self, s: &str) -> String {
-        let (out, found) = Redactor::global().redact_text(s);
-        let out = out.into_owned();
-        self.count_redactions(found.into_iter().map(|r| r.kind));
-        out
+        let Some(r) = self.redact_text(s) else { return String::new() };
+        self.count_redactions(r.found.iter().map(|f| f.kind.as_str()));
+        r.text
     }
 
     pub(super) fn omit(

@@ -16,7 +16,7 @@ use crate::excerpt::{self, Lines};
 use crate::git;
 use crate::level::Level;
 use crate::pack::{Excerpt, ExcerptReason, FileStatus, LineSpan};
-use crate::redact::{Redaction, Redactor};
+use crate::redactor::Redaction;
 use crate::refs::EvidenceRef;
 use crate::symbols;
 
@@ -28,11 +28,7 @@ impl<'r, 'c> Collector<'r, 'c> {
         let level = Level::Excerpts;
         let mut order: Vec<usize> =
             (0..self.entries.len()).filter(|&i| self.entries[i].readable && !self.entries[i].file.binary).collect();
-        order.sort_by_key(|&i| {
-            let f = &self.entries[i].file;
-            let churn = f.added.unwrap_or(0) + f.removed.unwrap_or(0);
-            (low_value(&f.path), f.status == FileStatus::Deleted, Reverse(churn), f.path.clone())
-        });
+        order.sort_by_key(|&i| priority(&self.entries[i].file));
         // Changed symbols for level 3, file by file in the same priority order.
         let mut syms: Vec<String> = Vec::new();
         for (pos, &i) in order.iter().enumerate() {
@@ -45,7 +41,8 @@ impl<'r, 'c> Collector<'r, 'c> {
                 Ok(None) => continue,
                 Err(e) => {
                     let path = self.entries[i].file.path.clone();
-                    self.entries[i].file.note = Some(format!("could not be read: {e}"));
+                    let note = self.redact(&format!("could not be read: {e}"));
+                    self.entries[i].file.note = Some(note);
                     self.omit(level, OmissionReason::NotAFile, None, Some(&path), "could not be read".to_owned());
                     continue;
                 }
@@ -57,7 +54,10 @@ impl<'r, 'c> Collector<'r, 'c> {
                 continue;
             }
             let text = String::from_utf8_lossy(&content);
-            let (redacted, redactions) = Redactor::global().redact_text(&text);
+            let Some(redacted) = self.redact_text(&text) else {
+                return Outcome::Complete(Some("failed".to_owned()));
+            };
+            let (redacted, redactions) = (redacted.text, redacted.found);
             let lines = Lines::new(&redacted);
             match self.excerpt_file(i, &lines, &redactions, &mut syms) {
                 Ok(()) => {}
@@ -292,7 +292,10 @@ impl<'r, 'c> Collector<'r, 'c> {
             }
         };
         self.count_redactions(
-            redactions.iter().filter(|r| r.last_line >= span.start && r.first_line <= span.end).map(|r| r.kind),
+            redactions
+                .iter()
+                .filter(|r| r.last_line >= span.start && r.first_line <= span.end)
+                .map(|r| r.kind.as_str()),
         );
         self.excerpts.push(Excerpt {
             evidence: EvidenceRef::for_text(piece.path, piece.revision, span.start, &text),
@@ -347,4 +350,12 @@ fn low_value(path: &str) -> bool {
         || ["vendor/", "node_modules/", "dist/", "generated/", "__snapshots__/", "third_party/"]
             .iter()
             .any(|d| path.starts_with(d) || path.contains(&format!("/{d}")))
+}
+
+/// Excerpt priority of a changed file (smaller first): low-value files (lockfiles, generated,
+/// vendored, minified) and deletions last, then by churn, then by path. Level 1 lists files in
+/// this order when the listing is summarised.
+pub(super) fn priority(f: &crate::pack::ChangedFile) -> (bool, bool, Reverse<u64>, String) {
+    let churn = f.added.unwrap_or(0) + f.removed.unwrap_or(0);
+    (low_value(&f.path), f.status == FileStatus::Deleted, Reverse(churn), f.path.clone())
 }

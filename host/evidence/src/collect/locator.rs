@@ -33,9 +33,19 @@ pub(super) fn resolve(git: &Git, changes: &Changes) -> Result<Resolved, Evidence
             Ok(Resolved {
                 spec: DiffSpec::Trees { base: base_id.clone(), head: head_id.clone() },
                 worktree: false,
-                base: ResolvedRevision { requested: redact_plain(base), commit: base_id },
+                base: ResolvedRevision { requested: base.clone(), commit: base_id },
                 revision: head_id.clone(),
-                head: Some(ResolvedRevision { requested: redact_plain(head), commit: head_id }),
+                head: Some(ResolvedRevision { requested: head.clone(), commit: head_id }),
+            })
+        }
+        Changes::Since { base, .. } => {
+            let base_id = unwrap(git.resolve_commit(base, None))?;
+            Ok(Resolved {
+                spec: DiffSpec::Worktree { base: base_id.clone() },
+                worktree: true,
+                base: ResolvedRevision { requested: base.clone(), commit: base_id },
+                head: None,
+                revision: WORKTREE.to_owned(),
             })
         }
         Changes::WorkingTree => {
@@ -57,8 +67,4 @@ pub(super) fn resolve(git: &Git, changes: &Changes) -> Result<Resolved, Evidence
             })
         }
     }
-}
-
-fn redact_plain(s: &str) -> String {
-    crate::redact::redact_message(s)
 }

@@ -13,9 +13,13 @@ use crate::budget::{Limit, Omission, OmissionReason};
 use crate::git::{self, Fail, RawEntry};
 use crate::level::Level;
 use crate::pack::{ChangedFile, EntryKind, FileStatus, Hunk};
+use crate::request::Changes;
 
 use super::collector::{Collector, Entry, NOTE_SENSITIVE, Outcome};
 use super::worktree::{WorktreeRead, is_binary, read_worktree};
+
+/// The changed-file listing may use at most 1/`LISTING_SHARE` of the byte and token budget.
+const LISTING_SHARE: u64 = 3;
 
 impl<'r, 'c> Collector<'r, 'c> {
     pub(super) fn level1(&mut self) {
@@ -44,9 +48,18 @@ impl<'r, 'c> Collector<'r, 'c> {
         let mut entries: Vec<Entry> = Vec::with_capacity(raw.len());
         // Past the deadline, the remaining entries are listed without being examined.
         let mut timed_out = false;
+        let only = self.only_paths();
+        let wanted = |e: &Entry| {
+            only.as_ref().is_none_or(|o| {
+                o.contains(e.file.path.as_str()) || e.file.old_path.as_deref().is_some_and(|p| o.contains(p))
+            })
+        };
         for r in raw {
             timed_out = timed_out || self.tracker.timed_out();
-            entries.push(self.classify(r, !timed_out)?);
+            let entry = self.classify(r, !timed_out)?;
+            if wanted(&entry) {
+                entries.push(entry);
+            }
         }
         if !timed_out {
             match self.patch(&mut entries) {
@@ -66,7 +79,10 @@ impl<'r, 'c> Collector<'r, 'c> {
                 Ok(mut untracked) => {
                     untracked.sort();
                     for p in untracked {
-                        entries.push(self.untracked_entry(p));
+                        let entry = self.untracked_entry(p);
+                        if wanted(&entry) {
+                            entries.push(entry);
+                        }
                     }
                 }
                 Err(Fail::TimedOut) => timed_out = true,
@@ -74,11 +90,63 @@ impl<'r, 'c> Collector<'r, 'c> {
             }
         }
         let total = entries.len();
-        for (i, mut entry) in entries.into_iter().enumerate() {
+        // The listing may use at most its share of the budget, so that excerpts always have room
+        // (a 300-file change must not spend the whole budget on file records). Past the share,
+        // the files are listed in excerpt priority order and the rest are summarised.
+        let mut records = Vec::with_capacity(total);
+        for mut entry in entries {
             entry.file.path = self.redact(&entry.file.path);
             entry.file.old_path = entry.file.old_path.take().map(|p| self.redact(&p));
             let json = serde_json::to_string(&entry.file).expect("a changed-file record serialises");
             let cost = self.tracker.cost(&json);
+            records.push((entry, cost));
+        }
+        let budget = &self.request.budget;
+        let (cap_bytes, cap_tokens) = (budget.max_bytes / LISTING_SHARE, budget.max_tokens / LISTING_SHARE);
+        let used = self.tracker.usage();
+        let (all_bytes, all_tokens) =
+            records.iter().fold((used.bytes, used.tokens), |(b, t), (_, c)| (b + c.bytes, t + c.tokens));
+        if all_bytes > cap_bytes || all_tokens > cap_tokens {
+            records.sort_by_key(|(e, _)| super::excerpts::priority(&e.file));
+            // The first file in priority order that fits the whole budget is always listed, so
+            // that it can be excerpted; then files while the listing stays within its share.
+            let room = |b: u64, t: u64, c: &crate::budget::Cost| {
+                b + c.bytes <= budget.max_bytes && t + c.tokens <= budget.max_tokens
+            };
+            let first = records.iter().position(|(_, c)| room(used.bytes, used.tokens, c));
+            let mut listed = Vec::new();
+            let mut summarised = Vec::new();
+            let (mut bytes, mut tokens) = (used.bytes, used.tokens);
+            for (i, (entry, cost)) in records.into_iter().enumerate() {
+                let within = bytes + cost.bytes <= cap_bytes && tokens + cost.tokens <= cap_tokens;
+                if (Some(i) == first || (within && summarised.is_empty())) && room(bytes, tokens, &cost) {
+                    bytes += cost.bytes;
+                    tokens += cost.tokens;
+                    listed.push((entry, cost));
+                } else {
+                    summarised.push(entry.file.path);
+                }
+            }
+            if let Some(path) = summarised.first() {
+                let left = summarised.len();
+                self.tracker.omit_many(
+                    Omission {
+                        level,
+                        reason: OmissionReason::ListingCap,
+                        limit: None,
+                        path: Some(path.clone()),
+                        detail: format!(
+                            "{left} of {total} changed-file records from this one on (in excerpt priority order) are \
+                             summarised, not listed: the listing keeps room for excerpts"
+                        ),
+                    },
+                    left as u64,
+                );
+                self.summarised = Some((left as u64, total as u64));
+            }
+            records = listed;
+        }
+        for (i, (entry, cost)) in records.into_iter().enumerate() {
             if let Err(limit) = self.tracker.try_charge(None, &cost) {
                 let left = (total - i) as u64;
                 self.tracker.omit_many(
@@ -95,12 +163,26 @@ impl<'r, 'c> Collector<'r, 'c> {
             }
             self.entries.push(entry);
         }
+        if let Some((left, total)) = self.summarised {
+            let listed = total - left;
+            return Ok(Outcome::Complete(Some(format!(
+                "{listed} of {total} changed files listed; {left} summarised to keep room for excerpts"
+            ))));
+        }
         if timed_out {
             let detail = "the deadline passed while examining changes; later entries are listed unread (untracked files \
                           are not listed in worktree mode)";
             return Ok(Outcome::Stopped(Limit::Time, detail.to_owned()));
         }
         Ok(Outcome::Complete(None))
+    }
+
+    /// The files a `Changes::Since` with `paths` is limited to (`None`: every changed file).
+    fn only_paths(&self) -> Option<std::collections::HashSet<String>> {
+        match &self.request.locator.changes {
+            Changes::Since { paths, .. } if !paths.is_empty() => Some(paths.iter().cloned().collect()),
+            _ => None,
+        }
     }
 
     /// Build the changed-file record for a raw entry; `examine`: look up sizes (else the entry is

@@ -42,18 +42,33 @@ use crate::git::Git;
 use crate::level::Level;
 use crate::pack::{EvidencePack, LevelStatus, LocatorRecord, SCHEMA_VERSION, SearchRecord, SliceRecord};
 use crate::privacy::SensitivePaths;
+use crate::redactor::Redact;
 use crate::request::EvidenceRequest;
 
 use collector::Collector;
 use locator::resolve;
 
-/// Collect evidence with the default token estimate (`ceil(bytes / 4)`).
-pub fn collect(request: &EvidenceRequest) -> Result<EvidencePack, EvidenceError> {
-    collect_with(request, &ByteEstimate)
+/// Collect evidence with the default token estimate (`ceil(bytes / 4)`), redacting with
+/// `redactor`.
+pub fn collect(request: &EvidenceRequest, redactor: &dyn Redact) -> Result<EvidencePack, EvidenceError> {
+    collect_with(request, &ByteEstimate, redactor)
 }
 
-/// Collect evidence, counting tokens with `counter`.
-pub fn collect_with(request: &EvidenceRequest, counter: &dyn TokenCounter) -> Result<EvidencePack, EvidenceError> {
+/// Collect evidence, counting tokens with `counter` and redacting every string of the pack
+/// (and of an error) with `redactor`.
+pub fn collect_with(
+    request: &EvidenceRequest,
+    counter: &dyn TokenCounter,
+    redactor: &dyn Redact,
+) -> Result<EvidencePack, EvidenceError> {
+    collect_inner(request, counter, redactor).map_err(|e| e.redacted(redactor))
+}
+
+fn collect_inner(
+    request: &EvidenceRequest,
+    counter: &dyn TokenCounter,
+    redactor: &dyn Redact,
+) -> Result<EvidencePack, EvidenceError> {
     let start = Instant::now();
     validate(request)?;
     let privacy = SensitivePaths::new(&request.privacy)?;
@@ -62,6 +77,7 @@ pub fn collect_with(request: &EvidenceRequest, counter: &dyn TokenCounter) -> Re
     let resolved = resolve(&git, &request.locator.changes)?;
     let mut c = Collector {
         request,
+        redactor,
         privacy,
         tracker: Tracker::new(request.budget.clone(), counter, start),
         blobs: None,
@@ -73,11 +89,18 @@ pub fn collect_with(request: &EvidenceRequest, counter: &dyn TokenCounter) -> Re
         slice: SliceRecord::default(),
         levels: Vec::new(),
         task: None,
+        summarised: None,
         error: None,
         real_root: git.root().canonicalize().map_err(|e| EvidenceError::io("repository root", e))?,
         git,
         resolved,
     };
+    // The requested revision names are the caller's text: redacted like everything else.
+    c.resolved.base.requested = c.redact(&c.resolved.base.requested.clone());
+    if let Some(head) = c.resolved.head.as_ref().map(|h| h.requested.clone()) {
+        let head = c.redact(&head);
+        c.resolved.head.as_mut().expect("checked").requested = head;
+    }
     c.level1();
     if c.error.is_none() {
         c.level(Level::Excerpts, Collector::level2);
@@ -123,6 +146,7 @@ impl<'r, 'c> Collector<'r, 'c> {
         let sensitive_paths = self.entries.iter().filter(|e| e.file.sensitive).map(|e| e.file.path.clone()).collect();
         let root = self.git.root().to_string_lossy().into_owned();
         let repo_root = self.redact(&root);
+        let located_note = self.request.locator.located.as_ref().and_then(|l| l.note.clone()).map(|n| self.redact(&n));
         Ok(EvidencePack {
             schema_version: SCHEMA_VERSION,
             locator: LocatorRecord {
@@ -132,6 +156,10 @@ impl<'r, 'c> Collector<'r, 'c> {
                 head: self.resolved.head.clone(),
                 revision: self.resolved.revision.clone(),
                 task: self.task.take(),
+                located: self.request.locator.located.as_ref().map(|l| crate::request::Located {
+                    rule: l.rule.clone(),
+                    note: located_note,
+                }),
             },
             files: self.entries.into_iter().map(|e| e.file).collect(),
             excerpts: self.excerpts,

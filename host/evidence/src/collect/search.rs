@@ -34,7 +34,8 @@ impl<'r, 'c> Collector<'r, 'c> {
             );
             self.symbols.truncate(max);
         }
-        self.search.symbols = self.symbols.iter().map(|s| crate::redact::redact_message(s)).collect();
+        let symbols = self.symbols.clone();
+        self.search.symbols = symbols.iter().map(|s| self.redact(s)).collect();
         if self.symbols.is_empty() {
             return Outcome::Complete(Some("no searchable changed symbols".to_owned()));
         }
@@ -55,6 +56,7 @@ impl<'r, 'c> Collector<'r, 'c> {
             labeler: &labeler,
             covered: &covered,
             deadline: self.deadline(),
+            redactor: self.redactor,
         };
         let scan = match search::scan(&input) {
             Ok(s) => s,
@@ -87,7 +89,7 @@ impl<'r, 'c> Collector<'r, 'c> {
                 );
                 return Outcome::Stopped(limit, format!("{k} of {total} search hits kept"));
             }
-            self.count_redactions(c.redactions.iter().copied());
+            self.count_redactions(c.redactions.iter().map(String::as_str));
             self.search.hits.push(SearchHit {
                 evidence: EvidenceRef::for_text(&path, &c.revision, c.line, &c.text),
                 symbol: self.search.symbols[c.symbol].clone(),

@@ -10,7 +10,6 @@ use crate::excerpt::{self, Lines};
 use crate::git::Fail;
 use crate::level::Level;
 use crate::pack::{ExcerptReason, LevelStatus, LineSpan, SliceRecord};
-use crate::redact::Redactor;
 use crate::search;
 
 use super::collector::{Collector, NOTE_SENSITIVE, Outcome};
@@ -28,8 +27,9 @@ impl<'r, 'c> Collector<'r, 'c> {
                 reason: slice.reason.clone(),
                 files_included: 0,
             };
-            self.slice.paths = self.slice.paths.iter().map(|p| crate::redact::redact_message(p)).collect();
-            self.slice.reason = self.slice.reason.as_deref().map(crate::redact::redact_message);
+            let (paths, reason) = (self.slice.paths.clone(), self.slice.reason.clone());
+            self.slice.paths = paths.iter().map(|p| self.redact_text(p).map(|r| r.text).unwrap_or_default()).collect();
+            self.slice.reason = reason.map(|r| self.redact_text(&r).map(|r| r.text).unwrap_or_default());
         }
         if level > self.request.max_level {
             self.record(
@@ -122,7 +122,10 @@ impl<'r, 'c> Collector<'r, 'c> {
                     continue;
                 }
                 let text = String::from_utf8_lossy(&bytes);
-                let (redacted, redactions) = Redactor::global().redact_text(&text);
+                let Some(redacted) = self.redact_text(&text) else {
+                    return Outcome::Complete(Some("failed".to_owned()));
+                };
+                let (redacted, redactions) = (redacted.text, redacted.found);
                 let lines = Lines::new(&redacted);
                 if lines.len() == 0 {
                     continue;

@@ -6,7 +6,39 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dossier_evidence::{Changes, EvidencePack, EvidenceRequest, ImplementationLocator};
+use dossier_evidence::{
+    Changes, EvidenceError, EvidencePack, EvidenceRequest, ImplementationLocator, Redact, Redacted, Redaction,
+    TokenCounter,
+};
+
+/// The redaction policy's rules natively (`dossier-core`, the code the component runs): what
+/// the binary hands the collector, without the store.
+pub struct Native;
+
+impl Redact for Native {
+    fn redact(&self, text: &str) -> Result<Redacted, String> {
+        let options = dossier_core::redact::Options { key: &[7u8; 32], allow: &[] };
+        let r = dossier_core::redact::redact(text, &options).map_err(|e| e.to_string())?;
+        Ok(Redacted {
+            text: r.text.unwrap_or_else(|| text.to_owned()),
+            found: r
+                .hits
+                .into_iter()
+                .map(|h| Redaction { kind: h.kind.to_string(), first_line: h.first_line, last_line: h.last_line })
+                .collect(),
+        })
+    }
+}
+
+/// [`dossier_evidence::collect`] with the native rules.
+pub fn collect(request: &EvidenceRequest) -> Result<EvidencePack, EvidenceError> {
+    dossier_evidence::collect(request, &Native)
+}
+
+/// [`dossier_evidence::collect_with`] with the native rules.
+pub fn collect_with(request: &EvidenceRequest, counter: &dyn TokenCounter) -> Result<EvidencePack, EvidenceError> {
+    dossier_evidence::collect_with(request, counter, &Native)
+}
 
 pub struct Repo {
     pub dir: tempfile::TempDir,
@@ -71,6 +103,7 @@ impl Repo {
             repo: self.path().to_owned(),
             changes: Changes::WorkingTree,
             task: None,
+            located: None,
         })
     }
 
@@ -79,6 +112,7 @@ impl Repo {
             repo: self.path().to_owned(),
             changes: Changes::Revisions { base: base.to_owned(), head: head.to_owned() },
             task: None,
+            located: None,
         })
     }
 }

@@ -16,6 +16,7 @@ use crate::files;
 use crate::ids::{self, Prefix};
 use crate::model::{ArtifactMeta, ContentFormat};
 use crate::progress::{Progress, Unit};
+use crate::redact::{Counts, Redactor};
 
 /// An artifact validated and rendered, ready to write.
 pub(super) struct Prepared {
@@ -26,13 +27,53 @@ pub(super) struct Prepared {
     pub(super) warning: Option<String>,
 }
 
+/// An artifact read and validated, not yet redacted or rendered.
+pub(super) struct Staged {
+    meta: ArtifactMeta,
+    content: String,
+    warning: Option<String>,
+}
+
+/// Read and validate every artifact (a rejected input writes nothing, not even the
+/// redaction key), then redact each one's content and metadata through `redactor`, counting
+/// into `counts`, and render it. A binary source is never stored, so only its metadata and
+/// extraction are redacted.
 pub(super) fn prepare(
     artifacts: &[NewArtifact],
     dossier_id: &str,
     now: &str,
     progress: &dyn Progress,
+    redactor: &Redactor<'_>,
+    counts: &mut Counts,
 ) -> Result<Vec<Prepared>> {
-    artifacts.iter().map(|a| prepare_one(a, dossier_id, now, progress)).collect()
+    let staged: Vec<Staged> =
+        artifacts.iter().map(|a| prepare_one(a, dossier_id, now, progress)).collect::<Result<_>>()?;
+    staged.into_iter().map(|s| s.redact(redactor, counts).map(Staged::render)).collect()
+}
+
+impl Staged {
+    fn redact(mut self, redactor: &Redactor<'_>, counts: &mut Counts) -> Result<Staged> {
+        redactor.apply(&mut self.content, counts)?;
+        redactor.apply(&mut self.meta.title, counts)?;
+        let p = &mut self.meta.provenance;
+        for field in [&mut p.origin, &mut p.url, &mut p.path, &mut p.captured_by] {
+            if let Some(v) = field.as_mut() {
+                redactor.apply(v, counts)?;
+            }
+        }
+        Ok(self)
+    }
+
+    fn render(self) -> Prepared {
+        let Staged { meta, content, warning } = self;
+        let yaml = serde_saphyr::to_string(&meta).expect("artifact metadata serializes");
+        let file_name = format!("{}.{}", meta.id, meta.content_format.extension());
+        let (bytes, sidecar) = match meta.content_format {
+            ContentFormat::Markdown => (format!("---\n{yaml}---\n\n{content}").into_bytes(), None),
+            _ => (content.into_bytes(), Some(yaml)),
+        };
+        Prepared { meta, file_name, bytes, sidecar, warning }
+    }
 }
 
 /// Read a file in 1 MiB pieces, reporting bytes to `progress` (a large capture on a terminal).
@@ -65,7 +106,7 @@ pub fn artifact_too_large(title: &str, size: u64) -> DossierError {
     .with_next("capture a link artifact with the path and a summary instead")
 }
 
-pub(super) fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str, progress: &dyn Progress) -> Result<Prepared> {
+fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str, progress: &dyn Progress) -> Result<Staged> {
     if a.title.trim().is_empty() {
         return Err(DossierError::new(Code::InvalidInput, "every artifact needs a title")
             .with_details(serde_json::json!({ "field": "artifacts.title", "expected": "a non-empty title" })));
@@ -138,13 +179,7 @@ pub(super) fn prepare_one(a: &NewArtifact, dossier_id: &str, now: &str, progress
         binary_source,
         extra: IndexMap::new(),
     };
-    let yaml = serde_saphyr::to_string(&meta).expect("artifact metadata serializes");
-    let file_name = format!("{id}.{}", format.extension());
-    let (bytes, sidecar) = match format {
-        ContentFormat::Markdown => (format!("---\n{yaml}---\n\n{content}").into_bytes(), None),
-        _ => (content.into_bytes(), Some(yaml)),
-    };
-    Ok(Prepared { meta, file_name, bytes, sidecar, warning })
+    Ok(Staged { meta, content, warning })
 }
 
 /// Write prepared artifacts (content before sidecar; each atomically). Returns their ids.

@@ -11,18 +11,20 @@ use serde_json::json;
 use super::artifacts::{prepare, write_artifacts};
 use super::request::{CreateRequest, SaveOutcome, over_target_warning};
 use super::revision::{event, lock, revision_of};
+use crate::app::App;
 use crate::audit;
 use crate::error::{Code, DossierError, Result};
 use crate::files;
 use crate::ids::{self, Prefix};
-use crate::layout::Store;
 use crate::model::{self, DossierDoc, EventKind, Frontmatter, Level, Status};
 use crate::progress::Progress;
+use crate::redact::{Counts, Redactor};
 
 /// Create a new Dossier. The slug comes from the name; a taken slug gets a short id suffix.
-pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
+pub fn create(app: &App, mut req: CreateRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
+    let store = &app.store;
     store.require()?;
-    let name = req.name.trim().to_string();
+    let mut name = req.name.trim().to_string();
     if name.is_empty() {
         return Err(DossierError::new(Code::InvalidInput, "a Dossier needs a name")
             .with_details(serde_json::json!({ "field": "name", "expected": "a non-empty name" }))
@@ -31,7 +33,12 @@ pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Res
     req.updates.validate()?;
     let id = ids::new_id(Prefix::Dossier);
     let now = model::now_timestamp();
-    let prepared = prepare(&req.artifacts, &id, &now, progress)?;
+    // Everything this creation writes goes through the redaction policy, once, here.
+    let redactor = Redactor::new(app);
+    let mut redactions = Counts::new();
+    let prepared = prepare(&req.artifacts, &id, &now, progress, &redactor, &mut redactions)?;
+    super::edit::redact_texts(&redactor, &mut req.distilled_state, &mut req.updates, &mut redactions)?;
+    redactor.apply(&mut name, &mut redactions)?;
 
     let mut fm = Frontmatter {
         id: id.clone(),
@@ -84,6 +91,9 @@ pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Res
     ev.body_changed = true;
     ev.details.insert("name".into(), json!(name));
     ev.details.insert("slug".into(), json!(slug));
+    if !redactions.is_empty() {
+        ev.details.insert("redactions".into(), json!(redactions));
+    }
     audit::append(&dir, &ev)?;
     let mut kind = EventKind::Create;
     if req.promote {
@@ -115,6 +125,7 @@ pub fn create(store: &Store, req: CreateRequest, progress: &dyn Progress) -> Res
         auto_merged: false,
         token_estimate: None,
         over_token_target: over.is_some(),
+        redactions,
         warnings,
     })
 }

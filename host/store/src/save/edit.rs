@@ -11,15 +11,16 @@ use std::path::Path;
 use serde_json::json;
 
 use super::artifacts::{Prepared, prepare, write_artifacts};
-use super::request::{SaveOutcome, SaveRequest, over_target_warning};
+use super::request::{FrontmatterUpdates, SaveOutcome, SaveRequest, over_target_warning};
 use super::revision::{event, lock, revision, revision_of};
+use crate::app::App;
 use crate::audit;
 use crate::error::{Code, DossierError, Result};
 use crate::files;
 use crate::ids::{self, Prefix};
-use crate::layout::Store;
 use crate::model::{self, AuditEvent, DossierDoc, EventKind, Status};
 use crate::progress::Progress;
+use crate::redact::{Counts, Redactor};
 
 /// What changed since a base revision according to the audit log.
 #[derive(Debug, PartialEq, Eq)]
@@ -58,7 +59,8 @@ pub(super) fn changes_since(events: &[AuditEvent], base: &str, current: &str) ->
 
 /// Apply `req` to the Dossier named by `target` (slug or id).
 /// Large artifact files are read in pieces, reported to `progress`.
-pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
+pub fn save(app: &App, target: &str, mut req: SaveRequest, progress: &dyn Progress) -> Result<SaveOutcome> {
+    let store = &app.store;
     store.require()?;
     let dir = store.resolve(target)?;
     req.updates.validate()?;
@@ -81,7 +83,11 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
     let current = DossierDoc::parse(&current_text, &file)?;
     let id = current.frontmatter.id.clone();
     let now = model::now_timestamp();
-    let prepared = prepare(&req.artifacts, &id, &now, progress)?;
+    // Everything this save writes goes through the redaction policy, once, here.
+    let redactor = Redactor::new(app);
+    let mut redactions = Counts::new();
+    let prepared = prepare(&req.artifacts, &id, &now, progress, &redactor, &mut redactions)?;
+    redact_texts(&redactor, &mut req.distilled_state, &mut req.updates, &mut redactions)?;
     let current_rev = revision_of(&dir, current_text.as_bytes());
 
     let fields: Vec<String> = req.updates.fields().iter().map(|s| s.to_string()).collect();
@@ -99,7 +105,7 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
                 && (req.distilled_state.is_none() || (since.accounted && !since.body))
         });
         if !mergeable {
-            return conflict(&dir, &current, &current_rev, base, &req, &prepared);
+            return conflict(&dir, &current, &current_rev, base, &req, &prepared, &redactions);
         }
         auto_merged = true;
     }
@@ -137,6 +143,7 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
             auto_merged: false,
             token_estimate: None,
             over_token_target: over.is_some(),
+            redactions,
             warnings,
         });
     }
@@ -172,6 +179,9 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
         ev.details.insert("auto_merged".into(), json!(true));
         ev.details.insert("base_revision".into(), json!(req.base_revision));
     }
+    if !redactions.is_empty() {
+        ev.details.insert("redactions".into(), json!(redactions));
+    }
     audit::append(&dir, &ev)?;
 
     let mut warnings: Vec<String> = prepared.iter().filter_map(|p| p.warning.clone()).collect();
@@ -200,8 +210,31 @@ pub fn save(store: &Store, target: &str, req: SaveRequest, progress: &dyn Progre
         auto_merged,
         token_estimate: estimate.map(|e| e.tokens),
         over_token_target,
+        redactions,
         warnings,
     })
+}
+
+/// Redact a request's Distilled State and free-text fields in place (the artifacts are
+/// redacted by `prepare`), counting into `counts`.
+pub(super) fn redact_texts(
+    redactor: &Redactor<'_>,
+    state: &mut Option<String>,
+    updates: &mut FrontmatterUpdates,
+    counts: &mut Counts,
+) -> Result<()> {
+    if let Some(s) = state.as_mut() {
+        redactor.apply(s, counts)?;
+    }
+    for v in [&mut updates.name, &mut updates.lead, &mut updates.next_action].into_iter().flatten() {
+        redactor.apply(v, counts)?;
+    }
+    for list in [&mut updates.open_questions, &mut updates.add_open_questions].into_iter().flatten() {
+        for v in list {
+            redactor.apply(v, counts)?;
+        }
+    }
+    Ok(())
 }
 
 /// Preserve a conflicting proposal in `conflicts/<conf-id>.md`, audit it, and return
@@ -213,6 +246,7 @@ pub(super) fn conflict(
     base: &str,
     req: &SaveRequest,
     prepared: &[Prepared],
+    redactions: &Counts,
 ) -> Result<SaveOutcome> {
     let conf_id = ids::new_id(Prefix::Conflict);
     let artifacts_added = write_artifacts(dir, prepared)?;
@@ -252,6 +286,9 @@ pub(super) fn conflict(
     ev.details.insert("conflict_id".into(), json!(conf_id));
     ev.details.insert("base_revision".into(), json!(base));
     ev.details.insert("path".into(), json!(path));
+    if !redactions.is_empty() {
+        ev.details.insert("redactions".into(), json!(redactions));
+    }
     audit::append(dir, &ev)?;
     Err(DossierError::new(
         Code::ConcurrentEdit,

@@ -3,8 +3,12 @@
 //! merge later, goes through [`create`] or [`save`].
 //!
 //! Order of a save: validate everything (a rejected input writes nothing) → take the
-//! Dossier's lock → read the current revision → compare with `base_revision` → write new
-//! artifacts atomically → write `dossier.md` atomically → append one audit line.
+//! Dossier's lock → read the current revision → read and check the artifacts → redact
+//! everything the save writes, once, through `crate::redact` (Distilled State, free-text
+//! fields, artifact contents and metadata; the counts per kind go to the outcome and the audit
+//! line) → compare with `base_revision` → write new artifacts atomically → write `dossier.md`
+//! atomically → append one audit line. `redact_stored` (`dossier redact`) rewrites what a
+//! Dossier already holds the same way.
 //!
 //! Concurrency (SPEC §11.5): if the current revision is not the caller's base, and the
 //! request only changes frontmatter fields that nobody changed since the base (known from
@@ -25,6 +29,7 @@ mod conflict_file;
 mod create;
 mod edit;
 mod merge;
+mod redact;
 mod request;
 mod revision;
 
@@ -36,6 +41,7 @@ pub use merge::{
     MERGED_FROM, MERGED_INTO, MergeDecision, MergeOutcome, MergeWritten, Reviewed, conflict_kind_name, merge,
     resolution_json,
 };
+pub use redact::{RedactOutcome, redact_stored};
 pub use request::{
     ArtifactContent, CreateRequest, FrontmatterUpdates, MAX_ARTIFACT_BYTES, NewArtifact, SaveOutcome, SaveRequest,
 };

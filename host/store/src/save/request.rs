@@ -234,6 +234,10 @@ pub struct SaveOutcome {
     /// layer adds the steps back under it). Reported only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub over_token_target: bool,
+    /// Secrets the redaction policy replaced in what this save wrote, per kind (never a
+    /// value); reported only when some were. Also recorded in the audit event.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub redactions: crate::redact::Counts,
     /// Reported in the envelope's `warnings`, not in `data`.
     #[serde(skip)]
     pub warnings: Vec<String>,

@@ -1,0 +1,287 @@
+//! The checks a candidate secret passes before it is redacted: word boundaries that know
+//! JSON escapes, placeholders and templates, values that are code or ids rather than
+//! secrets, and the entropy/shape gate of generic assignments.
+//!
+//! Not for: finding candidates (`scan.rs`) or the rule table (`rules.rs`).
+
+/// Bits per character of `s` (Shannon entropy over bytes).
+pub fn shannon_entropy(s: &str) -> f64 {
+    let mut counts = [0u32; 256];
+    for &b in s.as_bytes() {
+        counts[b as usize] += 1;
+    }
+    let n = s.len() as f64;
+    if s.is_empty() {
+        return 0.0;
+    }
+    counts
+        .iter()
+        .filter(|&&k| k > 0)
+        .map(|&k| {
+            let p = k as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Number of backslashes immediately before `at`.
+fn backslashes_before(bytes: &[u8], at: usize) -> usize {
+    bytes[..at].iter().rev().take_while(|&&b| b == b'\\').count()
+}
+
+/// True when position `at` starts a token: the byte before is not a word character, or it is
+/// the letter of a JSON escape (`\n`, `\t`, `\r`, `\u00XX`'s last digit is not handled).
+pub fn left_boundary(bytes: &[u8], at: usize) -> bool {
+    if at == 0 {
+        return true;
+    }
+    let prev = bytes[at - 1];
+    if !is_word(prev) {
+        return true;
+    }
+    matches!(prev, b'n' | b't' | b'r' | b'b' | b'f') && backslashes_before(bytes, at - 1) % 2 == 1
+}
+
+/// True when position `at` ends a token: the byte there is not a word character.
+pub fn right_boundary(bytes: &[u8], at: usize) -> bool {
+    at >= bytes.len() || !is_word(bytes[at])
+}
+
+/// Move a span off JSON escapes: a start right after an unpaired backslash skips the
+/// escaped character (so `\n` is not split), and an end after an unpaired backslash drops
+/// it. Returns `None` when nothing is left.
+pub fn off_escapes(bytes: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    let mut s = start;
+    if s > 0 && backslashes_before(bytes, s) % 2 == 1 {
+        s += if bytes.get(s) == Some(&b'u') { 5 } else { 1 };
+    }
+    let mut e = end;
+    if e > s && backslashes_before(bytes, e) % 2 == 1 {
+        e -= 1;
+    }
+    (s < e && e <= bytes.len()).then_some((s, e))
+}
+
+/// Words that make a value a placeholder rather than a secret.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "example",
+    "dummy",
+    "placeholder",
+    "changeme",
+    "change_me",
+    "change-me",
+    "your_",
+    "your-",
+    "yourkey",
+    "yourtoken",
+    "yoursecret",
+    "yourpassword",
+    "_here",
+    "-here",
+    "redacted",
+    "xxxxx",
+    "*****",
+    "sample",
+    "replace",
+    "insert",
+    "fixme",
+    "todo",
+    "secret",
+    "password",
+    "passwd",
+    "token",
+    "foobar",
+    "test123",
+    "abc123",
+    "123456",
+    "qwerty",
+    "lorem",
+    "notreal",
+    "not_real",
+    "not-real",
+    "fake",
+];
+
+/// True for an obvious placeholder or template: `<your-key>`, `${VAR}`, `$(cmd)`, `%s`,
+/// `{{ x }}`, `***`, `example`, `changeme`, `your_api_key_here`, a run of one character.
+pub fn is_placeholder(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    if v.starts_with(['$', '%', '<', '{', '@', '*', '[', '&'])
+        || v.contains("${")
+        || v.contains("$(")
+        || v.contains("{{")
+        || v.contains("%s")
+        || v.contains("%(")
+        || v.contains("<")
+        || v.contains(">")
+        || v.contains("***")
+        || v.contains("...")
+        || v.contains("…")
+    {
+        return true;
+    }
+    if PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w)) {
+        return true;
+    }
+    repeated(v)
+}
+
+/// True when one character makes up most of `v` (`xxxxxxxx`, `0000000000`, `aaaa1111`).
+pub fn repeated(v: &str) -> bool {
+    let b = v.as_bytes();
+    if b.is_empty() {
+        return true;
+    }
+    let mut counts = [0u32; 256];
+    for &c in b {
+        counts[c as usize] += 1;
+    }
+    let max = counts.iter().copied().max().unwrap_or(0) as usize;
+    max * 2 >= b.len() || (b.len() >= 8 && distinct(b) <= 3)
+}
+
+fn distinct(b: &[u8]) -> usize {
+    let mut seen = [false; 256];
+    b.iter().filter(|&&c| !std::mem::replace(&mut seen[c as usize], true)).count()
+}
+
+/// The random part of a provider token is a placeholder when it is one repeated character
+/// or spelled out (`ghp_xxxxxxxx…`, `sk-your-key-here`).
+pub fn token_placeholder(body: &str) -> bool {
+    let lower = body.to_ascii_lowercase();
+    repeated(body)
+        || shannon_entropy(body) < 2.0
+        || ["xxxxxx", "your", "here", "placeholder", "redacted", "<", ">", "***", "..."]
+            .iter()
+            .any(|w| lower.contains(w))
+}
+
+/// Dossier's own ids (`dos_`, `art_`, ... followed by a ULID): never secrets.
+pub fn is_dossier_id(v: &str) -> bool {
+    ["dos_", "art_", "rev_", "sess_", "conf_", "lrn_"].iter().any(|p| {
+        v.strip_prefix(p).is_some_and(|rest| rest.len() >= 26 && rest.bytes().all(|c| c.is_ascii_alphanumeric()))
+    })
+}
+
+/// True for a UUID (any version), 8-4-4-4-12 hex.
+pub fn is_uuid(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.len() == 36
+        && b.iter()
+            .enumerate()
+            .all(|(i, &c)| if [8, 13, 18, 23].contains(&i) { c == b'-' } else { c.is_ascii_hexdigit() })
+}
+
+/// True for values that are code, paths, versions, numbers or URLs rather than secrets.
+pub fn is_not_a_value(v: &str) -> bool {
+    let b = v.as_bytes();
+    // A dotted identifier path or a plain identifier: `self.token`, `os.environ`, `next_token`.
+    let ident_path = v.split('.').all(|part| {
+        !part.is_empty()
+            && part.as_bytes()[0].is_ascii_alphabetic()
+            && part.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+    });
+    if ident_path && (v.contains('.') || !b.iter().any(u8::is_ascii_digit)) {
+        return true;
+    }
+    // Numbers, versions, dates: digits and separators only.
+    if b.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'_' | b':' | b'+' | b'v')) {
+        return true;
+    }
+    // Paths and URLs without credentials.
+    if v.starts_with('/') || v.starts_with("./") || v.starts_with("~/") || v.contains("://") {
+        return true;
+    }
+    // Digests: `sha256:…`, `sha512-…`.
+    let lower = v.to_ascii_lowercase();
+    if ["sha1", "sha256", "sha384", "sha512", "md5", "blake3", "blake2"]
+        .iter()
+        .any(|p| lower.strip_prefix(p).is_some_and(|r| r.starts_with([':', '-', '='])))
+    {
+        return true;
+    }
+    is_dossier_id(v)
+}
+
+/// The entropy/shape gate of generic assignments: long enough, not one class of character
+/// only (digits only, or lowercase words), and random enough for its length.
+pub fn random_looking(v: &str) -> bool {
+    let b = v.as_bytes();
+    let n = b.len();
+    if n < 8 {
+        return false;
+    }
+    let lower = b.iter().any(u8::is_ascii_lowercase);
+    let upper = b.iter().any(u8::is_ascii_uppercase);
+    let digit = b.iter().any(u8::is_ascii_digit);
+    let other = b.iter().any(|c| !c.is_ascii_alphanumeric());
+    let h = shannon_entropy(v);
+    if !(lower || upper) {
+        return false;
+    }
+    if !digit && !other {
+        // Letters only: random only when long, mixed case and varied.
+        return n >= 16 && lower && upper && h >= 3.5;
+    }
+    if !digit && !upper {
+        // Lowercase words with separators (`my-service-name`).
+        return false;
+    }
+    let needed = if n < 12 {
+        2.75
+    } else if n < 20 {
+        3.0
+    } else {
+        3.2
+    };
+    h >= needed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entropy() {
+        assert_eq!(shannon_entropy(""), 0.0);
+        assert_eq!(shannon_entropy("aaaa"), 0.0);
+        assert!((shannon_entropy("abcdefgh") - 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn boundaries_know_json_escapes() {
+        let t = br#"a\nghp_x"#;
+        assert!(left_boundary(t, 3));
+        assert!(!left_boundary(b"xghp_", 1));
+        assert!(!left_boundary(br"\\nghp_", 3));
+        assert_eq!(off_escapes(br"ab\ncd", 3, 6), Some((4, 6)));
+        assert_eq!(off_escapes(br"abcd\x", 0, 5), Some((0, 4)));
+    }
+
+    #[test]
+    fn gate() {
+        for v in ["Xk9mP2qL7wZ", "a8f5f167f44f4964e6c998dee827110c", "Tr0ub4dor&3x", "wJalrXUtnFEMIK7MDENGbPxRfiCY"] {
+            assert!(random_looking(v), "{v}");
+        }
+        for v in ["my-service-name", "12345678901", "hello_world", "next_token", "aaaa1111"] {
+            assert!(!random_looking(v) || is_placeholder(v) || is_not_a_value(v), "{v}");
+        }
+        for v in [
+            "<your-key>",
+            "${API_KEY}",
+            "$(pass show x)",
+            "%s",
+            "{{ secrets.X }}",
+            "***",
+            "changeme",
+            "your_api_key_here",
+            "xxxxxxxxxxxx",
+        ] {
+            assert!(is_placeholder(v), "{v}");
+        }
+    }
+}

@@ -1,0 +1,563 @@
+//! Finding secrets: the prefilter, the windows, the per-rule matching and the choice between
+//! overlapping candidates.
+//!
+//! One Aho-Corasick pass (overlapping matches, so `sk-ant-` is seen under `sk-` too) over
+//! every rule's anchors and keywords, plus the marker prefix. Each anchor hit opens a window
+//! for the rules that own it: `back` bytes before it to `fwd` bytes after it, clipped to its
+//! line. Windows of one rule are merged and only they are matched, so text without any
+//! anchor costs one automaton pass and nothing else. A rule's regex is compiled the first
+//! time one of its anchors is seen (a component instance is fresh per call: a text with no
+//! anchors compiles no regex at all).
+//!
+//! Not for: writing markers (`super`).
+
+use std::sync::{LazyLock, OnceLock};
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use regex_automata::meta::Regex;
+use regex_automata::util::syntax;
+use regex_automata::{Input, PatternID};
+
+use super::checks;
+use super::marker;
+use super::rules::{Gate, Matcher, RULES, Rule};
+
+/// A secret to replace: bytes `start..end` of the input (on char boundaries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub kind: &'static str,
+}
+
+struct Prefilter {
+    ac: AhoCorasick,
+    /// Per automaton pattern: the rules it opens windows for (empty: the marker prefix).
+    owners: Vec<Vec<u16>>,
+}
+
+fn case_variants(word: &str) -> [String; 3] {
+    let mut cap = word.to_string();
+    if let Some(first) = cap.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    [word.to_string(), cap, word.to_ascii_uppercase()]
+}
+
+static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
+    let mut patterns: Vec<String> = vec![marker::PREFIX.to_string()];
+    let mut owners: Vec<Vec<u16>> = vec![Vec::new()];
+    let mut add = |p: String, rule: usize| match patterns.iter().position(|q| *q == p) {
+        Some(i) => {
+            if !owners[i].contains(&(rule as u16)) {
+                owners[i].push(rule as u16)
+            }
+        }
+        None => {
+            patterns.push(p);
+            owners.push(vec![rule as u16]);
+        }
+    };
+    for (i, r) in RULES.iter().enumerate() {
+        for a in r.anchors {
+            add((*a).to_string(), i);
+        }
+        for k in r.keywords {
+            for v in case_variants(k) {
+                add(v, i);
+            }
+        }
+    }
+    let ac = AhoCorasickBuilder::new()
+        .match_kind(MatchKind::Standard)
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(&patterns)
+        .expect("the redaction anchors build an automaton");
+    Prefilter { ac, owners }
+});
+
+/// A rule's compiled regex and the indices of its `s` (secret) and `n` (name) groups.
+struct Compiled {
+    re: Regex,
+    secret: Option<usize>,
+    name: Option<usize>,
+}
+
+static COMPILED: LazyLock<Vec<OnceLock<Option<Compiled>>>> =
+    LazyLock::new(|| RULES.iter().map(|_| OnceLock::new()).collect());
+
+fn compiled(rule: usize) -> Option<&'static Compiled> {
+    COMPILED[rule]
+        .get_or_init(|| {
+            let Matcher::Regex(pattern) = RULES[rule].matcher else { return None };
+            let re = Regex::builder()
+                .syntax(syntax::Config::new().unicode(false).utf8(false))
+                .configure(Regex::config().utf8_empty(false))
+                .build(pattern)
+                .unwrap_or_else(|e| panic!("redaction rule `{}` compiles: {e}", RULES[rule].kind));
+            let index = |n: &str| re.group_info().to_index(PatternID::ZERO, n);
+            let (secret, name) = (index("s"), index("n"));
+            Some(Compiled { re, secret, name })
+        })
+        .as_ref()
+}
+
+/// Compile every rule (tests: a pattern that does not compile fails here, not in a user's text).
+#[cfg(test)]
+pub fn compile_all() {
+    for i in 0..RULES.len() {
+        let _ = compiled(i);
+    }
+}
+
+struct Candidate {
+    start: usize,
+    end: usize,
+    rule: usize,
+}
+
+/// The secrets of `text`, in order, not overlapping each other or an existing marker.
+pub fn find(text: &str, allow: &[String]) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let pf = &*PREFILTER;
+    let mut windows: Vec<(u16, usize, usize)> = Vec::new();
+    let mut markers: Vec<(usize, usize)> = Vec::new();
+    let mut keys: Vec<usize> = Vec::new();
+    for m in pf.ac.find_overlapping_iter(bytes) {
+        let owners = &pf.owners[m.pattern().as_usize()];
+        if owners.is_empty() {
+            if let Some(len) = marker::marker_len(&bytes[m.start()..]) {
+                markers.push((m.start(), m.start() + len));
+            }
+            continue;
+        }
+        for &r in owners {
+            let rule = &RULES[r as usize];
+            if let Matcher::PrivateKey = rule.matcher {
+                keys.push(m.start());
+                continue;
+            }
+            if !rule.keywords.is_empty() && rule.anchors.is_empty() && !plausible(bytes, m.start(), m.end(), rule) {
+                continue;
+            }
+            let (ws, we) = window(bytes, m.start(), m.end(), rule);
+            windows.push((r, ws, we));
+        }
+    }
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for &k in &keys {
+        if let Some((s, e)) = private_key(bytes, k) {
+            candidates.push(Candidate { start: s, end: e, rule: 0 });
+        }
+    }
+    windows.sort_unstable();
+    let mut i = 0;
+    while i < windows.len() {
+        let (r, ws, mut we) = windows[i];
+        let mut j = i + 1;
+        while j < windows.len() && windows[j].0 == r && windows[j].1 <= we {
+            we = we.max(windows[j].2);
+            j += 1;
+        }
+        match_window(bytes, r as usize, ws, we, &mut candidates);
+        i = j;
+    }
+    candidates.sort_unstable_by_key(|c| (c.start, c.rule));
+    let mut spans = Vec::new();
+    let mut last_end = 0usize;
+    let mut mi = 0usize;
+    for c in candidates {
+        if c.start < last_end {
+            continue;
+        }
+        while mi < markers.len() && markers[mi].1 <= c.start {
+            mi += 1;
+        }
+        if markers[mi..].iter().take_while(|m| m.0 < c.end).any(|m| m.1 > c.start) {
+            continue;
+        }
+        let secret = &text[c.start..c.end];
+        if allow.iter().any(|a| !a.is_empty() && secret.contains(a.as_str())) {
+            continue;
+        }
+        spans.push(Span { start: c.start, end: c.end, kind: RULES[c.rule].kind });
+        last_end = c.end;
+    }
+    spans
+}
+
+/// A cheap look at a keyword hit before any regex: the rest of a key name, an assignment
+/// operator and a value of at least 4 characters that is not a number (`"input_tokens": 1200`
+/// and `tokenizer.next()` stop here); for `cli_secret`, a `--` before the keyword. Rules
+/// with literal anchors are not filtered.
+fn plausible(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> bool {
+    if rule.kind == "cli_secret" {
+        let lo = a.saturating_sub(40);
+        return memchr::memmem::find(&bytes[lo..a], b"--").is_some();
+    }
+    if rule.kind == "auth_header" {
+        return true;
+    }
+    let n = bytes.len();
+    let mut p = b;
+    let name_end = (b + 48).min(n);
+    while p < name_end && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b'_' | b'.' | b'-')) {
+        p += 1;
+    }
+    let skip = |p: &mut usize, set: &[u8]| {
+        while *p < n && set.contains(&bytes[*p]) {
+            *p += 1;
+        }
+    };
+    skip(&mut p, b"\\\"']");
+    skip(&mut p, b" \t");
+    match bytes.get(p) {
+        Some(b'=') => p += if bytes.get(p + 1) == Some(&b'>') { 2 } else { 1 },
+        Some(b':') => p += if bytes.get(p + 1) == Some(&b'=') { 2 } else { 1 },
+        _ => return false,
+    }
+    skip(&mut p, b" \t");
+    skip(&mut p, b"\\\"'");
+    let start = p;
+    let mut digits = true;
+    while p < n && p - start < 8 {
+        let c = bytes[p];
+        if c.is_ascii_whitespace()
+            || matches!(
+                c,
+                b'"' | b'\''
+                    | b'\\'
+                    | b','
+                    | b';'
+                    | b'&'
+                    | b'('
+                    | b')'
+                    | b'{'
+                    | b'}'
+                    | b'['
+                    | b']'
+                    | b'<'
+                    | b'>'
+                    | b'|'
+                    | b'`'
+            )
+        {
+            break;
+        }
+        digits &= c.is_ascii_digit();
+        p += 1;
+    }
+    p - start >= 4 && !digits
+}
+
+/// The window of `rule` around an anchor at `a..b`, clipped to the anchor's line.
+fn window(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> (usize, usize) {
+    let lo = a.saturating_sub(rule.back as usize);
+    let ws = match memchr::memrchr(b'\n', &bytes[lo..a]) {
+        Some(i) => lo + i + 1,
+        None => lo,
+    };
+    let hi = (b + rule.fwd as usize).min(bytes.len());
+    let we = match memchr::memchr(b'\n', &bytes[b..hi]) {
+        Some(i) => b + i,
+        None => hi,
+    };
+    (ws, we)
+}
+
+fn match_window(bytes: &[u8], r: usize, ws: usize, we: usize, out: &mut Vec<Candidate>) {
+    let Some(c) = compiled(r) else { return };
+    let hay = &bytes[ws..we];
+    if c.secret.is_none() && c.name.is_none() {
+        for m in c.re.find_iter(Input::new(hay)) {
+            consider(bytes, r, ws + m.start(), ws + m.end(), None, out);
+        }
+        return;
+    }
+    for caps in c.re.captures_iter(Input::new(hay)) {
+        let Some(s) = c.secret.and_then(|i| caps.get_group(i)).or_else(|| caps.get_group(0)) else { continue };
+        let name = c.name.and_then(|i| caps.get_group(i)).map(|n| &bytes[ws + n.start..ws + n.end]);
+        consider(bytes, r, ws + s.start, ws + s.end, name, out);
+    }
+}
+
+/// Check one candidate against its rule's boundaries and gate.
+fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]>, out: &mut Vec<Candidate>) {
+    let rule = &RULES[r];
+    if rule.left && !checks::left_boundary(bytes, start) {
+        return;
+    }
+    if rule.right && !checks::right_boundary(bytes, end) {
+        return;
+    }
+    let Some((mut s, mut e)) = checks::off_escapes(bytes, start, end) else { return };
+    // Spans end on char boundaries (patterns are ASCII, but negated classes take any byte).
+    while s < e && (bytes[s] & 0xC0) == 0x80 {
+        s += 1;
+    }
+    while e < bytes.len() && (bytes[e] & 0xC0) == 0x80 {
+        e += 1;
+    }
+    if s >= e {
+        return;
+    }
+    let Ok(secret) = std::str::from_utf8(&bytes[s..e]) else { return };
+    let name = name.and_then(|n| std::str::from_utf8(n).ok());
+    let ok = match rule.gate {
+        Gate::None => true,
+        Gate::Token => !checks::token_placeholder(secret),
+        Gate::TokenMixed => {
+            !checks::token_placeholder(secret)
+                && secret.bytes().any(|b| b.is_ascii_digit())
+                && secret.bytes().any(|b| b.is_ascii_alphabetic())
+        }
+        Gate::Loose => loose(secret, name),
+        Gate::Assignment => assignment(secret, name.unwrap_or("")),
+    };
+    if ok {
+        out.push(Candidate { start: s, end: e, rule: r });
+    }
+}
+
+/// A password in a URL, a connection string or a command line, or a header value.
+fn loose(v: &str, name: Option<&str>) -> bool {
+    v.len() >= 3
+        && name != Some(v)
+        && !v.bytes().all(|b| b.is_ascii_digit())
+        && !checks::is_placeholder(v)
+        && !["pass", "pwd", "user", "username", "root", "admin", "guest", "none", "null", "test"]
+            .contains(&v.to_ascii_lowercase().as_str())
+}
+
+/// The words of a key name: `DB_PASSWORD` → db, password; `apiKey` → api, key.
+fn words(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+const PASSWORD_WORDS: &[&str] = &["pass", "password", "passwd", "passphrase", "pwd"];
+const SECRET_LAST: &[&str] = &[
+    "pass",
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "apikey",
+    "credential",
+    "credentials",
+    "auth",
+];
+const SECRET_SUFFIXES: &[&str] =
+    &["password", "passwd", "secret", "apikey", "secretkey", "accesskey", "privatekey", "token"];
+/// Words before `key` or `token` that make the name something other than a secret.
+const NOT_SECRET_BEFORE: &[&str] = &[
+    "public",
+    "pub",
+    "cache",
+    "primary",
+    "foreign",
+    "sort",
+    "partition",
+    "idempotency",
+    "object",
+    "lookup",
+    "map",
+    "dict",
+    "hash",
+    "row",
+    "group",
+    "unique",
+    "composite",
+    "index",
+    "i18n",
+    "translation",
+    "react",
+    "list",
+    "route",
+    "query",
+    "next",
+    "page",
+    "continuation",
+    "pagination",
+    "cursor",
+    "sync",
+    "start",
+    "end",
+    "max",
+    "min",
+    "num",
+    "total",
+    "input",
+    "output",
+    "prompt",
+    "completion",
+    "eof",
+    "lexer",
+    "parse",
+    "csrf",
+    "sort",
+    "dedupe",
+    "dedup",
+    "file",
+    "config",
+    "registry",
+    "s3",
+    "bucket",
+    "storage",
+    "kms",
+    "gpg",
+    "pgp",
+    "ssh",
+    "host",
+    "known",
+    "keyboard",
+    "hot",
+    "short",
+    "shortcut",
+    "sign",
+    "verify",
+    "verification",
+    "upload",
+    "download",
+    "form",
+];
+
+/// The gate of generic assignments and command-line flags.
+fn assignment(v: &str, name: &str) -> bool {
+    if checks::is_placeholder(v) || checks::is_not_a_value(v) {
+        return false;
+    }
+    let mut w = words(name);
+    // `SECRET_KEY_BASE`, `API_TOKEN_VALUE`: the secret word before a suffix word.
+    if w.len() >= 2
+        && matches!(w[w.len() - 1].as_str(), "base" | "value" | "string" | "str" | "b64" | "base64" | "hex" | "raw")
+    {
+        w.pop();
+    }
+    let Some(last) = w.last() else { return false };
+    let last = last.as_str();
+    if !SECRET_LAST.contains(&last) && !SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
+        return false;
+    }
+    if w.len() >= 2 && matches!(last, "key" | "token" | "auth") && NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
+    {
+        return false;
+    }
+    let b = v.as_bytes();
+    if PASSWORD_WORDS.contains(&last) || last.ends_with("password") || last.ends_with("passwd") {
+        let classes = [
+            b.iter().any(u8::is_ascii_lowercase),
+            b.iter().any(u8::is_ascii_uppercase),
+            b.iter().any(u8::is_ascii_digit),
+            b.iter().any(|c| !c.is_ascii_alphanumeric()),
+        ]
+        .iter()
+        .filter(|&&x| x)
+        .count();
+        return b.len() >= 6 && classes >= 2 && checks::shannon_entropy(v) >= 2.3 && !checks::is_uuid(v);
+    }
+    if w.len() == 1 && matches!(last, "key" | "token") {
+        // A bare `key:`/`token:` holding a commit or content hash is not a secret.
+        let hex = b.iter().all(u8::is_ascii_hexdigit);
+        if hex && (b.len() == 40 || b.len() == 64) {
+            return false;
+        }
+    }
+    if w.len() == 1 && matches!(last, "key" | "auth") {
+        return b.len() >= 16 && checks::random_looking(v) && checks::shannon_entropy(v) >= 3.5;
+    }
+    checks::random_looking(v) || (checks::is_uuid(v) && w.len() >= 2)
+}
+
+/// A private key block starting at `a` (`-----BEGIN `): to its `-----END …-----` line, or,
+/// unterminated, over the lines (or JSON-escaped lines) that look like key material.
+fn private_key(bytes: &[u8], a: usize) -> Option<(usize, usize)> {
+    let head = &bytes[a + 11..bytes.len().min(a + 11 + 48)];
+    let close = memchr::memmem::find(head, b"-----")?;
+    let label = &head[..close];
+    if !label.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b' ')
+        || !(label.ends_with(b"PRIVATE KEY") || label.ends_with(b"PRIVATE KEY BLOCK"))
+    {
+        return None;
+    }
+    let body_start = a + 11 + close + 5;
+    let limit = bytes.len().min(body_start + 64 * 1024);
+    let body = &bytes[body_start..limit];
+    let end_at = memchr::memmem::find(body, b"-----END ");
+    let next_begin = memchr::memmem::find(body, b"-----BEGIN ");
+    if let Some(e) = end_at
+        && next_begin.is_none_or(|n| n > e)
+    {
+        let tail = &body[e + 9..];
+        let close = memchr::memmem::find(&tail[..tail.len().min(48)], b"-----")?;
+        let material = body[..e].iter().filter(|c| c.is_ascii_alphanumeric() || **c == b'+' || **c == b'/').count();
+        if material < 20 {
+            return None;
+        }
+        return Some((a, body_start + e + 9 + close + 5));
+    }
+    // Unterminated: take the following lines while they look like key material.
+    let mut p = 0usize;
+    let mut end = None;
+    loop {
+        // Separators: newlines, spaces, JSON escapes of newlines.
+        loop {
+            match body.get(p) {
+                Some(b'\n' | b'\r' | b' ' | b'\t') => p += 1,
+                Some(b'\\') => {
+                    let run = body[p..].iter().take_while(|&&c| c == b'\\').count();
+                    if matches!(body.get(p + run), Some(b'n' | b'r' | b't')) {
+                        p += run + 1;
+                    } else {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let seg_len =
+            body[p..].iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')).count();
+        let header = body[p..].iter().take_while(|c| c.is_ascii_alphabetic() || **c == b'-').count();
+        if header > 0 && body.get(p + header) == Some(&b':') {
+            // `Proc-Type: 4,ENCRYPTED`, `Comment: …`: to the end of the line.
+            let n = body[p..].iter().take_while(|c| !matches!(c, b'\n' | b'\\' | b'"')).count();
+            p += n;
+            end = Some(p);
+            continue;
+        }
+        if seg_len == 0 {
+            break;
+        }
+        let after = body.get(p + seg_len);
+        if !matches!(after, None | Some(b'\n' | b'\r' | b'\\' | b'"')) {
+            break;
+        }
+        p += seg_len;
+        end = Some(p);
+    }
+    let end = end?;
+    let material = body[..end].iter().filter(|c| c.is_ascii_alphanumeric()).count();
+    (material >= 20).then_some((a, body_start + end))
+}
