@@ -207,6 +207,17 @@ fn rand_suffix() -> String {
 
 // ------------------------------------------------------------------ the recorded agent
 
+/// Words of the first excerpt: what a lesson citing it talks about (its claims share content
+/// with the cited lines, issue 21 defect 8).
+fn cited_words(order: &Value) -> String {
+    let text = order["evidence"]["excerpts"][0]["text"].as_str().unwrap_or_default();
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() > 3)
+        .take(12)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The first excerpt's ref, as the work order gives it.
 fn first_ref(order: &Value) -> Value {
     order["evidence"]["excerpts"][0]["evidence"].clone()
@@ -274,7 +285,7 @@ fn agent_result(order: &Value) -> Value {
             "unit_id": input["unit"]["id"],
             "objective": input["unit"]["objective"],
             "what": format!("What {} is.", input["unit"]["label"].as_str().unwrap()),
-            "why_here": "The change calls it on every request path shown in the excerpt.",
+            "why_here": format!("The change calls it on every request path shown in the excerpt ({}).", cited_words(order)),
             "failure_mode": "Without it the first transient error becomes a user-visible failure.",
             "connections": ["It feeds the next unit's decision about when to give up."],
             "misconceptions": ["That it only matters under heavy load."],

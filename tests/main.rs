@@ -18,6 +18,7 @@ mod claude_code;
 mod claude_init;
 mod cli;
 mod codecall;
+mod codecall_docs;
 mod codecall_locate;
 mod completions;
 mod conformance;

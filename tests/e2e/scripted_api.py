@@ -62,6 +62,13 @@ def tool_results(messages):
     return out
 
 
+def cited_words(order):
+    """Words of the first excerpt: a lesson's claims share content with the lines it cites."""
+    import re
+    text = order["evidence"]["excerpts"][0]["text"]
+    return " ".join([w for w in re.split(r"[^A-Za-z0-9_]+", text) if len(w) > 3][:12])
+
+
 def first_ref(order):
     return order["evidence"]["excerpts"][0]["evidence"]
 
@@ -90,7 +97,8 @@ def agent_result(order):
     if step == "lesson":
         unit = inp["unit"]
         return {"unit_id": unit["id"], "objective": unit["objective"], "what": f"What {unit['label']} is.",
-                "why_here": "The change calls it on every request path shown in the excerpt.",
+                "why_here": "The change calls it on every request path shown in the excerpt ("
+                            + cited_words(order) + ").",
                 "failure_mode": "Without it the first transient error becomes a user-visible failure.",
                 "connections": ["It feeds the next unit's decision about when to give up."],
                 "misconceptions": ["That it only matters under heavy load."],

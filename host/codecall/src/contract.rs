@@ -280,12 +280,19 @@ pub struct CodeExample {
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     OfficialDocs,
+    /// A package's own documentation as installed, at the version the lockfile pins.
+    PackageDocs,
     Standard,
     ProjectDocs,
-    /// The model's own knowledge, not checked against a source: labelled as such.
+    /// The model's own knowledge, not checked against a source: shown as `uncited`.
     ModelKnowledge,
 }
 
+/// A lesson's citation of documentation. Any kind but `model_knowledge` names a `source_id`
+/// from the work order's `documentation.sources` (the runtime fills in `location`, `version`
+/// and `content_hash` from it); `model_knowledge` names none and is shown as *uncited*. A `url`
+/// is accepted only when it is the resolved source's location (so never while retrieval is
+/// off).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DocumentationSource {
@@ -294,6 +301,26 @@ pub struct DocumentationSource {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     pub kind: SourceKind,
+    /// The `source_id` of a resolved source of this lesson's work order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_id: Option<String>,
+    /// Filled in by the runtime: the source's path or URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// Filled in by the runtime: the documented package version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// BLAKE3 of the source's excerpt the citation was checked against; filled in when absent,
+    /// must match when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_hash: Option<String>,
+}
+
+impl DocumentationSource {
+    /// Claims from the model's own knowledge: shown as *uncited*.
+    pub fn is_uncited(&self) -> bool {
+        self.kind == SourceKind::ModelKnowledge
+    }
 }
 
 /// Worker result of the `lesson` step (§9, §11): the seven parts every unit's lesson answers —

@@ -31,6 +31,7 @@ pub const MAX_CONTEXT_ATTEMPTS: u32 = 2;
 pub(crate) struct Ctx<'a> {
     pub policy: &'a dyn LearningPolicy,
     pub source: &'a dyn EvidenceSource,
+    pub docs: &'a dyn crate::docs::DocumentationSource,
     /// Every text an event records from outside (failure messages, results, notes) goes
     /// through it first.
     pub redactor: &'a dyn dossier_evidence::Redact,
@@ -396,6 +397,13 @@ pub(crate) fn hop(ctx: &Ctx<'_>, s: &Session) -> Result<EventBody> {
             MoveRecord::Retry { question } => question_requested(s, question, MoveKind::Retry),
             MoveRecord::Finish { end } => EventBody::QuizCompleted(QuizCompleted { end }),
         },
+        Pending::Documentation { work_order_id, request, .. } => {
+            // Redacted here, by the runtime, before it is hashed and recorded (the source may be
+            // any provider).
+            let r =
+                crate::docs::redact(ctx.redactor, ctx.docs.resolve(&crate::docs::request_for(s, &request.unit_id)))?;
+            EventBody::DocumentationResolved(crate::docs::event(work_order_id, &request.unit_id, r))
+        }
         Pending::Summary => {
             let end = s.end.as_ref().expect("the quiz completed");
             EventBody::SummaryReady(SummaryReady { summary: summary::build(s, end) })
@@ -495,7 +503,9 @@ pub(crate) fn submit(ctx: &Ctx<'_>, s: &Session, checkpoint: &str, outcome: &Sub
         }
         Pending::Lesson { work_order_id, kind, request, .. } => {
             decode_then(value, &mut errors, |mut lesson: Lesson, errors| {
-                errors.extend(validate::validate_lesson(&mut lesson, &request.unit_id, pack));
+                let offline = started(s).options.offline;
+                let docs = s.documentation.get(work_order_id);
+                errors.extend(validate::validate_lesson(&mut lesson, &request.unit_id, pack, docs, offline));
                 if !errors.is_empty() {
                     return Ok(None);
                 }

@@ -60,7 +60,8 @@ pub enum RecoveryCause {
     InsufficientEvidence,
     /// A worker result failed schema or semantic validation.
     InvalidWorkerResult,
-    /// Documentation retrieval failed. Not produced: retrieval is off (offline by default).
+    /// Documentation retrieval failed. Not produced: a provider that fails makes the concept
+    /// `unavailable` (with a note) in `DOCUMENTATION_RESOLVED`, and the lesson goes on.
     DocumentationFailure,
     /// The agent reported it could not produce a result.
     LlmFailure,
@@ -119,8 +120,10 @@ pub struct StartOptions {
     pub evidence_budget: Budget,
     pub privacy: PrivacyRules,
     pub slice: Option<SliceRequest>,
-    /// Documentation retrieval is off by default (DESIGN §3, gate 4). Always `true` here: the
-    /// runtime has no retrieval; lessons label model knowledge.
+    /// Documentation retrieval over the network is off by default (DESIGN §3, gate 4): `true`
+    /// unless the host allowed it for this session (config `privacy_mode: allow-doc-fetch` and
+    /// the user's consent). Offline, lessons are checked against project-local and
+    /// installed-package documentation only, and label model knowledge `uncited`.
     pub offline: bool,
     /// The Dossier (id) the host saves the summary to when the session completes (the §19
     /// long-term-memory hand-off, opt-in). The runtime only records it, so whichever process
@@ -362,6 +365,40 @@ pub struct LessonStarted {
     pub follow_up: Option<QuestionRequestRecord>,
 }
 
+/// One concept's documentation status (§9 `DocumentationResult`, sources by id).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConceptDocumentation {
+    pub concept_id: String,
+    pub status: dossier_docs::Status,
+    /// Ids of this concept's sources among the event's `sources`.
+    pub source_ids: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// `DOCUMENTATION_RESOLVED`: what the resolver found for a lesson's unit, before the lesson work
+/// order. The sources carry their (redacted) excerpts and BLAKE3, so the lesson's citations are
+/// checked against them and replay needs no provider.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DocumentationResolved {
+    pub work_order_id: String,
+    pub unit_id: String,
+    /// `resolved` if any concept is, else `unavailable` if any is, else `not_needed`.
+    pub status: dossier_docs::Status,
+    pub concepts: Vec<ConceptDocumentation>,
+    pub sources: Vec<dossier_docs::ResolvedSource>,
+    pub notes: Vec<String>,
+    /// The providers that were asked.
+    pub providers: Vec<String>,
+    /// A network provider was among them.
+    pub network: bool,
+}
+
+impl DocumentationResolved {
+    pub fn source(&self, id: &str) -> Option<&dossier_docs::ResolvedSource> {
+        self.sources.iter().find(|s| s.source_id == id)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LessonReady {
     pub work_order_id: String,
@@ -507,6 +544,7 @@ pub enum EventBody {
     DecisionRecorded(DecisionRecorded),
     ConfidenceRecorded(ConfidenceRecorded),
     LessonStarted(LessonStarted),
+    DocumentationResolved(DocumentationResolved),
     LessonReady(LessonReady),
     ReinforcementReady(LessonReady),
     LessonAcknowledged(LessonAcknowledged),
@@ -539,6 +577,7 @@ pub enum EventKind {
     DecisionRecorded,
     ConfidenceRecorded,
     LessonStarted,
+    DocumentationResolved,
     LessonReady,
     ReinforcementReady,
     LessonAcknowledged,
@@ -557,7 +596,7 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 26] = [
+    pub const ALL: [EventKind; 27] = [
         EventKind::SessionStarted,
         EventKind::ContextRequested,
         EventKind::ContextReady,
@@ -569,6 +608,7 @@ impl EventKind {
         EventKind::DecisionRecorded,
         EventKind::ConfidenceRecorded,
         EventKind::LessonStarted,
+        EventKind::DocumentationResolved,
         EventKind::LessonReady,
         EventKind::ReinforcementReady,
         EventKind::LessonAcknowledged,
@@ -600,6 +640,7 @@ impl EventKind {
             EventKind::DecisionRecorded => "DECISION_RECORDED",
             EventKind::ConfidenceRecorded => "CONFIDENCE_RECORDED",
             EventKind::LessonStarted => "LESSON_STARTED",
+            EventKind::DocumentationResolved => "DOCUMENTATION_RESOLVED",
             EventKind::LessonReady => "LESSON_READY",
             EventKind::ReinforcementReady => "REINFORCEMENT_READY",
             EventKind::LessonAcknowledged => "LESSON_ACKNOWLEDGED",
@@ -639,6 +680,7 @@ impl EventBody {
             EventBody::DecisionRecorded(_) => EventKind::DecisionRecorded,
             EventBody::ConfidenceRecorded(_) => EventKind::ConfidenceRecorded,
             EventBody::LessonStarted(_) => EventKind::LessonStarted,
+            EventBody::DocumentationResolved(_) => EventKind::DocumentationResolved,
             EventBody::LessonReady(_) => EventKind::LessonReady,
             EventBody::ReinforcementReady(_) => EventKind::ReinforcementReady,
             EventBody::LessonAcknowledged(_) => EventKind::LessonAcknowledged,

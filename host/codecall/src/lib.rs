@@ -37,6 +37,7 @@
 //! - [`work_order`], [`prompts`]: what the agent is asked. [`step`]: what callers get back.
 //! - [`derive`]: signals and views derived from the evidence pack. [`summary`]: the summary.
 //! - [`policy`]: the `LearningPolicy` trait and `NativePolicy`. [`source`]: evidence sources.
+//! - [`docs`]: documentation for lessons (`DocumentationSource`, `LocalDocs`, over `dossier-docs`).
 //! - [`replay`]: re-deriving a log's decisions.
 //!
 //! Invariants:
@@ -51,15 +52,18 @@
 //!   worker results and notes by the runtime, before any event is built — both with the
 //!   redactor the runtime is handed (the store's redaction policy in the product); one that
 //!   fails fails the operation.
-//! - **No model calls, no network.** The agent does the judging; the runtime only validates.
+//! - **No model calls; no network of its own.** The agent does the judging; the runtime only
+//!   validates. Documentation comes from an injected source: offline by default; a host's
+//!   network provider is asked only for a session recorded as not `offline`.
 //!
 //! Not for: transport (the host's CLI, MCP tools and hooks), the policy's rules
-//! (`dossier-core`), reading repositories (`dossier-evidence`), or documentation retrieval
-//! (off by default and not implemented: lessons label model knowledge instead).
+//! (`dossier-core`), reading repositories (`dossier-evidence`), or finding documentation
+//! (`dossier-docs`; deciding whether a session may use the network is the host's).
 
 pub mod contract;
 pub mod decide;
 pub mod derive;
+pub mod docs;
 pub mod error;
 pub mod event;
 pub mod log;

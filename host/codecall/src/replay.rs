@@ -3,7 +3,8 @@
 //!
 //! For each event, in order, from the session folded so far:
 //! - a runtime decision (`actor: runtime`) is recomputed with the same code the live runtime
-//!   runs; a collection is answered with the pack (or the failure) the log recorded;
+//!   runs; a collection is answered with the pack (or the failure) the log recorded, and a
+//!   documentation step with the sources the log recorded (no provider, no network);
 //! - an input (a start request, a worker result, a user answer, a cancel) is rebuilt from the
 //!   event and run through the same validation and decision code, so what the runtime derives
 //!   from it (filled evidence hashes, the choice shuffle, the correctness of an answer, the next
@@ -143,10 +144,33 @@ impl EvidenceSource for Recorded<'_> {
     }
 }
 
+/// Answers a documentation step with what the log recorded for it: replay needs no provider
+/// and no network.
+impl crate::docs::DocumentationSource for Recorded<'_> {
+    fn resolve(&self, _: &crate::docs::DocRequest) -> crate::docs::DocResolution {
+        match &self.0.body {
+            EventBody::DocumentationResolved(d) => crate::docs::DocResolution {
+                concepts: d.concepts.clone(),
+                sources: d.sources.clone(),
+                notes: d.notes.clone(),
+                providers: d.providers.clone(),
+                network: d.network,
+            },
+            other => crate::docs::DocResolution {
+                concepts: Vec::new(),
+                sources: Vec::new(),
+                notes: vec![format!("the log records {} where documentation was due", other.kind())],
+                providers: Vec::new(),
+                network: false,
+            },
+        }
+    }
+}
+
 /// What the runtime would have recorded at this point, or `None` for an input taken as recorded.
 fn rederive(policy: &dyn LearningPolicy, redactor: &dyn Redact, s: &Session, e: &Event) -> Result<Option<EventBody>> {
     let source = Recorded(e);
-    let ctx = Ctx { policy, source: &source, redactor };
+    let ctx = Ctx { policy, source: &source, redactor, docs: &source };
     let body = match (&e.body, e.actor) {
         (EventBody::SessionStarted(st), _) => {
             let mut body =

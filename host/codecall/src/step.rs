@@ -57,7 +57,8 @@ pub struct LessonView {
     pub kind: LessonKind,
     pub unit: UnitBrief,
     pub lesson: Lesson,
-    /// Shown with the lesson: documentation was not retrieved.
+    /// Shown with the lesson: what documentation was resolved, and that uncited claims are the
+    /// model's knowledge.
     pub documentation_note: String,
 }
 
@@ -222,9 +223,7 @@ pub fn next(s: &Session) -> Next {
                 kind: l.kind,
                 unit: u,
                 lesson: l.lesson.clone(),
-                documentation_note: "Documentation retrieval is off: general explanations come from the model's \
-                                     knowledge and are labelled as such; claims about this code cite its evidence."
-                    .into(),
+                documentation_note: documentation_note(s, work_order_id),
             })
         }
         Pending::QuestionShown { question_id } => {
@@ -286,4 +285,21 @@ pub fn feedback(s: &Session, events: &[Event]) -> Option<Feedback> {
         feedback: evaluation.feedback.clone(),
         diagnosed_misconceptions: evaluation.diagnosed_misconceptions.clone(),
     })
+}
+
+/// The note shown with a lesson: the resolution's status and sources, offline or not.
+pub fn documentation_note(s: &Session, work_order_id: &str) -> String {
+    let offline = s.started.as_ref().is_none_or(|st| st.options.offline);
+    let mode =
+        if offline { "offline (project-local and installed-package docs; no network)" } else { "network allowed" };
+    let tail = "citations marked uncited come from the model's knowledge; claims about this code cite its evidence.";
+    match s.documentation.get(work_order_id) {
+        Some(d) if !d.sources.is_empty() => format!(
+            "Documentation {mode}: {} source(s) resolved ({}); {tail}",
+            d.sources.len(),
+            d.sources.iter().map(|x| x.source_id.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+        Some(d) => format!("Documentation {mode}: {}; {tail}", d.status.name()),
+        None => format!("Documentation {mode}: none resolved; {tail}"),
+    }
 }

@@ -14,7 +14,8 @@
 //!   units that were taught (at most two per unit), each labelled as a misconception so it never
 //!   reads as advice.
 //! - `limitations`: what the estimate rests on — the number of answers, evidence gaps, omitted
-//!   concepts, a degraded plan, documentation being offline, the reason the session stopped.
+//!   concepts, a degraded plan, the reason the session stopped, and what each lesson's
+//!   citations were checked against ([`documentation_line`]).
 //!
 //! Wording: "estimated session mastery", "evidenced"; never "mastered" (DESIGN §3, gate 7).
 //!
@@ -172,10 +173,8 @@ pub fn build(s: &Session, end: &SessionEndRecord) -> Summary {
                 .into(),
         );
     }
-    if s.started.as_ref().is_none_or(|st| st.options.offline) {
-        limitations.push(
-            "Documentation retrieval was off: explanations were not checked against official documentation.".into(),
-        );
+    if let Some(line) = documentation_line(s) {
+        limitations.push(line);
     }
     if not_assessed > 0 {
         limitations.push(format!("{not_assessed} unit(s) were not assessed by any question."));
@@ -204,4 +203,50 @@ pub fn build(s: &Session, end: &SessionEndRecord) -> Summary {
         questions_answered: answered,
         minutes_spent_estimate: s.elapsed_minutes + s.uncharged_minutes,
     }
+}
+
+/// The documentation limitation: whether retrieval was offline, and per delivered lesson which
+/// resolved sources it cited (each checked against the excerpt recorded in
+/// `DOCUMENTATION_RESOLVED`), which were resolved but not cited, and how many of its claims were
+/// uncited model knowledge. `None` when no lesson was delivered.
+pub fn documentation_line(s: &Session) -> Option<String> {
+    if s.lessons.is_empty() {
+        return None;
+    }
+    let offline = s.started.as_ref().is_none_or(|st| st.options.offline);
+    let mode = if offline {
+        "offline: project-local and installed-package documentation only, no network retrieval"
+    } else {
+        "network retrieval allowed for allowlisted official documentation, plus project-local and installed packages"
+    };
+    let label = |unit: &str| s.plan.as_ref().and_then(|p| p.unit(unit)).map_or(unit.to_string(), |u| u.label.clone());
+    let mut parts = Vec::new();
+    for l in &s.lessons {
+        let cited: Vec<&str> = l.lesson.citations.iter().filter_map(|c| c.source_id.as_deref()).collect();
+        let uncited = l.lesson.citations.iter().filter(|c| c.is_uncited()).count();
+        let docs = s.documentation.get(&l.work_order_id);
+        let mut part = format!("the lesson on \"{}\" ({})", label(&l.request.unit_id), l.work_order_id);
+        if cited.is_empty() {
+            part.push_str(" cited no documentation");
+        } else {
+            part.push_str(&format!(" cited {}, checked against the recorded excerpt(s)", cited.join(", ")));
+        }
+        match docs {
+            Some(d) => {
+                let unused: Vec<&str> =
+                    d.sources.iter().map(|x| x.source_id.as_str()).filter(|id| !cited.contains(id)).collect();
+                if d.sources.is_empty() {
+                    part.push_str(&format!(" (documentation {})", d.status.name()));
+                } else if !unused.is_empty() {
+                    part.push_str(&format!(" (resolved, not cited: {})", unused.join(", ")));
+                }
+            }
+            None => part.push_str(" (no documentation was resolved)"),
+        }
+        if uncited > 0 {
+            part.push_str(&format!("; {uncited} citation(s) of model knowledge, uncited"));
+        }
+        parts.push(part);
+    }
+    Some(format!("Documentation ({mode}): {}.", parts.join("; ")))
 }

@@ -15,7 +15,11 @@
 //!   (`missing_evidence`), disputes name a derived signal (`unknown_signal`), and the policy
 //!   accepts the concepts and signals (`policy_rejected`);
 //! - lessons: the unit asked for (`unit_mismatch`), all seven §11 parts present
-//!   (`lesson_part_missing`), at least one evidence ref;
+//!   (`lesson_part_missing`), at least one evidence ref, every cited excerpt sharing a word
+//!   with the lesson's text (`evidence_unrelated`, see [`stem`]); citations name a source
+//!   resolved for the work order (`citation_not_resolved`, `citation_hash_mismatch`), no URL
+//!   while network retrieval is off (`retrieval_off`), and `model_knowledge` names no source
+//!   (`uncited_with_source`);
 //! - questions: the question id, unit and intent asked for (`question_id_mismatch`,
 //!   `unit_mismatch`, `intent_mismatch`) and every item-quality rule of the policy's
 //!   `check_item` under its own code (`choice-count`, `duplicate-choice-id`,
@@ -33,8 +37,8 @@ use dossier_evidence::{EvidencePack, Redact, VerifyError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::contract::{ConceptExtraction, EvaluationResult, EvidenceRef, Lesson, Question};
-use crate::event::{ItemWarning, QuestionRequestRecord};
+use crate::contract::{ConceptExtraction, EvaluationResult, EvidenceRef, Lesson, Question, SourceKind};
+use crate::event::{DocumentationResolved, ItemWarning, QuestionRequestRecord};
 use crate::policy::{self, LearningPolicy, PolicyFailure};
 
 pub use crate::error::ValidationError;
@@ -436,8 +440,15 @@ fn prerequisite_cycles(x: &ConceptExtraction) -> Vec<ValidationError> {
     errors
 }
 
-/// Check a lesson for `unit_id` (module doc).
-pub fn validate_lesson(l: &mut Lesson, unit_id: &str, pack: &EvidencePack) -> Vec<ValidationError> {
+/// Check a lesson for `unit_id` (module doc), its citations against `docs` (what was resolved
+/// for its work order), with network retrieval off when `offline`.
+pub fn validate_lesson(
+    l: &mut Lesson,
+    unit_id: &str,
+    pack: &EvidencePack,
+    docs: Option<&DocumentationResolved>,
+    offline: bool,
+) -> Vec<ValidationError> {
     let mut errors = Vec::new();
     if l.unit_id != unit_id {
         errors.push(ValidationError::new(
@@ -464,9 +475,7 @@ pub fn validate_lesson(l: &mut Lesson, unit_id: &str, pack: &EvidencePack) -> Ve
     for (i, a) in l.assumptions.iter().enumerate() {
         nonempty(a, "empty_field", &format!("assumptions[{i}]"), &mut errors);
     }
-    for (i, c) in l.citations.iter().enumerate() {
-        nonempty(&c.title, "empty_field", &format!("citations[{i}].title"), &mut errors);
-    }
+    check_citations(l, docs, offline, &mut errors);
     if l.evidence.is_empty() {
         errors.push(ValidationError::new(
             "missing_evidence",
@@ -474,8 +483,162 @@ pub fn validate_lesson(l: &mut Lesson, unit_id: &str, pack: &EvidencePack) -> Ve
             "a lesson's claims about the implementation cite at least one excerpt",
         ));
     }
+    let before = errors.len();
     resolve_refs(&mut l.evidence, pack, "evidence", &mut errors);
+    if errors.len() == before {
+        check_related(l, pack, &mut errors);
+    }
     errors
+}
+
+/// The citation rules (module doc): a documentation citation names a source resolved for this
+/// work order; `model_knowledge` names none (it is shown as *uncited*); a URL is accepted only
+/// as the resolved source's own location, so never while retrieval is off.
+fn check_citations(
+    l: &mut Lesson,
+    docs: Option<&DocumentationResolved>,
+    offline: bool,
+    errors: &mut Vec<ValidationError>,
+) {
+    let resolved: Vec<&str> =
+        docs.map(|d| d.sources.iter().map(|s| s.source_id.as_str()).collect()).unwrap_or_default();
+    let listed =
+        if resolved.is_empty() { "none was resolved for this lesson".to_string() } else { resolved.join(", ") };
+    for (i, c) in l.citations.iter_mut().enumerate() {
+        let at = format!("citations[{i}]");
+        nonempty(&c.title, "empty_field", &format!("{at}.title"), errors);
+        if c.kind == SourceKind::ModelKnowledge {
+            if c.source_id.is_some() || c.url.is_some() {
+                errors.push(ValidationError::new(
+                    "uncited_with_source",
+                    at,
+                    "a model_knowledge citation is uncited: give it no source_id or url, or cite the resolved source \
+                     with its own kind",
+                ));
+            }
+            continue;
+        }
+        if let Some(url) = &c.url
+            && offline
+        {
+            errors.push(ValidationError::new(
+                "retrieval_off",
+                format!("{at}.url"),
+                format!(
+                    "documentation retrieval over the network is off in this session, so `{url}` was not checked: \
+                     cite a source_id from the work order's documentation.sources, or mark the claim model_knowledge \
+                     (shown as uncited)"
+                ),
+            ));
+            continue;
+        }
+        let Some(source) = c.source_id.as_deref().and_then(|id| docs.and_then(|d| d.source(id))) else {
+            errors.push(ValidationError::new(
+                "citation_not_resolved",
+                format!("{at}.source_id"),
+                format!(
+                    "{} is not a source resolved for this lesson ({listed}); cite one of those by source_id, or mark \
+                     the claim model_knowledge (shown as uncited)",
+                    c.source_id.as_deref().map_or("a citation without source_id".to_string(), |id| format!("`{id}`"))
+                ),
+            ));
+            continue;
+        };
+        if let Some(url) = &c.url
+            && url != &source.location
+        {
+            errors.push(ValidationError::new(
+                "citation_not_resolved",
+                format!("{at}.url"),
+                format!("`{url}` is not the location of {} ({}); leave url out", source.source_id, source.location),
+            ));
+            continue;
+        }
+        if let Some(h) = &c.content_hash
+            && h != &source.content_hash
+        {
+            errors.push(ValidationError::new(
+                "citation_hash_mismatch",
+                format!("{at}.content_hash"),
+                format!("does not match {}'s excerpt; leave content_hash out to have it filled in", source.source_id),
+            ));
+            continue;
+        }
+        c.kind = match source.kind {
+            dossier_docs::SourceKind::OfficialDocs => SourceKind::OfficialDocs,
+            dossier_docs::SourceKind::PackageDocs => SourceKind::PackageDocs,
+            dossier_docs::SourceKind::Standard => SourceKind::Standard,
+            dossier_docs::SourceKind::ProjectDocs => SourceKind::ProjectDocs,
+        };
+        c.location = Some(source.location.clone());
+        c.version = source.version.clone();
+        c.content_hash = Some(source.content_hash.clone());
+    }
+}
+
+/// A word reduced to a crude stem, so `retries` and `retry`, `cached` and `cache` meet: one
+/// suffix of `ing`, `ed`, `es`, `s`, `e` off (when three letters remain), then a final `y` as `i`.
+pub fn stem(word: &str) -> String {
+    let mut w = word.to_string();
+    for suffix in ["ing", "ed", "es", "s", "e"] {
+        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) {
+            w.truncate(w.len() - suffix.len());
+            break;
+        }
+    }
+    if w.ends_with('y') {
+        w.pop();
+        w.push('i');
+    }
+    w
+}
+
+fn stems(text: &str) -> BTreeSet<String> {
+    dossier_docs::text::words(text).iter().map(|w| stem(w)).collect()
+}
+
+/// Issue 21 defect 8: every excerpt a lesson cites shares content with the lesson's claims —
+/// at least one word stem (identifiers split at `_` and camelCase, lowercased, words under three
+/// letters and common English and keyword stop words out: `dossier_docs::text::words`, then
+/// [`stem`]) of the cited lines occurs in the lesson's text (objective, the seven parts, the
+/// example and the assumptions). A citation of a closing brace, a blank line or code the lesson
+/// never talks about is `evidence_unrelated`.
+fn check_related(l: &Lesson, pack: &EvidencePack, errors: &mut Vec<ValidationError>) {
+    let claims = [
+        l.objective.as_str(),
+        &l.what,
+        &l.why_here,
+        &l.failure_mode,
+        &l.mental_model,
+        &l.connections.join("\n"),
+        &l.misconceptions.join("\n"),
+        &l.minimal_example.code,
+        &l.minimal_example.explanation,
+        &l.assumptions.join("\n"),
+    ]
+    .join("\n");
+    let claim_stems = stems(&claims);
+    for (i, r) in l.evidence.iter().enumerate() {
+        let Some(hash) = &r.content_hash else { continue };
+        let er = dossier_evidence::EvidenceRef {
+            path: r.path.clone(),
+            revision: r.revision.clone(),
+            start_line: r.start_line,
+            end_line: r.end_line,
+            content_hash: hash.clone(),
+        };
+        let Ok(cited) = pack.verify(&er) else { continue };
+        if stems(cited).is_disjoint(&claim_stems) {
+            errors.push(ValidationError::new(
+                "evidence_unrelated",
+                format!("evidence[{i}]"),
+                format!(
+                    "{r}: the cited lines share no word with the lesson's text, so they cannot support its claims about \
+                     the code; cite the lines the lesson talks about (name what they contain)"
+                ),
+            ));
+        }
+    }
 }
 
 /// Check a question against its request and the policy's item rules (module doc): the errors

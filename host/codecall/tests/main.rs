@@ -3,6 +3,7 @@
 //! agent and user.
 //!
 //! - `contracts`: every rejection rule at the worker boundary.
+//! - `documentation`: documentation resolved before lessons, citation rules, replay without providers.
 //! - `idempotency`: retried operation ids record nothing more.
 //! - `redaction`: planted secrets appear in no output.
 //! - `reducer`: the whole state machine, table-driven.
@@ -14,6 +15,7 @@
 mod common;
 
 mod contracts;
+mod documentation;
 mod idempotency;
 mod redaction;
 mod reducer;

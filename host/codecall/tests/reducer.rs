@@ -34,6 +34,7 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("waiting_for_confidence", "CONFIDENCE_RECORDED", "teaching"),
     ("waiting_for_confidence", "SESSION_CANCELLED", "cancelled"),
     ("teaching", "LESSON_STARTED", "="),
+    ("teaching", "DOCUMENTATION_RESOLVED", "="),
     ("teaching", "LESSON_READY", "="),
     ("teaching", "REINFORCEMENT_READY", "="),
     ("teaching", "LESSON_ACKNOWLEDGED", "="),

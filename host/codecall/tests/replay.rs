@@ -224,14 +224,14 @@ fn logs_from_before_issue_21_still_load_and_replay() {
     let (_dir, path) = write_log(&[old]);
     let raw = std::fs::read_to_string(&path).unwrap();
     assert!(!raw.contains("display_label") && raw.contains("question.v1"));
-    let report = replay(&LogTarget::File(path.clone()), &NativePolicy).unwrap();
+    let report = replay(&LogTarget::File(path.clone()), &NativePolicy, &dossier_codecall::NativeRedactor).unwrap();
     assert!(
         report.is_identical(),
         "{:#?}",
         report.sessions.iter().map(|s| (&s.divergences, &s.error)).collect::<Vec<_>>()
     );
     // The runtime loads it too (the reducer accepts every event).
-    let mut rt = Runtime::open(LogTarget::File(path), &NativePolicy).unwrap();
+    let mut rt = Runtime::open(LogTarget::File(path), &NativePolicy, &dossier_codecall::NativeRedactor).unwrap();
     let sid = rt.session_ids()[0].clone();
     assert!(matches!(rt.show(&sid).unwrap().next, Next::Summary(_)));
 }

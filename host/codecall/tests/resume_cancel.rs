@@ -120,10 +120,11 @@ fn resume_completes_the_interrupted_operation_and_catches_up() {
     let step = rt.resume(ResumeRequest { session_id: sid(1), after_sequence: Some(2) }).unwrap();
     let rec = step.recovered.as_ref().unwrap();
     assert_eq!(rec.completed_operation.as_deref(), Some(events[k - 1].operation_id.as_str()));
-    assert_eq!(rec.events_completed, 1);
+    // The runtime's own steps after the confidence gate: the lesson's start and its documentation.
+    assert_eq!(rec.events_completed, 2);
     assert_eq!(rec.cause, Some(RecoveryCause::ProviderDisconnect));
     assert_eq!(step.events.first().map(|e| e.sequence), Some(3), "catch-up from sequence 2");
-    assert_eq!(step.events.last().unwrap().kind(), EventKind::LessonStarted);
+    assert_eq!(step.events.last().unwrap().kind(), EventKind::DocumentationResolved);
     assert_eq!(
         step.events.last().unwrap().operation_id,
         events[k - 1].operation_id,

@@ -408,6 +408,10 @@ pub enum CodecallCommand {
         /// Save the summary, when the session completes, to this Dossier (slug or id).
         #[arg(long, value_name = "DOSSIER", conflicts_with = "save_summary", add = complete::dossier_slugs())]
         save_summary_to: Option<String>,
+        /// Consent to fetching the pinned packages' official documentation pages for this
+        /// session (only when `codecall.privacy_mode` is `allow-doc-fetch`; default: offline).
+        #[arg(long)]
+        allow_doc_fetch: bool,
         /// Print the work order's prompt template, input, evidence and result schema.
         #[arg(long)]
         show_work_order: bool,

@@ -54,6 +54,7 @@ pub(super) fn cmd_codecall(command: CodecallCommand) -> Result<Output> {
             operation_id,
             save_summary,
             save_summary_to,
+            allow_doc_fetch,
             show_work_order,
             log,
         } => {
@@ -68,6 +69,7 @@ pub(super) fn cmd_codecall(command: CodecallCommand) -> Result<Output> {
                 save_summary: save_summary.then_some(true),
                 harness_session: std::env::var("CLAUDE_CODE_SESSION_ID").ok(),
                 save_summary_to,
+                allow_doc_fetch,
                 ..Default::default()
             };
             let (req, warnings) = cc::start_request(&app, input)?;

@@ -127,6 +127,66 @@ pub struct StartInput {
     pub harness_session: Option<String>,
     /// Hand the summary to this Dossier (slug or id) instead of the bound one.
     pub save_summary_to: Option<String>,
+    /// The user consents to fetching official documentation pages for this session (honoured
+    /// only when `codecall.privacy_mode` is `allow-doc-fetch`).
+    pub allow_doc_fetch: bool,
+}
+
+/// Whether a session may fetch documentation over the network: the config allows it *and* the
+/// user consented for this session. Otherwise offline, with a warning when only one was given.
+pub fn doc_fetch_allowed(app: &App, consent: bool) -> (bool, Option<String>) {
+    let allowed = app.config.codecall.privacy_mode == dossier_store::config::PrivacyMode::AllowDocFetch;
+    match (allowed, consent) {
+        (true, true) => (true, None),
+        (false, true) => (
+            false,
+            Some(
+                "documentation stays offline: codecall.privacy_mode in config.yaml is local-only (set it to \
+                 allow-doc-fetch to let a consented session fetch official documentation)"
+                    .into(),
+            ),
+        ),
+        _ => (false, None),
+    }
+}
+
+/// The host's documentation source: the offline providers, plus the network provider
+/// ([`dossier_docs::web::WebDocs`]) for a session recorded as allowed to fetch (the runtime asks
+/// with `network: true` only then).
+pub struct HostDocs {
+    web: dossier_docs::web::WebConfig,
+}
+
+impl HostDocs {
+    pub fn new(config: &dossier_store::config::CodecallConfig) -> HostDocs {
+        let mut web = dossier_docs::web::WebConfig::default();
+        if !config.doc_sites.is_empty() {
+            web.sites = config
+                .doc_sites
+                .iter()
+                .map(|s| dossier_docs::web::Site {
+                    ecosystem: s.ecosystem.clone(),
+                    url_template: s.url_template.clone(),
+                    allowed_domains: s.allowed_domains.clone(),
+                })
+                .collect();
+        }
+        web.timeout = std::time::Duration::from_millis(config.doc_fetch_timeout_ms);
+        web.max_bytes = config.doc_fetch_max_bytes;
+        HostDocs { web }
+    }
+}
+
+impl dossier_codecall::docs::DocumentationSource for HostDocs {
+    fn resolve(&self, request: &dossier_codecall::docs::DocRequest) -> dossier_codecall::docs::DocResolution {
+        let mut loc = dossier_docs::Locations::from_env(&request.repo);
+        loc.changed_symbols = request.changed_symbols.clone();
+        let mut resolver = dossier_docs::Resolver::offline(&loc);
+        if request.network {
+            resolver = resolver.with(dossier_docs::web::WebDocs::new(self.web.clone(), &request.repo));
+        }
+        dossier_codecall::docs::resolve_with(&resolver, request, request.network)
+    }
 }
 
 /// The runtime's start request for `input`, and warnings (a hand-off asked for with nothing
@@ -146,9 +206,11 @@ pub fn start_request(app: &App, input: StartInput) -> Result<(dossier_codecall::
         Some(named) => (Some(handoff::dossier_id(app, named)?), None),
         None => handoff::target(app, input.save_summary, input.harness_session.as_deref()),
     };
+    let (fetch, fetch_warning) = doc_fetch_allowed(app, input.allow_doc_fetch);
     let options = dossier_codecall::StartOptions {
         max_minutes: input.max_minutes.unwrap_or(dossier_codecall::event::DEFAULT_MAX_MINUTES),
         save_summary_to,
+        offline: !fetch,
         ..Default::default()
     };
     // A caller-given operation id without a session id names the session after it, so a
@@ -168,7 +230,7 @@ pub fn start_request(app: &App, input: StartInput) -> Result<(dossier_codecall::
         options,
         actor: dossier_codecall::Actor::User,
     };
-    Ok((req, warning.into_iter().chain(location.warning).collect()))
+    Ok((req, warning.into_iter().chain(location.warning).chain(fetch_warning).collect()))
 }
 
 /// What [`run`] did: the step, the log file, and the summary hand-off if there was one.
@@ -282,7 +344,10 @@ pub fn with_runtime<R>(
     let policy = ComponentLearningPolicy::new(crate::app::policies(app)?);
     let redactor = StoreRedactor(dossier_store::redact::Redactor::new(app));
     let evidence = HostEvidence { tokens: HostTokens::new(app.config.tokens.calibration), redactor: &redactor };
-    let mut rt = Runtime::open(target, &policy, &redactor).map_err(error)?.with_evidence_source(evidence);
+    let mut rt = Runtime::open(target, &policy, &redactor)
+        .map_err(error)?
+        .with_evidence_source(evidence)
+        .with_documentation_source(HostDocs::new(&app.config.codecall));
     f(&mut rt).map_err(error)
 }
 
@@ -608,6 +673,19 @@ fn render_lesson(h: &mut String, v: &LessonView) {
     }
     let refs: Vec<String> = l.evidence.iter().map(cite).collect();
     let _ = writeln!(h, "\nEvidence: {}", refs.join(", "));
+    if !l.citations.is_empty() {
+        let _ = writeln!(h, "Sources:");
+        for c in &l.citations {
+            if c.is_uncited() {
+                let _ = writeln!(h, "  - uncited (model knowledge): {}", c.title);
+            } else {
+                let at = c.location.as_deref().or(c.url.as_deref()).unwrap_or("");
+                let version = c.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
+                let id = c.source_id.as_deref().unwrap_or("");
+                let _ = writeln!(h, "  - [{}] {}{version} — {id} ({at})", wire(&c.kind), c.title);
+            }
+        }
+    }
     let _ = writeln!(h, "{}", v.documentation_note);
 }
 

@@ -53,6 +53,8 @@ pub struct StartParams {
     pub head: Option<String>,
     /// Save the summary to this session's bound Dossier.
     pub save_summary: Option<bool>,
+    /// The user consents to fetching official documentation (needs privacy_mode allow-doc-fetch).
+    pub allow_doc_fetch: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -354,6 +356,7 @@ impl DossierServer {
                 head: p.head,
                 task: p.task,
                 save_summary: p.save_summary,
+                allow_doc_fetch: p.allow_doc_fetch.unwrap_or(false),
                 harness_session: std::env::var("CLAUDE_CODE_SESSION_ID").ok(),
                 ..Default::default()
             };

@@ -80,15 +80,65 @@ pub struct CodecallConfig {
     /// hand-off; a session can also opt in alone with `save_summary` at start). Default off.
     #[serde(default)]
     pub save_summaries: bool,
+    /// `local-only` (default): lessons are checked against project-local and installed-package
+    /// documentation only. `allow-doc-fetch`: a session started with the user's consent may also
+    /// fetch official documentation pages of the pinned packages from allowlisted sites
+    /// (docs/privacy.md, "Documentation fetch").
+    #[serde(default)]
+    pub privacy_mode: PrivacyMode,
+    /// Documentation sites for `allow-doc-fetch`; empty: the built-in ones (docs.rs,
+    /// www.npmjs.com, pypi.org, pkg.go.dev).
+    #[serde(default)]
+    pub doc_sites: Vec<DocSite>,
+    /// Per page: the whole request's timeout and the largest body.
+    #[serde(default = "default_doc_timeout_ms")]
+    pub doc_fetch_timeout_ms: u64,
+    #[serde(default = "default_doc_max_bytes")]
+    pub doc_fetch_max_bytes: u64,
+}
+
+/// `codecall.privacy_mode` (ARCHITECTURE §4 `privacyMode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PrivacyMode {
+    #[default]
+    LocalOnly,
+    AllowDocFetch,
+}
+
+/// One documentation site: the page of a package (`{name}`, `{version}` replaced) and the hosts
+/// it may be fetched from (exact match).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocSite {
+    /// `cargo`, `npm`, `python` or `go`.
+    pub ecosystem: String,
+    pub url_template: String,
+    pub allowed_domains: Vec<String>,
 }
 
 fn default_true() -> bool {
     true
 }
 
+fn default_doc_timeout_ms() -> u64 {
+    5_000
+}
+
+fn default_doc_max_bytes() -> u64 {
+    512 * 1024
+}
+
 impl Default for CodecallConfig {
     fn default() -> Self {
-        CodecallConfig { recommendation_cards: true, save_summaries: false }
+        CodecallConfig {
+            recommendation_cards: true,
+            save_summaries: false,
+            privacy_mode: PrivacyMode::LocalOnly,
+            doc_sites: Vec::new(),
+            doc_fetch_timeout_ms: default_doc_timeout_ms(),
+            doc_fetch_max_bytes: default_doc_max_bytes(),
+        }
     }
 }
 

@@ -95,6 +95,7 @@ pub struct Runtime<'p> {
     policy: &'p dyn LearningPolicy,
     redactor: &'p dyn dossier_evidence::Redact,
     source: Box<dyn EvidenceSource + 'p>,
+    docs: Box<dyn crate::docs::DocumentationSource + 'p>,
     clock: Box<dyn Clock + 'p>,
     ids: Box<dyn FnMut() -> String + 'p>,
     target: LogTarget,
@@ -120,6 +121,7 @@ impl<'p> Runtime<'p> {
             policy,
             redactor,
             source: Box::new(GitEvidence { redactor }),
+            docs: Box::new(crate::docs::LocalDocs),
             clock: Box::new(SystemClock),
             ids: Box::new(new_session_id),
             file: None,
@@ -144,6 +146,13 @@ impl<'p> Runtime<'p> {
     /// Collect evidence through `source` instead of git (tests, tools).
     pub fn with_evidence_source(mut self, source: impl EvidenceSource + 'p) -> Self {
         self.source = Box::new(source);
+        self
+    }
+
+    /// Resolve lesson documentation through `docs` instead of the offline providers (the host
+    /// passes one with a network provider when the config and the user allowed it; tests).
+    pub fn with_documentation_source(mut self, docs: impl crate::docs::DocumentationSource + 'p) -> Self {
+        self.docs = Box::new(docs);
         self
     }
 
@@ -326,7 +335,7 @@ impl<'p> Runtime<'p> {
             if s.pending.awaiting() != Awaiting::Runtime {
                 return Ok(out);
             }
-            let ctx = Ctx { policy: self.policy, source: &*self.source, redactor: self.redactor };
+            let ctx = Ctx { policy: self.policy, source: &*self.source, redactor: self.redactor, docs: &*self.docs };
             let body = decide::hop(&ctx, s)?;
             out.push(self.emit(sink, sid, operation_id, Actor::Runtime, None, body)?);
         }
@@ -471,8 +480,7 @@ impl<'p> Runtime<'p> {
                 })
                 .transpose()?,
         };
-        let mut options = req.options.clone();
-        options.offline = true;
+        let options = req.options.clone();
         let hash = input_hash(&serde_json::json!({
             "start": {
                 "invocation": req.invocation,
@@ -537,7 +545,7 @@ impl<'p> Runtime<'p> {
                 return Ok(step);
             }
             let s = rt.require(&sid)?;
-            let ctx = Ctx { policy: rt.policy, source: &*rt.source, redactor: rt.redactor };
+            let ctx = Ctx { policy: rt.policy, source: &*rt.source, redactor: rt.redactor, docs: &*rt.docs };
             let body = decide::submit(&ctx, s, &req.checkpoint, &req.outcome)?;
             let first = rt.emit(sink, &sid, &req.operation_id, Actor::Agent, Some(&hash), body)?;
             let rejected = first.clone();

@@ -71,6 +71,13 @@ pub enum Pending {
     },
     Summary,
     Finish,
+    /// Resolve documentation for the lesson `LESSON_STARTED` asked for (then its work order).
+    Documentation {
+        work_order_id: String,
+        kind: LessonKind,
+        request: LessonRequestRecord,
+        follow_up: Option<QuestionRequestRecord>,
+    },
     // --- the agent ---
     Extraction {
         work_order_id: String,
@@ -218,6 +225,8 @@ pub struct Session {
     pub accepted: Option<bool>,
     pub confidences: BTreeMap<String, ConfidenceLevel>,
     pub lessons: Vec<LessonRecord>,
+    /// `DOCUMENTATION_RESOLVED` of each lesson work order, by its id.
+    pub documentation: BTreeMap<String, crate::event::DocumentationResolved>,
     pub taught: Vec<String>,
     pub questions: Vec<QuestionRecord>,
     pub answers: Vec<AnswerRecord>,
@@ -270,6 +279,7 @@ impl Session {
             accepted: None,
             confidences: BTreeMap::new(),
             lessons: Vec::new(),
+            documentation: BTreeMap::new(),
             taught: Vec::new(),
             questions: Vec::new(),
             answers: Vec::new(),
@@ -407,6 +417,16 @@ impl Session {
                 self.known_unit(&l.request.unit_id).map_err(|r| self.guard_fail(event, r))?;
                 if l.kind == LessonKind::Reinforcement && l.follow_up.is_none() {
                     return fail("a reinforcement carries its follow-up question".into());
+                }
+                Ok(())
+            }
+            (EventBody::DocumentationResolved(d), Pending::Documentation { work_order_id, request, .. }) => {
+                same_id(&d.work_order_id, work_order_id).map_err(|x| self.guard_fail(event, x))?;
+                if d.unit_id != request.unit_id {
+                    return fail(format!(
+                        "documentation for unit `{}`, the lesson is on `{}`",
+                        d.unit_id, request.unit_id
+                    ));
                 }
                 Ok(())
             }
@@ -600,12 +620,19 @@ impl Session {
                 self.pending = Pending::NextMove;
             }
             EventBody::LessonStarted(l) => {
-                self.pending = Pending::Lesson {
+                self.pending = Pending::Documentation {
                     work_order_id: l.work_order_id.clone(),
                     kind: l.kind,
                     request: l.request.clone(),
                     follow_up: l.follow_up.clone(),
                 };
+            }
+            EventBody::DocumentationResolved(d) => {
+                let Pending::Documentation { work_order_id, kind, request, follow_up } = self.pending.clone() else {
+                    unreachable!("guarded")
+                };
+                self.documentation.insert(d.work_order_id.clone(), d.clone());
+                self.pending = Pending::Lesson { work_order_id, kind, request, follow_up };
             }
             EventBody::LessonReady(r) | EventBody::ReinforcementReady(r) => {
                 let Pending::Lesson { kind, request, follow_up, .. } = &self.pending else { unreachable!("guarded") };
@@ -726,6 +753,7 @@ fn pending_name(p: &Pending) -> &'static str {
         Pending::NextMove | Pending::Move { .. } | Pending::FollowUp { .. } => "the next move",
         Pending::Summary => "the summary",
         Pending::Finish => "the end of the session",
+        Pending::Documentation { .. } => "documentation for the lesson",
         Pending::Extraction { .. } => "the agent's concept extraction",
         Pending::Lesson { .. } => "the agent's lesson",
         Pending::Question { .. } => "the agent's question",

@@ -56,6 +56,7 @@ pub const TRANSITIONS: &[(SessionState, EventKind, Target)] = &[
     (S::WaitingForConfidence, EventKind::SessionCancelled, Target::To(S::Cancelled)),
     // Teaching.
     (S::Teaching, EventKind::LessonStarted, Target::Stay),
+    (S::Teaching, EventKind::DocumentationResolved, Target::Stay),
     (S::Teaching, EventKind::LessonReady, Target::Stay),
     (S::Teaching, EventKind::ReinforcementReady, Target::Stay),
     (S::Teaching, EventKind::LessonAcknowledged, Target::Stay),

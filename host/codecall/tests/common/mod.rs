@@ -233,6 +233,17 @@ pub struct Agent {
     pub echo: Option<String>,
 }
 
+/// Words of the first excerpt: what a lesson citing it talks about (its claims share content
+/// with the cited lines, issue 21 defect 8).
+fn cited_words(order: &Value) -> String {
+    let text = order["evidence"]["excerpts"][0]["text"].as_str().unwrap_or_default();
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() > 3)
+        .take(12)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The first excerpt's ref, as the work order gives it.
 pub fn first_ref(order: &Value) -> Value {
     order["evidence"]["excerpts"][0]["evidence"].clone()
@@ -281,7 +292,7 @@ pub fn agent_result(order: &WorkOrder, agent: &Agent) -> Value {
                 "unit_id": input["unit"]["id"],
                 "objective": input["unit"]["objective"],
                 "what": format!("What {} is. {echo}", input["unit"]["label"].as_str().unwrap()),
-                "why_here": "The change calls it on every request path shown in the excerpt.",
+                "why_here": format!("The change calls it on every request path shown in the excerpt ({}).", cited_words(&o)),
                 "failure_mode": "Without it the first transient error becomes a user-visible failure.",
                 "connections": ["It feeds the next unit's decision about when to give up."],
                 "misconceptions": ["That it only matters under heavy load."],
