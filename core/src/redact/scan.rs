@@ -32,8 +32,34 @@ pub struct Span {
 
 struct Prefilter {
     ac: AhoCorasick,
-    /// Per automaton pattern: the rules it opens windows for (empty: the marker prefix).
-    owners: Vec<Vec<u16>>,
+    /// Per automaton pattern: the rules it opens windows for and the pre-check each needs
+    /// (empty: the marker prefix).
+    owners: Vec<Vec<(u16, Check)>>,
+}
+
+/// What a hit must pass before its rule's window is opened (`plausible`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Check {
+    /// A literal anchor, `auth_header`'s keyword: nothing.
+    None,
+    /// `private_key`: the block is parsed by hand.
+    PrivateKey,
+    /// `cli_secret`'s keywords: a `--` before.
+    Cli,
+    /// Other keywords: a key name, an operator and a value.
+    Generic,
+}
+
+fn check_of(rule: &Rule) -> Check {
+    if let Matcher::PrivateKey = rule.matcher {
+        Check::PrivateKey
+    } else if rule.keywords.is_empty() || !rule.anchors.is_empty() || rule.kind == "auth_header" {
+        Check::None
+    } else if rule.kind == "cli_secret" {
+        Check::Cli
+    } else {
+        Check::Generic
+    }
 }
 
 fn case_variants(word: &str) -> [String; 3] {
@@ -46,16 +72,19 @@ fn case_variants(word: &str) -> [String; 3] {
 
 static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
     let mut patterns: Vec<String> = vec![marker::PREFIX.to_string()];
-    let mut owners: Vec<Vec<u16>> = vec![Vec::new()];
-    let mut add = |p: String, rule: usize| match patterns.iter().position(|q| *q == p) {
-        Some(i) => {
-            if !owners[i].contains(&(rule as u16)) {
-                owners[i].push(rule as u16)
+    let mut owners: Vec<Vec<(u16, Check)>> = vec![Vec::new()];
+    let mut add = |p: String, rule: usize| {
+        let owner = (rule as u16, check_of(&RULES[rule]));
+        match patterns.iter().position(|q| *q == p) {
+            Some(i) => {
+                if !owners[i].contains(&owner) {
+                    owners[i].push(owner)
+                }
             }
-        }
-        None => {
-            patterns.push(p);
-            owners.push(vec![rule as u16]);
+            None => {
+                patterns.push(p);
+                owners.push(vec![owner]);
+            }
         }
     };
     for (i, r) in RULES.iter().enumerate() {
@@ -124,22 +153,29 @@ pub fn find(text: &str, allow: &[String]) -> Vec<Span> {
     let mut markers: Vec<(usize, usize)> = Vec::new();
     let mut keys: Vec<usize> = Vec::new();
     for m in pf.ac.find_overlapping_iter(bytes) {
-        let owners = &pf.owners[m.pattern().as_usize()];
+        let owners = &pf.owners[m.pattern().as_usize()][..];
         if owners.is_empty() {
             if let Some(len) = marker::marker_len(&bytes[m.start()..]) {
                 markers.push((m.start(), m.start() + len));
             }
             continue;
         }
-        for &r in owners {
+        // The generic part of `plausible` is the same for every rule of this hit: once.
+        let mut generic: Option<bool> = None;
+        for &(r, check) in owners {
+            let ok = match check {
+                Check::PrivateKey => {
+                    keys.push(m.start());
+                    continue;
+                }
+                Check::None => true,
+                Check::Cli => cli_plausible(bytes, m.start()),
+                Check::Generic => *generic.get_or_insert_with(|| plausible(bytes, m.end())),
+            };
+            if !ok {
+                continue;
+            }
             let rule = &RULES[r as usize];
-            if let Matcher::PrivateKey = rule.matcher {
-                keys.push(m.start());
-                continue;
-            }
-            if !rule.keywords.is_empty() && rule.anchors.is_empty() && !plausible(bytes, m.start(), m.end(), rule) {
-                continue;
-            }
             let (ws, we) = window(bytes, m.start(), m.end(), rule);
             windows.push((r, ws, we));
         }
@@ -186,18 +222,18 @@ pub fn find(text: &str, allow: &[String]) -> Vec<Span> {
     spans
 }
 
-/// A cheap look at a keyword hit before any regex: the rest of a key name, an assignment
-/// operator and a value of at least 4 characters that is not a number (`"input_tokens": 1200`
-/// and `tokenizer.next()` stop here); for `cli_secret`, a `--` before the keyword. Rules
-/// with literal anchors are not filtered.
-fn plausible(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> bool {
-    if rule.kind == "cli_secret" {
-        let lo = a.saturating_sub(40);
-        return memchr::memmem::find(&bytes[lo..a], b"--").is_some();
-    }
-    if rule.kind == "auth_header" {
-        return true;
-    }
+/// `cli_secret`'s look at a keyword hit at `a`: a `--` in the 40 bytes before.
+fn cli_plausible(bytes: &[u8], a: usize) -> bool {
+    // By hand: a `memmem` finder costs more to build than 40 bytes take to scan.
+    let lo = a.saturating_sub(40);
+    bytes[lo..a].windows(2).any(|w| w == b"--")
+}
+
+/// A cheap look at a keyword hit ending at `b` before any regex: the rest of a key name, an
+/// assignment operator and a value of at least 4 characters that is not a number
+/// (`"input_tokens": 1200` and `tokenizer.next()` stop here). Rules with literal anchors
+/// and `auth_header` are not filtered; `cli_secret` has its own (`cli_plausible`).
+fn plausible(bytes: &[u8], b: usize) -> bool {
     let n = bytes.len();
     let mut p = b;
     let name_end = (b + 48).min(n);
@@ -446,7 +482,8 @@ const NOT_SECRET_BEFORE: &[&str] = &[
 
 /// The gate of generic assignments and command-line flags.
 fn assignment(v: &str, name: &str) -> bool {
-    if checks::is_placeholder(v) || checks::is_not_a_value(v) {
+    // Both pure: the cheaper first (code like `lexer.next_token` is most of what gets here).
+    if checks::is_not_a_value(v) || checks::is_placeholder(v) {
         return false;
     }
     let mut w = words(name);
