@@ -44,16 +44,16 @@ const FORM_KEY: &str = "codecall_gate";
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct StartParams {
-    /// Repository path (default: the server's working directory).
+    /// Repository path (default: working directory).
     pub repo: Option<String>,
     /// What was implemented and why.
     pub task: Option<String>,
-    /// With head: base..head; alone: the work since base (default: located from this session).
+    /// base..head, or alone the work since base (default: located).
     pub base: Option<String>,
     pub head: Option<String>,
-    /// Save the summary to this session's bound Dossier.
+    /// Save the summary to the bound Dossier.
     pub save_summary: Option<bool>,
-    /// The user consents to fetching official documentation (needs privacy_mode allow-doc-fetch).
+    /// User consents to doc fetching (privacy_mode allow-doc-fetch).
     pub allow_doc_fetch: Option<bool>,
 }
 
@@ -64,7 +64,7 @@ pub struct SubmitParams {
     pub checkpoint: String,
     /// JSON valid against the work order's result_schema.
     pub result: Option<Value>,
-    /// Instead of result: why none could be produced.
+    /// Instead of result: why none.
     pub failure: Option<String>,
 }
 
@@ -78,20 +78,20 @@ pub struct AnswerParams {
     pub confidence: Option<BTreeMap<String, String>>,
     /// The lesson was shown.
     pub acknowledge: Option<bool>,
-    /// The user's choice: its shown label.
+    /// The label the user chose.
     pub choice_id: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct SessionParams {
     pub session_id: String,
-    /// Why (cancel only).
+    /// Cancel reason.
     pub note: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct PromptParams {
-    /// What the implementation was about.
+    /// What was implemented.
     pub about: Option<String>,
 }
 
