@@ -85,7 +85,7 @@ fn transcript() -> &'static str {
                 body.push('\n');
             }
             n += 1;
-            let role = if n % 2 == 0 { "assistant" } else { "user" };
+            let role = if n.is_multiple_of(2) { "assistant" } else { "user" };
             let record = serde_json::json!({
                 "parentUuid": format!("{:08x}-0000-4000-8000-{:012x}", n, n * 7),
                 "type": role,
