@@ -23,10 +23,22 @@ const ADAPTERS: [&str; 12] = [
     "dossier",
 ];
 
+/// The host's target triple (`rustc -vV`): metadata is filtered to it, so offline runs need
+/// only the packages this platform builds (a fresh clone's `cargo test` never downloads the
+/// Windows-only ones, and unfiltered `cargo metadata --offline` would ask for them).
+fn host_triple() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(rustc).arg("-vV").output().expect("run rustc -vV");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+        .expect("rustc -vV names the host")
+}
+
 fn metadata() -> Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["metadata", "--format-version", "1", "--locked", "--offline", "--filter-platform", &host_triple()])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run cargo metadata");
