@@ -99,6 +99,9 @@ pub(super) struct Analysis {
     pub(super) log_label: u64,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
+    /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"): its
+    /// qualifiers say which part of the world it is about (fifth round).
+    pub(super) leading_scope: bool,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
     pub(super) subject_display: String,
     pub(super) pol_display: String,
@@ -207,6 +210,15 @@ impl Scratch {
 
     /// [`Scratch::analyse`] of the tokens already in `self.tk`.
     pub(super) fn analyse_tokens(&mut self, decision: bool, display: bool) -> Analysis {
+        self.analyse_clause(decision, display, 0).0
+    }
+
+    /// The clause of the tokens in `self.tk` that starts at token `from` (after leading
+    /// punctuation and labels), analysed as a claim of its own (fifth round: every clause of
+    /// a claim is read); returns it with the index of the token that ends it (`len` at the end),
+    /// and whether it is a rationale, an attribution, a reason or a condition (*Rationale: …*,
+    /// *Decided by …*, *because …*, *if …*, *, as …*) rather than a statement.
+    pub(super) fn analyse_clause(&mut self, decision: bool, display: bool, from: usize) -> (Analysis, usize, bool) {
         let Scratch { tk, skip, role, used, qual } = self;
         let tk = &*tk;
         let n = tk.len();
@@ -216,8 +228,12 @@ impl Scratch {
         }
         role.clear();
         role.resize(n, Role::Other);
-        let start = lead(tk);
+        let start = lead_from(tk, from);
         let end = clause_end(tk, start);
+        let first = (from..n).find(|&k| tk.punct(k).is_none()).unwrap_or(n);
+        let aside = first < n
+            && (tk.has(first, W_CUT | W_REASON | W_ATTRIBUTION | W_PAIR_CUT)
+                || tk.is_any(first, &["as", "signed", "per", "see", "source", "sources", "approved", "owner"]));
         mark_alternatives(tk, start, end, decision, skip);
         let shaped = decision && decision_shape(tk, start, end, skip, role);
         let mut participle = None;
@@ -287,6 +303,7 @@ impl Scratch {
                 if tk.toks[k].kind == Tk::Word && !tk.has(k, W_STOP | W_NEG) {
                     qual[k] = true;
                     a.qualifiers.push(tk.key(k));
+                    a.leading_scope = true;
                 }
             }
         }
@@ -538,7 +555,7 @@ impl Scratch {
         a.scoped.sort_unstable();
         a.scoped.dedup();
         a.pol_key = words_key(&a.pol_words);
-        a
+        (a, end, aside)
     }
 }
 
@@ -811,9 +828,9 @@ fn stem_us(w: &str) -> u64 {
     crate::hash::fnv64(&buf[..n]) | 1
 }
 
-/// Index of the first token after leading punctuation, labels and decision leads.
-fn lead(tk: &Toks) -> usize {
-    let mut i = 0;
+/// Index of the first token from `from` after leading punctuation, labels and decision leads.
+fn lead_from(tk: &Toks, from: usize) -> usize {
+    let mut i = from;
     loop {
         while i < tk.len() && tk.punct(i).is_some() {
             i += 1;
@@ -873,6 +890,17 @@ fn clause_end(tk: &Toks, start: usize) -> usize {
                         }
                         "to" => tk.is(i + 1, "avoid"),
                         "signed" => tk.is(i + 1, "off"),
+                        // ", as the new grease is not holding up": a reason (fifth round).
+                        "as" => {
+                            tk.punct(i - 1) == Some(',')
+                                && tk.is_any(
+                                    i + 1,
+                                    &[
+                                        "the", "a", "an", "we", "it", "they", "this", "these", "those", "our", "their",
+                                        "its", "there", "he", "she", "most", "many", "no", "both", "each",
+                                    ],
+                                )
+                        }
                         // ", which …": a non-restrictive clause adds to the point.
                         "which" => tk.punct(i - 1) == Some(','),
                         _ => false,

@@ -79,6 +79,10 @@ pub(super) struct Block<'a> {
     pub(super) markers: Vec<&'a str>,
     /// What the claim says, for blocks `parse` was asked to analyse.
     pub(super) an: Option<Analysis>,
+    /// What its later clauses and sentences, nested items and loose paragraphs say, each read
+    /// as a claim of its own, carrying the claim's subject when it has none (fifth round):
+    /// with the document line it starts on.
+    pub(super) subs: Vec<(Analysis, usize)>,
     /// A code fence in the block that the document never closes (it ends with the block):
     /// its marker, so the converged state closes it instead of swallowing what follows.
     pub(super) open_fence: Option<&'a str>,
@@ -272,10 +276,87 @@ pub(super) fn parse<'a>(
         let own_tokens = block_key(lines, b, scratch);
         if analyse(b) {
             scratch.tk.toks.truncate(own_tokens);
-            b.an = Some(scratch.analyse_tokens(b.sec == DECISIONS, false));
+            let decision = b.sec == DECISIONS;
+            let (main, end, _) = scratch.analyse_clause(decision, false, 0);
+            let mut subs = Vec::new();
+            later_clauses(scratch, decision, end, &main, b.start, &mut subs);
+            // Nested items and loose paragraphs: each run of lines from a list marker or a
+            // blank line, outside code fences.
+            let mut k = b.own_end + 1;
+            let mut fence = false;
+            while k <= b.end {
+                let text = lines[k].1;
+                if is_fence(text) {
+                    fence = !fence;
+                    k += 1;
+                    continue;
+                }
+                if fence || text.trim().is_empty() {
+                    k += 1;
+                    continue;
+                }
+                let first = k;
+                k += 1;
+                while k <= b.end
+                    && !lines[k].1.trim().is_empty()
+                    && !is_fence(lines[k].1)
+                    && distill::list_marker(lines[k].1).is_none()
+                {
+                    k += 1;
+                }
+                scratch.tk.clear();
+                for (i, (_, l)) in lines[first..k].iter().enumerate() {
+                    scratch.tk.push_text(if i == 0 { strip_marker(l).trim() } else { l.trim() });
+                }
+                let (mut item, end, _) = scratch.analyse_clause(decision, false, 0);
+                if !item.core_words.is_empty() {
+                    inherit_subject(&mut item, &main);
+                    later_clauses(scratch, decision, end, &item, first, &mut subs);
+                    subs.push((item, first));
+                }
+            }
+            b.an = Some(main);
+            b.subs = subs;
         }
     }
     Ok(doc)
+}
+
+/// The later clauses of the tokens in `scratch` from token `end` (the end of the clause
+/// before): each a claim of its own unless it is a rationale, an attribution, a reason or a
+/// condition, carrying `parent`'s subject when it has none (fifth round).
+fn later_clauses(
+    scratch: &mut Scratch,
+    decision: bool,
+    mut end: usize,
+    parent: &Analysis,
+    line: usize,
+    out: &mut Vec<(Analysis, usize)>,
+) {
+    let n = scratch.tk.len();
+    let mut clauses = 0;
+    while end < n && clauses < 12 {
+        let (mut a, e, aside) = scratch.analyse_clause(decision, false, end);
+        if e <= end {
+            break;
+        }
+        end = e;
+        clauses += 1;
+        if aside || a.core_words.is_empty() {
+            continue;
+        }
+        inherit_subject(&mut a, parent);
+        out.push((a, line));
+    }
+}
+
+/// A clause or nested item without a subject is about its claim's subject.
+fn inherit_subject(a: &mut Analysis, parent: &Analysis) {
+    if a.subject.is_none() && parent.subject.is_some() {
+        a.subject = parent.subject;
+        a.subject_words = parent.subject_words.clone();
+        a.head = parent.head;
+    }
 }
 
 fn new_block<'a>(sec: usize, kind: Kind, idx: usize, blank_before: bool) -> Block<'a> {
@@ -289,6 +370,7 @@ fn new_block<'a>(sec: usize, kind: Kind, idx: usize, blank_before: bool) -> Bloc
         key: 0,
         markers: Vec::new(),
         an: None,
+        subs: Vec::new(),
         open_fence: None,
     }
 }

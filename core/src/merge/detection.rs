@@ -342,7 +342,15 @@ fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
     if s_sec != t_sec && !(cross_section(s_sec) && cross_section(t_sec)) {
         return false;
     }
-    let (qs, qt) = (scope(s), scope(t));
+    // One subject and no leading adverbial (fifth round): an *in*/*for* phrase of the
+    // predicate is what is said of the subject ("Disputes are heard in Dublin" / "… in
+    // London"; "MV Ailsa is back in service" / "… waiting for a replacement propeller"), not
+    // which part of the world the claim is about; the subjects' own scopes still are.
+    let (qs, qt) = if s.subject.is_some() && s.subject == t.subject && !s.leading_scope && !t.leading_scope {
+        (s.scope.clone(), t.scope.clone())
+    } else {
+        (scope(s), scope(t))
+    };
     (qs.is_empty() || qt.is_empty() || subset(&qs, &qt) || subset(&qt, &qs)) && !scoped_apart(s, t)
 }
 
@@ -867,6 +875,26 @@ pub(super) fn eligible(b: &Block) -> bool {
     matches!(b.kind, Kind::Item | Kind::Paragraph) && b.sec != PREAMBLE && b.sec != NEXT_STEPS
 }
 
+/// A claim unit: (block, 0) is a block's own first clause, (block, k) its k-th sub-claim (a
+/// later clause or sentence, a nested item; fifth round).
+type Unit = (usize, usize);
+
+/// The analysis of a unit of an analysed block.
+fn unit_an<'d>(doc: &'d Doc, (b, k): Unit) -> &'d Analysis {
+    let block = &doc.blocks[b];
+    if k == 0 { block.an.as_ref().expect("indexed blocks are analysed") } else { &block.subs[k - 1].0 }
+}
+
+/// A block as a conflict's side, pointing at the line of the unit the conflict was found in.
+fn unit_side(doc: &Doc, (b, k): Unit) -> ConflictSide {
+    let block = &doc.blocks[b];
+    let mut side = doc.side(block);
+    if k != 0 {
+        side.line = doc.lines[block.subs[k - 1].1].0;
+    }
+    side
+}
+
 pub(super) fn detect_claims(
     t: &Doc,
     s: &Doc,
@@ -876,231 +904,251 @@ pub(super) fn detect_claims(
     scratch: &mut Scratch,
     out: &mut Vec<Found>,
 ) {
-    let mut by_stem: KeyMap<u64, Vec<usize>> = KeyMap::default();
-    let mut named_decisions: Vec<usize> = Vec::new();
-    let mut by_subject: KeyMap<u64, Vec<usize>> = KeyMap::default();
-    let mut by_words: KeyMap<u64, Vec<usize>> = KeyMap::default();
-    let mut by_head: KeyMap<u64, Vec<usize>> = KeyMap::default();
-    let mut by_word: KeyMap<u64, Vec<usize>> = KeyMap::default();
-    let mut by_rejected: KeyMap<u64, Vec<usize>> = KeyMap::default();
-    let mut by_bare: KeyMap<u16, Vec<usize>> = KeyMap::default();
+    let mut by_stem: KeyMap<u64, Vec<Unit>> = KeyMap::default();
+    let mut named_decisions: Vec<Unit> = Vec::new();
+    let mut by_subject: KeyMap<u64, Vec<Unit>> = KeyMap::default();
+    let mut by_words: KeyMap<u64, Vec<Unit>> = KeyMap::default();
+    let mut by_head: KeyMap<u64, Vec<Unit>> = KeyMap::default();
+    let mut by_word: KeyMap<u64, Vec<Unit>> = KeyMap::default();
+    let mut by_rejected: KeyMap<u64, Vec<Unit>> = KeyMap::default();
+    let mut by_bare: KeyMap<u16, Vec<Unit>> = KeyMap::default();
     for &i in t_first {
-        let Some(a) = &t.blocks[i].an else { continue };
-        if let Some(subj) = a.subject {
-            by_subject.entry(subj).or_default().push(i);
+        if t.blocks[i].an.is_none() {
+            continue;
         }
-        if a.head != 0 {
-            by_head.entry(a.head).or_default().push(i);
-        }
-        if a.pol_key != 0 {
-            by_words.entry(a.pol_key).or_default().push(i);
-        }
-        for &w in &a.core_words {
-            by_word.entry(w).or_default().push(i);
-        }
-        for &w in &a.rejected {
-            by_rejected.entry(w).or_default().push(i);
-        }
-        for &w in &a.stems {
-            by_stem.entry(w).or_default().push(i);
-        }
-        if a.bare_verb != 0 && t.blocks[i].sec == DECISIONS {
-            by_bare.entry(a.bare_verb).or_default().push(i);
-        }
-        // Decisions naming something the source never mentions (the widened tier's names).
-        if t.blocks[i].sec == DECISIONS && a.names.iter().any(|w| !s_words.contains(w)) {
-            named_decisions.push(i);
+        for k in 0..=t.blocks[i].subs.len() {
+            let u = (i, k);
+            let a = unit_an(t, u);
+            if let Some(subj) = a.subject {
+                by_subject.entry(subj).or_default().push(u);
+            }
+            if a.head != 0 {
+                by_head.entry(a.head).or_default().push(u);
+            }
+            if a.pol_key != 0 {
+                by_words.entry(a.pol_key).or_default().push(u);
+            }
+            for &w in &a.core_words {
+                by_word.entry(w).or_default().push(u);
+            }
+            for &w in &a.rejected {
+                by_rejected.entry(w).or_default().push(u);
+            }
+            for &w in &a.stems {
+                by_stem.entry(w).or_default().push(u);
+            }
+            if a.bare_verb != 0 && t.blocks[i].sec == DECISIONS {
+                by_bare.entry(a.bare_verb).or_default().push(u);
+            }
+            // Decisions naming something the source never mentions (the widened tier's names).
+            if t.blocks[i].sec == DECISIONS && a.names.iter().any(|w| !s_words.contains(w)) {
+                named_decisions.push(u);
+            }
         }
     }
-    let mut candidates: Vec<usize> = Vec::new();
+    let mut candidates: Vec<Unit> = Vec::new();
     let mut wide: Vec<Found> = Vec::new();
     let mut pairs_seen: KeySet<(usize, usize)> = KeySet::default();
     for &si in s_new {
         let sb = &s.blocks[si];
-        let Some(sa) = &sb.an else { continue };
-        let mut hits: Vec<(usize, ConflictKind, u64, bool)> = Vec::new();
-        let target_an = |ti: usize| t.blocks[ti].an.as_ref().expect("indexed blocks are analysed");
-        if let Some(subj) = sa.subject
-            && let Some(tis) = by_subject.get(&subj)
-        {
-            for &ti in tis {
-                if let Some(kind) = subject_conflict(sa, target_an(ti)) {
-                    hits.push((ti, kind, subj, true));
-                }
-            }
-        }
-        if sa.pol_key != 0
-            && let Some(tis) = by_words.get(&sa.pol_key)
-        {
-            for &ti in tis {
-                if let Some(kind) = same_words_conflict(sa, target_an(ti)) {
-                    hits.push((ti, kind, sa.pol_key, false));
-                }
-            }
+        if sb.an.is_none() {
+            continue;
         }
         let mut has_certain = false;
-        for &(ti, kind, key, by_subject) in &hits {
-            if !pairs_seen.insert((si, ti)) {
-                continue;
-            }
-            let tb = &t.blocks[ti];
-            // One side negated, the other using a negative verb ("X is no longer supported" /
-            // "Drop support for X"): the same polarity in other words, so only possible.
-            let ta = target_an(ti);
-            let soft = sa.negated != ta.negated
-                && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
-                && !values_incompatible(&sa.values, &ta.values);
-            if soft && negation_restated(sa, ta) {
-                continue; // the same thing said twice: "no longer supports X" / "drop support for X"
-            }
-            let (kind, certainty, group) = if soft {
-                (ConflictKind::RelatedClaims, Certainty::Possible, 3)
-            } else {
-                (kind, Certainty::Certain, 2)
-            };
-            has_certain |= !soft;
-            // Only conflicts need the words for display.
-            let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
-            out.push(Found {
-                kind,
-                key,
-                subject: if by_subject { shown.subject_display } else { shown.pol_display },
-                source: s.side(sb),
-                target: t.side(tb),
-                norms: (sb.key, tb.key),
-                pairs: vec![(si, ti)],
-                order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
-                certainty,
-            });
-        }
-
-        // Possible tier: related target claims that no rule says contradict.
-        candidates.clear();
-        for index in [(sa.subject, &by_subject), (Some(sa.head).filter(|&h| h != 0), &by_head)] {
-            if let (Some(k), map) = index
-                && let Some(tis) = map.get(&k)
-                && tis.len() <= MAX_POSTING
-            {
-                candidates.extend_from_slice(tis);
-            }
-        }
-        let looked_up = [
-            (&sa.core_words, &by_word),
-            (&sa.rejected, &by_word),
-            (&sa.core_words, &by_rejected),
-            (&sa.stems, &by_stem),
-        ];
-        for (words, map) in looked_up {
-            for w in words {
-                if let Some(tis) = map.get(w)
-                    && tis.len() <= MAX_POSTING
-                {
-                    candidates.extend_from_slice(tis);
-                }
-            }
-        }
-        if sa.bare_verb != 0
-            && sb.sec == DECISIONS
-            && let Some(tis) = by_bare.get(&sa.bare_verb)
-            && tis.len() <= MAX_POSTING
-        {
-            candidates.extend_from_slice(tis);
-        }
-        if sb.sec == DECISIONS && !sa.names.is_empty() && named_decisions.len() <= MAX_POSTING {
-            candidates.extend_from_slice(&named_decisions);
-        }
-        candidates.sort_unstable();
-        candidates.dedup();
         // Widened-tier pairs count only for a source claim no certain conflict already shows.
         wide.clear();
-        for &ti in &candidates {
-            if pairs_seen.contains(&(si, ti)) {
-                continue;
+        for sk in 0..=sb.subs.len() {
+            let su = (si, sk);
+            let sa = unit_an(s, su);
+            let mut hits: Vec<(Unit, ConflictKind, u64, bool)> = Vec::new();
+            if let Some(subj) = sa.subject
+                && let Some(tus) = by_subject.get(&subj)
+            {
+                for &tu in tus {
+                    if let Some(kind) = subject_conflict(sa, unit_an(t, tu)) {
+                        hits.push((tu, kind, subj, true));
+                    }
+                }
             }
-            let tb = &t.blocks[ti];
-            let ta = target_an(ti);
-            if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
-                // As for the subject rules: one side negated, the other using a negative verb
-                // is the same polarity in other words.
+            if sa.pol_key != 0
+                && let Some(tus) = by_words.get(&sa.pol_key)
+            {
+                for &tu in tus {
+                    if let Some(kind) = same_words_conflict(sa, unit_an(t, tu)) {
+                        hits.push((tu, kind, sa.pol_key, false));
+                    }
+                }
+            }
+            for &(tu, kind, key, by_subject) in &hits {
+                let ti = tu.0;
+                if !pairs_seen.insert((si, ti)) {
+                    continue;
+                }
+                let tb = &t.blocks[ti];
+                // One side negated, the other using a negative verb ("X is no longer supported" /
+                // "Drop support for X"): the same polarity in other words, so only possible.
+                let ta = unit_an(t, tu);
                 let negative_verb = sa.negated != ta.negated
                     && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
                     && !values_incompatible(&sa.values, &ta.values);
-                if negative_verb && kind != ConflictKind::RelatedClaims && negation_restated(sa, ta) {
-                    pairs_seen.insert((si, ti));
-                    continue;
+                if negative_verb && negation_restated(sa, ta) {
+                    continue; // the same thing said twice: "no longer supports X" / "drop support for X"
                 }
-                let soft = kind == ConflictKind::RelatedClaims || negative_verb;
+                // A later clause or a nested item is read with less context than a claim's
+                // own first clause: what it finds is possible (fifth round).
+                let soft = negative_verb || sk != 0 || tu.1 != 0;
                 let (kind, certainty, group) = if soft {
                     (ConflictKind::RelatedClaims, Certainty::Possible, 3)
                 } else {
                     (kind, Certainty::Certain, 2)
                 };
                 has_certain |= !soft;
-                pairs_seen.insert((si, ti));
+                // Only conflicts need the words for display.
                 let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
-                let subject = if !words.is_empty() {
-                    scratch.shared_display(t.own_parts(tb), &words)
-                } else if !shown.subject_display.is_empty() {
-                    shown.subject_display
-                } else {
-                    shown.pol_display
-                };
-                let key = if words.is_empty() { ta.subject.unwrap_or(ta.pol_key) } else { words_key(&words) };
                 out.push(Found {
                     kind,
                     key,
-                    subject,
-                    source: s.side(sb),
-                    target: t.side(tb),
+                    subject: if by_subject { shown.subject_display } else { shown.pol_display },
+                    source: unit_side(s, su),
+                    target: unit_side(t, tu),
                     norms: (sb.key, tb.key),
                     pairs: vec![(si, ti)],
                     order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
                     certainty,
                 });
-                continue;
             }
-            let shared = match related(sa, ta, sb.sec, tb.sec) {
-                Some(shared) => shared,
-                None => match widened(sa, ta, sb.sec, tb.sec, s_words) {
-                    Some(stems) => {
+
+            // Possible tier: related target claims that no rule says contradict.
+            candidates.clear();
+            for index in [(sa.subject, &by_subject), (Some(sa.head).filter(|&h| h != 0), &by_head)] {
+                if let (Some(k), map) = index
+                    && let Some(tus) = map.get(&k)
+                    && tus.len() <= MAX_POSTING
+                {
+                    candidates.extend_from_slice(tus);
+                }
+            }
+            let looked_up = [
+                (&sa.core_words, &by_word),
+                (&sa.rejected, &by_word),
+                (&sa.core_words, &by_rejected),
+                (&sa.stems, &by_stem),
+            ];
+            for (words, map) in looked_up {
+                for w in words {
+                    if let Some(tus) = map.get(w)
+                        && tus.len() <= MAX_POSTING
+                    {
+                        candidates.extend_from_slice(tus);
+                    }
+                }
+            }
+            if sa.bare_verb != 0
+                && sb.sec == DECISIONS
+                && let Some(tus) = by_bare.get(&sa.bare_verb)
+                && tus.len() <= MAX_POSTING
+            {
+                candidates.extend_from_slice(tus);
+            }
+            if sb.sec == DECISIONS && !sa.names.is_empty() && named_decisions.len() <= MAX_POSTING {
+                candidates.extend_from_slice(&named_decisions);
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+            for &tu in &candidates {
+                let ti = tu.0;
+                if pairs_seen.contains(&(si, ti)) {
+                    continue;
+                }
+                let tb = &t.blocks[ti];
+                let ta = unit_an(t, tu);
+                let sub_pair = sk != 0 || tu.1 != 0;
+                if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
+                    // As for the subject rules: one side negated, the other using a negative verb
+                    // is the same polarity in other words.
+                    let negative_verb = sa.negated != ta.negated
+                        && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
+                        && !values_incompatible(&sa.values, &ta.values);
+                    if negative_verb && kind != ConflictKind::RelatedClaims && negation_restated(sa, ta) {
                         pairs_seen.insert((si, ti));
-                        let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
-                        let subject =
-                            if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
-                        wide.push(Found {
-                            kind: ConflictKind::RelatedClaims,
-                            key: words_key(&stems),
-                            subject,
-                            source: s.side(sb),
-                            target: t.side(tb),
-                            norms: (sb.key, tb.key),
-                            pairs: vec![(si, ti)],
-                            order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
-                            certainty: Certainty::Possible,
-                        });
                         continue;
                     }
-                    None => continue,
-                },
-            };
-            pairs_seen.insert((si, ti));
-            let subject = if shared.is_empty() {
-                scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true).subject_display
-            } else {
-                scratch.shared_display(t.own_parts(tb), &shared)
-            };
-            let key = if shared.is_empty() { sa.subject.unwrap_or(sa.head) } else { words_key(&shared) };
-            out.push(Found {
-                kind: ConflictKind::RelatedClaims,
-                key,
-                subject,
-                source: s.side(sb),
-                target: t.side(tb),
-                norms: (sb.key, tb.key),
-                pairs: vec![(si, ti)],
-                order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
-                certainty: Certainty::Possible,
-            });
+                    let soft = kind == ConflictKind::RelatedClaims || negative_verb || sub_pair;
+                    let (kind, certainty, group) = if soft {
+                        (ConflictKind::RelatedClaims, Certainty::Possible, 3)
+                    } else {
+                        (kind, Certainty::Certain, 2)
+                    };
+                    has_certain |= !soft;
+                    pairs_seen.insert((si, ti));
+                    let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+                    let subject = if !words.is_empty() {
+                        scratch.shared_display(t.own_parts(tb), &words)
+                    } else if !shown.subject_display.is_empty() {
+                        shown.subject_display
+                    } else {
+                        shown.pol_display
+                    };
+                    let key = if words.is_empty() { ta.subject.unwrap_or(ta.pol_key) } else { words_key(&words) };
+                    out.push(Found {
+                        kind,
+                        key,
+                        subject,
+                        source: unit_side(s, su),
+                        target: unit_side(t, tu),
+                        norms: (sb.key, tb.key),
+                        pairs: vec![(si, ti)],
+                        order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
+                        certainty,
+                    });
+                    continue;
+                }
+                let shared = match related(sa, ta, sb.sec, tb.sec) {
+                    Some(shared) => shared,
+                    None => match widened(sa, ta, sb.sec, tb.sec, s_words) {
+                        Some(stems) => {
+                            pairs_seen.insert((si, ti));
+                            let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+                            let subject = if shown.subject_display.is_empty() {
+                                shown.pol_display
+                            } else {
+                                shown.subject_display
+                            };
+                            wide.push(Found {
+                                kind: ConflictKind::RelatedClaims,
+                                key: words_key(&stems),
+                                subject,
+                                source: unit_side(s, su),
+                                target: unit_side(t, tu),
+                                norms: (sb.key, tb.key),
+                                pairs: vec![(si, ti)],
+                                order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
+                                certainty: Certainty::Possible,
+                            });
+                            continue;
+                        }
+                        None => continue,
+                    },
+                };
+                pairs_seen.insert((si, ti));
+                let subject = if shared.is_empty() {
+                    scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true).subject_display
+                } else {
+                    scratch.shared_display(t.own_parts(tb), &shared)
+                };
+                let key = if shared.is_empty() { sa.subject.unwrap_or(sa.head) } else { words_key(&shared) };
+                out.push(Found {
+                    kind: ConflictKind::RelatedClaims,
+                    key,
+                    subject,
+                    source: unit_side(s, su),
+                    target: unit_side(t, tu),
+                    norms: (sb.key, tb.key),
+                    pairs: vec![(si, ti)],
+                    order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
+                    certainty: Certainty::Possible,
+                });
+            }
         }
         if !has_certain {
             out.append(&mut wide);

@@ -899,7 +899,7 @@ pub(super) const WORD_CLASSES: &[(u64, &[&str])] = &[
     (W_ATTRIBUTION, &["agreed", "approved", "confirmed", "decided"]),
     (W_CUT, &["because", "if", "since", "unless", "until"]),
     (W_REASON, &["rationale", "reason"]),
-    (W_PAIR_CUT, &["due", "given", "signed", "so", "to", "which"]),
+    (W_PAIR_CUT, &["as", "due", "given", "signed", "so", "to", "which"]),
     (
         W_LINK1,
         &[
