@@ -22,6 +22,8 @@ pub(super) struct Analysis {
     pub(super) subject_words: Vec<u64>,
     /// The subject's head word: its last content word before any *for*/*in* (0 when none).
     pub(super) head: u64,
+    /// The head word's [`stem`] (0 when none): "bedding" meets the verb "bed" (fifth round).
+    pub(super) head_stem: u64,
     /// Sorted content words of the whole main clause, negations and typed values set aside.
     pub(super) pol_words: Vec<u64>,
     /// Key of `pol_words` (0 when empty).
@@ -333,6 +335,8 @@ impl Scratch {
                 subject.push(tk.key(i));
                 if !head_done {
                     a.head = tk.key(i);
+                    let w = tk.w(i);
+                    a.head_stem = stem(synonym_of(w).unwrap_or(w));
                 }
             }
         }
@@ -807,6 +811,16 @@ fn stem_us(w: &str) -> u64 {
             && !(suf == "s" && r.ends_with('s'))
         {
             w = r;
+            // A consonant doubled before *-ing*/*-ed* is one: "bedding" = "bed", "shipped" =
+            // "ship" (fifth round; not *ll, ss, zz, ff*: "called", "passed").
+            let b = w.as_bytes();
+            if matches!(suf, "ing" | "ed")
+                && b.len() >= 4
+                && b[b.len() - 1] == b[b.len() - 2]
+                && !b"aeiouylszf".contains(&b[b.len() - 1])
+            {
+                w = &w[..w.len() - 1];
+            }
             break;
         }
     }

@@ -356,6 +356,7 @@ fn inherit_subject(a: &mut Analysis, parent: &Analysis) {
         a.subject = parent.subject;
         a.subject_words = parent.subject_words.clone();
         a.head = parent.head;
+        a.head_stem = parent.head_stem;
     }
 }
 

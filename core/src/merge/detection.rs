@@ -87,6 +87,14 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
     if values_incompatible(&a.values, &b.values) || a.negated != b.negated || opposed(&a, &b) {
         return Some(Certainty::Certain);
     }
+    // One verb with other particles ("Roll back release 4.2" / "Roll forward release 4.2 …",
+    // "Scale up" / "Scale down"): two actions, whatever else they share (fifth round).
+    if let (Some(pa), Some(pb)) = (particle(source), particle(target))
+        && pa.0 == pb.0
+        && pa.1 != pb.1
+    {
+        return Some(Certainty::Possible);
+    }
     let (wa, wb) = (action_words(&a.core_words), action_words(&b.core_words));
     if subset(&wa, &wb) || subset(&wb, &wa) {
         return None;
@@ -122,6 +130,20 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
         return None;
     }
     Some(Certainty::Possible)
+}
+
+/// A next action's verb and the particle right after it ("roll *back*", "scale *down*"),
+/// lower-cased, when it has one.
+fn particle(text: &str) -> Option<(String, &'static str)> {
+    let mut words = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .skip_while(|w| ["to", "we", "will", "next", "then", "first", "please", "i", "let's"].contains(&w.as_str()));
+    let verb = words.next()?;
+    let next = words.next()?;
+    const PARTICLES: &[&str] = &["back", "forward", "up", "down", "in", "out", "off", "on", "away", "over"];
+    PARTICLES.iter().find(|p| **p == next).map(|p| (verb, *p))
 }
 
 /// The verb of a next action: its class in [`ACTION_CLASSES`] (or its stem), and whether it
@@ -753,7 +775,17 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
         return same_subject.then_some(shared);
     }
     let enough = shared.len() >= MIN_SHARED && 2 * shared.len() >= a.len().min(b.len());
-    (same_subject || same_head || enough).then_some(shared)
+    // Fifth round: two decisions, the head of one's subject, stemmed, the verb of the other,
+    // which names no subject: the thing decided named as an action ("Use recycled manure
+    // solids for bedding" / "Bed the cubicles with sand").
+    let head_in = |x: &Analysis, y: &Analysis| {
+        x.decision
+            && y.decision
+            && x.head_stem != 0
+            && y.subject.is_none()
+            && y.seq.first().is_some_and(|&(_, st)| st == x.head_stem)
+    };
+    (same_subject || same_head || enough || head_in(s, t) || head_in(t, s)).then_some(shared)
 }
 
 /// The widened possible tier (issue 19, second round): for two comparable claims that

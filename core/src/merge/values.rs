@@ -508,6 +508,17 @@ fn incompatible(a: &[Value], b: &[Value], loose: bool) -> bool {
         {
             return true;
         }
+        // A value both state is common ground (a window: "over the last 7 days"); each
+        // stating another of the unit that the other does not is a clash ("420 ms …" / "180 ms
+        // …", fifth round).
+        let lone = |p: &[Value], q: &[Value]| {
+            of(p, 4)
+                .filter(|x| unit_of(x) == u)
+                .any(|x| !of(q, 4).filter(|y| unit_of(y) == u).any(|y| compatible(x, y)))
+        };
+        if lone(a, b) && lone(b, a) {
+            return true;
+        }
     }
     if loose
         && !shared
