@@ -101,8 +101,9 @@ pub(super) struct Analysis {
     pub(super) log_label: u64,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
-    /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"): its
-    /// qualifiers say which part of the world it is about (fifth round).
+    /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"), or a
+    /// qualifier is a word of the qualifier table ("in the US"): its qualifiers say which part
+    /// of the world it is about (fifth round).
     pub(super) leading_scope: bool,
     /// Only when asked for (conflicts): the subject's words, and the main clause's content words.
     pub(super) subject_display: String,
@@ -400,6 +401,7 @@ impl Scratch {
                     } else {
                         qual[j] = true;
                         a.qualifiers.push(tk.key(j));
+                        a.leading_scope |= tk.has(j, W_QUALIFIER);
                     }
                     taken += 1;
                     j += 1;
@@ -1225,5 +1227,8 @@ pub(super) mod tests {
         assert_eq!(v("X is twenty-five seats"), v("X is 25 seats"));
         assert_eq!(v("X is two hundred"), v("X is 200"));
         assert!(v("One of the reasons is cost").is_empty());
+        // A value both state is common ground; the other values clash (fifth round).
+        assert!(values_incompatible(&v("X is 420 ms over the last 7 days"), &v("X is 180 ms over the last 7 days")));
+        assert!(!values_incompatible(&v("X is 420 ms over the last 7 days"), &v("X is 420 ms over 7 days")));
     }
 }

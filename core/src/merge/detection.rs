@@ -1309,6 +1309,11 @@ mod tests {
         assert!(material_next_action("Raise the API rate limit for the beta", "Lower the API rate limit for the beta"));
         assert!(material_next_action("Ship the Android build to testers", "Hold the Android build for testers"));
         assert!(material_next_action("Don't send the deck", "Send the deck"));
+        // One verb, other particles: two actions (fifth round).
+        assert!(material_next_action(
+            "Roll back release 4.2 on Android.",
+            "Roll forward release 4.2 on Android with the 4.2.1 hotfix."
+        ));
     }
 }
 

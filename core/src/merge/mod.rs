@@ -445,6 +445,31 @@ mod tests {
     }
 
     #[test]
+    fn fifth_round_later_clauses_and_nested_items_are_read() {
+        // A nested item: possible (a sub-claim is read with less context), pointing at its line.
+        let t = state("- Board: Nucleo-F4.\n  - RTOS: Zephyr. [src:art_01a]\n", "");
+        let s = state("- Board: Nucleo-F4.\n  - RTOS: FreeRTOS. [src:art_01b]\n", "");
+        let p = run(&s, &t);
+        assert_eq!(p.unresolved.len(), 1, "{:?}", kinds(&p));
+        assert_eq!(p.unresolved[0].certainty, Certainty::Possible);
+        assert_eq!(p.unresolved[0].target.line, 10);
+        // A later sentence, after the claim's first.
+        let t = state("- The CLA stays. Contributors sign the CLA before a first merge. [src:art_01a]\n", "");
+        let s = state("- The CLA stays. Contributors sign off commits under the DCO instead. [src:art_01b]\n", "");
+        assert_eq!(run(&s, &t).unresolved.len(), 1);
+        // ", as …" is a reason: its negation is not the claim's.
+        let t = state("- Extend the greasing interval. [src:art_01a]\n", "");
+        let s = state("- Shorten the greasing interval, as the new grease is not holding up. [src:art_01b]\n", "");
+        let p = run(&s, &t);
+        assert_eq!(kinds(&p).len(), 1);
+        assert_eq!(p.unresolved[0].certainty, Certainty::Certain);
+        // Rationales and attributions are not sub-claims.
+        let t = state("- Use Postgres. Rationale: joins. Decided by Ana, 2026-01-02. [src:art_01a]\n", "");
+        let s = state("- Use Postgres. Rationale: the team knows it. Decided by Bo, 2026-01-03. [src:art_01b]\n", "");
+        assert_eq!(kinds(&run(&s, &t)), vec![]);
+    }
+
+    #[test]
     fn frontmatter_never_closed_is_invalid_input() {
         let t = side("dos_t", Status::Active, "Go.", "---\nid: x\n# T\n");
         assert!(merge(&side("dos_s", Status::Active, "Go.", "# S\n"), &t, &[]).is_err());
