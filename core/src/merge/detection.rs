@@ -927,6 +927,18 @@ fn unit_side(doc: &Doc, (b, k): Unit) -> ConflictSide {
     side
 }
 
+/// The stems of all of a block's units, sorted: a sub-claim whose stems are all among another
+/// claim's restates part of it (fifth round: "Reefer containers are plugged in after discharge.
+/// This happens within 30 minutes" / "… plugged in within 30 minutes of discharge").
+fn block_stems(doc: &Doc, b: usize) -> Vec<u64> {
+    let block = &doc.blocks[b];
+    let mut out: Vec<u64> =
+        block.an.iter().chain(block.subs.iter().map(|s| &s.0)).flat_map(|a| a.stems.iter().copied()).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 pub(super) fn detect_claims(
     t: &Doc,
     s: &Doc,
@@ -981,11 +993,25 @@ pub(super) fn detect_claims(
     let mut candidates: Vec<Unit> = Vec::new();
     let mut wide: Vec<Found> = Vec::new();
     let mut pairs_seen: KeySet<(usize, usize)> = KeySet::default();
+    let mut t_stems: KeyMap<usize, Vec<u64>> = KeyMap::default();
     for &si in s_new {
         let sb = &s.blocks[si];
         if sb.an.is_none() {
             continue;
         }
+        let s_stems = if sb.subs.is_empty() { Vec::new() } else { block_stems(s, si) };
+        // A sub-claim restating part of the other claim is no conflict.
+        let mut contained = |su: Unit, tu: Unit| {
+            if su.1 == 0 && tu.1 == 0 {
+                return false;
+            }
+            let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
+            let ts = t_stems.entry(tu.0).or_insert_with(|| block_stems(t, tu.0));
+            (su.1 != 0 && sa.negated == ta.negated && subset(&sa.stems, ts))
+                || (tu.1 != 0
+                    && sa.negated == ta.negated
+                    && subset(&ta.stems, if sb.subs.is_empty() { &sa.stems } else { &s_stems }))
+        };
         let mut has_certain = false;
         // Widened-tier pairs count only for a source claim no certain conflict already shows.
         wide.clear();
@@ -1013,9 +1039,10 @@ pub(super) fn detect_claims(
             }
             for &(tu, kind, key, by_subject) in &hits {
                 let ti = tu.0;
-                if !pairs_seen.insert((si, ti)) {
+                if pairs_seen.contains(&(si, ti)) || contained(su, tu) {
                     continue;
                 }
+                pairs_seen.insert((si, ti));
                 let tb = &t.blocks[ti];
                 // One side negated, the other using a negative verb ("X is no longer supported" /
                 // "Drop support for X"): the same polarity in other words, so only possible.
@@ -1089,7 +1116,7 @@ pub(super) fn detect_claims(
             candidates.dedup();
             for &tu in &candidates {
                 let ti = tu.0;
-                if pairs_seen.contains(&(si, ti)) {
+                if pairs_seen.contains(&(si, ti)) || contained(su, tu) {
                     continue;
                 }
                 let tb = &t.blocks[ti];
