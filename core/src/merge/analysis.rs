@@ -419,6 +419,18 @@ impl Scratch {
         a.pol_words.reserve_exact(end - start);
         a.choice.reserve_exact(end - start);
         for i in start..end {
+            if used[i]
+                && !skip[i]
+                && tk.toks[i].kind == Tk::Word
+                && !tk.has(i, W_STOP | W_NEG | W_MONTH)
+                && tk.w(i).len() > 3
+            {
+                // A number's unit that is a noun ("4 *episodes*", "eight *seasons*") names what is
+                // counted: a stem for relatedness, not a word of the claim's choice (fifth round).
+                let w = tk.w(i);
+                a.stems.push(stem(synonym_of(w).unwrap_or(w)));
+                continue;
+            }
             if skip[i] || used[i] || !tk.is_text(i) {
                 continue;
             }
@@ -498,7 +510,9 @@ impl Scratch {
                     }
                 }
             }
-            if !skip[i] && tk.is_any(i, &["caused", "attributed", "due", "driven", "blamed", "traced", "triggered"]) {
+            if !skip[i]
+                && tk.is_any(i, &["caused", "attributed", "due", "driven", "blamed", "traced", "triggered", "cause"])
+            {
                 a.cause = true;
             }
             if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
@@ -560,6 +574,9 @@ impl Scratch {
         a.name_stems.dedup();
         a.scoped.sort_unstable();
         a.scoped.dedup();
+        // "The delay happened because …": an observation cut at *because* states a cause (a
+        // decision's *because* is its rationale; fifth round).
+        a.cause |= !decision && tk.is(end, "because");
         a.pol_key = words_key(&a.pol_words);
         (a, end, aside)
     }

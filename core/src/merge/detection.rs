@@ -403,6 +403,9 @@ fn other_measures(s: &Analysis, t: &Analysis) -> bool {
     if s.values.is_empty() && t.values.is_empty() {
         return false; // a measure states a value
     }
+    if s.cause && t.cause {
+        return false; // two causes of one thing (fifth round)
+    }
     let attributes = !s.attribute.is_empty() && !t.attribute.is_empty() && inter(&s.attribute, &t.attribute).is_empty();
     let quantities = !s.values.is_empty() && !t.values.is_empty() && !slots_meet(&s.values, &t.values);
     quantities || attributes
@@ -847,7 +850,8 @@ pub(super) fn widened(
     // the target claim only: the converged state holds the source's words, and merging it again
     // must find the same conflicts.
     let names = |x: &Analysis, other: &KeySet<u64>| x.names.iter().any(|w| !other.contains(w));
-    let new_name = s.names.iter().any(|w| t.names.binary_search(w).is_err() && t.core_words.binary_search(w).is_err());
+    let new_name = s.names.iter().any(|w| t.names.binary_search(w).is_err() && t.core_words.binary_search(w).is_err())
+        && s.name_stems.iter().any(|w| t.stems.binary_search(w).is_err());
     if s_sec == DECISIONS && t_sec == DECISIONS && new_name && names(t, s_words) {
         // Two decisions naming different things, each unknown to the other side: one choice
         // in other words ("Choose Moodle as the learning platform" / "The LMS will be Canvas";
