@@ -62,15 +62,15 @@ const BASELINE_LOCATED: usize = 51;
 const BASELINE_MAX_POSSIBLE_ALARMS: usize = 8;
 
 /// Bars for the development set (`tests/merge_dev/`, 96 pairs: 61 contradictions, 35
-/// compatible): the figures after the last rule change of issue 19's fourth round (2026-12-01,
-/// docs/merge.md, "Development set (fourth round)"). Of 61 contradictions: caught by a certain
+/// compatible): the figures after the last rule change of issue 19's fifth round (2026-12-01,
+/// docs/merge.md, "Development sets (fifth round)"). Of 61 contradictions: caught by a certain
 /// conflict, by any, located by any; of 35 compatible pairs, at most this many certain alarms
 /// and possible prompts.
 const DEV_CAUGHT_CERTAIN: usize = 30;
 const DEV_CAUGHT_ANY: usize = 59;
 const DEV_LOCATED: usize = 58;
 const DEV_MAX_CERTAIN_ALARMS: usize = 0;
-const DEV_MAX_POSSIBLE_ALARMS: usize = 2; // fifth round (was 0)
+const DEV_MAX_POSSIBLE_ALARMS: usize = 1; // fifth round (was 0)
 
 /// Bars for the second development set (`tests/merge_dev2/`, issue 19's third round; its
 /// author is still adding pairs, so the bars are rates): the third round's goals on it — at
@@ -512,14 +512,14 @@ fn dev3_dir() -> PathBuf {
 
 /// Bars for the third development set (`tests/merge_dev3/`, issue 19's fourth round: 105 pairs,
 /// 57 contradictions and 48 compatible, longer states with realistic overlap): the figures
-/// after the fourth round's last rule change (2026-12-01, docs/merge.md, "Development set
-/// (fourth round)"). They fall short of the round's aims (97 % reaching, 20 % possible
-/// prompts): the bars hold what was reached, not what was aimed at.
+/// after the fifth round's last rule change (2026-12-01, docs/merge.md, "Development sets
+/// (fifth round)"). They fall short of the fourth round's aims on this set (97 % reaching, 20 %
+/// possible prompts): the bars hold what was reached, not what was aimed at.
 const DEV3_CAUGHT_CERTAIN: usize = 28;
-const DEV3_CAUGHT_ANY: usize = 53;
-const DEV3_LOCATED: usize = 51;
+const DEV3_CAUGHT_ANY: usize = 54; // fifth round (was 53)
+const DEV3_LOCATED: usize = 52;
 const DEV3_MAX_CERTAIN_ALARMS: usize = 1;
-const DEV3_MAX_POSSIBLE_ALARMS: usize = 16; // fifth round (was 13)
+const DEV3_MAX_POSSIBLE_ALARMS: usize = 15; // fifth round (was 13)
 
 /// The third development set (`tests/merge_dev3/`, issue 19's fourth round): written by another
 /// author who did not read the rules, used for tuning like the first two. Its first run, on the
@@ -579,8 +579,8 @@ fn heldout2_dir() -> PathBuf {
 /// alarms and possible prompts: the fifth round's figures (2026-12-01, docs/merge.md; a
 /// development set since that round).
 const HELDOUT2_CAUGHT_CERTAIN: usize = 23;
-const HELDOUT2_CAUGHT_ANY: usize = 52; // fifth round (was 51)
-const HELDOUT2_LOCATED: usize = 47;
+const HELDOUT2_CAUGHT_ANY: usize = 53; // fifth round (was 51)
+const HELDOUT2_LOCATED: usize = 49;
 const HELDOUT2_MAX_CERTAIN_ALARMS: usize = 6;
 const HELDOUT2_MAX_POSSIBLE_ALARMS: usize = 15;
 
@@ -632,7 +632,7 @@ const HELDOUT3_CAUGHT_CERTAIN: usize = 26; // fifth round (was 25)
 const HELDOUT3_CAUGHT_ANY: usize = 60; // fifth round (was 53)
 const HELDOUT3_LOCATED: usize = 55;
 const HELDOUT3_MAX_CERTAIN_ALARMS: usize = 3;
-const HELDOUT3_MAX_POSSIBLE_ALARMS: usize = 12; // fifth round (was 10)
+const HELDOUT3_MAX_POSSIBLE_ALARMS: usize = 13; // fifth round (was 10)
 
 /// The third held-out set: never tuned on; the test fails if a figure falls below its bar.
 #[test]

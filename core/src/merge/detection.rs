@@ -943,6 +943,13 @@ fn block_stems(doc: &Doc, b: usize) -> Vec<u64> {
     out
 }
 
+/// The sort group of a possible conflict, strongest relation first (fifth round): a rule's or
+/// a shared subject's on the claims' own first clauses (3), then a sub-claim's or the widened
+/// tier's (4). Every conflict is returned; the order only says which to look at first.
+fn rank(sub_pair: bool, widened: bool) -> u8 {
+    if sub_pair || widened { 4 } else { 3 }
+}
+
 pub(super) fn detect_claims(
     t: &Doc,
     s: &Doc,
@@ -1061,7 +1068,7 @@ pub(super) fn detect_claims(
                 // own first clause: what it finds is possible (fifth round).
                 let soft = negative_verb || sk != 0 || tu.1 != 0;
                 let (kind, certainty, group) = if soft {
-                    (ConflictKind::RelatedClaims, Certainty::Possible, 3)
+                    (ConflictKind::RelatedClaims, Certainty::Possible, rank(sk != 0 || tu.1 != 0, false))
                 } else {
                     (kind, Certainty::Certain, 2)
                 };
@@ -1138,7 +1145,7 @@ pub(super) fn detect_claims(
                     }
                     let soft = kind == ConflictKind::RelatedClaims || negative_verb || sub_pair;
                     let (kind, certainty, group) = if soft {
-                        (ConflictKind::RelatedClaims, Certainty::Possible, 3)
+                        (ConflictKind::RelatedClaims, Certainty::Possible, rank(sub_pair, false))
                     } else {
                         (kind, Certainty::Certain, 2)
                     };
@@ -1185,7 +1192,7 @@ pub(super) fn detect_claims(
                                 target: unit_side(t, tu),
                                 norms: (sb.key, tb.key),
                                 pairs: vec![(si, ti)],
-                                order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
+                                order: (rank(sub_pair, true), t.lines[tb.start].0, s.lines[sb.start].0),
                                 certainty: Certainty::Possible,
                             });
                             continue;
@@ -1208,7 +1215,7 @@ pub(super) fn detect_claims(
                     target: unit_side(t, tu),
                     norms: (sb.key, tb.key),
                     pairs: vec![(si, ti)],
-                    order: (3, t.lines[tb.start].0, s.lines[sb.start].0),
+                    order: (rank(sub_pair, false), t.lines[tb.start].0, s.lines[sb.start].0),
                     certainty: Certainty::Possible,
                 });
             }
