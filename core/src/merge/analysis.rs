@@ -211,6 +211,13 @@ impl Scratch {
         out
     }
 
+    /// When the clause of `self.tk` starting at token `from` is a rationale, an attribution, a
+    /// reason or a condition ([`Scratch::analyse_clause`]), the index of the token that ends it:
+    /// what a later clause needs without analysing it.
+    pub(super) fn aside_end(&self, from: usize) -> Option<usize> {
+        aside_at(&self.tk, from).then(|| clause_end(&self.tk, lead_from(&self.tk, from)))
+    }
+
     /// [`Scratch::analyse`] of the tokens already in `self.tk`.
     pub(super) fn analyse_tokens(&mut self, decision: bool, display: bool) -> Analysis {
         self.analyse_clause(decision, display, 0).0
@@ -233,10 +240,7 @@ impl Scratch {
         role.resize(n, Role::Other);
         let start = lead_from(tk, from);
         let end = clause_end(tk, start);
-        let first = (from..n).find(|&k| tk.punct(k).is_none()).unwrap_or(n);
-        let aside = first < n
-            && (tk.has(first, W_CUT | W_REASON | W_ATTRIBUTION | W_PAIR_CUT)
-                || tk.is_any(first, &["as", "signed", "per", "see", "source", "sources", "approved", "owner"]));
+        let aside = aside_at(tk, from);
         mark_alternatives(tk, start, end, decision, skip);
         let shaped = decision && decision_shape(tk, start, end, skip, role);
         let mut participle = None;
@@ -859,6 +863,17 @@ fn stem_us(w: &str) -> u64 {
         n += 1;
     }
     crate::hash::fnv64(&buf[..n]) | 1
+}
+
+/// Whether the clause starting at token `from` (after punctuation) opens with a word of a
+/// rationale, an attribution, a reason or a condition (*Rationale:*, *Decided by*, *because*,
+/// *if*, *so*, *, as* …).
+fn aside_at(tk: &Toks, from: usize) -> bool {
+    let n = tk.len();
+    let first = (from..n).find(|&k| tk.punct(k).is_none()).unwrap_or(n);
+    first < n
+        && (tk.has(first, W_CUT | W_REASON | W_ATTRIBUTION | W_PAIR_CUT)
+            || tk.is_any(first, &["as", "signed", "per", "see", "source", "sources", "approved", "owner"]))
 }
 
 /// Index of the first token from `from` after leading punctuation, labels and decision leads.

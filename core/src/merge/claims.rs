@@ -336,6 +336,14 @@ fn later_clauses(
     let n = scratch.tk.len();
     let mut clauses = 0;
     while end < n && clauses < 12 {
+        if let Some(e) = scratch.aside_end(end) {
+            if e <= end {
+                break;
+            }
+            end = e;
+            clauses += 1;
+            continue;
+        }
         let (mut a, e, aside) = scratch.analyse_clause(decision, false, end);
         if e <= end {
             break;
