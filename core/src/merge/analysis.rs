@@ -24,6 +24,8 @@ pub(super) struct Analysis {
     pub(super) head: u64,
     /// The head word's [`stem`] (0 when none): "bedding" meets the verb "bed" (fifth round).
     pub(super) head_stem: u64,
+    /// A sub-claim's subject is its claim's, carried because it names none (fifth round).
+    pub(super) subject_carried: bool,
     /// Sorted content words of the whole main clause, negations and typed values set aside.
     pub(super) pol_words: Vec<u64>,
     /// Key of `pol_words` (0 when empty).

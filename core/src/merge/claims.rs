@@ -358,13 +358,22 @@ fn later_clauses(
     }
 }
 
-/// A clause or nested item without a subject is about its claim's subject.
+/// A clause or nested item without a subject is about its claim's subject; it is in its claim's
+/// log entry ("3 Mar: …; painting under way") and its leading scope ("At the Bow office, …; …").
 fn inherit_subject(a: &mut Analysis, parent: &Analysis) {
+    if a.log_label == 0 {
+        a.log_label = parent.log_label;
+    }
+    if parent.leading_scope && !a.leading_scope && a.qualifiers.is_empty() {
+        a.qualifiers = parent.qualifiers.clone();
+        a.leading_scope = true;
+    }
     if a.subject.is_none() && parent.subject.is_some() {
         a.subject = parent.subject;
         a.subject_words = parent.subject_words.clone();
         a.head = parent.head;
         a.head_stem = parent.head_stem;
+        a.subject_carried = true;
     }
 }
 

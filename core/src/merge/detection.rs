@@ -1034,7 +1034,12 @@ pub(super) fn detect_claims(
                 && let Some(tus) = by_subject.get(&subj)
             {
                 for &tu in tus {
-                    if let Some(kind) = subject_conflict(sa, unit_an(t, tu)) {
+                    let ta = unit_an(t, tu);
+                    // A subject carried from the claim says what the clause is about, not which
+                    // attribute its words choose: only a stated clash counts (fifth round).
+                    if let Some(kind) = subject_conflict(sa, ta)
+                        && (!(sa.subject_carried || ta.subject_carried) || stated_clash(sa, ta))
+                    {
                         hits.push((tu, kind, subj, true));
                     }
                 }
