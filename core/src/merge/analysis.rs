@@ -26,6 +26,9 @@ pub(super) struct Analysis {
     pub(super) head_stem: u64,
     /// A sub-claim's subject is its claim's, carried because it names none (fifth round).
     pub(super) subject_carried: bool,
+    /// The stem of a first word followed by an article or a determiner: an imperative's verb
+    /// ("*Bed* the cubicles with sand"; 0 otherwise; fifth round).
+    pub(super) verb_stem: u64,
     /// Sorted content words of the whole main clause, negations and typed values set aside.
     pub(super) pol_words: Vec<u64>,
     /// Key of `pol_words` (0 when empty).
@@ -580,6 +583,16 @@ impl Scratch {
         a.name_stems.dedup();
         a.scoped.sort_unstable();
         a.scoped.dedup();
+        // "Bed the cubicles with sand": a first word followed by an article or a determiner is
+        // an imperative's verb (fifth round).
+        if tk.toks.get(start).is_some_and(|t| t.kind == Tk::Word)
+            && start + 1 < end
+            && (tk.has(start + 1, W_ARTICLE)
+                || tk.is_any(start + 1, &["our", "their", "its", "all", "each", "every", "both"]))
+        {
+            let w = tk.w(start);
+            a.verb_stem = stem(synonym_of(w).unwrap_or(w));
+        }
         // "The delay happened because …": an observation cut at *because* states a cause (a
         // decision's *because* is its rationale; fifth round).
         a.cause |= !decision && tk.is(end, "because");

@@ -765,8 +765,11 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
         .copied()
         .filter(|w| b.binary_search(w).is_ok() && qs.binary_search(w).is_err() && qt.binary_search(w).is_err())
         .collect();
-    let same_subject = s.subject.is_some() && s.subject == t.subject;
-    let same_head = s.head != 0 && s.head == t.head;
+    // A subject a sub-claim carries from its claim is no evidence that the two say something
+    // of one thing (fifth round).
+    let carried = s.subject_carried || t.subject_carried;
+    let same_subject = s.subject.is_some() && s.subject == t.subject && !carried;
+    let same_head = s.head != 0 && s.head == t.head && !carried;
     if s.subject.is_some() && t.subject.is_some() && !same_head && inter(&s.subject_words, &t.subject_words).is_empty()
     {
         return None; // about two different things ("Use Postgres for X" / "Use Postgres for Y")
@@ -782,11 +785,7 @@ pub(super) fn related(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) ->
     // which names no subject: the thing decided named as an action ("Use recycled manure
     // solids for bedding" / "Bed the cubicles with sand").
     let head_in = |x: &Analysis, y: &Analysis| {
-        x.decision
-            && y.decision
-            && x.head_stem != 0
-            && y.subject.is_none()
-            && y.seq.first().is_some_and(|&(_, st)| st == x.head_stem)
+        x.decision && y.decision && x.head_stem != 0 && y.subject.is_none() && y.verb_stem == x.head_stem
     };
     (same_subject || same_head || enough || head_in(s, t) || head_in(t, s)).then_some(shared)
 }
