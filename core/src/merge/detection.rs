@@ -1179,7 +1179,8 @@ pub(super) fn detect_claims(
                 }
                 let shared = match related(sa, ta, sb.sec, tb.sec) {
                     Some(shared) => shared,
-                    None => match widened(sa, ta, sb.sec, tb.sec, s_words) {
+                    // Through a sub-claim, the widened tier needs two shared stems (fifth round).
+                    None => match widened(sa, ta, sb.sec, tb.sec, s_words).filter(|x| !sub_pair || x.len() >= 2) {
                         Some(stems) => {
                             pairs_seen.insert((si, ti));
                             let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
