@@ -454,8 +454,9 @@ mod tests {
         assert_eq!(p.unresolved[0].certainty, Certainty::Possible);
         assert_eq!(p.unresolved[0].target.line, 10);
         // A later sentence, after the claim's first.
-        let t = state("- The CLA stays. Contributors sign the CLA before a first merge. [src:art_01a]\n", "");
-        let s = state("- The CLA stays. Contributors sign off commits under the DCO instead. [src:art_01b]\n", "");
+        let t = state("- Contributions require a signed CLA. [src:art_01a]\n", "");
+        let s =
+            state("- The CLA is deprecated; contributors sign off commits under the DCO instead. [src:art_01b]\n", "");
         assert_eq!(run(&s, &t).unresolved.len(), 1);
         // ", as …" is a reason: its negation is not the claim's.
         let t = state("- Extend the greasing interval. [src:art_01a]\n", "");
