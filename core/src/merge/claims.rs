@@ -280,6 +280,11 @@ pub(super) fn parse<'a>(
             let (main, end, _) = scratch.analyse_clause(decision, false, 0);
             let mut subs = Vec::new();
             later_clauses(scratch, decision, end, &main, b.start, &mut subs);
+            // A Markdown table: each body row is a "key: value" sub-claim, its first cell the
+            // key ("| Launch date | June 30 |" reads "Launch date: June 30").
+            if lines[b.start].1.trim_start().starts_with('|') {
+                table_rows(lines, b, scratch, decision, &mut subs);
+            }
             // Nested items and loose paragraphs: each run of lines from a list marker or a
             // blank line, outside code fences.
             let mut k = b.own_end + 1;
@@ -320,6 +325,38 @@ pub(super) fn parse<'a>(
         }
     }
     Ok(doc)
+}
+
+/// The body rows of a table block (lines starting with `|`; a row before a `|---|` separator
+/// is the header and is left out) as "first cell: other cells" sub-claims (fifth round).
+fn table_rows(
+    lines: &[(u32, &str)],
+    b: &Block,
+    scratch: &mut Scratch,
+    decision: bool,
+    out: &mut Vec<(Analysis, usize)>,
+) {
+    let separator = |l: &str| {
+        let t = l.trim();
+        t.starts_with('|') && t.contains('-') && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+    };
+    for k in b.start..=b.end {
+        let row = lines[k].1.trim();
+        if !row.starts_with('|') || separator(row) || (k < b.end && separator(lines[k + 1].1)) {
+            continue;
+        }
+        let cells: Vec<&str> = row.split('|').map(str::trim).filter(|c| !c.is_empty()).collect();
+        if cells.len() < 2 {
+            continue;
+        }
+        let text = format!("{}: {}", cells[0], cells[1..].join(", "));
+        scratch.tk.clear();
+        scratch.tk.push_text(&text);
+        let (a, _, _) = scratch.analyse_clause(decision, false, 0);
+        if !a.core_words.is_empty() || !a.values.is_empty() {
+            out.push((a, k));
+        }
+    }
 }
 
 /// The later clauses of the tokens in `scratch` from token `end` (the end of the clause

@@ -1016,6 +1016,9 @@ pub(super) fn detect_claims(
                 return false;
             }
             let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
+            if values_incompatible(&sa.values, &ta.values) {
+                return false; // the words restate, the values do not
+            }
             let ts = t_stems.entry(tu.0).or_insert_with(|| block_stems(t, tu.0));
             (su.1 != 0 && sa.negated == ta.negated && subset(&sa.stems, ts))
                 || (tu.1 != 0

@@ -464,6 +464,12 @@ mod tests {
         let p = run(&s, &t);
         assert_eq!(kinds(&p).len(), 1);
         assert_eq!(p.unresolved[0].certainty, Certainty::Certain);
+        // A table row is a "key: value" claim.
+        let t = state("", "| Milestone | Date |\n|---|---|\n| Launch | June 30 |\n| Beta | May 2 |\n");
+        let s = state("", "| Milestone | Date |\n|---|---|\n| Launch | July 14 |\n| Beta | May 2 |\n");
+        let p = run(&s, &t);
+        assert_eq!(p.unresolved.len(), 1, "{:?}", kinds(&p));
+        assert_eq!(p.unresolved[0].target.line, 14);
         // Rationales and attributions are not sub-claims.
         let t = state("- Use Postgres. Rationale: joins. Decided by Ana, 2026-01-02. [src:art_01a]\n", "");
         let s = state("- Use Postgres. Rationale: the team knows it. Decided by Bo, 2026-01-03. [src:art_01b]\n", "");
