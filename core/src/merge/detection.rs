@@ -878,7 +878,12 @@ pub(super) fn widened(
                 || s.exclusive
                 || t.exclusive
                 || (s.subject.is_some() && s.subject == t.subject)
-                || (s.head != 0 && s.head == t.head)))
+                || (s.head != 0 && s.head == t.head)
+                // Fifth round: subjects sharing a word, one state negated or opposed to the
+                // other's ("The Japanese build is on hold: legal has not signed off" / "Japanese
+                // strings are live in the production app").
+                || (!inter(&s.subject_words, &t.subject_words).is_empty()
+                    && (s.negated != t.negated || opposed(s, t)))))
         || (s.negated != t.negated && s_sec == t_sec && n >= 2 && 3 * n >= s.stems.len().min(t.stems.len()))
         || (s.cause && t.cause && n >= 2)
         || (opposed(s, t) && n >= 2)
