@@ -516,8 +516,8 @@ fn dev3_dir() -> PathBuf {
 /// (fifth round)"). They fall short of the fourth round's aims on this set (97 % reaching, 20 %
 /// possible prompts): the bars hold what was reached, not what was aimed at.
 const DEV3_CAUGHT_CERTAIN: usize = 28;
-const DEV3_CAUGHT_ANY: usize = 54; // fifth round (was 53)
-const DEV3_LOCATED: usize = 52;
+const DEV3_CAUGHT_ANY: usize = 55; // fifth round (was 53)
+const DEV3_LOCATED: usize = 53;
 const DEV3_MAX_CERTAIN_ALARMS: usize = 1;
 const DEV3_MAX_POSSIBLE_ALARMS: usize = 13;
 

@@ -1166,8 +1166,11 @@ fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], use
         let past = i > start && tk.has(p, W_HISTORY);
         // "autoclave 2", "Ward 4": a bare number right after a noun, with nothing after it
         // that reads as a unit, labels the thing rather than stating a value.
+        // (Fifth round: a number written with a thousands separator is a quantity, never a
+        // label: "The main house seats 1,140".)
         if matches!(value, Value::Num { unit: 0, .. })
             && tk.toks[i].kind == Tk::Num
+            && !tk.w(i).contains(',')
             && next == i + 1
             && i > start
             && tk.toks[i - 1].kind == Tk::Word
