@@ -516,8 +516,8 @@ fn dev3_dir() -> PathBuf {
 /// (fifth round)"). They fall short of the fourth round's aims on this set (97 % reaching, 20 %
 /// possible prompts): the bars hold what was reached, not what was aimed at.
 const DEV3_CAUGHT_CERTAIN: usize = 28;
-const DEV3_CAUGHT_ANY: usize = 55; // fifth round (was 53)
-const DEV3_LOCATED: usize = 53;
+const DEV3_CAUGHT_ANY: usize = 56; // fifth round (was 53)
+const DEV3_LOCATED: usize = 54;
 const DEV3_MAX_CERTAIN_ALARMS: usize = 1;
 const DEV3_MAX_POSSIBLE_ALARMS: usize = 13;
 
@@ -630,7 +630,7 @@ fn heldout3_dir() -> PathBuf {
 /// development set since that round; the fourth round reached 53 of 61 with 10 prompts).
 const HELDOUT3_CAUGHT_CERTAIN: usize = 26; // fifth round (was 25)
 const HELDOUT3_CAUGHT_ANY: usize = 60; // fifth round (was 53)
-const HELDOUT3_LOCATED: usize = 55;
+const HELDOUT3_LOCATED: usize = 56;
 const HELDOUT3_MAX_CERTAIN_ALARMS: usize = 3;
 const HELDOUT3_MAX_POSSIBLE_ALARMS: usize = 11; // fifth round (was 10)
 

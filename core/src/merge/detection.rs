@@ -886,7 +886,7 @@ pub(super) fn widened(
                     && (s.negated != t.negated || opposed(s, t)))))
         || (s.negated != t.negated && s_sec == t_sec && n >= 2 && 3 * n >= s.stems.len().min(t.stems.len()))
         || (s.cause && t.cause && n >= 2)
-        || (opposed(s, t) && n >= 2)
+        || (opposed(s, t) && (n >= 2 || (s_sec == DECISIONS && t_sec == DECISIONS)))
         || (new_name && names(t, s_words))
         || (outside >= 2 && 2 * outside >= s.stems.len().min(t.stems.len()));
     hit.then_some(shared)
