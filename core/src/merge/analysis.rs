@@ -157,7 +157,8 @@ impl Scratch {
     ///    (*because*, *since*, *due to*, *so that*, *given that*, *to avoid*;
     ///    *rationale*/*reason* before `:` or after punctuation; *decided*, *agreed*,
     ///    *approved*, *confirmed* before *by/with/on/in/at/during/upon* or after punctuation;
-    ///    *signed off*). The rest is ignored.
+    ///    *signed off*). The rest is not this analysis's: since issue 19's fifth round the
+    ///    later clauses are read as sub-claims ([`Scratch::analyse_clause`], `claims::parse`).
     /// 4. **Rejected alternatives** are set aside: ", not X", "(not X)", "rather than X",
     ///    "instead of X", "(was X)", and in decisions "A over B"; up to the next punctuation
     ///    or, after its first word, a preposition or conjunction.
