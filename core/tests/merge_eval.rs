@@ -667,3 +667,50 @@ fn merge_eval_heldout3_set() {
         c.possible_alarm
     );
 }
+
+fn heldout4_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval/heldout4")
+}
+
+/// Bars for the fourth held-out set (`tests/merge_eval/heldout4/`, 104 pairs: 62
+/// contradictions, 42 compatible), written by a fresh author (`mergeeval4`) after round 4 so
+/// that round 5 is measured on pairs nobody had seen (docs/merge.md, "Fourth held-out set").
+/// The figures of its one run after the fifth round's last rule change.
+/// Run once on 2026-12-01 after `core19e`'s last commit: 46 of 62 contradictions reach the
+/// user (74.2 %, far below the 95 %), 12 by a certain conflict, 39 located; of 42
+/// compatible pairs, 4 certain alarms and 13 possible prompts.
+const HELDOUT4_CAUGHT_CERTAIN: usize = 12;
+const HELDOUT4_CAUGHT_ANY: usize = 46;
+const HELDOUT4_LOCATED: usize = 39;
+const HELDOUT4_MAX_CERTAIN_ALARMS: usize = 4;
+const HELDOUT4_MAX_POSSIBLE_ALARMS: usize = 13;
+
+/// The fourth held-out set: never tuned on; the test fails if a figure falls below its bar.
+#[test]
+fn merge_eval_heldout4_set() {
+    let pairs = load_all(&heldout4_dir());
+    let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
+    let compatible = pairs.len() - contradictions;
+    assert!(pairs.len() >= 100, "at least 100 pairs, found {}", pairs.len());
+    assert!(contradictions >= 60, "at least 60 contradictions, found {contradictions}");
+    assert!(compatible >= 40, "at least 40 compatible pairs, found {compatible}");
+    check_shape(&pairs, true);
+    let (t, c) = score(&pairs, "merge fourth held-out evaluation", "merge_eval4");
+    assert!(
+        t.caught_certain >= HELDOUT4_CAUGHT_CERTAIN,
+        "heldout4: certain recall regressed: {} < {HELDOUT4_CAUGHT_CERTAIN}",
+        t.caught_certain
+    );
+    assert!(t.caught_any >= HELDOUT4_CAUGHT_ANY, "heldout4: recall regressed: {} < {HELDOUT4_CAUGHT_ANY}", t.caught_any);
+    assert!(t.located >= HELDOUT4_LOCATED, "heldout4: located regressed: {} < {HELDOUT4_LOCATED}", t.located);
+    assert!(
+        c.certain_alarm <= HELDOUT4_MAX_CERTAIN_ALARMS,
+        "heldout4: certain alarms on compatible pairs grew: {} > {HELDOUT4_MAX_CERTAIN_ALARMS}",
+        c.certain_alarm
+    );
+    assert!(
+        c.possible_alarm <= HELDOUT4_MAX_POSSIBLE_ALARMS,
+        "heldout4: possible prompts on compatible pairs grew: {} > {HELDOUT4_MAX_POSSIBLE_ALARMS}",
+        c.possible_alarm
+    );
+}
