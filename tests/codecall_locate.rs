@@ -135,8 +135,14 @@ fn issue_21_the_session_start_hook_records_head_and_dirtiness_and_never_fails() 
     let again: Value =
         serde_json::from_slice(&std::fs::read(w.store.root().join("sessions/s-rec.json")).unwrap()).unwrap();
     assert_eq!(again["work_start"], *start);
-    // A dirty tree is recorded as dirty.
+    // A dirty tree is recorded as dirty; an untracked file alone is not looked for (the hook's
+    // git query skips the untracked walk, docs/performance.md).
     write(&w.repo, "notes.txt", "scratch\n");
+    w.session_start("s-untracked", None);
+    let untracked: Value =
+        serde_json::from_slice(&std::fs::read(w.store.root().join("sessions/s-untracked.json")).unwrap()).unwrap();
+    assert_eq!(untracked["work_start"]["dirty"], false);
+    write(&w.repo, "src/lib.rs", "pub mod client;\npub mod more;\n");
     w.session_start("s-dirty", None);
     let dirty: Value =
         serde_json::from_slice(&std::fs::read(w.store.root().join("sessions/s-dirty.json")).unwrap()).unwrap();
@@ -147,6 +153,40 @@ fn issue_21_the_session_start_hook_records_head_and_dirtiness_and_never_fails() 
     let out = w.hook("session-start", json!({"session_id": "s-none", "cwd": elsewhere, "source": "startup"}));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Dossier Library"));
     assert!(!w.store.root().join("sessions/s-none.json").exists());
+}
+
+/// The SessionStart hook reads HEAD from the repository's files (no git process): it must be
+/// the commit git itself names, for a loose ref, packed refs, a detached HEAD, a linked
+/// worktree, and an unborn branch.
+#[test]
+fn issue_21_the_session_start_hook_reads_head_as_git_does_in_every_layout() {
+    let w = World::new();
+    let recorded = |session: &str, cwd: &Path| -> Value {
+        w.hook("session-start", json!({"session_id": session, "cwd": cwd, "source": "startup"}));
+        let p = w.store.root().join(format!("sessions/{session}.json"));
+        serde_json::from_slice::<Value>(&std::fs::read(p).unwrap()).unwrap()["work_start"].clone()
+    };
+    assert_eq!(recorded("s-loose", &w.repo)["head"], json!(w.head()));
+    w.commit_retry();
+    git(&w.repo, &["pack-refs", "--all"]);
+    assert!(!w.repo.join(".git/refs/heads/main").exists(), "the branch is only in packed-refs");
+    assert_eq!(recorded("s-packed", &w.repo.join("src"))["head"], json!(w.head()));
+    let first = git(&w.repo, &["rev-parse", "HEAD~1"]);
+    git(&w.repo, &["checkout", "-q", "--detach", &first]);
+    assert_eq!(recorded("s-detached", &w.repo)["head"], json!(first));
+    git(&w.repo, &["checkout", "-q", "main"]);
+    let linked = w.store.dir.path().join("linked");
+    git(&w.repo, &["worktree", "add", "-q", "-b", "side", linked.to_str().unwrap(), &first]);
+    write(&linked, "src/lib.rs", "pub mod client;\npub mod side;\n");
+    git(&linked, &["commit", "-q", "-am", "side work"]);
+    let side = git(&linked, &["rev-parse", "HEAD"]);
+    let start = recorded("s-linked", &linked);
+    assert_eq!((start["head"].clone(), start["dirty"].clone()), (json!(side), json!(false)));
+    let empty = w.store.dir.path().join("unborn");
+    std::fs::create_dir_all(&empty).unwrap();
+    git(&empty, &["init", "-q", "-b", "main"]);
+    let start = recorded("s-unborn", &empty);
+    assert_eq!((start.get("head"), start["dirty"].clone()), (None, json!(false)), "{start}");
 }
 
 #[test]
