@@ -315,3 +315,124 @@ fn edits_outside_the_repository_and_to_sensitive_files_are_not_the_implementatio
     assert_eq!(files[".env"]["sensitive"], true);
     assert!(!Path::new(&f.project).join("elsewhere").exists());
 }
+
+/// Issue 21 defect 10 ("the card's minutes differ from the recorded estimate"): the Stop card's
+/// `~N min`, then `dossier codecall start` on the same Claude Code session (its work located by
+/// the same edited files): the estimate the session records for its Start/Skip card
+/// (`LEARNING_RECOMMENDATION_PRESENTED`, the plan's) and the card shows is the Stop card's —
+/// when the plan is the evidence's own: an agent naming the derived signals' concepts as the
+/// runtime does, and the degraded plan after three failed extractions. Three concepts of 7
+/// minutes exceed the 20-minute default budget, so the number is the budget-fitted plan's.
+#[test]
+fn issue_21_defect_10_the_cards_minutes_are_the_sessions_estimate() {
+    let f = Fixture::new();
+    f.write("src/auth/oauth_middleware.rs", MIDDLEWARE);
+    f.edit("src/auth/oauth_middleware.rs", "        !token.is_empty()", "        token.starts_with(\"Bearer \")");
+    f.write("src/net/retry.rs", "pub fn retry_with_backoff(attempts: u32) -> u32 {\n    attempts * 2\n}\n");
+    let card = card_of(&f.stop(&f.input("s-min")));
+    let minutes: u64 = card.rsplit('~').next().unwrap().trim_end_matches(" min").parse().unwrap();
+
+    let cc = |args: &[&str]| {
+        let out = f
+            .store
+            .cmd()
+            .env("CLAUDE_CODE_SESSION_ID", "s-min")
+            .arg("codecall")
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        let v = support::json_of(&out);
+        assert_eq!(v["ok"], true, "codecall {args:?}: {v:#}");
+        v
+    };
+    let log_of = |v: &Value| -> Vec<Value> {
+        std::fs::read_to_string(v["data"]["log"].as_str().unwrap())
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    // The Start/Skip card's minutes, the recorded ones, and the plan's must all be the card's.
+    let agree = |decided: &Value, log: &[Value], how: &str| {
+        let decision = &decided["data"]["next"];
+        assert_eq!(decision["kind"], "decision", "{how}: {decided:#}");
+        let of = |t: &str| &log.iter().find(|e| e["type"] == t).unwrap_or_else(|| panic!("{t}"))["payload"];
+        let presented = of("LEARNING_RECOMMENDATION_PRESENTED")["estimated_minutes"].as_u64();
+        let planned = of("PLAN_CREATED")["plan"]["estimated_minutes"].as_u64();
+        assert_eq!(
+            (decision["estimated_minutes"].as_u64(), presented, planned),
+            (Some(minutes), Some(minutes), Some(minutes)),
+            "{how}: card {card}\nplan: {:#}",
+            of("PLAN_CREATED")
+        );
+    };
+
+    // An agent that names the evidence's concepts as the runtime derives them.
+    let started = cc(&["start", "--repo", f.project.to_str().unwrap()]);
+    let sid = started["data"]["session_id"].as_str().unwrap().to_string();
+    let log = log_of(&started);
+    let located = &log.iter().find(|e| e["type"] == "CONTEXT_READY").unwrap()["payload"]["pack"]["locator"]["located"];
+    assert_eq!(located["rule"], "session_edits", "the session's work is the card's edited files");
+    let order = &started["data"]["next"];
+    assert_eq!(order["step"], "concepts", "{order:#}");
+    let first_ref = order["evidence"]["excerpts"][0]["evidence"].clone();
+    let concepts: Vec<Value> = order["input"]["derived_signals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let c = d["concept"].as_str().unwrap();
+            let kind = d["kind"].as_str().unwrap();
+            let strong = [
+                "external_contract",
+                "architecture_flow",
+                "security_boundary",
+                "reliability_boundary",
+                "consequential_tradeoff",
+            ]
+            .contains(&kind);
+            let category = match kind {
+                "architecture_flow" | "consequential_tradeoff" | "external_contract" => "architecture_decision",
+                "reusable_pattern" => "pattern",
+                _ => "concept",
+            };
+            let evidence = match d["evidence"].as_array() {
+                Some(e) if !e.is_empty() => d["evidence"].clone(),
+                _ => json!([first_ref]),
+            };
+            json!({"id": format!("c{i}"), "canonical_id": c, "label": c, "category": category,
+                   "description": format!("How this change handles {c}"),
+                   "objective": format!("Explain why the change needs {c}"),
+                   "prerequisites": [], "difficulty": 3, "novelty": 0.5,
+                   "implementation_relevance": if strong { 0.8 } else { 0.6 },
+                   "evidence": evidence, "misconceptions": [format!("{c} only matters under load")]})
+        })
+        .collect();
+    assert_eq!(concepts.len(), 3, "{order:#}");
+    let file = f.store.dir.path().join("concepts.json");
+    let result = json!({"concepts": concepts, "signals": [], "excluded": [], "disputed": []});
+    std::fs::write(&file, result.to_string()).unwrap();
+    let cp = order["id"].as_str().unwrap();
+    let decided = cc(&["submit", &sid, "--checkpoint", cp, "--result-file", file.to_str().unwrap()]);
+    agree(&decided, &log_of(&started), "the agent's plan");
+
+    // The degraded plan (three failed extractions) over the same evidence.
+    let started = cc(&["start", "--repo", f.project.to_str().unwrap()]);
+    let sid = started["data"]["session_id"].as_str().unwrap().to_string();
+    let mut v = started.clone();
+    for _ in 0..3 {
+        let cp = v["data"]["next"]["id"].as_str().unwrap().to_string();
+        let out = f
+            .store
+            .cmd()
+            .args(["codecall", "submit", &sid, "--checkpoint", &cp, "--failure", "cannot extract", "--json"])
+            .output()
+            .unwrap();
+        v = support::json_of(&out);
+    }
+    let decided = cc(&["show", &sid]);
+    assert_eq!(decided["data"]["next"]["degraded"], true, "{decided:#}");
+    agree(&decided, &log_of(&started), "the degraded plan");
+}

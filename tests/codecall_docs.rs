@@ -1,8 +1,9 @@
 //! codecall documentation (ARCHITECTURE §13, issue 21 item 3 and defect 8) through the real
 //! binary: a Rust change whose dependency's registry sources sit in a fake `CARGO_HOME`, an npm
 //! change with `node_modules`, the network provider against a loopback server (config
-//! `privacy_mode: allow-doc-fetch` plus `--allow-doc-fetch`), replay with no provider reachable,
-//! and citations in the text view.
+//! `privacy_mode: allow-doc-fetch` plus `--allow-doc-fetch`, and the same consent through the
+//! official Python MCP client's `codecall_start`), replay with no provider reachable, and
+//! citations in the text view.
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -490,4 +491,134 @@ fn the_network_provider_runs_only_with_config_and_consent_and_replay_needs_no_ne
     let replayed = cli.ok(&["replay", &sid]);
     assert_eq!(replayed["data"]["identical"], true, "{replayed:#}");
     assert_eq!(hits.load(Ordering::SeqCst), before, "replay made no request");
+}
+
+/// One codecall call through the official Python MCP client (a fresh `dossier mcp` server per
+/// call: the session lives in the store), with `CARGO_HOME` pointed at `cargo_home`.
+fn mcp_call(store: &TempStore, cargo_home: &Path, tool: &str, args: Value) -> Value {
+    let replies = support::mcp::McpSession::new(store, "s-doc-fetch")
+        .env("CARGO_HOME", Some(cargo_home.to_str().unwrap()))
+        .call(tool, args)
+        .run();
+    replies[0].envelope.clone()
+}
+
+/// [`drive`] over MCP: `codecall_submit` for work orders, `codecall_answer` for the gates.
+fn mcp_drive(
+    store: &TempStore,
+    cargo_home: &Path,
+    mut v: Value,
+    stop: &str,
+    lesson: &dyn Fn(&Value) -> Value,
+) -> Value {
+    for _ in 0..200 {
+        assert_eq!(v["ok"], true, "{v:#}");
+        let sid = sid_of(&v);
+        let n = next(&v).clone();
+        let kind = n["kind"].as_str().unwrap().to_string();
+        if kind == stop || (kind == "work_order" && format!("work_order:{}", n["step"].as_str().unwrap()) == stop) {
+            return v;
+        }
+        let cp = n["checkpoint"].clone();
+        let answer = |extra: Value| {
+            let mut args = json!({"session_id": sid, "checkpoint": cp});
+            args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            mcp_call(store, cargo_home, "codecall_answer", args)
+        };
+        v = match kind.as_str() {
+            "work_order" => mcp_call(
+                store,
+                cargo_home,
+                "codecall_submit",
+                json!({"session_id": sid, "checkpoint": n["id"], "result": agent_result(&n, lesson)}),
+            ),
+            "decision" => answer(json!({"accept": true})),
+            "confidence" => answer(json!({"confidence": {}})),
+            "lesson" => answer(json!({"acknowledge": true})),
+            "question" => {
+                let right = n["choices"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["text"].as_str().unwrap().starts_with("It waits longer"))
+                    .unwrap()["id"]
+                    .clone();
+                answer(json!({"choice_id": right}))
+            }
+            _ => return v,
+        };
+    }
+    panic!("the session did not end")
+}
+
+fn documentation_limitation(done: &Value) -> String {
+    let limitations = next(done)["limitations"].as_array().unwrap_or_else(|| panic!("{done:#}"));
+    limitations.iter().find_map(|l| l.as_str().filter(|l| l.starts_with("Documentation"))).unwrap().to_string()
+}
+
+/// Issue 21, item 3 through the official Python MCP client: `codecall_start` with
+/// `allow_doc_fetch: true` under `codecall.privacy_mode: allow-doc-fetch` resolves the loopback
+/// network provider's page; the consent without the config, or the config without the consent,
+/// fetches nothing (the server sees no request) and the summary says retrieval was off.
+#[test]
+fn spec_13_allow_doc_fetch_over_mcp_fetches_only_with_config_and_consent() {
+    let store = init_store();
+    let (port, hits) = serve(PAGE);
+    let empty_home = tempfile::tempdir().unwrap();
+    let ch = empty_home.path();
+    let r = rust_change();
+    let plain = |order: &Value| lesson_citing(order, json!([{"title": "General", "kind": "model_knowledge"}]));
+    let start = |consent: Option<bool>| {
+        let mut args = json!({"repo": r.dir.path(), "base": r.base, "head": r.head, "task": "Retry the fetch"});
+        if let Some(c) = consent {
+            args["allow_doc_fetch"] = json!(c);
+        }
+        mcp_call(&store, ch, "codecall_start", args)
+    };
+    let off = "offline: project-local and installed-package documentation only, no network retrieval";
+
+    // The consent without the config: offline, a warning naming the setting, no connection, and
+    // the summary says retrieval was off.
+    let started = start(Some(true));
+    assert!(started["warnings"].to_string().contains("privacy_mode"), "{started:#}");
+    let at = mcp_drive(&store, ch, started, "work_order:lesson", &plain);
+    assert_eq!(next(&at)["input"]["offline"], true);
+    let done = mcp_drive(&store, ch, at, "", &plain);
+    assert_eq!(done["data"]["state"], "completed", "{done:#}");
+    assert!(documentation_limitation(&done).contains(off), "{done:#}");
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "no request without the config");
+
+    // The config without the consent (absent, then false): the same.
+    allow_fetch_config(&store, port);
+    let at = mcp_drive(&store, ch, start(None), "work_order:lesson", &plain);
+    assert_eq!(next(&at)["input"]["offline"], true);
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "no request without the session's consent");
+    let done = mcp_drive(&store, ch, start(Some(false)), "", &plain);
+    assert_eq!(done["data"]["state"], "completed", "{done:#}");
+    assert!(documentation_limitation(&done).contains(off), "{done:#}");
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "no request when the consent is false");
+
+    // Both: the page is fetched, and the lesson cites it by its source id.
+    let url = format!("http://127.0.0.1:{port}/crate/tokio-retry/0.3.0");
+    let web_id = format!("web:cargo:{url}");
+    let cite = |order: &Value| {
+        lesson_citing(
+            order,
+            json!([{"title": "tokio-retry docs", "kind": "official_docs", "source_id": web_id, "url": url}]),
+        )
+    };
+    let started = start(Some(true));
+    assert!(!started["warnings"].to_string().contains("privacy_mode"), "{started:#}");
+    let at = mcp_drive(&store, ch, started, "work_order:lesson", &cite);
+    assert!(hits.load(Ordering::SeqCst) >= 1, "the network provider asked the loopback server");
+    let docs = &next(&at)["input"]["documentation"];
+    assert_eq!(next(&at)["input"]["offline"], false);
+    assert!(docs["sources"].as_array().unwrap().iter().any(|s| s["source_id"] == web_id.as_str()), "{docs:#}");
+    let sid = sid_of(&at);
+    let done = mcp_drive(&store, ch, at, "", &cite);
+    assert_eq!(done["data"]["state"], "completed", "{done:#}");
+    let line = documentation_limitation(&done);
+    assert!(line.contains("network retrieval allowed") && line.contains(&web_id), "{line}");
+    let d = resolved(&log_of(&store, &sid))[0].clone();
+    assert_eq!(d["network"], true);
 }

@@ -135,8 +135,14 @@ fn issue_21_the_session_start_hook_records_head_and_dirtiness_and_never_fails() 
     let again: Value =
         serde_json::from_slice(&std::fs::read(w.store.root().join("sessions/s-rec.json")).unwrap()).unwrap();
     assert_eq!(again["work_start"], *start);
-    // A dirty tree is recorded as dirty.
+    // A dirty tree is recorded as dirty; an untracked file alone is not looked for (the hook's
+    // git query skips the untracked walk, docs/performance.md).
     write(&w.repo, "notes.txt", "scratch\n");
+    w.session_start("s-untracked", None);
+    let untracked: Value =
+        serde_json::from_slice(&std::fs::read(w.store.root().join("sessions/s-untracked.json")).unwrap()).unwrap();
+    assert_eq!(untracked["work_start"]["dirty"], false);
+    write(&w.repo, "src/lib.rs", "pub mod client;\npub mod more;\n");
     w.session_start("s-dirty", None);
     let dirty: Value =
         serde_json::from_slice(&std::fs::read(w.store.root().join("sessions/s-dirty.json")).unwrap()).unwrap();
@@ -147,6 +153,40 @@ fn issue_21_the_session_start_hook_records_head_and_dirtiness_and_never_fails() 
     let out = w.hook("session-start", json!({"session_id": "s-none", "cwd": elsewhere, "source": "startup"}));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Dossier Library"));
     assert!(!w.store.root().join("sessions/s-none.json").exists());
+}
+
+/// The SessionStart hook reads HEAD from the repository's files (no git process): it must be
+/// the commit git itself names, for a loose ref, packed refs, a detached HEAD, a linked
+/// worktree, and an unborn branch.
+#[test]
+fn issue_21_the_session_start_hook_reads_head_as_git_does_in_every_layout() {
+    let w = World::new();
+    let recorded = |session: &str, cwd: &Path| -> Value {
+        w.hook("session-start", json!({"session_id": session, "cwd": cwd, "source": "startup"}));
+        let p = w.store.root().join(format!("sessions/{session}.json"));
+        serde_json::from_slice::<Value>(&std::fs::read(p).unwrap()).unwrap()["work_start"].clone()
+    };
+    assert_eq!(recorded("s-loose", &w.repo)["head"], json!(w.head()));
+    w.commit_retry();
+    git(&w.repo, &["pack-refs", "--all"]);
+    assert!(!w.repo.join(".git/refs/heads/main").exists(), "the branch is only in packed-refs");
+    assert_eq!(recorded("s-packed", &w.repo.join("src"))["head"], json!(w.head()));
+    let first = git(&w.repo, &["rev-parse", "HEAD~1"]);
+    git(&w.repo, &["checkout", "-q", "--detach", &first]);
+    assert_eq!(recorded("s-detached", &w.repo)["head"], json!(first));
+    git(&w.repo, &["checkout", "-q", "main"]);
+    let linked = w.store.dir.path().join("linked");
+    git(&w.repo, &["worktree", "add", "-q", "-b", "side", linked.to_str().unwrap(), &first]);
+    write(&linked, "src/lib.rs", "pub mod client;\npub mod side;\n");
+    git(&linked, &["commit", "-q", "-am", "side work"]);
+    let side = git(&linked, &["rev-parse", "HEAD"]);
+    let start = recorded("s-linked", &linked);
+    assert_eq!((start["head"].clone(), start["dirty"].clone()), (json!(side), json!(false)));
+    let empty = w.store.dir.path().join("unborn");
+    std::fs::create_dir_all(&empty).unwrap();
+    git(&empty, &["init", "-q", "-b", "main"]);
+    let start = recorded("s-unborn", &empty);
+    assert_eq!((start.get("head"), start["dirty"].clone()), (None, json!(false)), "{start}");
 }
 
 #[test]
@@ -395,13 +435,19 @@ fn issue_21_defect_1_a_degraded_plan_drops_a_unit_without_evidence_and_says_skip
     assert_eq!(card["omitted"][0]["kind"], "no_evidence", "{card:#}");
 }
 
-/// The real Claude Code in print mode (DESIGN §4, offline against the scripted API): the
-/// scripted agent writes a retry change and commits it with Bash; then, resumed, the user types
-/// `/codecall` and the agent calls `codecall_start`. The hooks `dossier init` registered recorded
-/// the session's starting HEAD, so the evidence is the committed change (rule `session_head`),
-/// not the clean working tree.
-#[test]
-fn claude_code_codecall_after_the_agent_committed_its_change_teaches_that_change() {
+/// What a two-turn real Claude Code run left behind: the temp dirs, the one learning log's
+/// events, and the second turn's API requests.
+struct ClaudeRun {
+    _dir: tempfile::TempDir,
+    events: Vec<Value>,
+    requests: String,
+}
+
+/// The real Claude Code in print mode (DESIGN §4, offline against the scripted API `scenario`):
+/// in a repository holding `docs` besides the client, the scripted agent writes a retry change
+/// and commits it with Bash; then, resumed, the user types `/codecall` and the agent calls
+/// `codecall_start` (and whatever `scenario` goes on to call).
+fn claude_commit_then_codecall(scenario: &str, docs: &[(&str, &str)]) -> ClaudeRun {
     use support::claude::{run_claude, scripted_api};
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
@@ -411,6 +457,9 @@ fn claude_code_codecall_after_the_agent_committed_its_change_teaches_that_change
     git(&project, &["init", "-q", "-b", "main"]);
     write(&project, "src/lib.rs", "pub mod client;\n");
     write(&project, "src/client.rs", CLIENT);
+    for (path, text) in docs {
+        write(&project, path, text);
+    }
     git(&project, &["add", "-A"]);
     git(&project, &["commit", "-q", "-m", "base"]);
     let base = git(&project, &["rev-parse", "HEAD"]);
@@ -431,7 +480,7 @@ fn claude_code_codecall_after_the_agent_committed_its_change_teaches_that_change
     let args = ["--allowedTools", "Write", "Bash", "mcp__dossier__*", "--output-format", "stream-json", "--verbose"];
 
     let log = dir.path().join("requests-1.jsonl");
-    let (api, port) = scripted_api(&log, &["commit", project.to_str().unwrap()]);
+    let (api, port) = scripted_api(&log, &[scenario, project.to_str().unwrap()]);
     let mut first = vec!["-p", "Add retries with backoff to the client, and commit."];
     first.extend(args);
     let out = run_claude(&home, &project, &port, &first);
@@ -447,7 +496,7 @@ fn claude_code_codecall_after_the_agent_committed_its_change_teaches_that_change
         .expect("a session id in the stream");
 
     let log = dir.path().join("requests-2.jsonl");
-    let (api, port) = scripted_api(&log, &["commit", project.to_str().unwrap()]);
+    let (api, port) = scripted_api(&log, &[scenario, project.to_str().unwrap()]);
     let mut second = vec!["-p", "/codecall", "--resume", &session_id];
     second.extend(args);
     let out = run_claude(&home, &project, &port, &second);
@@ -461,9 +510,53 @@ fn claude_code_codecall_after_the_agent_committed_its_change_teaches_that_change
     assert_eq!(logs.len(), 1, "{logs:?}");
     let events: Vec<Value> =
         std::fs::read_to_string(&logs[0]).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(rule(&events), "session_head", "{:#}", pack(&events)["locator"]);
-    assert_eq!(pack_paths(&events), ["src/client.rs"], "the evidence names the changed file");
-    assert!(pack(&events)["excerpts"].to_string().contains("retry_with_backoff"));
     let requests = std::fs::read_to_string(&log).unwrap();
-    assert!(requests.contains("retry_with_backoff"), "the concepts work order reached the model");
+    ClaudeRun { _dir: dir, events, requests }
+}
+
+/// The hooks `dossier init` registered recorded the session's starting HEAD, so the evidence is
+/// the committed change (rule `session_head`), not the clean working tree.
+#[test]
+fn claude_code_codecall_after_the_agent_committed_its_change_teaches_that_change() {
+    let run = claude_commit_then_codecall("commit", &[]);
+    let events = &run.events;
+    assert_eq!(rule(events), "session_head", "{:#}", pack(events)["locator"]);
+    assert_eq!(pack_paths(events), ["src/client.rs"], "the evidence names the changed file");
+    assert!(pack(events)["excerpts"].to_string().contains("retry_with_backoff"));
+    assert!(run.requests.contains("retry_with_backoff"), "the concepts work order reached the model");
+}
+
+const RETRY_DOC: &str = "# Retries\n\nEvery outgoing call goes through `retry_with_backoff`: a failed attempt is \
+retried up to five times, and the delay between attempts doubles (exponential backoff) so a struggling \
+server gets time to recover. Give up after the last attempt and report its error.\n";
+
+/// Issue 21, "Tests and figures": `/codecall` after the scripted agent committed its change,
+/// driven by the real Claude Code through the MCP codecall tools up to the first lesson, in a
+/// repository whose `docs/retries.md` documents the change's concept. The evidence names the
+/// changed file, `DOCUMENTATION_RESOLVED` names the project-local source, a lesson citing a
+/// source nobody resolved is refused (`citation_not_resolved`) through the same client, and the
+/// lesson citing the resolved source (its id read from the work order) is accepted.
+#[test]
+fn claude_code_codecall_after_a_commit_teaches_a_lesson_citing_the_projects_own_docs() {
+    let run = claude_commit_then_codecall("commit_docs", &[("docs/retries.md", RETRY_DOC)]);
+    let events = &run.events;
+    assert_eq!(rule(events), "session_head", "{:#}", pack(events)["locator"]);
+    assert_eq!(pack_paths(events), ["src/client.rs"], "the evidence names the changed file");
+    let resolved = &event(events, "DOCUMENTATION_RESOLVED")["payload"];
+    let ids: Vec<&str> =
+        resolved["sources"].as_array().unwrap().iter().map(|s| s["source_id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"project:docs/retries.md"), "{resolved:#}");
+    assert_eq!(resolved["network"], false);
+    // The refusal reached the model as the tool's result.
+    assert!(run.requests.contains("citation_not_resolved"), "the unresolved citation was refused");
+    assert!(run.requests.contains("project:docs/no-such-page.md"));
+    let ready = &event(events, "LESSON_READY")["payload"];
+    let cited: Vec<&str> =
+        ready["lesson"]["citations"].as_array().unwrap().iter().filter_map(|c| c["source_id"].as_str()).collect();
+    assert_eq!(cited, ["project:docs/retries.md"], "{ready:#}");
+    assert_eq!(
+        events.iter().filter(|e| e["type"] == "LESSON_READY").count(),
+        1,
+        "one lesson accepted: the refused one was not recorded"
+    );
 }

@@ -2,6 +2,11 @@
 //! - `session_start_unbound_1000`: the whole `dossier hook session-start` process for an
 //!   unbound session over 1,000 Dossiers, warm compile cache, Claude Code registered (so no
 //!   capability warnings): goal ≤ 15 ms median. Its output's token estimate is printed once.
+//! - `session_start_git_2000_files_50_modified`: the same hook process with its cwd inside a
+//!   generated 2,000-file git repository with 50 modified files, a new session each sample, so
+//!   it also records the session's starting HEAD and dirtiness (issue 21; one git spawn): goal
+//!   ≤ 15 ms median. `git_status_session_start_repo` (reference): one `git status --porcelain`
+//!   spawn in that repository.
 //! - `process_spawn_floor`: spawning `true` (reference).
 //! - `stop_card_2000_files`: the whole `dossier hook stop` process on codecall's card path in a
 //!   generated 2,000-file git repository, with a ~1.5 MB transcript of 30 turns (Claude Code's
@@ -80,6 +85,63 @@ fn hook(event: &str, cwd: &Path, home: &Path, input: &[u8]) -> String {
 fn session_start_unbound_1000(bencher: Bencher) {
     let home = home();
     bencher.bench_local(|| session_start(home));
+}
+
+/// A generated 2,000-file git repository (40-line Rust files) with 50 of them modified.
+fn dirty_repo() -> &'static Path {
+    static R: OnceLock<PathBuf> = OnceLock::new();
+    R.get_or_init(|| {
+        let repo = tempfile::tempdir().unwrap().keep().join("repo");
+        let path = |i: usize| repo.join(format!("src/area{}/m{:03}/file_{i}.rs", i % 10, i / 20));
+        for i in 0..2_000 {
+            std::fs::create_dir_all(path(i).parent().unwrap()).unwrap();
+            let body: String = (0..40).map(|l| format!("pub fn f_{i}_{l}(x: u32) -> u32 {{ x + {l} }}\n")).collect();
+            std::fs::write(path(i), body).unwrap();
+        }
+        let git = |args: &[&str]| {
+            let out = Command::new("git").args(args).current_dir(&repo).output().unwrap();
+            assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        git(&["init", "-q"]);
+        git(&["add", "."]);
+        git(&["-c", "user.email=b@example.invalid", "-c", "user.name=b", "commit", "-qm", "generated"]);
+        for i in (0..2_000).step_by(40) {
+            let mut text = std::fs::read_to_string(path(i)).unwrap();
+            text.push_str("pub fn changed() {}\n");
+            std::fs::write(path(i), text).unwrap();
+        }
+        let out = Command::new("git").args(["status", "--porcelain"]).current_dir(&repo).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 50, "50 modified files");
+        repo
+    })
+}
+
+#[divan::bench(sample_count = 50)]
+fn session_start_git_2000_files_50_modified(bencher: Bencher) {
+    let home = home();
+    let repo = dirty_repo();
+    static N: AtomicU64 = AtomicU64::new(0);
+    let input = || {
+        let id = N.fetch_add(1, Ordering::Relaxed);
+        format!(r#"{{"session_id":"bench-git-{id}","source":"startup","hook_event_name":"SessionStart"}}"#)
+    };
+    let probe = input();
+    hook("session-start", repo, home, probe.as_bytes());
+    let id = probe.split('"').nth(3).unwrap().to_string();
+    let binding: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(home.join(format!(".dossier/sessions/{id}.json"))).unwrap()).unwrap();
+    assert_eq!(binding["work_start"]["dirty"], true, "the hook recorded the dirty HEAD: {binding}");
+    bencher.with_inputs(input).bench_local_values(|i| hook("session-start", repo, home, i.as_bytes()));
+}
+
+#[divan::bench(sample_count = 50)]
+fn git_status_session_start_repo(bencher: Bencher) {
+    let repo = dirty_repo();
+    bencher.bench_local(|| {
+        let out = Command::new("git").args(["status", "--porcelain"]).current_dir(repo).output().unwrap();
+        assert!(out.status.success());
+        out
+    });
 }
 
 #[divan::bench(sample_count = 50)]

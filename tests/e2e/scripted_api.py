@@ -17,7 +17,10 @@ default confidence, acknowledge, choice `b`; stop at the summary), `edit` (<slug
 the project directory: Write an OAuth middleware file, Edit it, then a failing Edit of a file
 that does not exist; the codecall card test) and `commit` (<slug> is the project directory:
 Write a retry change to src/client.rs and commit it with Bash; once the `/codecall` command's
-text is in the conversation, load and call codecall_start on the project; issue 21).
+text is in the conversation, load and call codecall_start on the project; issue 21) and
+`commit_docs` (the same, then drive the session like an agent up to the first lesson: its
+first lesson cites a project document nobody resolved, and once refused, the project-local
+source the lesson work order carries; stop when the lesson is shown).
 The script (what the "model" does) depends only on the conversation so far: it counts the
 tool_use blocks already in `messages` and returns the next step. Requests without our tools
 (title generation and other helper calls) get a short text reply. It stops itself after
@@ -198,8 +201,68 @@ COMMITTED_CLIENT = (
     "async fn send(url: &str) -> Result<String, String> {\n    Err(format!(\"unreachable {url}\"))\n}\n")
 
 
+def cited_lesson(order, memo):
+    """`commit_docs`'s lesson: first one citing a project document nobody resolved (refused with
+    citation_not_resolved), then one citing the project-local source the work order carries
+    (read from the order, never assumed)."""
+    lesson = agent_result(order)
+    if not memo.get("unresolved_sent"):
+        memo["unresolved_sent"] = True
+        lesson["citations"] = [{"title": "Retry notes", "kind": "project_docs",
+                                "source_id": "project:docs/no-such-page.md"}]
+        return lesson
+    sources = order["input"]["documentation"]["sources"]
+    local = next((x for x in sources if x["source_id"].startswith("project:")), None)
+    if local is None:
+        return lesson
+    lesson["citations"] = [{"title": local["title"], "kind": "project_docs", "source_id": local["source_id"]}]
+    return lesson
+
+
+def commit_docs_next(result, memo):
+    """`commit_docs`: the agent's next codecall call, or None once the lesson was accepted."""
+    try:
+        env = json.loads(result)
+    except ValueError:
+        return None
+    call = lambda tool, args: (PREFIX + tool, args)
+    order = memo.get("order")
+    if not env.get("ok"):
+        if env.get("error", {}).get("code") == "invalid_worker_result" and order and order["step"] == "lesson":
+            return call("codecall_submit", {"session_id": order["session_id"], "checkpoint": order["id"],
+                                            "result": cited_lesson(order, memo)})
+        return None
+    n = env["data"]["next"]
+    if n["kind"] == "work_order" and n["step"] == "lesson":
+        memo["order"] = n
+        return call("codecall_submit", {"session_id": env["data"]["session_id"], "checkpoint": n["id"],
+                                        "result": cited_lesson(n, memo)})
+    if n["kind"] == "lesson":
+        return None
+    memo["bad_sent"] = True
+    return codecall_next(result, memo)
+
+
 def steps(results, by_call=None, codecall_asked=False):
     """The scripted sequence; later steps read earlier tool results."""
+    if SCENARIO == "commit_docs":
+        s = [("Write", {"file_path": f"{SLUG}/src/client.rs", "content": COMMITTED_CLIENT}),
+             ("Bash", {"command": "git -c user.name=Agent -c user.email=agent@example.invalid "
+                                  "-c commit.gpgsign=false commit -qam 'Retry with backoff'",
+                       "description": "Commit the retry change"})]
+        if codecall_asked:
+            s += [("ToolSearch", {"query": f"select:{PREFIX}{t}"})
+                  for t in ("codecall_start", "codecall_submit", "codecall_answer")]
+            s.append((f"{PREFIX}codecall_start", {"repo": SLUG, "task": "Retry failed HTTP calls with backoff"}))
+            memo = {}
+            i = len(s) - 1
+            while i in (by_call or {}) and len(s) < 60:
+                nxt = commit_docs_next(by_call[i], memo)
+                if nxt is None:
+                    break
+                s.append(nxt)
+                i += 1
+        return s
     if SCENARIO == "commit":
         s = [("Write", {"file_path": f"{SLUG}/src/client.rs", "content": COMMITTED_CLIENT}),
              ("Bash", {"command": "git -c user.name=Agent -c user.email=agent@example.invalid "
@@ -327,7 +390,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         req = json.loads(body or b"{}")
         names = {t.get("name") for t in req.get("tools", []) if isinstance(t, dict)}
-        if SCENARIO in ("edit", "commit"):
+        if SCENARIO in ("edit", "commit", "commit_docs"):
             scripted = "Write" in names
         else:
             scripted = "ToolSearch" in names or any(n and n.startswith(PREFIX) for n in names)

@@ -182,6 +182,19 @@ pub fn session_concepts(s: &Session) -> Vec<Concept> {
     }
 }
 
+/// The minutes of the plan the evidence alone gives: [`degraded_concepts`] of `derived`, planned
+/// by the policy within `budget_minutes`. The one estimate the Stop hook's card promises
+/// (`~N min`, docs/codecall-card.md) and the plan a session makes when the agent's concepts are
+/// the evidence's own (or the plan is degraded), so the card and the Start/Skip card agree.
+pub fn evidence_plan_minutes<P: crate::LearningPolicy + ?Sized>(
+    policy: &P,
+    derived: &[DerivedSignal],
+    budget_minutes: u32,
+) -> Result<u32, crate::PolicyFailure> {
+    let concepts: Vec<_> = degraded_concepts(derived).iter().map(crate::policy::core_concept).collect();
+    Ok(policy.plan(&concepts, budget_minutes)?.estimated_minutes)
+}
+
 /// Concepts for a degraded plan: one per derived signal, with generic objectives.
 pub fn degraded_concepts(derived: &[DerivedSignal]) -> Vec<Concept> {
     derived

@@ -55,6 +55,94 @@ pub fn work_state(repo: &Path) -> Result<WorkState, EvidenceError> {
     Ok(WorkState { root: root.to_owned(), head, dirty })
 }
 
+/// What an agent session's start records ([`start_state`]): cheaper than [`WorkState`], and
+/// the dirtiness may be unknown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartState {
+    /// The work tree's root: the nearest ancestor holding `.git`.
+    pub root: PathBuf,
+    /// `HEAD`'s commit id (`None` in a repository without commits).
+    pub head: Option<String>,
+    /// Uncommitted changes to tracked files; `None` when git did not answer within the timeout.
+    pub dirty: Option<bool>,
+}
+
+/// The state an agent session's start records, paid on every session start (the SessionStart
+/// hook's target is 15 ms, docs/performance.md): `HEAD` read from the repository's own files
+/// (`.git/HEAD`, the loose ref or `packed-refs`; linked worktrees through their `gitdir` and
+/// `commondir`) with no process, and — only when `HEAD` could not be read that way (a reftable
+/// repository, a symbolic ref chain) — `git status` as [`work_state`] runs it; dirtiness of
+/// tracked files from one `git status --untracked-files=no` killed after `timeout` (then
+/// `dirty` is `None`: unknown, never a wait). Untracked files are not looked for.
+pub fn start_state(repo: &Path, timeout: std::time::Duration) -> Result<StartState, EvidenceError> {
+    let deadline = std::time::Instant::now() + timeout;
+    let Some(root) = repo.ancestors().find(|d| d.join(".git").exists()) else {
+        return Err(EvidenceError::NotARepository {
+            path: repo.to_owned(),
+            reason: "not inside a git work tree".to_owned(),
+        });
+    };
+    let g = Git::at(Path::new("git"), root);
+    let head = match head_from_files(root) {
+        Some(head) => head,
+        None => done(g.status_head())?.0,
+    };
+    let dirty = match g.tracked_dirty(deadline) {
+        Ok(d) => Some(d),
+        Err(Fail::TimedOut) => None,
+        Err(Fail::Error(e)) => return Err(e),
+    };
+    Ok(StartState { root: root.to_owned(), head, dirty })
+}
+
+fn is_oid(s: &str) -> bool {
+    (s.len() == 40 || s.len() == 64) && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// `HEAD`'s commit id read from the files of the repository at `root`: `Some(None)` for an
+/// unborn branch, `None` for a layout this does not read (then git is asked).
+fn head_from_files(root: &Path) -> Option<Option<String>> {
+    let dotgit = root.join(".git");
+    let gitdir = if dotgit.is_dir() {
+        dotgit
+    } else {
+        let text = std::fs::read_to_string(&dotgit).ok()?;
+        root.join(text.trim().strip_prefix("gitdir:")?.trim())
+    };
+    let common = match std::fs::read_to_string(gitdir.join("commondir")) {
+        Ok(c) => gitdir.join(c.trim()),
+        Err(_) => gitdir.clone(),
+    };
+    if common.join("reftable").exists() {
+        return None;
+    }
+    let head = std::fs::read_to_string(gitdir.join("HEAD")).ok()?;
+    let head = head.trim();
+    if is_oid(head) {
+        return Some(Some(head.to_owned()));
+    }
+    let name = head.strip_prefix("ref:")?.trim();
+    if !name.starts_with("refs/") || name.split('/').any(|c| c.is_empty() || c == "..") {
+        return None;
+    }
+    for dir in [&gitdir, &common] {
+        if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
+            let text = text.trim();
+            return is_oid(text).then(|| Some(text.to_owned()));
+        }
+    }
+    if let Ok(packed) = std::fs::read_to_string(common.join("packed-refs")) {
+        for line in packed.lines().filter(|l| !l.starts_with('#') && !l.starts_with('^')) {
+            if let Some((oid, r)) = line.split_once(' ')
+                && r.trim() == name
+            {
+                return is_oid(oid).then(|| Some(oid.to_owned()));
+            }
+        }
+    }
+    Some(None)
+}
+
 /// Whether `changes` selects at least one changed file in the work tree containing `repo`.
 /// An unknown revision is an error ([`EvidenceError::UnknownRevision`]).
 pub fn has_changes(repo: &Path, changes: &Changes) -> Result<bool, EvidenceError> {

@@ -101,8 +101,11 @@ pub fn locate(
         Some((w, h)) => {
             let changes = Changes::Since { base: h.clone(), paths: Vec::new() };
             if probe(&changes) {
-                let dirty =
-                    if w.dirty { "; the tree already had uncommitted changes then, which are included" } else { "" };
+                let dirty = match w.dirty {
+                    Some(true) => "; the tree already had uncommitted changes then, which are included",
+                    Some(false) => "",
+                    None => "; whether the tree already had uncommitted changes then is unknown",
+                };
                 let note = format!(
                     "the commits since {} (HEAD when this agent session started{dirty}) and the uncommitted changes",
                     short(h)

@@ -22,7 +22,10 @@
 //!   (`tests-without-strategy`: no signals);
 //! - `completed` is true (Claude Code fires Stop when the agent finished its turn, not on an
 //!   interrupt); `inspectable` is whether a non-sensitive file of the repository was changed;
-//! - the policy component's `score-opportunity` decides (loaded from the compile cache only).
+//! - the policy component's `score-opportunity` decides (loaded from the compile cache only);
+//!   `~N min` is its `plan` of the same evidence at the default budget, the estimate a session
+//!   started now records for its Start/Skip card
+//!   ([`dossier_codecall::work_order::evidence_plan_minutes`], issue 21 defect 10).
 //!
 //! State, per Claude Code session id, in `sessions/cards/<session-id>.json` (atomic writes):
 //! the transcript offset, the session's changed files so far, and the concept fingerprints
@@ -43,6 +46,7 @@ use std::path::{Path, PathBuf};
 
 use dossier_codecall::LearningPolicy;
 use dossier_codecall::derive::{self, ChangedPath};
+use dossier_codecall::event::DerivedSignal;
 use dossier_codecall::policy::core_signal_kind;
 use dossier_core::learning as l;
 use serde::{Deserialize, Serialize};
@@ -104,8 +108,10 @@ pub fn check(app: &App, turn: &Turn<'_>) -> Option<String> {
         write_state(&state_path, &state)?;
         return None;
     }
-    let (input_signals, excluded, inspectable) = opportunity_input(&state.files);
-    let opportunity = ComponentLearningPolicy::new(crate::app::policies(app).ok()?)
+    let (derived, excluded, inspectable) = derived_input(&state.files);
+    let input_signals = core_signals(&derived);
+    let policy = ComponentLearningPolicy::new(crate::app::policies(app).ok()?);
+    let opportunity = policy
         .score_opportunity(&l::OpportunityInput {
             completed: true,
             inspectable,
@@ -113,9 +119,21 @@ pub fn check(app: &App, turn: &Turn<'_>) -> Option<String> {
             excluded,
         })
         .ok()?;
-    let card = (opportunity.recommendation == l::Recommendation::Recommend
-        && !state.shown.contains(&opportunity.fingerprint))
-    .then(|| card_line(&input_signals, &opportunity));
+    let recommend =
+        opportunity.recommendation == l::Recommendation::Recommend && !state.shown.contains(&opportunity.fingerprint);
+    let card = if recommend {
+        // The minutes of the plan a session started now would make from the same evidence, at
+        // the default budget (issue 21 defect 10): the Start/Skip card's number, not a second rule.
+        let minutes = dossier_codecall::work_order::evidence_plan_minutes(
+            &policy,
+            &derived,
+            dossier_codecall::event::DEFAULT_MAX_MINUTES,
+        )
+        .ok()?;
+        Some(card_line(&input_signals, &opportunity, minutes))
+    } else {
+        None
+    };
     if card.is_some() {
         state.shown.push(opportunity.fingerprint);
     }
@@ -142,6 +160,25 @@ fn write_state(path: &Path, state: &CardState) -> Option<()> {
 /// The opportunity input for the session's changes so far (see the module doc): signals,
 /// exclusions, and whether anything is inspectable.
 pub fn opportunity_input(files: &BTreeMap<String, FileChange>) -> (Vec<l::Signal>, Vec<l::ExcludedKind>, bool) {
+    let (derived, excluded, inspectable) = derived_input(files);
+    (core_signals(&derived), excluded, inspectable)
+}
+
+fn core_signals(derived: &[DerivedSignal]) -> Vec<l::Signal> {
+    derived
+        .iter()
+        .map(|d| l::Signal {
+            kind: core_signal_kind(d.kind),
+            concept: d.concept.clone(),
+            reason: d.reason.clone(),
+            evidence: Vec::new(),
+        })
+        .collect()
+}
+
+/// [`opportunity_input`] with the derived signals as the runtime records them (what the
+/// estimate of [`dossier_codecall::work_order::evidence_plan_minutes`] is planned from).
+fn derived_input(files: &BTreeMap<String, FileChange>) -> (Vec<DerivedSignal>, Vec<l::ExcludedKind>, bool) {
     let visible: Vec<(&String, &FileChange)> = files.iter().filter(|(_, f)| !f.sensitive).collect();
     let inspectable = !visible.is_empty();
     let mut excluded = BTreeSet::new();
@@ -183,20 +220,11 @@ pub fn opportunity_input(files: &BTreeMap<String, FileChange>) -> (Vec<l::Signal
         .iter()
         .map(|(p, f)| ChangedPath { path: p, sensitive: false, symbols: &f.symbols, evidence: None })
         .collect();
-    let signals = derive::derive_signals_from(&changed)
-        .into_iter()
-        .map(|d| l::Signal {
-            kind: core_signal_kind(d.kind),
-            concept: d.concept,
-            reason: d.reason,
-            evidence: Vec::new(),
-        })
-        .collect();
-    (signals, excluded.into_iter().collect(), inspectable)
+    (derive::derive_signals_from(&changed), excluded.into_iter().collect(), inspectable)
 }
 
 /// `codecall: <concepts> — /codecall to start, ~N min`, strong concepts first.
-fn card_line(signals: &[l::Signal], o: &l::Opportunity) -> String {
+fn card_line(signals: &[l::Signal], o: &l::Opportunity, minutes: u32) -> String {
     let counted = |k: &l::SignalKind| o.matched_strong.contains(k) || o.matched_moderate.contains(k);
     let mut concepts: Vec<&str> = Vec::new();
     for strong in [true, false] {
@@ -210,7 +238,7 @@ fn card_line(signals: &[l::Signal], o: &l::Opportunity) -> String {
     if concepts.len() > MAX_CONCEPTS {
         named.push_str(&format!(" (+{} more)", concepts.len() - MAX_CONCEPTS));
     }
-    format!("codecall: {named} — /codecall to start, ~{} min", o.estimated_minutes.max(1))
+    format!("codecall: {named} — /codecall to start, ~{} min", minutes.max(1))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //!   active Distilled State in full when they fit under Claude Code's ~10,000-character hook
 //!   cap, otherwise the explicit pointer (the calls that load what is not shown). Never
 //!   output that Claude Code would cut to a preview. Either way it records, once per session,
-//!   the HEAD of the cwd's repository and whether its tree was dirty (codecall's
+//!   the HEAD of the cwd's repository and whether its tracked files were dirty (codecall's
 //!   `session_head` locate rule; silent when there is no repository).
 //! - `session-end`, `pre-compact`: capture the new part of the transcript as a `transcript`
 //!   artifact of the bound Dossier through the Save path; `reason: clear` then clears the

@@ -5,8 +5,10 @@
 //! full when they fit under Claude Code's ~10,000-character hook cap, otherwise the explicit
 //! pointer (what to call to load what is not shown). Never output that Claude Code would cut
 //! to a preview. A binding whose Dossier no longer exists is said, with the ways out. First,
-//! once per session, the repository HEAD of the session's cwd and whether its tree was dirty
-//! are recorded in its binding (`work_start`, for codecall's locate rules); no repository or a
+//! once per session, the repository HEAD of the session's cwd and whether its tracked files were
+//! dirty are recorded in its binding (`work_start`, for codecall's locate rules), read on a
+//! thread while the payload is built (HEAD from the repository's files, one `git status
+//! --untracked-files=no` killed after 500 ms: dirtiness then unknown); no repository or a
 //! failure records nothing and changes nothing else.
 //!
 //! Not for: the other events, or registration (`crate::claude_code`).
@@ -27,8 +29,25 @@ pub const HOOK_OUTPUT_CAP: usize = 10_000;
 /// What we allow ourselves under that cap (headroom for Claude Code's own prefix).
 const HOOK_OUTPUT_BUDGET: usize = 9_500;
 
+/// The longest the session's starting state may take to read (git's dirtiness check is killed
+/// then, and recorded as unknown): the hook never keeps the session waiting on a large tree.
+const WORK_START_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(500);
+
 pub(crate) fn session_start(app: &App, input: &HookInput) -> Result<HookOutput> {
-    record_work_start(app, input);
+    // The starting HEAD is read while the payload is built (git runs on the other core), then
+    // recorded before the hook answers; a resumed session that has its record runs no git.
+    let recorded = sessions::read(&app.store, &input.session_id).ok().flatten().is_some_and(|b| b.work_start.is_some());
+    let probe = if recorded { None } else { work_start_probe(input) };
+    let out = session_start_payload(app, input);
+    if let Some(probe) = probe
+        && let Ok(Some(state)) = probe.join()
+    {
+        record_work_start(app, input, state);
+    }
+    out
+}
+
+fn session_start_payload(app: &App, input: &HookInput) -> Result<HookOutput> {
     // Live: what is registered now (the session-start hook itself proves little else).
     let mut warnings = crate::claude_code::current_warnings();
     if !app.config.privacy.redact {
@@ -61,16 +80,27 @@ pub(crate) fn session_start(app: &App, input: &HookInput) -> Result<HookOutput> 
     Ok(HookOutput::Text(nudge(app, &warnings)))
 }
 
-/// Record the repository HEAD of the session's working directory and whether its tree was
-/// dirty (codecall's `session_head` locate rule diffs from it). Best effort and silent: no
-/// session id, no repository, no git, or a write that fails records nothing and changes
-/// nothing else the hook does.
-fn record_work_start(app: &App, input: &HookInput) {
+/// Read, on a thread, the repository HEAD of the session's working directory and whether its
+/// tracked files were dirty ([`dossier_evidence::locate::start_state`]: HEAD from the
+/// repository's files, one bounded `git status --untracked-files=no`). `None` without a session
+/// id or a working directory; the thread answers `None` outside a repository or on a failure.
+fn work_start_probe(
+    input: &HookInput,
+) -> Option<std::thread::JoinHandle<Option<dossier_evidence::locate::StartState>>> {
     if input.session_id.is_empty() {
-        return;
+        return None;
     }
-    let Some(cwd) = input.cwd.clone().or_else(|| std::env::current_dir().ok()) else { return };
-    let Ok(state) = dossier_evidence::locate::work_state(&cwd) else { return };
+    let cwd = input.cwd.clone().or_else(|| std::env::current_dir().ok())?;
+    std::thread::Builder::new()
+        .name("work-start".into())
+        .spawn(move || dossier_evidence::locate::start_state(&cwd, WORK_START_TIMEOUT).ok())
+        .ok()
+}
+
+/// Record the session's starting state (codecall's `session_head` locate rule diffs from it).
+/// Best effort and silent: a write that fails records nothing and changes nothing else the
+/// hook does.
+fn record_work_start(app: &App, input: &HookInput, state: dossier_evidence::locate::StartState) {
     let work = sessions::WorkStart {
         repo: state.root.to_string_lossy().into_owned(),
         head: state.head,

@@ -56,8 +56,10 @@ pub struct WorkStart {
     /// `HEAD`'s commit id then (absent in a repository without commits).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head: Option<String>,
-    /// The tree had uncommitted changes then (they may predate the session).
-    pub dirty: bool,
+    /// Tracked files had uncommitted changes then (they may predate the session); `None`:
+    /// unknown (git did not answer within the hook's time limit). Untracked files do not count.
+    #[serde(default)]
+    pub dirty: Option<bool>,
     /// The session's transcript (`transcript_path`), for codecall's `session_edits` rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
