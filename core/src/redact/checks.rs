@@ -166,8 +166,13 @@ pub fn token_placeholder(body: &str) -> bool {
 /// `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`); they were never valid and users keep them in
 /// docs and tests. A random token holds `EXAMPLE` with negligible probability.
 pub fn is_documented_example(v: &str) -> bool {
-    v.contains("EXAMPLE")
+    v.contains("EXAMPLE") || DOCUMENTED_EXAMPLES.iter().any(|e| v.contains(e))
 }
+
+/// Published example values without `EXAMPLE` in them: the signature of jwt.io's example
+/// token, Stripe's documentation test key, Slack's `xoxb-not-a-real-token-…`.
+const DOCUMENTED_EXAMPLES: &[&str] =
+    &["SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "4eC39HqLyjWDarjtT1zdp7dc", "not-a-real-", "not_a_real_"];
 
 /// Values public by design, whatever key they are assigned to: Stripe publishable keys
 /// (`pk_live_`/`pk_test_`, docs.stripe.com/keys), Mapbox public tokens (`pk.eyJ`), Supabase

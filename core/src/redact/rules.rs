@@ -75,6 +75,12 @@ pub enum Pre {
     Escaped,
     /// An `X-…` header name before the keyword.
     XHeader,
+    /// A generic name closing an XML element (`<password>`), its value after `>`.
+    Xml,
+    /// A generic name in `key="…"`, followed by ` value="…"`.
+    KeyValue,
+    /// A generic name then `("…"` (a call) or `", "` (a call's second argument).
+    Call,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -132,7 +138,7 @@ macro_rules! assign {
 }
 
 /// Secret-named key words of the generic assignment (also the prefilter keywords).
-pub const SECRET_WORDS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential", "auth"];
+pub const SECRET_WORDS: &[&str] = &["pass", "pwd", "secret", "token", "key", "cred", "auth", "_pat", "-pat"];
 
 /// Every rule, most specific first.
 pub const RULES: &[Rule] = &[
@@ -178,8 +184,9 @@ pub const RULES: &[Rule] = &[
     open_right(tok("atlassian_api_token", &["ATATT3", "ATCTT3"], r"AT[AC]TT3[A-Za-z0-9_\-=]{50,}")),
     open_right(tok(
         "slack_token",
-        &["xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"],
-        r"(?:xox[abposre]-[A-Za-z0-9\-]{10,}|xoxe\.xox[bp]-[A-Za-z0-9\-]{10,}|xapp-[0-9]-[A-Za-z0-9\-]{10,})",
+        &["xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-", "xoxc-", "xoxd-"],
+        // `xoxc-` (browser client tokens) and `xoxd-` (the `d` session cookie, URL-encoded).
+        r"(?:xox[abposrec]-[A-Za-z0-9\-]{10,}|xoxd-[A-Za-z0-9%/+=\-]{20,}|xoxe\.xox[bp]-[A-Za-z0-9\-]{10,}|xapp-[0-9]-[A-Za-z0-9\-]{10,})",
     )),
     with_back(
         open_right(tok(
@@ -380,6 +387,8 @@ pub const RULES: &[Rule] = &[
     with_back(tok("azure_devops_pat", &["AZDO"], r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}"), 76),
     // New Relic license (ingest) keys of the current format end in `NRAL`.
     with_back(tok("newrelic_key", &["NRAL"], r"[a-f0-9]{36}NRAL"), 36),
+    // Firebase Cloud Messaging legacy server keys (`AAAA<7>:APA91b<134>`).
+    with_back(tok("fcm_server_key", &[":APA91b"], r"AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{134}"), 11),
     tok("age_secret_key", &["AGE-SECRET-KEY-1"], r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
     open_right(tok("mapbox_token", &["sk.eyJ"], r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}")),
     tok("databricks_token", &["dapi"], r"dapi[0-9a-f]{32}(?:-[0-9])?"),
@@ -683,7 +692,7 @@ pub const RULES: &[Rule] = &[
         anchors: &["password "],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"(?:machine\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?|^[ \t]*)(?P<n>password)\s+(?P<s>[^\s"'\\]{4,256})(?:\s+(?:login|machine|account|macdef)\s|[ \t\r]*$)"#,
+            r#"(?:machine\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?|^[ \t]*)(?P<n>password)\s+(?P<s>[^\s"'\\]{4,256})(?:\s+(?:login|machine|account|macdef)\s|[ \t\r]*$|\\[nr]|\\?")"#,
         ),
         gate: Gate::Assignment,
         back: 200,
@@ -697,7 +706,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[":5432:", ":6432:", ":5433:", ":*:"],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"(?:^|[\s"])[A-Za-z0-9_.\-*]+:(?:[0-9]{2,5}|\*):[A-Za-z0-9_.\-*]+:(?P<n>[A-Za-z0-9_.\-*@]+):(?P<s>[^\s"'\\:]{4,256})[ \t\r]*$"#,
+            r#"(?:^|[\s"])[A-Za-z0-9_.\-*]+:(?:[0-9]{2,5}|\*):[A-Za-z0-9_.\-*]+:(?P<n>[A-Za-z0-9_.\-*@]+):(?P<s>[^\s"'\\:]{4,256})(?:[ \t\r]*$|\\[nr]|\\?")"#,
         ),
         gate: Gate::Loose,
         back: 200,
@@ -705,6 +714,127 @@ pub const RULES: &[Rule] = &[
         left: false,
         right: false,
         pre: Pre::Auto,
+    },
+    // More command lines: MongoDB tools' `-p <pw>`, zip/unzip `-P <pw>`, 7-Zip `-p<pw>`,
+    // `htpasswd -b file user <pw>`, Windows `/pass:<pw>`, PowerShell `ConvertTo-SecureString
+    // "<pw>"`, and `config set <secret-named key> <value>` (npm, yarn, pnpm, git, aws configure).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["mongo", "zip ", "7z ", "7za ", "htpasswd", "/pass:", "/password:", "ConvertTo-SecureString"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\s[^\n]{0,200}?\s-p\s+|(?:zip|unzip)\s(?:[^\n]{0,200}?\s)?-P\s+|7za?\s[^\n]{0,200}?\s-p|htpasswd\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+\s+)*\S+\s+\S+\s+|(?:^|\s)/(?i:pass|password):|ConvertTo-SecureString\s+(?:-String\s+)?)(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#,
+        ),
+        gate: Gate::Loose,
+        back: 220,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    Rule {
+        kind: "cli_secret",
+        anchors: &["config set ", "configure set "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"config(?:ure)?\s+set\s+(?:--[a-z\-]+\s+)*(?P<n>[^\s=]*(?i:token|auth|password|passwd|secret|key|credentials?|pat))(?:\s+|=)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
+        ),
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // AWS's credentials CSV and similar listings: an access key id, a separator, then the 40
+    // characters of its secret access key, with no name between them.
+    Rule {
+        kind: "aws_secret_access_key",
+        anchors: &["AKIA", "ASIA"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:AKIA|ASIA)[A-Z0-9]{16}(?:\\?["'`])?[ \t]*[,;|/:\t][ \t]*(?:\\?["'`])?(?P<s>[A-Za-z0-9/+]{40})"#,
+        ),
+        gate: Gate::Context,
+        back: 0,
+        fwd: 120,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // SQL: `CREATE ROLE … PASSWORD '<pw>'`, `IDENTIFIED BY '<pw>'`.
+    Rule {
+        kind: "sql_password",
+        anchors: &["PASSWORD '", "password '", "IDENTIFIED BY '", "identified by '", "PASSWORD = '", "PASSWORD=N'"],
+        keywords: &[],
+        matcher: Matcher::Regex(r#"(?i:password|identified\s+by)\s*=?\s*N?'(?P<s>[^'\s\\]{4,128})'"#),
+        gate: Gate::Loose,
+        back: 20,
+        fwd: 160,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Cookies named like sessions and tokens in `Cookie:`/`Set-Cookie:` headers.
+    Rule {
+        kind: "cookie_secret",
+        anchors: &["Cookie:", "cookie:", "COOKIE:", "Cookie\\\":", "cookie\\\":", "Cookie\":", "cookie\":"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:^|[;\s:"])(?P<n>[A-Za-z0-9_.\-]*(?i:sess|sid|auth|jwt|access[_\-]?token|refresh[_\-]?token|id[_\-]?token)[A-Za-z0-9_.\-]*)=(?P<s>[^;\s"'\\,]{16,4096})"#,
+        ),
+        gate: Gate::Context,
+        back: 0,
+        fwd: 2000,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // XML elements and key/value attributes: `<password>…</password>` (Maven settings.xml),
+    // `<add key="ApiKey" value="…"/>` (web.config, NuGet.config).
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(
+            r#"<(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))>(?P<s>[^<\s]{4,256})</"#,
+        ),
+        gate: Gate::Assignment,
+        back: 64,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Xml,
+    },
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(
+            r#"key=\\?"(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))\\?"\s+value=\\?"(?P<s>[^"\\\s]{4,256})\\?""#,
+        ),
+        gate: Gate::Assignment,
+        back: 64,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::KeyValue,
+    },
+    // A call with a literal: `setPassword("…")`, `.token('…')`, PHP `define('DB_PASSWORD', '…')`,
+    // `os.environ.setdefault("API_KEY", "…")`.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))(?:\s*\(\s*|\\?["']\s*,\s*)\\?["'](?P<s>[^"'\\\s]{4,256})\\?["']"#,
+        ),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Call,
     },
     // A quoted value with escapes inside (`"password": "a\"b\\c"`): the plain rule below stops
     // at the first backslash. Plain JSON/YAML/TOML double quotes, and the same once more
@@ -714,7 +844,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|credentials?|auth))"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))"#,
             r#""\s*(?::|=)\s*"(?P<s>(?:[^"\\\s]|\\[^\s]){4,256})""#
         )),
         gate: Gate::Assignment,
@@ -729,7 +859,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|credentials?|auth))"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))"#,
             r#"\\"\s*(?::|=)\s*\\"(?P<s>(?:[^"\\\s]|\\\\\\"|\\\\\\\\|\\\\[^\s"\\]){4,256})\\""#
         )),
         gate: Gate::Assignment,
@@ -744,7 +874,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|credentials?|auth)(?:[_\-.]?(?i:base|value|string|str|b64|base64|hex|raw))?)"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)(?:[_\-.]?(?i:base|value|string|str|b64|base64|hex|raw))?)"#,
             r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
         )),
         gate: Gate::Assignment,
@@ -760,9 +890,9 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "prose_secret",
         anchors: &[],
-        keywords: &["key", "token", "secret", "password", "passphrase", "credential"],
+        keywords: &["key", "token", "secret", "password", "passphrase", "cred"],
         matcher: Matcher::Regex(
-            r#"(?P<n>(?:[A-Za-z0-9]{2,24}[ \-])?\b(?i:api[ \-]?key|key|token|secret|password|passphrase|credentials?)s?)(?:[ \t]+(?:is|was|are|were|of|for[ \t]+[A-Za-z0-9_\-]{1,24}|here|now|reads|being|to|set[ \t]+to))*[ \t]*(?:[:=]|->)?[ \t]*(?:\\?["'`]|\*\*)?(?P<s>[A-Za-z0-9+/=_\-.~!@#$%^&*?]{8,256})"#,
+            r#"(?P<n>(?:[A-Za-z0-9]{2,24}[ \-])?\b(?i:api[ \-]?key|key|token|secret|password|passphrase|cred(?:ential)?s?)s?)(?:[ \t]+(?:is|was|are|were|of|for[ \t]+[A-Za-z0-9_\-]{1,24}|here|now|reads|being|to|set[ \t]+to))*[ \t]*(?:[:=]|->)?[ \t]*(?:\\?["'`]|\*\*)?(?P<s>[A-Za-z0-9+/=_\-.~!@#$%^&*?]{8,256})"#,
         ),
         gate: Gate::Context,
         back: 32,

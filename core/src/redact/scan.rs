@@ -197,9 +197,12 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                     let look = *generic.get_or_insert_with(|| plausible(bytes, m.end()));
                     match (look, RULES[r as usize].pre) {
                         (None, _) => false,
-                        (Some(l), Pre::Escaped) => l.escaped,
-                        (Some(_), Pre::XHeader) => x_header_before(bytes, m.start()),
-                        (Some(_), Pre::Auto) => true,
+                        (Some(l), Pre::Escaped) => l.op == Op::Assign && l.escaped,
+                        (Some(l), Pre::XHeader) => l.op == Op::Assign && x_header_before(bytes, m.start()),
+                        (Some(l), Pre::Auto) => l.op == Op::Assign,
+                        (Some(l), Pre::Xml) => l.op == Op::Xml,
+                        (Some(l), Pre::KeyValue) => l.op == Op::KeyValue,
+                        (Some(l), Pre::Call) => l.op == Op::Call,
                     }
                 }
             };
@@ -411,13 +414,37 @@ fn plausible(bytes: &[u8], b: usize) -> Option<Look> {
             *p += 1;
         }
     };
+    let before_quotes = p;
     skip(&mut p, b"\\\"']");
+    let quoted = p > before_quotes;
     skip(&mut p, b" \t");
-    match bytes.get(p) {
-        Some(b'=') => p += if bytes.get(p + 1) == Some(&b'>') { 2 } else { 1 },
-        Some(b':') => p += if bytes.get(p + 1) == Some(&b'=') { 2 } else { 1 },
+    let op = match bytes.get(p) {
+        Some(b'=') => {
+            p += if bytes.get(p + 1) == Some(&b'>') { 2 } else { 1 };
+            Op::Assign
+        }
+        Some(b':') => {
+            p += if bytes.get(p + 1) == Some(&b'=') { 2 } else { 1 };
+            Op::Assign
+        }
+        Some(b'>') if !quoted => {
+            p += 1;
+            Op::Xml
+        }
+        Some(b'(') if !quoted => {
+            p += 1;
+            Op::Call
+        }
+        Some(b',') if quoted => {
+            p += 1;
+            Op::Call
+        }
+        Some(b'v') if quoted && bytes[p..].starts_with(b"value=") => {
+            p += 6;
+            Op::KeyValue
+        }
         _ => return None,
-    }
+    };
     skip(&mut p, b" \t");
     skip(&mut p, b"\\\"'");
     let start = p;
@@ -473,7 +500,7 @@ fn plausible(bytes: &[u8], b: usize) -> Option<Look> {
     if ident && bytes.get(p) == Some(&b'(') && (code_marks || !upper_or_digit) {
         return None;
     }
-    Some(Look { escaped })
+    Some(Look { escaped, op })
 }
 
 /// What `plausible` saw of a value.
@@ -481,6 +508,18 @@ fn plausible(bytes: &[u8], b: usize) -> Option<Look> {
 struct Look {
     /// An escaped quote or backslash inside it (the `Pre::Escaped` rules run only then).
     escaped: bool,
+    /// What joined the name to the value.
+    op: Op,
+}
+
+/// How a value follows its name: `=`/`:` (assignments, headers), `>` (an XML element),
+/// `(` or `", "` (a call's literal argument), ` value=` (a key/value attribute pair).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Assign,
+    Xml,
+    Call,
+    KeyValue,
 }
 
 /// An `X-` header name ends at the keyword hit at `a` (`X-Postmark-Server-Token`).
@@ -677,6 +716,9 @@ const SECRET_LAST: &[&str] = &[
     "apikey",
     "credential",
     "credentials",
+    "cred",
+    "creds",
+    "pat",
     "auth",
     "requirepass",
     "masterauth",

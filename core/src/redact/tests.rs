@@ -312,6 +312,31 @@ fn second_round_causes_are_caught() {
         (r#"{"content":"{\"db_password\": \"Lk3\\\"Vb8\\\\Mz5q\"}"}"#.into(), "assignment", "Lk3".into()),
         // A dotted token is not code.
         (format!(r#"doppler_token = "{}""#, tok("dp.st.", "prd.Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1Jf6Ua0Ke4Noi7Pq2W")), "doppler_token", "Xr4Tq9Lm2Kw7".into()),
+        // More leak shapes: XML, key/value attributes, calls, SQL, cookies, config set, CSV.
+        ("    <password>Bq7Wn3Xk9Lm2</password>".into(), "assignment", "Bq7Wn3Xk9Lm2".into()),
+        (r#"<add key="ClearTextPassword" value="Hy5Tr8Qp2Zm6" />"#.into(), "assignment", "Hy5Tr8Qp2Zm6".into()),
+        (r#"ds.setPassword("Jm3Kq8Wz5Xp1");"#.into(), "assignment", "Jm3Kq8Wz5Xp1".into()),
+        ("define( 'DB_PASSWORD', 'Vn6Bt2Lq9Rx4' );".into(), "assignment", "Vn6Bt2Lq9Rx4".into()),
+        (r#"os.environ.setdefault("API_KEY", "Rq5Lm8Zt2Wx7Kp3Vn9Bc4Hs")"#.into(), "assignment", "Rq5Lm8Zt2Wx7Kp3Vn9Bc4Hs".into()),
+        ("CREATE ROLE app WITH LOGIN PASSWORD 'Pq4Zr8Mt2Lx6';".into(), "sql_password", "Pq4Zr8Mt2Lx6".into()),
+        ("ALTER USER 'app'@'%' IDENTIFIED BY 'Lw7Kx3Nz9Qb5';".into(), "sql_password", "Lw7Kx3Nz9Qb5".into()),
+        ("Cookie: theme=dark; sessionid=k3Zq8Lm2Wx7Rp4Tn9Vb5Hc1Jd6; lang=en".into(), "cookie_secret", "k3Zq8Lm2Wx7Rp4Tn9Vb5".into()),
+        ("npm config set //registry.npmjs.org/:_authToken Tz8Kq3Lm7Wp2Rx9Vn4Bc6Hs1".into(), "cli_secret", "Tz8Kq3Lm7Wp2Rx9Vn4Bc6Hs1".into()),
+        ("aws configure set aws_secret_access_key Qx7Lm2Kz9Wp4Rt8Vn3Bc6Hs1Jf5Ua0Ke3Noi7Pq".into(), "cli_secret", "Qx7Lm2Kz9Wp4".into()),
+        ("User name,Access key ID,Secret access key\nci,AKIAQ7R4XK2MZT5WB3NE,Zq9/Kx3Lm7Wp2Rt8Vn4Bc6Hs1Jf5Ua0Ke3Noi7Pq".into(), "aws_secret_access_key", "Zq9/Kx3Lm7Wp".into()),
+        ("mongosh --host db -u admin -p Kd8Wq3Zx7Lm2 admin".into(), "cli_secret", "Kd8Wq3Zx7Lm2".into()),
+        ("zip -P Fv6Nq2Lx8Tz4 backup.zip dump.sql".into(), "cli_secret", "Fv6Nq2Lx8Tz4".into()),
+        ("cmdkey /generic:build /user:ci /pass:Gt5Lq9Wz3Xm7".into(), "cli_secret", "Gt5Lq9Wz3Xm7".into()),
+        (r#"$pw = ConvertTo-SecureString "Hn4Kx8Qz2Lw6" -AsPlainText -Force"#.into(), "cli_secret", "Hn4Kx8Qz2Lw6".into()),
+        ("GITHUB_PAT=Lk8Zq3Wm7Xp2Rt9Vn4Bc6Hs1Jf5Ua0Ke".into(), "assignment", "Lk8Zq3Wm7Xp2".into()),
+        ("DB_CREDS=Wq3Zx8Lm2Kp7Rt4Vn9Bc".into(), "assignment", "Wq3Zx8Lm2Kp7".into()),
+        (tok("xoxc-", "1234567890-1234567890123-abcdefABCDEF0123456789"), "slack_token", "abcdefABCDEF".into()),
+        (
+            tok("AAAAq8Zt3Lm:APA91b", "Hq7vLm2XpR9sTw4ZKq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1Z"),
+            "fcm_server_key",
+            "Hq7vLm2XpR9s".into(),
+        ),
+        ("machine api.internal login ci password Fp2Lk7Mz4Qx9\nmachine b".into(), "netrc_password", "Fp2Lk7Mz4Qx9".into()),
         // Vendor formats added (docs/privacy.md, "Formats added in the second round").
         (tok("lsv2_pt_", "0123456789abcdef0123456789abcdef_0a1b2c3d4e"), "langsmith_key", "0123456789abcdef0123".into()),
         (tok("pcsk_", "4Xq9z_Lm2Kw7Zp3Vn8Bc5Hs1Jf6Ua0Ke4Noi7Pq2WtR5yU8iO3pA6sD9fG2hJ"), "pinecone_key", "Lm2Kw7Zp3Vn8".into()),
@@ -377,6 +402,21 @@ fn second_round_near_misses_stay() {
         "  .dockerconfigjson: eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlLnRlc3QiOnt9fX0=",
         "machine api.internal login deploy password changeme",
         "the password manager is 1Password",
+        // The new shapes' near-misses.
+        "<password>${DB_PASSWORD}</password>",
+        "<keyword>rust</keyword> <key>name</key>",
+        r#"value = os.getenv("API_KEY", "")"#,
+        r#"password = getpass("Password: ")"#,
+        "CREATE ROLE app WITH LOGIN PASSWORD NULL;",
+        "Cookie: theme=dark; lang=en-GB",
+        "Set-Cookie: csrftoken=abc; Path=/",
+        "npm config set registry https://registry.npmjs.org/",
+        "AKIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "credit_card_last4 = 4242",
+        "the credits roll at 9pm",
+        "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        "SLACK_BOT_TOKEN=xoxb-not-a-real-token-this-will-not-work",
+        "FILE_PATH=/var/lib/app/data.db",
     ] {
         let r = run(text);
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
