@@ -469,7 +469,7 @@ fn redaction_texts() -> Vec<String> {
     vec![
         String::new(),
         "nothing secret here\njust prose about passwords and tokens\n".to_string(),
-        format!("a\n{ghp}\nkey = AKIAIOSFODNN7EXAMPLE\n{pem}\nDB_PASSWORD=Xk9mP2qL7wZ\nb"),
+        format!("a\n{ghp}\nkey = AKIAQ7R4XK2MZT5WB3NE\n{pem}\nDB_PASSWORD=Xk9mP2qL7wZ\nb"),
         serde_json::json!({"type": "tool_result", "content": format!("export GITHUB_TOKEN={ghp}\n{pem}\nok")})
             .to_string(),
         format!("{{\"a\":1}}\n{}\n", serde_json::json!({"private_key": format!("{pem}\n")})),
@@ -533,7 +533,7 @@ fn a_24_mb_transcript_fits_the_redaction_memory_cap() {
         text.push_str(&line);
         text.push('\n');
     }
-    text.push_str("AKIAIOSFODNN7EXAMPLE\n");
+    text.push_str("AKIAQ7R4XK2MZT5WB3NE\n");
     let r = p.redact(&text, &RedactionOptions { key: vec![1; 32], allow: vec![] }).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.hits.len(), 1);
     assert_eq!(r.text.unwrap().len(), text.len() - 20 + r.hits[0].marker.len());

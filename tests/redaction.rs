@@ -241,3 +241,51 @@ fn issue_20_redact_refuses_an_unknown_dossier_and_writes_nothing() {
     // Neither a target nor --all: a usage error.
     assert!(!s.cmd().arg("redact").output().unwrap().status.success());
 }
+
+/// Issue 20: doctor's `secret_stored` scan covers every file of the store that can hold
+/// captured or model-written text, not only a Dossier's own files: its `audit.log` (the create
+/// event's name), `context/` (the library lists names), the frontmatter cache. A store written
+/// with redaction off holds a token in a Dossier's name in all of them; doctor names each
+/// file (never the value) with the fix that applies to it (the audit log is append-only:
+/// rotate; the rest is regenerated after `dossier redact`).
+#[test]
+fn issue_20_doctor_scans_the_audit_log_context_and_store_files_for_secrets() {
+    let s = store();
+    redaction_off(&s);
+    let fakes = Fakes::new(2020);
+    let slug = promote(&s, &format!("Deploy with {}", fakes.github));
+    // `ls` fills the frontmatter cache and the library, as any read does.
+    assert!(s.cmd().arg("ls").output().unwrap().status.success());
+    let held: Vec<String> = leaks(s.root(), std::slice::from_ref(&fakes.github)).into_iter().map(|(p, _)| p).collect();
+    for f in [format!("{slug}/audit.log"), "context/library.md".into()] {
+        assert!(held.contains(&f), "{f} holds the name: {held:?}");
+    }
+    let v = json_of(&s.cmd().args(["doctor", "--json"]).output().unwrap());
+    let checks = v["data"]["checks"].as_array().unwrap();
+    let found: Vec<&Value> = checks.iter().filter(|c| c["code"] == "secret_stored").collect();
+    let file_of = |c: &Value| c["file"].as_str().unwrap().to_string();
+    for f in &held {
+        assert!(found.iter().any(|c| file_of(c).ends_with(f.as_str())), "doctor reports {f}: {v:#}");
+    }
+    let audit_check = found.iter().find(|c| file_of(c).ends_with("audit.log")).unwrap();
+    assert!(audit_check["fix"].as_str().unwrap().contains("rotate"), "{audit_check}");
+    assert!(audit_check["line"].as_u64().is_some(), "{audit_check}");
+    let text = String::from_utf8_lossy(&s.cmd().arg("doctor").output().unwrap().stdout).into_owned();
+    assert!(!text.contains(fakes.github.as_str()), "doctor never prints a value: {text}");
+
+    // `dossier redact` rewrites the Dossier and the context regenerates; the audit log keeps
+    // its line (append-only), and doctor still says so, and only that.
+    assert!(s.cmd().args(["redact", &slug]).output().unwrap().status.success());
+    assert!(s.cmd().arg("ls").output().unwrap().status.success());
+    let held: Vec<String> = leaks(s.root(), std::slice::from_ref(&fakes.github)).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(held, [format!("{slug}/audit.log")]);
+    let v = json_of(&s.cmd().args(["doctor", "--json"]).output().unwrap());
+    let files: Vec<String> = v["data"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["code"] == "secret_stored")
+        .map(|c| c["file"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!files.is_empty() && files.iter().all(|f| f.ends_with("audit.log")), "{files:?}");
+}

@@ -1,14 +1,18 @@
-//! Issue 20's held-out redaction evaluation, through the product: every file of the corpus
-//! `tests/fixtures/redaction/heldout/` (written by a separate author, never used to tune a rule;
-//! `labels.json` names every secret and near-miss) is captured with `dossier save --artifact`
-//! into a fresh store; the archived copies are scored by the corpus's own scorer
-//! (`tests/fixtures/redaction/score.py`, value level), and every file of the store is searched
-//! for every labelled secret value ("no secret of a common format reaches any file of the
-//! store").
+//! Issue 20's redaction evaluations, through the product: a runner over a corpus directory
+//! under `tests/fixtures/redaction/` (files + `labels.json` naming every secret and
+//! near-miss): every file is captured with `dossier save --artifact` into a fresh store; the
+//! archived copies are scored by the corpus scorer (`tests/fixtures/redaction/score.py
+//! --corpus <dir>`, value level), and every file of the store is searched for every labelled
+//! secret value ("no secret of a common format reaches any file of the store").
 //!
-//! The figures are recorded in docs/privacy.md ("Held-out evaluation"); the bars below are
-//! that one run's figures, so the test fails on a regression. Nothing here is calibration: a
-//! rule is never written or changed against this corpus.
+//! One test per corpus, each with its bars (the figures of its recorded run, so a regression
+//! fails): adding a corpus is one `#[test]` calling [`run_corpus`]. The figures are recorded in
+//! docs/privacy.md ("Held-out evaluation", "Second round").
+//!
+//! `heldout/` (round 1's held-out corpus) is now a **development set**: the second round read
+//! its misses and fixed their causes, so its figures no longer measure rules on unseen text.
+//! `heldout2/` (a new author's, never opened by the rules' authors) is the measurement; the
+//! lead adds its entry and scores it once after the rules' last change.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -17,15 +21,17 @@ use serde_json::Value;
 use support::secrets::leaks;
 use support::{TempStore, json_of};
 
-/// Bars from the one run after issue 20's rules (2026-12-01, docs/privacy.md): 110 of 118
-/// secrets caught (the issue's target is all of them: not met), 3 of 107 near-misses redacted
-/// (target at most 1 in 10: met), 8 labelled secret lines' values found in the store.
-const MIN_SECRETS_CAUGHT: u64 = 110;
-const MAX_NEAR_MISS_FALSE_POSITIVES: u64 = 3;
-const MAX_LEAKED_VALUES: usize = 8;
+/// What a corpus's run must reach: at least `min_caught` secrets caught, at most
+/// `max_false_positives` near-misses redacted, at most `max_leaked` labelled secret values
+/// found anywhere in the store.
+struct Bars {
+    min_caught: u64,
+    max_false_positives: u64,
+    max_leaked: usize,
+}
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/redaction/heldout")
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/redaction").join(name)
 }
 
 /// An archived artifact's text as the corpus file it came from: a Markdown artifact carries its
@@ -43,14 +49,39 @@ fn captured_text(path: &Path) -> String {
     text
 }
 
+/// Development set (round 1's held-out corpus, spent by the second round, 2026-12-01): round 1
+/// caught 110 of 118 secrets and redacted 3 of 107 near-misses, 8 values reached the store;
+/// after the second round's rules 118 of 118, 0 of 107, 0 (docs/privacy.md, "Second round":
+/// development figures, not a measurement).
 #[test]
 fn redaction_heldout_corpus_through_save_artifact() {
+    run_corpus("heldout", Bars { min_caught: 118, max_false_positives: 0, max_leaked: 0 });
+}
+
+// The second held-out corpus (`redacteval2`): the lead adds it after the rules' last change,
+// with issue 20's targets as bars (every secret caught, at most 1 near-miss in 10, none in the
+// store), e.g.
+//
+//     #[test]
+//     fn redaction_heldout2_corpus_through_save_artifact() {
+//         run_corpus("heldout2", Bars { min_caught: <its secrets>, max_false_positives: <10 %>, max_leaked: 0 });
+//     }
+
+/// Capture every file of the corpus `corpus_name` into a fresh store, score the archived copies and
+/// search the store for every labelled value; assert `bars`.
+fn run_corpus(corpus_name: &str, bars: Bars) {
+    let dir = corpus(corpus_name);
+    let corpus = || dir.clone();
     let labels: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(corpus().join("labels.json")).unwrap()).unwrap();
     let files: BTreeSet<String> = labels.iter().map(|l| l["file"].as_str().unwrap().to_string()).collect();
     let s = TempStore::new(crate::DOSSIER);
     s.init();
-    let out = s.cmd().args(["promote", "--json", "--create", "--name", "Redaction held-out"]).output().unwrap();
+    let out = s
+        .cmd()
+        .args(["promote", "--json", "--create", "--name", &format!("Redaction {corpus_name}")])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{out:?}");
     let slug = json_of(&out)["data"]["slug"].as_str().unwrap().to_string();
     let copies = tempfile::tempdir().unwrap();
@@ -64,7 +95,7 @@ fn redaction_heldout_corpus_through_save_artifact() {
             std::fs::copy(corpus().join(name), &as_text).unwrap();
             out = s.cmd().args(["save", &slug, "--json", "--artifact"]).arg(&as_text).output().unwrap();
             std::fs::remove_file(&as_text).unwrap();
-            println!("redaction_heldout: {name} is not strict JSON, captured as text");
+            println!("redaction_{corpus_name}: {name} is not strict JSON, captured as text");
         }
         assert!(out.status.success(), "{name}: {out:?}");
         let v = json_of(&out);
@@ -86,12 +117,14 @@ fn redaction_heldout_corpus_through_save_artifact() {
     let score = std::process::Command::new("python3")
         .arg(corpus().parent().unwrap().join("score.py"))
         .arg("--json")
+        .arg("--corpus")
+        .arg(corpus())
         .arg(copies.path())
         .output()
         .expect("python3 runs the corpus's scorer (the README's test set-up installs it)");
     assert!(score.status.success(), "{score:?}");
     let fig: Value = serde_json::from_slice(&score.stdout).unwrap();
-    println!("redaction_heldout: {}", serde_json::to_string(&fig).unwrap());
+    println!("redaction_{corpus_name}: {}", serde_json::to_string(&fig).unwrap());
     // Only the totals are printed: the misses are not for reading by whoever writes rules next
     // (`python3 tests/fixtures/redaction/score.py -v <dir>` lists them, for auditing labels).
 
@@ -103,9 +136,9 @@ fn redaction_heldout_corpus_through_save_artifact() {
         .filter(|v| v.len() >= 8)
         .collect();
     let leaked: BTreeSet<usize> = leaks(s.root(), &values).into_iter().map(|(_, i)| i).collect();
-    println!("redaction_heldout: leaked_values={} of {}", leaked.len(), values.len());
+    println!("redaction_{corpus_name}: leaked_values={} of {}", leaked.len(), values.len());
 
-    assert!(fig["secrets_caught"].as_u64().unwrap() >= MIN_SECRETS_CAUGHT, "{fig:#}");
-    assert!(fig["near_miss_false_positives"].as_u64().unwrap() <= MAX_NEAR_MISS_FALSE_POSITIVES, "{fig:#}");
-    assert!(leaked.len() <= MAX_LEAKED_VALUES, "leaked: {leaked:?}");
+    assert!(fig["secrets_caught"].as_u64().unwrap() >= bars.min_caught, "{fig:#}");
+    assert!(fig["near_miss_false_positives"].as_u64().unwrap() <= bars.max_false_positives, "{fig:#}");
+    assert!(leaked.len() <= bars.max_leaked, "leaked: {leaked:?}");
 }

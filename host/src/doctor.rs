@@ -332,7 +332,7 @@ pub fn run() -> Result<Report> {
         // line and kind, never the value; the fix rewrites them through the Save path.
         if policy_loads {
             match dossier_store::redact::scan(&dossier_store::redact::Redactor::scanner(&app), &dir) {
-                Ok(found) => checks.extend(secret_checks(&found, &slug)),
+                Ok(found) => checks.extend(secret_checks(&found, Some(&slug))),
                 Err(e) => checks.push(Check::problem(Severity::Error, "dossier.secrets", e.code.as_str(), e.message)),
             }
         }
@@ -345,6 +345,14 @@ pub fn run() -> Result<Report> {
                 "frontmatter, audit log and archive"
             };
             checks.push(Check::ok("dossier", format!("{slug} ({name}): {what}")));
+        }
+    }
+    // The store's own files that can hold captured or model-written text (context/, sessions/,
+    // learning/, the frontmatter cache).
+    if policy_loads {
+        match dossier_store::redact::scan_store(&dossier_store::redact::Redactor::scanner(&app)) {
+            Ok(found) => checks.extend(secret_checks(&found, None)),
+            Err(e) => checks.push(Check::problem(Severity::Error, "dossier.secrets", e.code.as_str(), e.message)),
         }
     }
     let plural = if checked == 1 { "" } else { "s" };
@@ -445,10 +453,33 @@ pub fn run() -> Result<Report> {
     Ok(Report { store: app.store.root().to_path_buf(), checks })
 }
 
-/// Secrets found in one Dossier's files as checks: per file and kind, the first
-/// [`SHOWN_PER_KIND`] with their line, the rest as one check with their count and lines.
-fn secret_checks(found: &[dossier_store::redact::Found], slug: &str) -> Vec<Check> {
-    let fix = format!("dossier redact {slug}");
+/// The fix for a secret stored in `file`: `dossier redact` rewrites a Dossier's own files
+/// (`slug`'s, or every Dossier's for a store-level file, which is regenerated from them); an
+/// append-only log is never rewritten, so its secret must be rotated.
+fn secret_fix(file: &Path, slug: Option<&str>) -> String {
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let in_dir = |d: &str| file.parent().is_some_and(|p| p.ends_with(d));
+    if name == "audit.log" || in_dir("learning") {
+        return format!(
+            "rotate this secret: {} is append-only and Dossier never rewrites it",
+            if name == "audit.log" { "the audit log" } else { "codecall's log" }
+        );
+    }
+    match slug {
+        Some(slug) => format!("dossier redact {slug}"),
+        None if in_dir(".cache") => {
+            format!("dossier redact --all, then delete {} (derived; rebuilt on the next read)", file.display())
+        }
+        None if in_dir("context") => "dossier redact --all (context/ is regenerated after it)".to_string(),
+        None => format!("dossier redact --all, then rotate this secret (Dossier keeps {} as written)", file.display()),
+    }
+}
+
+/// Secrets found in one Dossier's files (`slug`) or in the store's own files (`None`) as
+/// checks: per file and kind, the first [`SHOWN_PER_KIND`] with their line, the rest as one
+/// check with their count and lines.
+fn secret_checks(found: &[dossier_store::redact::Found], slug: Option<&str>) -> Vec<Check> {
+    let check = if slug.is_some() { "dossier.secrets" } else { "store.secrets" };
     let mut groups: Vec<((&Path, &str), Vec<u32>)> = Vec::new();
     for f in found {
         let key = (f.file.as_path(), f.kind.as_str());
@@ -459,11 +490,12 @@ fn secret_checks(found: &[dossier_store::redact::Found], slug: &str) -> Vec<Chec
     }
     let mut checks = Vec::new();
     for ((file, kind), lines) in groups {
+        let fix = secret_fix(file, slug);
         for &l in lines.iter().take(SHOWN_PER_KIND) {
             checks.push(
                 Check::problem(
                     Severity::Warning,
-                    "dossier.secrets",
+                    check,
                     "secret_stored",
                     format!("a secret ({kind}) is stored in plain text"),
                 )
@@ -476,7 +508,7 @@ fn secret_checks(found: &[dossier_store::redact::Found], slug: &str) -> Vec<Chec
             let rest = lines[SHOWN_PER_KIND..].to_vec();
             let mut c = Check::problem(
                 Severity::Warning,
-                "dossier.secrets",
+                check,
                 "secret_stored",
                 format!("{} more secrets ({kind}) stored in plain text", rest.len()),
             )

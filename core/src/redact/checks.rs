@@ -153,11 +153,49 @@ fn distinct(b: &[u8]) -> usize {
 /// or spelled out (`ghp_xxxxxxxx…`, `sk-your-key-here`).
 pub fn token_placeholder(body: &str) -> bool {
     let lower = body.to_ascii_lowercase();
-    repeated(body)
+    is_documented_example(body)
+        || repeated(body)
         || shannon_entropy(body) < 2.0
         || ["xxxxxx", "your", "here", "placeholder", "redacted", "<", ">", "***", "..."]
             .iter()
             .any(|w| lower.contains(w))
+}
+
+/// A vendor's documented example credential: the values AWS, Stripe, Twilio and others print
+/// in their documentation carry `EXAMPLE` in capitals (`AKIAIOSFODNN7EXAMPLE`,
+/// `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`); they were never valid and users keep them in
+/// docs and tests. A random token holds `EXAMPLE` with negligible probability.
+pub fn is_documented_example(v: &str) -> bool {
+    v.contains("EXAMPLE") || DOCUMENTED_EXAMPLES.iter().any(|e| v.contains(e))
+}
+
+/// Published example values without `EXAMPLE` in them: the signature of jwt.io's example
+/// token, Stripe's documentation test key, Slack's `xoxb-not-a-real-token-…`.
+const DOCUMENTED_EXAMPLES: &[&str] =
+    &["SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "4eC39HqLyjWDarjtT1zdp7dc", "not-a-real-", "not_a_real_"];
+
+/// Values public by design, whatever key they are assigned to: Stripe publishable keys
+/// (`pk_live_`/`pk_test_`, docs.stripe.com/keys), Mapbox public tokens (`pk.eyJ`), Supabase
+/// publishable keys (`sb_publishable_`), Flutterwave public keys (`FLWPUBK`), SSH public key
+/// blobs (`ssh-ed25519 AAAAC3NzaC1…`, `AAAAB3NzaC1…`, `AAAAE2VjZHNh…`), age recipients
+/// (`age1…`).
+pub fn is_public_by_design(v: &str) -> bool {
+    [
+        "pk_live_",
+        "pk_test_",
+        "pk.eyJ",
+        "sb_publishable_",
+        "FLWPUBK",
+        "ssh-ed25519",
+        "ssh-rsa",
+        "ecdsa-sha2-",
+        "AAAAB3NzaC1",
+        "AAAAC3NzaC1",
+        "AAAAE2VjZHNh",
+        "age1",
+    ]
+    .iter()
+    .any(|p| v.starts_with(p))
 }
 
 /// Dossier's own ids (`dos_`, `art_`, ... followed by a ULID): never secrets.
@@ -180,10 +218,17 @@ pub fn is_uuid(v: &str) -> bool {
 pub fn is_not_a_value(v: &str) -> bool {
     let b = v.as_bytes();
     // A dotted identifier path or a plain identifier: `self.token`, `os.environ`, `next_token`.
+    // A part that looks random (long, upper, lower and digits: `dp.st.prd.xr5RZq…`) makes it a
+    // dotted token, not code.
     let ident_path = v.split('.').all(|part| {
+        let p = part.as_bytes();
         !part.is_empty()
-            && part.as_bytes()[0].is_ascii_alphabetic()
-            && part.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+            && p[0].is_ascii_alphabetic()
+            && p.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            && !(p.len() >= 16
+                && p.iter().any(u8::is_ascii_uppercase)
+                && p.iter().any(u8::is_ascii_lowercase)
+                && p.iter().any(u8::is_ascii_digit))
     });
     if ident_path && (v.contains('.') || !b.iter().any(u8::is_ascii_digit)) {
         return true;

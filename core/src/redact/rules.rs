@@ -15,6 +15,9 @@ pub enum Matcher {
     Regex(&'static str),
     /// A PEM/OpenSSH/PGP private key block (`scan::private_key`).
     PrivateKey,
+    /// A base64 value starting at the anchor, decoded (bounded) and scanned again: a secret
+    /// when the decoded text holds one (`scan::nested_base64`).
+    Base64,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -30,6 +33,13 @@ pub enum Gate {
     /// A password inside a URL or a connection string, a header's value: not a placeholder,
     /// not the user name again, at least 3 characters.
     Loose,
+    /// A token found by its context only (a secret word in prose before it, a webhook's path):
+    /// not a placeholder, code, id, digest, hash-length hex or public value, and random
+    /// (`scan::contextual`).
+    Context,
+    /// A header's value (`X-…-Key`, `X-…-Token`): the header name is not a non-secret key
+    /// (`X-Idempotency-Key`, `X-Cache-Key`), then `Loose`.
+    Header,
     /// No gate (private keys).
     None,
 }
@@ -50,6 +60,27 @@ pub struct Rule {
     pub left: bool,
     /// The secret must end at a word boundary.
     pub right: bool,
+    /// The prefilter's look at an anchor hit before the rule's window is opened.
+    pub pre: Pre,
+}
+
+/// What an anchor or keyword hit must show before a rule's pattern runs (`scan::plausible`
+/// and the others): cheap looks that keep frequent words (`token`, `key`) from costing a
+/// regex each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pre {
+    /// By the rule's kind and matcher (`scan::check_of`).
+    Auto,
+    /// A generic assignment whose value holds an escaped quote or backslash.
+    Escaped,
+    /// An `X-…` header name before the keyword.
+    XHeader,
+    /// A generic name closing an XML element (`<password>`), its value after `>`.
+    Xml,
+    /// A generic name in `key="…"`, followed by ` value="…"`.
+    KeyValue,
+    /// A generic name then `("…"` (a call) or `", "` (a call's second argument).
+    Call,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -63,6 +94,7 @@ const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'st
         fwd: 320,
         left: true,
         right: true,
+        pre: Pre::Auto,
     }
 }
 
@@ -93,6 +125,7 @@ const fn named(kind: &'static str, keywords: &'static [&'static str], pattern: &
         fwd: 320,
         left: true,
         right: true,
+        pre: Pre::Auto,
     }
 }
 
@@ -105,7 +138,7 @@ macro_rules! assign {
 }
 
 /// Secret-named key words of the generic assignment (also the prefilter keywords).
-pub const SECRET_WORDS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential", "auth"];
+pub const SECRET_WORDS: &[&str] = &["pass", "pwd", "secret", "token", "key", "cred", "auth", "_pat", "-pat"];
 
 /// Every rule, most specific first.
 pub const RULES: &[Rule] = &[
@@ -119,6 +152,7 @@ pub const RULES: &[Rule] = &[
         fwd: 0,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     tok(
         "aws_access_key_id",
@@ -150,8 +184,9 @@ pub const RULES: &[Rule] = &[
     open_right(tok("atlassian_api_token", &["ATATT3", "ATCTT3"], r"AT[AC]TT3[A-Za-z0-9_\-=]{50,}")),
     open_right(tok(
         "slack_token",
-        &["xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"],
-        r"(?:xox[abposre]-[A-Za-z0-9\-]{10,}|xoxe\.xox[bp]-[A-Za-z0-9\-]{10,}|xapp-[0-9]-[A-Za-z0-9\-]{10,})",
+        &["xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-", "xoxc-", "xoxd-"],
+        // `xoxc-` (browser client tokens) and `xoxd-` (the `d` session cookie, URL-encoded).
+        r"(?:xox[abposrec]-[A-Za-z0-9\-]{10,}|xoxd-[A-Za-z0-9%/+=\-]{20,}|xoxe\.xox[bp]-[A-Za-z0-9\-]{10,}|xapp-[0-9]-[A-Za-z0-9\-]{10,})",
     )),
     with_back(
         open_right(tok(
@@ -179,8 +214,23 @@ pub const RULES: &[Rule] = &[
         fwd: 200,
         left: true,
         right: true,
+        pre: Pre::Auto,
     },
     with_back(tok("telegram_bot_token", &[":AA"], r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}"), 11),
+    // The Bot API puts the token in the URL path: `api.telegram.org/bot<id>:<35>/method`
+    // (core.telegram.org/bots/api#making-requests), glued to `bot`.
+    Rule {
+        kind: "telegram_bot_token",
+        anchors: &["api.telegram.org/"],
+        keywords: &[],
+        matcher: Matcher::Regex(r"api\.telegram\.org/(?:file/)?bot(?P<s>[0-9]{5,12}:[A-Za-z0-9_\-]{30,40})"),
+        gate: Gate::Token,
+        back: 0,
+        fwd: 80,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
     tok(
         "stripe_key",
         &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
@@ -230,7 +280,9 @@ pub const RULES: &[Rule] = &[
         tok("terraform_token", &[".atlasv1."], r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,}"),
         14,
     )),
-    tok("doppler_token", &["dp."], r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
+    // Doppler (docs.doppler.com/docs/service-tokens): service tokens name their config,
+    // `dp.st.<config>.<40+>`; personal, CLI, SCIM, audit and service-account tokens do not.
+    tok("doppler_token", &["dp."], r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[A-Za-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,}"),
     open_right(tok("onepassword_token", &["ops_ey"], r"ops_ey[A-Za-z0-9+/=_\-]{40,}")),
     tok(
         "newrelic_key",
@@ -248,6 +300,7 @@ pub const RULES: &[Rule] = &[
         fwd: 16,
         left: false,
         right: true,
+        pre: Pre::Auto,
     },
     open_right(tok(
         "grafana_token",
@@ -286,6 +339,56 @@ pub const RULES: &[Rule] = &[
         &["datadog", "dd_", "dd-", "DD_", "DD-"],
         assign!(r"(?i:dd|datadog)[_\-.]?(?i:api|app|application)[_\-.]?(?i:key)", r"[a-f0-9]{32}(?:[a-f0-9]{8})?"),
     ),
+    // --- Second round (issue 20): more vendors, each from its documented token format
+    // (prefix, length, charset); sources are listed per family in docs/privacy.md
+    // ("Formats added in the second round"). Cross-checked against public rule lists
+    // (gitleaks' config, GitHub secret scanning's partner list) for knowledge only.
+    tok("huggingface_token", &["api_org_"], r"api_org_[A-Za-z0-9]{34}"),
+    tok("langsmith_key", &["lsv2_"], r"lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}"),
+    tok("pinecone_key", &["pcsk_"], r"pcsk_[A-Za-z0-9]{4,10}_[A-Za-z0-9]{40,}"),
+    tok("tavily_key", &["tvly-"], r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32,}"),
+    mixed(tok("firecrawl_key", &["fc-"], r"fc-[0-9a-f]{32}")),
+    mixed(tok("elevenlabs_key", &["sk_"], r"sk_[0-9a-f]{48}")),
+    tok("alibaba_access_key_id", &["LTAI"], r"LTAI[A-Za-z0-9]{12,20}"),
+    mixed(tok("tencent_secret_id", &["AKID"], r"AKID[A-Za-z0-9]{32}")),
+    tok("scaleway_key", &["SCW"], r"SCW[A-Z0-9]{17}"),
+    tok("yandex_key", &["AQVN"], r"AQVN[A-Za-z0-9_\-]{35,38}"),
+    tok("flyio_token", &["fo1_", "fm1r_", "fm2_"], r"(?:fo1_[A-Za-z0-9_\-]{43}|fm[12][ar]?_[A-Za-z0-9+/=_\-]{100,})"),
+    tok("render_key", &["rnd_"], r"rnd_[A-Za-z0-9]{32}"),
+    tok("pulumi_token", &["pul-"], r"pul-[a-f0-9]{40}"),
+    tok("infracost_key", &["ico-"], r"ico-[A-Za-z0-9]{32}"),
+    tok("scalingo_token", &["tk-us-"], r"tk-us-[A-Za-z0-9_\-]{48}"),
+    tok("prefect_key", &["pnu_"], r"pnu_[A-Za-z0-9]{36}"),
+    tok("readme_key", &["rdme_"], r"rdme_[a-z0-9]{70}"),
+    tok("harness_token", &["pat."], r"pat\.[A-Za-z0-9_\-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}"),
+    tok("dynatrace_token", &["dt0c01."], r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
+    tok("contentful_token", &["CFPAT-"], r"CFPAT-[A-Za-z0-9_\-]{43}"),
+    tok("figma_token", &["figd_"], r"figd_[A-Za-z0-9_\-]{40,}"),
+    tok("frameio_token", &["fio-u-"], r"fio-u-[A-Za-z0-9_\-=]{64}"),
+    tok("typeform_token", &["tfp_"], r"tfp_[A-Za-z0-9_\-.=]{59}"),
+    tok("sourcegraph_token", &["sgp_"], r"sgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}"),
+    tok("clickup_token", &["pk_"], r"pk_[0-9]{6,10}_[A-Z0-9]{32}"),
+    tok("jfrog_token", &["AKCp", "cmVmdGtuOjAxOj"], r"(?:AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{50,})"),
+    tok("sendinblue_key", &["xkeysib-", "xsmtpsib-"], r"x(?:key|smtp)sib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    tok("shippo_token", &["shippo_"], r"shippo_(?:live|test)_[a-f0-9]{40}"),
+    tok("duffel_token", &["duffel_"], r"duffel_(?:live|test)_[A-Za-z0-9_\-=]{43}"),
+    tok("easypost_key", &["EZAK", "EZTK"], r"EZ[AT]K[A-Za-z0-9]{54}"),
+    tok("flutterwave_key", &["FLWSECK"], r"FLWSECK(?:_TEST)?-[a-h0-9]{32}-X"),
+    tok(
+        "plaid_token",
+        &["access-sandbox-", "access-development-", "access-production-"],
+        r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    ),
+    tok("adafruit_key", &["aio_"], r"aio_[A-Za-z0-9]{28}"),
+    tok("gitlab_token", &["GR1348941"], r"GR1348941[A-Za-z0-9_\-]{20,}"),
+    tok("cloudflare_origin_ca_key", &["v1.0-"], r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
+    // Azure DevOps PATs of the 2024 format: 84 characters with the fixed `AZDO` signature at
+    // 76..80 (learn.microsoft.com, "Use personal access tokens").
+    with_back(tok("azure_devops_pat", &["AZDO"], r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}"), 76),
+    // New Relic license (ingest) keys of the current format end in `NRAL`.
+    with_back(tok("newrelic_key", &["NRAL"], r"[a-f0-9]{36}NRAL"), 36),
+    // Firebase Cloud Messaging legacy server keys (`AAAA<7>:APA91b<134>`).
+    with_back(tok("fcm_server_key", &[":APA91b"], r"AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{134}"), 11),
     tok("age_secret_key", &["AGE-SECRET-KEY-1"], r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
     open_right(tok("mapbox_token", &["sk.eyJ"], r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}")),
     tok("databricks_token", &["dapi"], r"dapi[0-9a-f]{32}(?:-[0-9])?"),
@@ -303,6 +406,7 @@ pub const RULES: &[Rule] = &[
         fwd: 200,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "azure_shared_access_key",
@@ -314,6 +418,7 @@ pub const RULES: &[Rule] = &[
         fwd: 300,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "azure_sas_signature",
@@ -325,20 +430,119 @@ pub const RULES: &[Rule] = &[
         fwd: 200,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     with_back(open_right(tok("azure_client_secret", &["Q~"], r"[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}")), 4),
+    // A base64 value that decodes to text holding a secret (a Kubernetes
+    // `.dockerconfigjson` holding a docker `auth`, a PEM key in a Secret's `data`): anchored
+    // on the base64 of a JSON object (`{"` → `eyJ`, `{\n ` → `ewog`, `{\n\t` → `ewoJ`) and of
+    // `-----BEGIN` (`LS0tLS1CRUdJTi`); decoded at most 64 KiB and 3 levels deep.
+    Rule {
+        kind: "base64_secret",
+        anchors: &["eyJ", "ewog", "ewoJ", "LS0tLS1CRUdJTi"],
+        keywords: &[],
+        matcher: Matcher::Base64,
+        gate: Gate::None,
+        back: 0,
+        fwd: 0,
+        left: true,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Tokens in the path of known webhook and API hosts.
+    with_back(
+        open_right(tok(
+            "webhook_url",
+            &["webhook.office.com/", "outlook.office.com/webhook", "outlook.office365.com/webhook"],
+            // Microsoft Teams incoming webhooks (learn.microsoft.com, "Create an Incoming Webhook").
+            r"https://(?:[A-Za-z0-9\-]+\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/[A-Za-z0-9@/\-]{40,}",
+        )),
+        40,
+    ),
+    // Zapier catch hooks (`/hooks/catch/<account>/<hook>/`), IFTTT Webhooks keys
+    // (`/trigger/<event>/with/key/<key>`, `/use/<key>`).
+    Rule {
+        kind: "webhook_url",
+        anchors: &["hooks.zapier.com/"],
+        keywords: &[],
+        matcher: Matcher::Regex(r"hooks\.zapier\.com/hooks/catch/(?P<s>[0-9]{3,}/[A-Za-z0-9]{5,})"),
+        gate: Gate::Token,
+        back: 0,
+        fwd: 200,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    Rule {
+        kind: "webhook_url",
+        anchors: &["maker.ifttt.com/"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r"maker\.ifttt\.com/(?:trigger/[^/\s]{1,64}/(?:json/)?with/key|use)/(?P<s>[A-Za-z0-9_\-]{16,})",
+        ),
+        gate: Gate::Token,
+        back: 0,
+        fwd: 200,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    Rule {
+        kind: "webhook_url",
+        anchors: &["/hooks/"],
+        keywords: &[],
+        // Mattermost (`/hooks/<26>`), Rocket.Chat (`/hooks/<id>/<token>`) and others: a
+        // random path segment after `/hooks/` on any host.
+        matcher: Matcher::Regex(r"/hooks/(?P<s>[A-Za-z0-9]{20,64}(?:/[A-Za-z0-9]{20,64})?)"),
+        gate: Gate::Context,
+        back: 0,
+        fwd: 160,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // Signatures in query strings (Azure SAS `sig=` is its own rule): AWS presigned URLs
+    // (`X-Amz-Signature=`), CloudFront (`Signature=`), generic `signature=`/`sig=`.
+    Rule {
+        kind: "url_signature",
+        anchors: &["Signature=", "signature=", "?sig=", "&sig="],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r"[?&;](?:X-Amz-Signature|X-Goog-Signature|Signature|signature|sig)=(?P<s>[A-Za-z0-9%+/_~.\-]{16,1024}(?:=|%3D){0,2})",
+        ),
+        gate: Gate::Token,
+        back: 17,
+        fwd: 1100,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // `https://<token>:x-oauth-basic@github.com`: the token is the user name.
+    Rule {
+        kind: "url_credentials",
+        anchors: &[":x-oauth-basic@"],
+        keywords: &[],
+        matcher: Matcher::Regex(r"://(?P<s>[A-Za-z0-9_\-]{16,255}):x-oauth-basic@"),
+        gate: Gate::Token,
+        back: 260,
+        fwd: 16,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
     Rule {
         kind: "url_credentials",
         anchors: &["://"],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"[A-Za-z][A-Za-z0-9+.\-]{1,24}://(?P<n>[^\s/:@"'<>\\]{1,128}):(?P<s>[^\s/@"'<>\\]{1,256})@[A-Za-z0-9\[]"#,
+            r#"[A-Za-z][A-Za-z0-9+.\-]{1,24}://(?P<n>[^\s/:@"'<>\\]{0,128}):(?P<s>[^\s/@"'<>\\]{1,256})@[A-Za-z0-9\[]"#,
         ),
         gate: Gate::Loose,
         back: 26,
         fwd: 400,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "auth_header",
@@ -352,6 +556,7 @@ pub const RULES: &[Rule] = &[
         fwd: 600,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "api_key_header",
@@ -365,6 +570,23 @@ pub const RULES: &[Rule] = &[
         fwd: 560,
         left: false,
         right: false,
+        pre: Pre::Auto,
+    },
+    // Any `X-…-Key`/`-Token`/`-Secret`/`-Auth`/`-Signature`/`-Password` header (vendors name
+    // their headers this way: `X-Postmark-Server-Token`, `X-Algolia-API-Key`, …).
+    Rule {
+        kind: "api_key_header",
+        anchors: &[],
+        keywords: &["key", "token", "secret", "auth", "signature", "password"],
+        matcher: Matcher::Regex(
+            r#"(?P<n>(?i:x-(?:[a-z0-9]+-)*(?:api-?key|key|token|secret|auth|signature|password|passwd|apikey)))(?:\\?["'])?\s*:\s*(?:\\?["'])?(?P<s>[A-Za-z0-9._~+/=\-]{8,512})"#,
+        ),
+        gate: Gate::Header,
+        back: 64,
+        fwd: 560,
+        left: false,
+        right: false,
+        pre: Pre::XHeader,
     },
     // `Password=`/`Pwd=` in a `key=value;` connection string: after a `;`, or followed by one.
     Rule {
@@ -377,6 +599,7 @@ pub const RULES: &[Rule] = &[
         fwd: 200,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "connection_string",
@@ -388,32 +611,35 @@ pub const RULES: &[Rule] = &[
         fwd: 200,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "cli_secret",
         anchors: &[],
-        keywords: &["pass", "token", "secret", "key"],
+        keywords: &["pass", "token", "secret", "key", "auth"],
         matcher: Matcher::Regex(
-            r#"--(?P<n>(?:[A-Za-z0-9]+-)*(?i:password|passwd|pass|token|secret|api-key|apikey|key|client-secret|auth-token|access-token))(?:=|\s+)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
+            r#"--(?P<n>(?:[A-Za-z0-9]+-)*(?i:password|passwd|pass|token|secret|api-key|apikey|key|client-secret|auth-token|access-token|requirepass|masterauth|passphrase|auth))(?:=|\s+|\\?["']\s*,\s*|\\?["']\s+)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
         ),
         gate: Gate::Assignment,
         back: 40,
         fwd: 300,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "cli_secret",
         anchors: &["mysql", "mariadb"],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"(?:mysql|mysqldump|mysqladmin|mariadb)\s[^\n]{0,200}?\s-p(?P<s>[^\s"'\\`;|&]{4,128})"#,
+            r#"(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb|mariadb-dump)\s[^\n]{0,200}?\s-p(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#,
         ),
         gate: Gate::Loose,
         back: 0,
         fwd: 300,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "cli_secret",
@@ -427,6 +653,7 @@ pub const RULES: &[Rule] = &[
         fwd: 300,
         left: false,
         right: false,
+        pre: Pre::Auto,
     },
     Rule {
         kind: "cli_secret",
@@ -440,13 +667,214 @@ pub const RULES: &[Rule] = &[
         fwd: 300,
         left: false,
         right: false,
+        pre: Pre::Auto,
+    },
+    // Single-dash password options of common tools: keytool/jarsigner `-storepass`/`-keypass`,
+    // OpenSSL `-passin pass:<pw>`/`-passout`/`-pass`, sqlcmd/bcp `-P`, LDAP tools' `-w`.
+    Rule {
+        kind: "cli_secret",
+        anchors: &["storepass ", "keypass ", "pass:", "sqlcmd", "ldap"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:(?:^|\s)-(?:src|dest)?(?:storepass|keypass)\s+|(?:^|\s)-pass(?:in|out)?\s+(?:\\?["'])?pass:|(?:sqlcmd|bcp)\s[^\n]{0,200}?\s-P\s*|(?:ldapsearch|ldapmodify|ldapadd|ldapdelete|ldappasswd|ldapwhoami|ldapcompare)\s[^\n]{0,200}?\s-w\s+)(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#,
+        ),
+        gate: Gate::Loose,
+        back: 220,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // `.netrc` (`machine h login u password p`, also one field a line) and `.pgpass`
+    // (`host:port:db:user:password`) lines.
+    Rule {
+        kind: "netrc_password",
+        anchors: &["password "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:machine\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?|^[ \t]*)(?P<n>password)\s+(?P<s>[^\s"'\\]{4,256})(?:\s+(?:login|machine|account|macdef)\s|[ \t\r]*$|\\[nr]|\\?")"#,
+        ),
+        gate: Gate::Assignment,
+        back: 200,
+        fwd: 280,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    Rule {
+        kind: "pgpass_password",
+        anchors: &[":5432:", ":6432:", ":5433:", ":*:"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:^|[\s"])[A-Za-z0-9_.\-*]+:(?:[0-9]{2,5}|\*):[A-Za-z0-9_.\-*]+:(?P<n>[A-Za-z0-9_.\-*@]+):(?P<s>[^\s"'\\:]{4,256})(?:[ \t\r]*$|\\[nr]|\\?")"#,
+        ),
+        gate: Gate::Loose,
+        back: 200,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // More command lines: MongoDB tools' `-p <pw>`, zip/unzip `-P <pw>`, 7-Zip `-p<pw>`,
+    // `htpasswd -b file user <pw>`, Windows `/pass:<pw>`, PowerShell `ConvertTo-SecureString
+    // "<pw>"`, and `config set <secret-named key> <value>` (npm, yarn, pnpm, git, aws configure).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["mongo", "zip ", "7z ", "7za ", "htpasswd", "/pass:", "/password:", "ConvertTo-SecureString"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\s[^\n]{0,200}?\s-p\s+|(?:zip|unzip)\s(?:[^\n]{0,200}?\s)?-P\s+|7za?\s[^\n]{0,200}?\s-p|htpasswd\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+\s+)*\S+\s+\S+\s+|(?:^|\s)/(?i:pass|password):|ConvertTo-SecureString\s+(?:-String\s+)?)(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#,
+        ),
+        gate: Gate::Loose,
+        back: 220,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    Rule {
+        kind: "cli_secret",
+        anchors: &["config set ", "configure set "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"config(?:ure)?\s+set\s+(?:--[a-z\-]+\s+)*(?P<n>[^\s=]*(?i:token|auth|password|passwd|secret|key|credentials?|pat))(?:\s+|=)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
+        ),
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // AWS's credentials CSV and similar listings: an access key id, a separator, then the 40
+    // characters of its secret access key, with no name between them.
+    Rule {
+        kind: "aws_secret_access_key",
+        anchors: &["AKIA", "ASIA"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:AKIA|ASIA)[A-Z0-9]{16}(?:\\?["'`])?[ \t]*[,;|/:\t][ \t]*(?:\\?["'`])?(?P<s>[A-Za-z0-9/+]{40})"#,
+        ),
+        gate: Gate::Context,
+        back: 0,
+        fwd: 120,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // SQL: `CREATE ROLE … PASSWORD '<pw>'`, `IDENTIFIED BY '<pw>'`.
+    Rule {
+        kind: "sql_password",
+        anchors: &["PASSWORD '", "password '", "IDENTIFIED BY '", "identified by '", "PASSWORD = '", "PASSWORD=N'"],
+        keywords: &[],
+        matcher: Matcher::Regex(r#"(?i:password|identified\s+by)\s*=?\s*N?'(?P<s>[^'\s\\]{4,128})'"#),
+        gate: Gate::Loose,
+        back: 20,
+        fwd: 160,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Cookies named like sessions and tokens in `Cookie:`/`Set-Cookie:` headers.
+    Rule {
+        kind: "cookie_secret",
+        anchors: &["Cookie:", "cookie:", "COOKIE:", "Cookie\\\":", "cookie\\\":", "Cookie\":", "cookie\":"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:^|[;\s:"])(?P<n>[A-Za-z0-9_.\-]*(?i:sess|sid|auth|jwt|access[_\-]?token|refresh[_\-]?token|id[_\-]?token)[A-Za-z0-9_.\-]*)=(?P<s>[^;\s"'\\,]{16,4096})"#,
+        ),
+        gate: Gate::Context,
+        back: 0,
+        fwd: 2000,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // XML elements and key/value attributes: `<password>…</password>` (Maven settings.xml),
+    // `<add key="ApiKey" value="…"/>` (web.config, NuGet.config).
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(
+            r#"<(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))>(?P<s>[^<\s]{4,256})</"#,
+        ),
+        gate: Gate::Assignment,
+        back: 64,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Xml,
+    },
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(
+            r#"key=\\?"(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))\\?"\s+value=\\?"(?P<s>[^"\\\s]{4,256})\\?""#,
+        ),
+        gate: Gate::Assignment,
+        back: 64,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::KeyValue,
+    },
+    // A call with a literal: `setPassword("…")`, `.token('…')`, PHP `define('DB_PASSWORD', '…')`,
+    // `os.environ.setdefault("API_KEY", "…")`.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))(?:\s*\(\s*|\\?["']\s*,\s*)\\?["'](?P<s>[^"'\\\s]{4,256})\\?["']"#,
+        ),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Call,
+    },
+    // A quoted value with escapes inside (`"password": "a\"b\\c"`): the plain rule below stops
+    // at the first backslash. Plain JSON/YAML/TOML double quotes, and the same once more
+    // JSON-escaped (a JSON file inside a transcript line: `\"password\": \"a\\\"b\"`).
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(concat!(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))"#,
+            r#""\s*(?::|=)\s*"(?P<s>(?:[^"\\\s]|\\[^\s]){4,256})""#
+        )),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Escaped,
     },
     Rule {
         kind: "assignment",
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|credentials?|auth)(?:[_\-.]?(?i:base|value|string|str|b64|base64|hex|raw))?)"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))"#,
+            r#"\\"\s*(?::|=)\s*\\"(?P<s>(?:[^"\\\s]|\\\\\\"|\\\\\\\\|\\\\[^\s"\\]){4,256})\\""#
+        )),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Escaped,
+    },
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(concat!(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)(?:[_\-.]?(?i:base|value|string|str|b64|base64|hex|raw))?)"#,
             r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
         )),
         gate: Gate::Assignment,
@@ -454,6 +882,68 @@ pub const RULES: &[Rule] = &[
         fwd: 320,
         left: false,
         right: false,
+        pre: Pre::Auto,
+    },
+    // A secret word in prose, then (after glue words or punctuation) a token: "the routing
+    // key `…`", "with secret …", "the password is …". `Gate::Context` decides (random tokens;
+    // for passwords, letters with digits or symbols).
+    Rule {
+        kind: "prose_secret",
+        anchors: &[],
+        keywords: &["key", "token", "secret", "password", "passphrase", "cred"],
+        matcher: Matcher::Regex(
+            r#"(?P<n>(?:[A-Za-z0-9]{2,24}[ \-])?\b(?i:api[ \-]?key|key|token|secret|password|passphrase|cred(?:ential)?s?)s?)(?:[ \t]+(?:is|was|are|were|of|for[ \t]+[A-Za-z0-9_\-]{1,24}|here|now|reads|being|to|set[ \t]+to))*[ \t]*(?:[:=]|->)?[ \t]*(?:\\?["'`]|\*\*)?(?P<s>[A-Za-z0-9+/=_\-.~!@#$%^&*?]{8,256})"#,
+        ),
+        gate: Gate::Context,
+        back: 32,
+        fwd: 140,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // "use <value> as the password/key/token".
+    Rule {
+        kind: "prose_secret",
+        anchors: &[
+            " as the password",
+            " as the passphrase",
+            " as the token",
+            " as the key",
+            " as the api key",
+            " as the API key",
+            " as the secret",
+            " as your password",
+            " as your passphrase",
+            " as your token",
+            " as your key",
+            " as your api key",
+            " as your API key",
+            " as your secret",
+            " as a password",
+            " as a passphrase",
+            " as a token",
+            " as a key",
+            " as a api key",
+            " as a API key",
+            " as a secret",
+            " as password",
+            " as passphrase",
+            " as token",
+            " as key",
+            " as api key",
+            " as API key",
+            " as secret",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?i:use|set|try|with|enter|paste)[ \t]+(?:\\?["'`]|\*\*)?(?P<s>[A-Za-z0-9+/=_\-.~!@#$%^&*]{8,256}?)(?:\\?["'`]|\*\*)?[ \t]+as[ \t]+(?:the[ \t]+|your[ \t]+|a[ \t]+|an[ \t]+)?(?P<n>(?i:password|passphrase|token|api[ _\-]?key|key|secret))"#,
+        ),
+        gate: Gate::Assignment,
+        back: 280,
+        fwd: 20,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
     },
 ];
 
@@ -477,6 +967,7 @@ pub fn rg_patterns() -> Vec<String> {
         .map(|r| match r.matcher {
             Matcher::Regex(p) => p.replace("(?P<s>", "(").replace("(?P<n>", "("),
             Matcher::PrivateKey => r"-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----".to_string(),
+            Matcher::Base64 => r"(?:eyJ|ewog|ewoJ|LS0tLS1CRUdJTi)[A-Za-z0-9+/=_\-]{20,}".to_string(),
         })
         .collect()
 }

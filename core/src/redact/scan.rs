@@ -20,7 +20,7 @@ use regex_automata::{Input, PatternID};
 
 use super::checks;
 use super::marker;
-use super::rules::{Gate, Matcher, RULES, Rule};
+use super::rules::{Gate, Matcher, Pre, RULES, Rule};
 
 /// A secret to replace: bytes `start..end` of the input (on char boundaries).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,11 +48,19 @@ enum Check {
     Cli,
     /// Other keywords: a key name, an operator and a value.
     Generic,
+    /// `prose_secret`'s keywords: a word on its own, then a space or punctuation.
+    Prose,
+    /// `base64_secret`: decoded by hand.
+    Base64,
 }
 
 fn check_of(rule: &Rule) -> Check {
     if let Matcher::PrivateKey = rule.matcher {
         Check::PrivateKey
+    } else if let Matcher::Base64 = rule.matcher {
+        Check::Base64
+    } else if rule.kind == "prose_secret" && !rule.keywords.is_empty() {
+        Check::Prose
     } else if rule.keywords.is_empty() || !rule.anchors.is_empty() || rule.kind == "auth_header" {
         Check::None
     } else if rule.kind == "cli_secret" {
@@ -147,11 +155,19 @@ struct Candidate {
 
 /// The secrets of `text`, in order, not overlapping each other or an existing marker.
 pub fn find(text: &str, allow: &[String]) -> Vec<Span> {
+    find_at(text, allow, 0)
+}
+
+/// How deep base64 values are decoded and scanned again (`nested_base64`).
+const MAX_BASE64_DEPTH: u8 = 3;
+
+fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
     let bytes = text.as_bytes();
     let pf = &*PREFILTER;
     let mut windows: Vec<(u16, usize, usize)> = Vec::new();
     let mut markers: Vec<(usize, usize)> = Vec::new();
     let mut keys: Vec<usize> = Vec::new();
+    let mut b64: Vec<(u16, usize)> = Vec::new();
     for m in pf.ac.find_overlapping_iter(bytes) {
         let owners = &pf.owners[m.pattern().as_usize()][..];
         if owners.is_empty() {
@@ -161,16 +177,34 @@ pub fn find(text: &str, allow: &[String]) -> Vec<Span> {
             continue;
         }
         // The generic part of `plausible` is the same for every rule of this hit: once.
-        let mut generic: Option<bool> = None;
+        let mut generic: Option<Option<Look>> = None;
         for &(r, check) in owners {
             let ok = match check {
                 Check::PrivateKey => {
                     keys.push(m.start());
                     continue;
                 }
+                Check::Base64 => {
+                    if depth < MAX_BASE64_DEPTH && b64.last().is_none_or(|&(_, at)| at != m.start()) {
+                        b64.push((r, m.start()));
+                    }
+                    continue;
+                }
+                Check::Prose => prose_plausible(bytes, m.start(), m.end()),
                 Check::None => true,
                 Check::Cli => cli_plausible(bytes, m.start()),
-                Check::Generic => *generic.get_or_insert_with(|| plausible(bytes, m.end())),
+                Check::Generic => {
+                    let look = *generic.get_or_insert_with(|| plausible(bytes, m.end()));
+                    match (look, RULES[r as usize].pre) {
+                        (None, _) => false,
+                        (Some(l), Pre::Escaped) => l.op == Op::Assign && l.escaped,
+                        (Some(l), Pre::XHeader) => l.op == Op::Assign && x_header_before(bytes, m.start()),
+                        (Some(l), Pre::Auto) => l.op == Op::Assign,
+                        (Some(l), Pre::Xml) => l.op == Op::Xml,
+                        (Some(l), Pre::KeyValue) => l.op == Op::KeyValue,
+                        (Some(l), Pre::Call) => l.op == Op::Call,
+                    }
+                }
             };
             if !ok {
                 continue;
@@ -184,6 +218,16 @@ pub fn find(text: &str, allow: &[String]) -> Vec<Span> {
     for &k in &keys {
         if let Some((s, e)) = private_key(bytes, k) {
             candidates.push(Candidate { start: s, end: e, rule: 0 });
+        }
+    }
+    let mut decoded_until = 0usize;
+    for &(r, at) in &b64 {
+        if at < decoded_until {
+            continue;
+        }
+        if let Some((s, e)) = nested_base64(bytes, at, allow, depth) {
+            candidates.push(Candidate { start: s, end: e, rule: r as usize });
+            decoded_until = e;
         }
     }
     windows.sort_unstable();
@@ -229,11 +273,136 @@ fn cli_plausible(bytes: &[u8], a: usize) -> bool {
     bytes[lo..a].windows(2).any(|w| w == b"--")
 }
 
+/// `prose_secret`'s look at a keyword hit `a..b`, by hand (secret words are frequent in
+/// prose and code): the keyword is a word of its own (not `monkey`, not `api_key`, whose
+/// assignment is another rule's), then, after at most four glue words (`is`, `was`, `for
+/// <word>`, …) and punctuation, a word of 8+ characters with a digit, a capital after a
+/// lowercase letter or a symbol — what the regex and `Gate::Context` could accept.
+fn prose_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
+    if a > 0 && (bytes[a - 1].is_ascii_alphanumeric() || bytes[a - 1] == b'_') {
+        return false;
+    }
+    let n = bytes.len().min(b + 140);
+    let mut p = b;
+    if bytes.get(p) == Some(&b's') {
+        p += 1;
+    }
+    if !matches!(bytes.get(p), Some(b' ' | b'\t' | b':' | b'=' | b'`' | b'"' | b'\'' | b'-')) {
+        return false;
+    }
+    let mut words = 0;
+    let mut after_for = false;
+    while p < n && words < 5 {
+        while p < n && matches!(bytes[p], b' ' | b'\t' | b':' | b'=' | b'`' | b'"' | b'\'' | b'*' | b'>' | b'-') {
+            if bytes[p] == b'-' && bytes.get(p + 1) != Some(&b'>') {
+                break;
+            }
+            p += 1;
+        }
+        let start = p;
+        while p < n && is_token_byte(bytes[p]) {
+            p += 1;
+        }
+        let w = &bytes[start..p];
+        if w.is_empty() {
+            return false;
+        }
+        words += 1;
+        if after_for {
+            after_for = false;
+            continue;
+        }
+        if matches!(
+            w,
+            b"is" | b"was" | b"are" | b"were" | b"of" | b"here" | b"now" | b"reads" | b"being" | b"to" | b"set"
+        ) {
+            continue;
+        }
+        if w == b"for" {
+            after_for = true;
+            continue;
+        }
+        let digit = w.iter().any(u8::is_ascii_digit);
+        let symbol = w.iter().any(|c| !c.is_ascii_alphanumeric() && !matches!(c, b'-' | b'_' | b'.'));
+        let camel = w.windows(2).any(|x| x[0].is_ascii_lowercase() && x[1].is_ascii_uppercase());
+        return w.len() >= 8 && (digit || symbol || camel);
+    }
+    false
+}
+
+/// A byte of `prose_secret`'s token (`[A-Za-z0-9+/=_\-.~!@#$%^&*?]`).
+fn is_token_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"+/=_-.~!@#$%^&*?".contains(&c)
+}
+
+/// Longest base64 run decoded (bytes of base64 text).
+const MAX_BASE64: usize = 64 * 1024;
+
+/// A base64 value starting at `a` (standard or URL-safe alphabet, padding optional) whose
+/// decoded text holds a secret: the value's span. Not when it is part of a JWT (a `.` and
+/// more base64 follow: the `jwt` rule's), shorter than 24 characters, or does not decode to
+/// UTF-8 text.
+fn nested_base64(bytes: &[u8], a: usize, allow: &[String], depth: u8) -> Option<(usize, usize)> {
+    if !checks::left_boundary(bytes, a) {
+        return None;
+    }
+    let limit = bytes.len().min(a + MAX_BASE64);
+    let mut e = a;
+    while e < limit && (bytes[e].is_ascii_alphanumeric() || matches!(bytes[e], b'+' | b'/' | b'-' | b'_')) {
+        e += 1;
+    }
+    let body_end = e;
+    while e < limit && e - body_end < 2 && bytes[e] == b'=' {
+        e += 1;
+    }
+    if body_end - a < 24 || (bytes.get(e) == Some(&b'.') && bytes.get(e + 1).is_some_and(u8::is_ascii_alphanumeric)) {
+        return None;
+    }
+    if e < bytes.len() && (bytes[e].is_ascii_alphanumeric() || bytes[e] == b'=') {
+        return None;
+    }
+    let decoded = decode_base64(&bytes[a..body_end])?;
+    let text = std::str::from_utf8(&decoded).ok()?;
+    if text.bytes().any(|c| c < 0x09 || (c > 0x0d && c < 0x20)) {
+        return None;
+    }
+    let inner = find_at(text, allow, depth + 1);
+    (!inner.is_empty()).then_some((a, e))
+}
+
+/// Decode standard or URL-safe base64 without padding; `None` on a character outside both
+/// alphabets or a length that cannot be base64.
+fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
+    if s.len() % 4 == 1 {
+        return None;
+    }
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    for chunk in s.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= val(c)? << (18 - 6 * i);
+        }
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..chunk.len() - 1]);
+    }
+    Some(out)
+}
+
 /// A cheap look at a keyword hit ending at `b` before any regex: the rest of a key name, an
 /// assignment operator and a value of at least 4 characters that is not a number
 /// (`"input_tokens": 1200` and `tokenizer.next()` stop here). Rules with literal anchors
 /// and `auth_header` are not filtered; `cli_secret` has its own (`cli_plausible`).
-fn plausible(bytes: &[u8], b: usize) -> bool {
+fn plausible(bytes: &[u8], b: usize) -> Option<Look> {
     let n = bytes.len();
     let mut p = b;
     let name_end = (b + 48).min(n);
@@ -245,19 +414,57 @@ fn plausible(bytes: &[u8], b: usize) -> bool {
             *p += 1;
         }
     };
+    let before_quotes = p;
     skip(&mut p, b"\\\"']");
+    let quoted = p > before_quotes;
     skip(&mut p, b" \t");
-    match bytes.get(p) {
-        Some(b'=') => p += if bytes.get(p + 1) == Some(&b'>') { 2 } else { 1 },
-        Some(b':') => p += if bytes.get(p + 1) == Some(&b'=') { 2 } else { 1 },
-        _ => return false,
-    }
+    let op = match bytes.get(p) {
+        Some(b'=') => {
+            p += if bytes.get(p + 1) == Some(&b'>') { 2 } else { 1 };
+            Op::Assign
+        }
+        Some(b':') => {
+            p += if bytes.get(p + 1) == Some(&b'=') { 2 } else { 1 };
+            Op::Assign
+        }
+        Some(b'>') if !quoted => {
+            p += 1;
+            Op::Xml
+        }
+        Some(b'(') if !quoted => {
+            p += 1;
+            Op::Call
+        }
+        Some(b',') if quoted => {
+            p += 1;
+            Op::Call
+        }
+        Some(b'v') if quoted && bytes[p..].starts_with(b"value=") => {
+            p += 6;
+            Op::KeyValue
+        }
+        _ => return None,
+    };
     skip(&mut p, b" \t");
     skip(&mut p, b"\\\"'");
     let start = p;
     let mut digits = true;
-    while p < n && p - start < 8 {
+    let mut escaped = false;
+    // `ident` while the value is an identifier path (`lexer.next_token`), for the call test.
+    let mut ident = bytes.get(p).is_some_and(u8::is_ascii_alphabetic);
+    let mut code_marks = false;
+    let mut upper_or_digit = false;
+    let limit = n.min(start + 64);
+    while p < limit {
         let c = bytes[p];
+        // An escaped quote or backslash inside a quoted value (`"a\"b"`) is part of it.
+        if c == b'\\' && p > start && matches!(bytes.get(p + 1), Some(b'"' | b'\\')) {
+            digits = false;
+            escaped = true;
+            ident = false;
+            p += 2;
+            continue;
+        }
         if c.is_ascii_whitespace()
             || matches!(
                 c,
@@ -281,9 +488,48 @@ fn plausible(bytes: &[u8], b: usize) -> bool {
             break;
         }
         digits &= c.is_ascii_digit();
+        ident &= c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.');
+        code_marks |= matches!(c, b'_' | b'.');
+        upper_or_digit |= c.is_ascii_uppercase() || c.is_ascii_digit();
         p += 1;
     }
-    p - start >= 4 && !digits
+    if p - start < 4 || digits {
+        return None;
+    }
+    // A call (`lexer.next_token()`, `getpass()`): code, not a value.
+    if ident && bytes.get(p) == Some(&b'(') && (code_marks || !upper_or_digit) {
+        return None;
+    }
+    Some(Look { escaped, op })
+}
+
+/// What `plausible` saw of a value.
+#[derive(Clone, Copy)]
+struct Look {
+    /// An escaped quote or backslash inside it (the `Pre::Escaped` rules run only then).
+    escaped: bool,
+    /// What joined the name to the value.
+    op: Op,
+}
+
+/// How a value follows its name: `=`/`:` (assignments, headers), `>` (an XML element),
+/// `(` or `", "` (a call's literal argument), ` value=` (a key/value attribute pair).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Assign,
+    Xml,
+    Call,
+    KeyValue,
+}
+
+/// An `X-` header name ends at the keyword hit at `a` (`X-Postmark-Server-Token`).
+fn x_header_before(bytes: &[u8], a: usize) -> bool {
+    let lo = a.saturating_sub(64);
+    let mut p = a;
+    while p > lo && (bytes[p - 1].is_ascii_alphanumeric() || bytes[p - 1] == b'-') {
+        p -= 1;
+    }
+    bytes.len() > p + 2 && matches!(&bytes[p..p + 2], b"x-" | b"X-")
 }
 
 /// The window of `rule` around an anchor at `a..b`, clipped to the anchor's line.
@@ -334,6 +580,12 @@ fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]
     while e < bytes.len() && (bytes[e] & 0xC0) == 0x80 {
         e += 1;
     }
+    if rule.gate == Gate::Context {
+        // Prose: a sentence's closing punctuation is not part of the token.
+        while e > s && matches!(bytes[e - 1], b'.' | b',' | b';' | b':' | b'!' | b'?' | b')') {
+            e -= 1;
+        }
+    }
     if s >= e {
         return;
     }
@@ -348,6 +600,8 @@ fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]
                 && secret.bytes().any(|b| b.is_ascii_alphabetic())
         }
         Gate::Loose => loose(secret, name),
+        Gate::Context => context(secret, name.unwrap_or("")),
+        Gate::Header => header(secret, name.unwrap_or("")),
         Gate::Assignment => assignment(secret, name.unwrap_or("")),
     };
     if ok {
@@ -363,6 +617,64 @@ fn loose(v: &str, name: Option<&str>) -> bool {
         && !checks::is_placeholder(v)
         && !["pass", "pwd", "user", "username", "root", "admin", "guest", "none", "null", "test"]
             .contains(&v.to_ascii_lowercase().as_str())
+}
+
+/// A token found by its context: the word before the secret word (if any) does not make it
+/// a non-secret (`public key`, `cache key`), the value is not a placeholder, code, id, path,
+/// digest, UUID, public value or a hex string of a hash's length; passwords need letters with
+/// digits or symbols (8+), other tokens must look random (16+, entropy ≥ 3.3).
+fn context(v: &str, name: &str) -> bool {
+    let w = words(name);
+    let last = w.last().map(String::as_str).unwrap_or("");
+    if w.len() >= 2
+        && (NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
+            || CONTEXT_NOT_BEFORE.contains(&w[w.len() - 2].as_str()))
+    {
+        return false;
+    }
+    if checks::is_not_a_value(v)
+        || checks::is_placeholder(v)
+        || checks::is_public_by_design(v)
+        || checks::is_uuid(v)
+        || checks::is_dossier_id(v)
+    {
+        return false;
+    }
+    let b = v.as_bytes();
+    let hex = b.iter().all(u8::is_ascii_hexdigit);
+    if hex && (b.len() <= 16 || matches!(b.len(), 40 | 56 | 64 | 96 | 128)) {
+        return false;
+    }
+    if PASSWORD_WORDS.contains(&last.trim_end_matches('s')) {
+        let letters = b.iter().any(u8::is_ascii_alphabetic);
+        let digit = b.iter().any(u8::is_ascii_digit);
+        let mixed = b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase);
+        let symbol = b.iter().any(|c| !c.is_ascii_alphanumeric() && !matches!(c, b'-' | b'_' | b'.'));
+        // Words joined by hyphens (`required-for-login`) are prose, not a password.
+        return b.len() >= 8
+            && letters
+            && (digit || symbol || (mixed && b.iter().any(|c| !c.is_ascii_alphabetic())))
+            && checks::shannon_entropy(v) >= 2.5
+            && !checks::repeated(v);
+    }
+    b.len() >= 16 && checks::random_looking(v) && checks::shannon_entropy(v) >= 3.3
+}
+
+/// Words before a secret word in prose that name something public or an identifier.
+const CONTEXT_NOT_BEFORE: &[&str] = &["ssh", "gpg", "pgp", "request", "trace", "correlation"];
+
+/// A header value: the header is not a non-secret key (`X-Idempotency-Key`), then `loose`,
+/// at least 8 characters.
+fn header(v: &str, name: &str) -> bool {
+    let w = words(name);
+    if w.len() >= 2
+        && (NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
+            || ["request", "correlation", "trace", "ratelimit", "rate", "idempotency", "dedup", "client"]
+                .contains(&w[w.len() - 2].as_str()))
+    {
+        return false;
+    }
+    v.len() >= 8 && loose(v, Some(name)) && !checks::is_public_by_design(v) && !checks::is_documented_example(v)
 }
 
 /// The words of a key name: `DB_PASSWORD` → db, password; `apiKey` → api, key.
@@ -390,7 +702,8 @@ fn words(name: &str) -> Vec<String> {
     out
 }
 
-const PASSWORD_WORDS: &[&str] = &["pass", "password", "passwd", "passphrase", "pwd"];
+const PASSWORD_WORDS: &[&str] =
+    &["pass", "password", "passwd", "passphrase", "pwd", "requirepass", "masterauth", "sshpass"];
 const SECRET_LAST: &[&str] = &[
     "pass",
     "password",
@@ -403,7 +716,13 @@ const SECRET_LAST: &[&str] = &[
     "apikey",
     "credential",
     "credentials",
+    "cred",
+    "creds",
+    "pat",
     "auth",
+    "requirepass",
+    "masterauth",
+    "sshpass",
 ];
 const SECRET_SUFFIXES: &[&str] =
     &["password", "passwd", "secret", "apikey", "secretkey", "accesskey", "privatekey", "token"];
@@ -478,12 +797,16 @@ const NOT_SECRET_BEFORE: &[&str] = &[
     "upload",
     "download",
     "form",
+    "publishable",
+    "publish",
+    "site",
+    "recaptcha",
 ];
 
 /// The gate of generic assignments and command-line flags.
 fn assignment(v: &str, name: &str) -> bool {
     // Both pure: the cheaper first (code like `lexer.next_token` is most of what gets here).
-    if checks::is_not_a_value(v) || checks::is_placeholder(v) {
+    if checks::is_not_a_value(v) || checks::is_placeholder(v) || checks::is_public_by_design(v) {
         return false;
     }
     let mut w = words(name);

@@ -28,12 +28,8 @@ fn every_rule_compiles() {
 #[test]
 fn the_evidence_rules_formats_keep_their_kinds() {
     let cases = [
-        ("key = AKIAIOSFODNN7EXAMPLE;", "aws_access_key_id", "AKIAIOSFODNN7EXAMPLE"),
-        (
-            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
-            "aws_secret_access_key",
-            "wJalrXUtnFEMI",
-        ),
+        ("key = AKIAQ7R4XK2MZT5WB3NE;", "aws_access_key_id", "AKIAQ7R4XK2MZT5WB3NE"),
+        ("aws_secret_access_key = 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\n", "aws_secret_access_key", "tG7pLq2Vx9Rz"),
         (&format!("t = '{}'", ghp()), "github_token", "ghp_aB3"),
         ("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "github_token", "github_pat_11"),
         ("glpat-abcdefghij0123456789xy", "gitlab_token", "glpat-"),
@@ -128,7 +124,7 @@ fn a_secret_over_n_lines_becomes_n_markers() {
 
 #[test]
 fn hits_report_their_lines() {
-    let text = "a\nkey = AKIAIOSFODNN7EXAMPLE\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\nb\n";
+    let text = "a\nkey = AKIAQ7R4XK2MZT5WB3NE\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\nb\n";
     let r = run(text);
     let lines: Vec<_> = r.hits.iter().map(|h| (h.kind, h.first_line, h.last_line)).collect();
     assert_eq!(lines, [("aws_access_key_id", 2, 2), ("private_key", 3, 5)]);
@@ -144,7 +140,7 @@ fn json_escaped_secrets_leave_valid_json() {
         r#"{"content":"export DB_PASSWORD=Xk9mP2qL7wZ\nnext"}"#.to_string(),
         r#"{"content":"{\"api_key\": \"a8f5f167f44f4964e6c998dee827110c\"}"}"#.to_string(),
         r#"{"content":"curl -H \"Authorization: Bearer q8ZrDEF2Lm4pXghiJKL790\" https://api.example.com"}"#.to_string(),
-        r#"{"content":"postgres://admin:s3cr3tP4ss\\@db/x and tab\tAKIAIOSFODNN7EXAMPLE\\"}"#.to_string(),
+        r#"{"content":"postgres://admin:s3cr3tP4ss\\@db/x and tab\tAKIAQ7R4XK2MZT5WB3NE\\"}"#.to_string(),
     ];
     for line in lines {
         let r = run(&line);
@@ -176,7 +172,7 @@ fn json_string_ok(s: &str) -> bool {
 
 #[test]
 fn the_allowlist_keeps_a_value() {
-    let text = format!("a {} b AKIAIOSFODNN7EXAMPLE", ghp());
+    let text = format!("a {} b AKIAQ7R4XK2MZT5WB3NE", ghp());
     let allow = vec!["aB3dE5fG".to_string()];
     let r = redact(&text, &Options { key: &KEY, allow: &allow }).unwrap();
     assert_eq!(r.hits.len(), 1);
@@ -186,7 +182,7 @@ fn the_allowlist_keeps_a_value() {
 #[test]
 fn redacting_twice_changes_nothing() {
     let text = format!(
-        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nurl https://u:Pa55w0rdX@h/\n{PEM}\n{}\nDB_PASSWORD=Xk9mP2qL7wZ\n",
+        "aws_secret_access_key = tG7pLq2Vx9Rz/K4mWn8Bc3Yd6Hs/Jf1Ua5Ke0Noi\nurl https://u:Pa55w0rdX@h/\n{PEM}\n{}\nDB_PASSWORD=Xk9mP2qL7wZ\n",
         ghp()
     );
     let once = out(&text);
@@ -225,6 +221,202 @@ fn nothing_on_the_never_list_is_redacted() {
         "cache_key: v1-linux-9f86d081884c7d659a2feaa0c55ad015",
         "next_token: eyJvZmZzZXQiOjEwMH0",
         "[REDACTED:github_token:abcdefgh] [REDACTED:aws_secret_access_key:q2w3e4r5]",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
+
+/// A provider token built from parts (push protection: no literal in the source is
+/// format-valid).
+fn tok(prefix: &str, body: &str) -> String {
+    format!("{prefix}{body}")
+}
+
+/// Second round (issue 20): one case per structural cause of round 1's misses and per family
+/// added, each with a value of this file's own.
+#[test]
+fn second_round_causes_are_caught() {
+    let b64 = |s: &str| {
+        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let b = s.as_bytes();
+        let mut o = String::new();
+        for c in b.chunks(3) {
+            let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+            for i in 0..4 {
+                if i <= c.len() {
+                    o.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+                } else {
+                    o.push('=');
+                }
+            }
+        }
+        o
+    };
+    let docker_auth = b64(&format!("ci-bot:{}", tok("dckr_pat_", "Qw3rTy7UiOp9AsDfGhJkL2zXcV")));
+    let dockerconfig = b64(&format!(r#"{{"auths":{{"registry.example.test":{{"auth":"{docker_auth}"}}}}}}"#));
+    let pem_b64 = b64(&format!("{PEM}\n"));
+    let cases: Vec<(String, &str, String)> = vec![
+        // Credentials in any URL scheme: an empty user name (`rediss://:pw@`).
+        ("REDIS_URL=rediss://:Hq7vLm2XpR9sTw4Z@cache.internal:6380/0".into(), "url_credentials", "Hq7vLm2XpR9sTw4Z".into()),
+        ("https://a9Fk2LmQ7pXr4ZtW8vNc3Hs6Jd1Eg5Ub:x-oauth-basic@git.internal/x.git".into(), "url_credentials", "a9Fk2LmQ7pXr4ZtW8vNc3Hs6".into()),
+        // Tokens in a URL path of known API and webhook hosts.
+        (
+            "curl -s https://api.telegram.org/bot7712345678:AAHk3mPq9Zr2XwL5vT8nB4cY7dF1gJ6sK0e/getMe".into(),
+            "telegram_bot_token",
+            "AAHk3mPq9Zr2XwL5".into(),
+        ),
+        (
+            "https://contoso.webhook.office.com/webhookb2/1f2e3d4c-1111-2222-3333-444455556666@9a8b7c6d-aaaa-bbbb-cccc-ddddeeeeffff/IncomingWebhook/3fa9c2e1b7d84f6a9c0e5b2d1a7f3e8c/0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d".into(),
+            "webhook_url",
+            "3fa9c2e1b7d84f6a".into(),
+        ),
+        ("POST https://hooks.zapier.com/hooks/catch/4821937/b7xk2qp/".into(), "webhook_url", "b7xk2qp".into()),
+        ("https://chat.internal/hooks/k3x9qz7ma1b8rt5wy2ve6hn4dc".into(), "webhook_url", "k3x9qz7ma1b8rt5wy2ve6hn4dc".into()),
+        // Sensitive query parameters.
+        (
+            "https://bucket.s3.amazonaws.com/f.tgz?X-Amz-Expires=600&X-Amz-Signature=9b2f4c7e1a3d5f8b0c2e4a6d8f1b3c5e7a9d2f4b6c8e0a1c3e5f7b9d1f3a5c7e".into(),
+            "url_signature",
+            "9b2f4c7e1a3d5f8b".into(),
+        ),
+        ("GET /v2/report?format=csv&access_token=Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1".into(), "assignment", "Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1".into()),
+        // Password arguments on command lines, also in an argv array.
+        (r#"command: ["redis-server", "--requirepass", "Tq8mZk3Rv7Wp2Ls9"]"#.into(), "cli_secret", "Tq8mZk3Rv7Wp2Ls9".into()),
+        ("redis-server --masterauth Jk4Ns8Qw2Ex6Rt0Y".into(), "cli_secret", "Jk4Ns8Qw2Ex6Rt0Y".into()),
+        ("keytool -importkeystore -srcstorepass Wd3Fg7Hj1Kl5 -destkeystore x.jks".into(), "cli_secret", "Wd3Fg7Hj1Kl5".into()),
+        ("openssl pkcs12 -in c.p12 -passin pass:Mz8Xc2Vb6Nq4 -nodes".into(), "cli_secret", "Mz8Xc2Vb6Nq4".into()),
+        ("sqlcmd -S db.internal -U sa -P 'Rk5Tp9Lw3Qz7' -Q 'select 1'".into(), "cli_secret", "Rk5Tp9Lw3Qz7".into()),
+        ("ldapsearch -x -D cn=admin -w Hb6Jn2Mk8Pq4 -b dc=x".into(), "cli_secret", "Hb6Jn2Mk8Pq4".into()),
+        ("mysql -u root -p'Gv7Yh3Uj9Ik1' shop".into(), "cli_secret", "Gv7Yh3Uj9Ik1".into()),
+        ("PGPASSWORD=Nq3Wx8Ez5Rc2 psql -h db -U app".into(), "assignment", "Nq3Wx8Ez5Rc2".into()),
+        // .netrc, .pgpass and git-credentials lines.
+        ("machine api.internal login deploy password Fp2Lk7Mz4Qx9".into(), "netrc_password", "Fp2Lk7Mz4Qx9".into()),
+        ("machine api.internal\n  login deploy\n  password Fp2Lk7Mz4Qx9\n".into(), "netrc_password", "Fp2Lk7Mz4Qx9".into()),
+        ("db.internal:5432:orders:app:Wv8Rt3Yq6Zp1".into(), "pgpass_password", "Wv8Rt3Yq6Zp1".into()),
+        ("https://deploy:Cx5Vb9Nm3Kq7Lz2W@git.internal".into(), "url_credentials", "Cx5Vb9Nm3Kq7Lz2W".into()),
+        // Headers of any `X-…-(Key|Token|Secret|Auth)` name.
+        ("X-Algolia-API-Key: 5d8f2a7c9b1e4f6a3c8d0b2e7f9a1c4d".into(), "api_key_header", "5d8f2a7c9b1e".into()),
+        (r#""X-Postmark-Server-Token": "0c9a8b7d-1e2f-4a3b-8c5d-6e7f8a9b0c1d""#.into(), "api_key_header", "0c9a8b7d-1e2f".into()),
+        ("X-Hub-Signature: sha1=Zk3Lm8Pq2Rx7".into(), "api_key_header", "Zk3Lm8Pq2Rx7".into()),
+        // Nested base64.
+        (format!("  .dockerconfigjson: {dockerconfig}"), "base64_secret", dockerconfig[..24].to_string()),
+        (format!("  tls.key: {pem_b64}"), "base64_secret", pem_b64[..24].to_string()),
+        // Keyword-less tokens in prose.
+        ("the integration key `8c1f5e3a9d7b2c4e6f0a1b3d5e7f9c2a` goes in the vault".into(), "prose_secret", "8c1f5e3a9d7b".into()),
+        ("staging key AKIAQ7R4XK2MZT5WB3NE with secret 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".into(), "prose_secret", "Zq9/Kx3Lm7Wp".into()),
+        ("The API token is Hj8Kl2Zx6Cv4Bn9Mq3Wp7Et1Ry5. Rotate it.".into(), "prose_secret", "Hj8Kl2Zx6Cv4Bn9Mq3Wp7Et1Ry5".into()),
+        ("the admin password was Tulip-Harbor-42 until Friday".into(), "prose_secret", "Tulip-Harbor-42".into()),
+        ("use Qm4Rz8Tx2Wp6Lk9B as the password for the staging db".into(), "prose_secret", "Qm4Rz8Tx2Wp6Lk9B".into()),
+        // Escapes inside a quoted value.
+        (r#"  "password": "Lk3\"Vb8\\Mz5q""#.into(), "assignment", r#"Lk3\"Vb8"#.into()),
+        (r#"{"content":"{\"db_password\": \"Lk3\\\"Vb8\\\\Mz5q\"}"}"#.into(), "assignment", "Lk3".into()),
+        // A dotted token is not code.
+        (format!(r#"doppler_token = "{}""#, tok("dp.st.", "prd.Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1Jf6Ua0Ke4Noi7Pq2W")), "doppler_token", "Xr4Tq9Lm2Kw7".into()),
+        // More leak shapes: XML, key/value attributes, calls, SQL, cookies, config set, CSV.
+        ("    <password>Bq7Wn3Xk9Lm2</password>".into(), "assignment", "Bq7Wn3Xk9Lm2".into()),
+        (r#"<add key="ClearTextPassword" value="Hy5Tr8Qp2Zm6" />"#.into(), "assignment", "Hy5Tr8Qp2Zm6".into()),
+        (r#"ds.setPassword("Jm3Kq8Wz5Xp1");"#.into(), "assignment", "Jm3Kq8Wz5Xp1".into()),
+        ("define( 'DB_PASSWORD', 'Vn6Bt2Lq9Rx4' );".into(), "assignment", "Vn6Bt2Lq9Rx4".into()),
+        (r#"os.environ.setdefault("API_KEY", "Rq5Lm8Zt2Wx7Kp3Vn9Bc4Hs")"#.into(), "assignment", "Rq5Lm8Zt2Wx7Kp3Vn9Bc4Hs".into()),
+        ("CREATE ROLE app WITH LOGIN PASSWORD 'Pq4Zr8Mt2Lx6';".into(), "sql_password", "Pq4Zr8Mt2Lx6".into()),
+        ("ALTER USER 'app'@'%' IDENTIFIED BY 'Lw7Kx3Nz9Qb5';".into(), "sql_password", "Lw7Kx3Nz9Qb5".into()),
+        ("Cookie: theme=dark; sessionid=k3Zq8Lm2Wx7Rp4Tn9Vb5Hc1Jd6; lang=en".into(), "cookie_secret", "k3Zq8Lm2Wx7Rp4Tn9Vb5".into()),
+        ("npm config set //registry.npmjs.org/:_authToken Tz8Kq3Lm7Wp2Rx9Vn4Bc6Hs1".into(), "cli_secret", "Tz8Kq3Lm7Wp2Rx9Vn4Bc6Hs1".into()),
+        ("aws configure set aws_secret_access_key Qx7Lm2Kz9Wp4Rt8Vn3Bc6Hs1Jf5Ua0Ke3Noi7Pq".into(), "cli_secret", "Qx7Lm2Kz9Wp4".into()),
+        ("User name,Access key ID,Secret access key\nci,AKIAQ7R4XK2MZT5WB3NE,Zq9/Kx3Lm7Wp2Rt8Vn4Bc6Hs1Jf5Ua0Ke3Noi7Pq".into(), "aws_secret_access_key", "Zq9/Kx3Lm7Wp".into()),
+        ("mongosh --host db -u admin -p Kd8Wq3Zx7Lm2 admin".into(), "cli_secret", "Kd8Wq3Zx7Lm2".into()),
+        ("zip -P Fv6Nq2Lx8Tz4 backup.zip dump.sql".into(), "cli_secret", "Fv6Nq2Lx8Tz4".into()),
+        ("cmdkey /generic:build /user:ci /pass:Gt5Lq9Wz3Xm7".into(), "cli_secret", "Gt5Lq9Wz3Xm7".into()),
+        (r#"$pw = ConvertTo-SecureString "Hn4Kx8Qz2Lw6" -AsPlainText -Force"#.into(), "cli_secret", "Hn4Kx8Qz2Lw6".into()),
+        ("GITHUB_PAT=Lk8Zq3Wm7Xp2Rt9Vn4Bc6Hs1Jf5Ua0Ke".into(), "assignment", "Lk8Zq3Wm7Xp2".into()),
+        ("DB_CREDS=Wq3Zx8Lm2Kp7Rt4Vn9Bc".into(), "assignment", "Wq3Zx8Lm2Kp7".into()),
+        (tok("xoxc-", "1234567890-1234567890123-abcdefABCDEF0123456789"), "slack_token", "abcdefABCDEF".into()),
+        (
+            tok("AAAAq8Zt3Lm:APA91b", "Hq7vLm2XpR9sTw4ZKq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1Z"),
+            "fcm_server_key",
+            "Hq7vLm2XpR9s".into(),
+        ),
+        ("machine api.internal login ci password Fp2Lk7Mz4Qx9\nmachine b".into(), "netrc_password", "Fp2Lk7Mz4Qx9".into()),
+        // Vendor formats added (docs/privacy.md, "Formats added in the second round").
+        (tok("lsv2_pt_", "0123456789abcdef0123456789abcdef_0a1b2c3d4e"), "langsmith_key", "0123456789abcdef0123".into()),
+        (tok("pcsk_", "4Xq9z_Lm2Kw7Zp3Vn8Bc5Hs1Jf6Ua0Ke4Noi7Pq2WtR5yU8iO3pA6sD9fG2hJ"), "pinecone_key", "Lm2Kw7Zp3Vn8".into()),
+        (tok("tvly-", "Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1Jf6Ua0Ke4"), "tavily_key", "Xr4Tq9Lm2Kw7".into()),
+        (tok("LTAI", "5tQ9zXk3Lm7Wp2Rt8Vn4"), "alibaba_access_key_id", "5tQ9zXk3Lm7W".into()),
+        (tok("pul-", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"), "pulumi_token", "0a1b2c3d4e5f6071".into()),
+        (tok("dt0c01.", "OXYIMCFIP6NZB353Y5MZF5OB.R704YHQGEYYGDVPF57NJE8C5MJ32S9W1IKG8UW56MTJW7S6E68OWPASVORC1QYT0"), "dynatrace_token", "R704YHQGEYYG".into()),
+        (tok("CFPAT-", "Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1Jf6Ua0Ke4Noi7Pq2WtR"), "contentful_token", "Xr4Tq9Lm2Kw7".into()),
+        (tok("figd_", "Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1Jf6Ua0Ke4Noi7Pq2WtR"), "figma_token", "Xr4Tq9Lm2Kw7".into()),
+        (tok("xkeysib-", "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9-Xr4Tq9Lm2Kw7Zp3V"), "sendinblue_key", "0a1b2c3d4e5f6071".into()),
+        (tok("shippo_live_", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"), "shippo_token", "0a1b2c3d4e5f6071".into()),
+        (tok("FLWSECK_TEST-", "0a1b2c3d4e5f60718293a4b5c6d7e8f9-X"), "flutterwave_key", "0a1b2c3d4e5f6071".into()),
+        (tok("access-production-", "0a1b2c3d-4e5f-4071-8293-a4b5c6d7e8f9"), "plaid_token", "0a1b2c3d-4e5f".into()),
+        (tok("GR1348941", "Xr4Tq9Lm2Kw7Zp3Vn8Bc"), "gitlab_token", "Xr4Tq9Lm2Kw7".into()),
+        (tok("0a1b2c3d4e5f60718293a4b5c6d7e8f9abcd", "NRAL"), "newrelic_key", "0a1b2c3d4e5f6071".into()),
+        (tok("sgp_", "0a1b2c3d4e5f6071_0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"), "sourcegraph_token", "0a1b2c3d4e5f6071_".into()),
+        (tok("pk_", "81234567_XR4TQ9LM2KW7ZP3VN8BC5HS1JF6UA0KE"), "clickup_token", "XR4TQ9LM2KW7".into()),
+        (tok("rnd_", "Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1Jf6Ua0Ke"), "render_key", "Xr4Tq9Lm2Kw7".into()),
+    ];
+    for (text, kind, leaked) in &cases {
+        let r = run(text);
+        let o = r.text.clone().unwrap_or_default();
+        assert!(!o.contains(leaked.as_str()), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
+        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
+    }
+}
+
+/// Second round: what the new rules must leave alone (near-misses of each).
+#[test]
+fn second_round_near_misses_stay() {
+    for text in [
+        // Documented example keys and public-by-design values.
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "STRIPE_PUBLISHABLE_KEY=pk_live_51Hq7vLm2XpR9sTw4ZKq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4Kq8Wm2Tx6Rv9Ls3Bn7Hc1",
+        "\"publishableKey\": \"pk_test_51Hq7vLm2XpR9sTw4ZKq8Wm2Tx6Rv9Ls3Bn7Hc1\"",
+        "RECAPTCHA_SITE_KEY=6LdXq8AaAAAAAJk3Lm7Wp2Rt8Vn4Bc6Hs1Jf5Ua0",
+        // Prose about keys with identifiers, digests, public keys after the word.
+        "the SSH key AAAAC3NzaC1lZDI1NTE5AAAAIHq7vLm2XpR9sTw4ZKq8Wm2Tx6Rv9Ls3Bn7Hc1Zp4K is on the bastion",
+        "the public key is age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+        "the cache key v1-linux-9f86d081884c7d659a2feaa0c55ad015 was rebuilt",
+        "key sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 signed",
+        "the token was dos_01J9ZK3M4N5P6Q7R8S9T0V1W2X in the reply",
+        "rotate the key 3f786850e387550fdab836ed7e6dc881de23001b after the merge",
+        "the idempotency key 123e4567-e89b-42d3-a456-426614174000 dedupes retries",
+        "the password is required-for-login and must be rotated",
+        "the password was reset yesterday",
+        "tokens are issued by the identity-provider-service on login",
+        "use the key management service as the key store",
+        "the GPG key 3AA5C34371567BD2 signs releases",
+        "monkey ABCDEFGHIJKLMNOPQRST1234",
+        // URLs, headers and flags that hold no secret.
+        "https://api.telegram.org/bot<token>/getMe",
+        "redis://:@localhost:6379/0",
+        "X-Idempotency-Key: 7f3c2a1b-0d9e-4f8a-b6c5-d4e3f2a1b0c9",
+        "X-Request-Id: 4bf92f3577b34da6a3ce929d0e0e4736",
+        "https://example.com/search?q=rust&page=2&sort=desc",
+        "redis-server --requirepass ${REDIS_PASSWORD}",
+        "curl https://chat.internal/hooks/incoming",
+        "localhost:5432:*:postgres:*",
+        "  .dockerconfigjson: eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlLnRlc3QiOnt9fX0=",
+        "machine api.internal login deploy password changeme",
+        "the password manager is 1Password",
+        // The new shapes' near-misses.
+        "<password>${DB_PASSWORD}</password>",
+        "<keyword>rust</keyword> <key>name</key>",
+        r#"value = os.getenv("API_KEY", "")"#,
+        r#"password = getpass("Password: ")"#,
+        "CREATE ROLE app WITH LOGIN PASSWORD NULL;",
+        "Cookie: theme=dark; lang=en-GB",
+        "Set-Cookie: csrftoken=abc; Path=/",
+        "npm config set registry https://registry.npmjs.org/",
+        "AKIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "credit_card_last4 = 4242",
+        "the credits roll at 9pm",
+        "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        "SLACK_BOT_TOKEN=xoxb-not-a-real-token-this-will-not-work",
+        "FILE_PATH=/var/lib/app/data.db",
     ] {
         let r = run(text);
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);

@@ -100,8 +100,8 @@ fn privacy_rules_extend_and_override() {
     assert!(matches!(collect(&req), Err(dossier_evidence::EvidenceError::InvalidRequest { .. })));
 }
 
-const AWS_KEY_ID: &str = "AKIAIOSFODNN7EXAMPLE";
-const AWS_SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+const AWS_KEY_ID: &str = "AKIAQ7R4XK2MZT5WB3NE";
+const AWS_SECRET: &str = "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";
 const GITHUB_TOKEN: &str = "ghp_R2d2C3poL0ngEnoughT0kenValue0123456789";
 const KEY_LINE: &str = "MIIEpAIBAAKCAQEA7bq98Wq1Xx2Yy3Zz4Aa5Bb6Cc7Dd8Ee9Ff0Gg1Hh2Ii3Jj4";
 const KEY_TAIL: &str = "Kk5Ll6Mm7Nn8Oo9Pp0Qq1Rr2Ss3Tt4Uu5Vv6Ww7Xx8Yy9Zz0Aa1Bb2Cc3Dd4Ee5";
@@ -150,7 +150,7 @@ fn planted_secrets_never_appear_in_any_output() {
     req.limits.context_lines = 14;
     let pack = collect(&req).unwrap();
     let json = common::json(&pack);
-    for secret in [AWS_KEY_ID, AWS_SECRET, GITHUB_TOKEN, KEY_LINE, KEY_TAIL, "wJalrXUtnFEMI"] {
+    for secret in [AWS_KEY_ID, AWS_SECRET, GITHUB_TOKEN, KEY_LINE, KEY_TAIL, "tG7pLq2Vx9Rz"] {
         assert!(!json.contains(secret), "secret {secret} leaked");
     }
     for kind in ["aws_access_key_id", "aws_secret_access_key", "github_token", "private_key"] {

@@ -372,6 +372,11 @@ pub fn merge_reviewed(
             redactor.apply(text, &mut redacted)?;
         }
     }
+    // So is an agent's review reason, which its `conflict_resolved` event records.
+    let mut reviewed = reviewed.to_vec();
+    for r in &mut reviewed {
+        redactor.apply(&mut r.reason, &mut redacted)?;
+    }
     let written = save::merge(
         &app.store,
         source,
@@ -379,7 +384,7 @@ pub fn merge_reviewed(
         actor,
         session_id,
         &resolutions,
-        reviewed,
+        &reviewed,
         |s, t| {
             let (s, t) = (side(s), side(t));
             if !resolutions.is_empty() {

@@ -197,12 +197,54 @@ pub fn text_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Scan every text file of the Dossier in `dir` with `redactor` (doctor: [`Redactor::scanner`]):
-/// each secret's file, lines and kind. A file that is not UTF-8 is skipped (the Save path
-/// stores none).
+/// each secret's file, lines and kind — the files [`text_files`] lists (which `dossier redact`
+/// rewrites) and the append-only `audit.log` (which nothing rewrites). A file that is not UTF-8
+/// is skipped (the Save path stores none).
 pub fn scan(redactor: &Redactor<'_>, dir: &Path) -> Result<Vec<Found>> {
+    let mut files = text_files(dir);
+    files.push(crate::audit::log_path(dir));
+    scan_files(redactor, &files)
+}
+
+/// The store-level files that can hold text captured or written by a model, outside the
+/// Dossiers: `context/` (the library lists names and next actions), `sessions/` (bindings
+/// and codecall cards), `learning/` (codecall's logs) and the frontmatter cache. Sorted,
+/// missing ones left out.
+pub fn store_files(store: &Store) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let dirs = [
+        (store.root().join("context"), ".md"),
+        (store.sessions_dir(), ".json"),
+        (store.sessions_dir().join("cards"), ".json"),
+        (store.learning_dir(), ".jsonl"),
+    ];
+    for (dir, ext) in dirs {
+        let Ok(entries) = fs::read_dir(&dir) else { continue };
+        let mut names: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .map(|e| e.path())
+            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().ends_with(ext)))
+            .collect();
+        names.sort();
+        files.extend(names);
+    }
+    let cache = store.frontmatter_cache_path();
+    if cache.is_file() {
+        files.push(cache);
+    }
+    files
+}
+
+/// Scan the store-level files ([`store_files`]) like [`scan`] does a Dossier's.
+pub fn scan_store(redactor: &Redactor<'_>) -> Result<Vec<Found>> {
+    scan_files(redactor, &store_files(redactor.store))
+}
+
+fn scan_files(redactor: &Redactor<'_>, files: &[PathBuf]) -> Result<Vec<Found>> {
     let mut found = Vec::new();
-    for file in text_files(dir) {
-        let Ok(text) = fs::read_to_string(&file) else { continue };
+    for file in files {
+        let Ok(text) = fs::read_to_string(file) else { continue };
         for h in redactor.redact(&text)?.hits {
             found.push(Found { file: file.clone(), line: h.first_line, last_line: h.last_line, kind: h.kind });
         }

@@ -369,3 +369,34 @@ fn spec_12_3_conflict_ids_older_form_converts_as_the_policy_does() {
         }
     }
 }
+
+/// Issue 20 ("no secret reaches any file of the store"): an agent's review reason is
+/// model-written text; the `conflict_resolved` event that records it is redacted like every
+/// other text the store writes.
+#[test]
+fn issue_20_an_agents_review_reason_is_redacted_in_the_audit_log() {
+    let f = Fixture::new();
+    let p = pair(&f, true);
+    let e = run(&f, &p, &[]).unwrap_err();
+    let ids: Vec<String> =
+        e.details["conflicts"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect();
+    let secret = format!("{}{}", "ghp_", "Zq9Kx3Lm7Wp2Rt8Vn4Bc6Hs1Jf5Ua0Ke3NoiP");
+    let resolutions: Vec<ResolutionInput> = ids.iter().map(|id| resolve(id, ChoiceInput::KeepBoth, None)).collect();
+    let reviewed: Vec<dossier_store::save::Reviewed> = ids
+        .iter()
+        .map(|id| dossier_store::save::Reviewed {
+            conflict_id: id.clone(),
+            actor: "agent:test".into(),
+            reason: format!("compatible: the token {secret} was pasted by mistake"),
+        })
+        .collect();
+    merge::merge_reviewed(&f.app, &p.source, &p.target, &resolutions, &reviewed, "test", &Some("s1".into()), &SILENT)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (path, entry) in tree(f.root()) {
+        if let Entry::File(b) = entry {
+            assert!(!String::from_utf8_lossy(&b).contains(&secret), "the review reason's secret is in {path}");
+        }
+    }
+    let log = std::fs::read_to_string(f.dossier(&p.target).join("audit.log")).unwrap();
+    assert!(log.contains("compatible: the token [REDACTED:github_token:"), "{log}");
+}
