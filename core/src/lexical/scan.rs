@@ -4,9 +4,10 @@
 //! SWAR fallback they are tested against — in pieces, so a caller can stop early.
 //!
 //! What it is for: [`for_each_word`] (with a first-byte/length filter that skips words no
-//! query term can be) and [`word_str`], under `matching`.
+//! query term can be, and each word's ordinal, so positions survive the filter) and
+//! [`word_str`], under the lexical engine (`lexical`).
 //!
-//! What it is not for: lowercasing, folding or stop words (`matching`), or ranking.
+//! What it is not for: lowercasing, folding, stemming or stop words (`lexical`), or scoring.
 
 use std::ops::ControlFlow;
 
@@ -14,7 +15,7 @@ use std::ops::ControlFlow;
 /// `64 j + k`: `alnum` marks bytes of alphanumeric characters (word bytes), `multi` marks
 /// bytes of non-ASCII characters. One extra zero word at the end ends every run.
 #[derive(Default)]
-pub(super) struct WordMap {
+pub(crate) struct WordMap {
     alnum: Vec<u64>,
     multi: Vec<u64>,
     /// Whether the text has any non-ASCII byte (else `multi` is all zeros).
@@ -157,33 +158,35 @@ impl WordMap {
 
 /// Per first byte, a bitmask of word lengths worth looking at (lengths ≥ 63 share bit
 /// 63). [`for_each_word`] skips ASCII words that fail it without calling back.
-pub(super) type LengthFilter = [u64; 256];
+pub(crate) type LengthFilter = [u64; 256];
 
 /// Every word passes.
-pub(super) const EVERY_WORD: LengthFilter = [u64::MAX; 256];
+pub(crate) const EVERY_WORD: LengthFilter = [u64::MAX; 256];
 
-pub(super) fn length_bit(len: usize) -> u64 {
+pub(crate) fn length_bit(len: usize) -> u64 {
     1 << len.min(63)
 }
 
-/// Calls `f` with each word of `text` (a maximal run of alphanumeric characters) and
-/// whether it is pure ASCII, except ASCII words whose first byte and length `filter`
-/// rules out; `f` returns `Break` to stop early. `map` is scratch space. A word is given
+/// Calls `f` with each word of `text` (a maximal run of alphanumeric characters), whether
+/// it is pure ASCII and its ordinal (0-based, counting every word, filtered ones too),
+/// except ASCII words whose first byte and length `filter` rules out; `f` returns `Break`
+/// to stop early. `map` is scratch space. A word is given
 /// as bytes: it is always a whole `str` (see [`word_str`]).
 ///
 /// Text is classified in pieces of about [`PIECE`] bytes, cut at an ASCII space (never
 /// inside a word), so stopping early skips the rest of a long text.
-pub(super) fn for_each_word(
+pub(crate) fn for_each_word(
     text: &str,
     filter: &LengthFilter,
     map: &mut WordMap,
-    mut f: impl FnMut(&[u8], bool) -> ControlFlow<()>,
+    mut f: impl FnMut(&[u8], bool, u32) -> ControlFlow<()>,
 ) {
     let mut rest = text;
+    let mut ordinal = 0u32;
     while !rest.is_empty() {
         let cut = rest.as_bytes().iter().skip(PIECE).position(|&b| b == b' ').map_or(rest.len(), |p| PIECE + p);
         let (piece, tail) = rest.split_at(cut);
-        if words_of_piece(piece.as_bytes(), filter, map, &mut f).is_break() {
+        if words_of_piece(piece.as_bytes(), filter, map, &mut ordinal, &mut f).is_break() {
             return;
         }
         rest = tail;
@@ -198,7 +201,8 @@ fn words_of_piece(
     bytes: &[u8],
     filter: &LengthFilter,
     map: &mut WordMap,
-    f: &mut impl FnMut(&[u8], bool) -> ControlFlow<()>,
+    ordinal: &mut u32,
+    f: &mut impl FnMut(&[u8], bool, u32) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     map.build(bytes);
     let n = map.alnum.len();
@@ -223,11 +227,13 @@ fn words_of_piece(
             };
             let end = j * 64 + ends.trailing_zeros() as usize + 1;
             ends &= ends - 1;
+            let n = *ordinal;
+            *ordinal += 1;
             let ascii = !map.has_multi(start, end);
             if ascii && filter[bytes[start] as usize] & length_bit(end - start) == 0 {
                 continue;
             }
-            f(&bytes[start..end], ascii)?;
+            f(&bytes[start..end], ascii, n)?;
         }
         if starts != 0 {
             open = j * 64 + starts.trailing_zeros() as usize;
@@ -237,7 +243,7 @@ fn words_of_piece(
 }
 
 /// A word from [`for_each_word`] as text: words start and end on character boundaries.
-pub(super) fn word_str(word: &[u8]) -> &str {
+pub(crate) fn word_str(word: &[u8]) -> &str {
     std::str::from_utf8(word).expect("words are whole characters")
 }
 
@@ -248,7 +254,8 @@ mod tests {
     /// Words by `for_each_word`, and whether each is ASCII.
     fn words(text: &str) -> Vec<(String, bool)> {
         let mut out = Vec::new();
-        for_each_word(text, &EVERY_WORD, &mut WordMap::default(), |w, ascii| {
+        for_each_word(text, &EVERY_WORD, &mut WordMap::default(), |w, ascii, n| {
+            assert_eq!(n as usize, out.len(), "ordinals count every word");
             out.push((word_str(w).to_string(), ascii));
             ControlFlow::Continue(())
         });
