@@ -107,9 +107,7 @@ fn stem_step(w: &mut String) -> bool {
     }
     let ends = |s: &str| w.ends_with(s);
     let vowel_in = |k: usize| b[..k].iter().any(|&c| is_vowel(c) || c == b'y');
-    if ends("sses") {
-        w.truncate(n - 2);
-    } else if ends("ies") && n > 4 {
+    if ends("sses") || (ends("ies") && n > 4) {
         w.truncate(n - 2);
     } else if ends("s") {
         if ends("ss") || ends("us") || ends("is") {

@@ -15,7 +15,7 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use super::{Terms, find_terms, fold, is_stop_word, stem_in_place, tokens};
+use super::{Terms, find_terms, fold, stem_in_place, tokens};
 
 /// The fields a document can have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -267,12 +267,16 @@ pub fn parse(text: &str) -> Result<Query, QueryError> {
         }
         let n = ws.len();
         if n >= 2 && joined.is_some() {
-            // A hyphenated compound is one group: the words in order, or the joined word.
-            let terms: Vec<String> = ws.iter().map(|w| w.1.clone()).collect();
-            let mut alternatives = vec![terms];
-            alternatives.push(vec![joined.clone().expect("checked")]);
+            // A hyphenated compound is one group: the joined word, which the finder also
+            // meets spaced or hyphenated ("sign in", "sign-in"); longer ones also as the
+            // words in order (the finder joins pairs only).
+            let joined = joined.clone().expect("checked");
+            let mut alternatives = vec![vec![joined.clone()]];
+            if n > 2 {
+                alternatives.push(ws.iter().map(|w| w.1.clone()).collect());
+            }
             q.groups.push(Group { alternatives, required: false, display: fold(body) });
-            q.mark.extend(ws.iter().map(|w| w.0.clone()));
+            q.mark.push(joined);
             continue;
         }
         for (folded, term, stop) in ws {
@@ -550,17 +554,6 @@ pub fn dossier_score(docs: &[(Vec<f64>, f64)]) -> f64 {
     totals.sort_by(|a, b| b.total_cmp(a));
     let rest: f64 = totals.iter().skip(1).take(3).sum();
     best_per_group.iter().sum::<f64>() + best_bonus + 0.1 * rest
-}
-
-/// Whether the folded word `w` is one of the query's words to mark in a snippet (same term
-/// after stemming).
-pub fn is_marked(query_terms: &[String], folded: &str) -> bool {
-    if folded.chars().nth(1).is_none() {
-        return false;
-    }
-    let mut t = folded.to_string();
-    stem_in_place(&mut t);
-    query_terms.binary_search(&t).is_ok() && !is_stop_word(folded)
 }
 
 #[cfg(test)]

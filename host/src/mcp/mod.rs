@@ -168,13 +168,18 @@ pub struct RecallParams {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct SearchParams {
+    /// Words, "phrase", -word, status: dossier: in:<section> kind:artifact
     pub query: String,
-    /// Only this Dossier (slug or id).
+    /// Only this Dossier.
     pub dossier: Option<String>,
-    /// Treat query as a regex.
+    /// Exact lines, not ranked.
+    pub literal: Option<bool>,
+    /// Exact lines by regex.
     pub regex: Option<bool>,
-    /// Default 20.
+    /// Dossiers (ranked, 10) or lines (20).
     pub limit: Option<usize>,
+    /// Ranked page start.
+    pub offset: Option<usize>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -346,16 +351,26 @@ impl DossierServer {
         envelope(self.with_app(|app| reply(ops::recall::recall(app, &p.id, Some(p.page.unwrap_or(1)))?, json_of)))
     }
 
-    #[tool(description = "Search all Dossiers and their archives (literal, smart case).")]
+    #[tool(description = "Ranked search of all Dossiers and archives, best first, cited snippets.")]
     fn dossier_search(&self, Parameters(p): Parameters<SearchParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
-            let q = search::Query {
+            let regex = p.regex.unwrap_or(false);
+            if regex || p.literal.unwrap_or(false) {
+                let q = search::Query {
+                    text: &p.query,
+                    regex,
+                    dossier: p.dossier.as_deref(),
+                    limit: p.limit.unwrap_or(20),
+                };
+                return reply(ops::search::search(app, &q, &SILENT)?, json_of);
+            }
+            let q = search::ranked::RankedQuery {
                 text: &p.query,
-                regex: p.regex.unwrap_or(false),
                 dossier: p.dossier.as_deref(),
-                limit: p.limit.unwrap_or(20),
+                limit: p.limit.unwrap_or(10),
+                offset: p.offset.unwrap_or(0),
             };
-            reply(ops::search::search(app, &q, &SILENT)?, json_of)
+            reply(ops::search::ranked(app, &q, &SILENT)?, json_of)
         }))
     }
 

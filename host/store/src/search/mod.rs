@@ -1,5 +1,8 @@
-//! Full-text search across the store (SPEC §11.3): a file scan with ripgrep's own library
-//! crates (grep-searcher, grep-regex), no index and no external binary.
+//! Full-text search across the store (SPEC §11.3), no index and no external binary. Ranked
+//! by default (`ranked`: the query language and BM25F of `dossier_core::lexical::search`
+//! over an aho-corasick prefilter, docs/search.md); this file is the exact-match mode
+//! (`--literal`, `--regex`): a file scan with ripgrep's own library crates (grep-searcher,
+//! grep-regex).
 //!
 //! Searches every Dossier, archived ones included: `dossier.md` (frontmatter and Distilled
 //! State) and artifacts (`.md` with their frontmatter, `.json`, `.txt`, and the
@@ -12,8 +15,9 @@
 //! id (capture order), lines ascending. Files are searched in parallel, results placed by
 //! file, so the order never depends on scheduling.
 //!
-//! Not for: ranking by relevance (suggestion ranking is a policy) or loading artifacts for
-//! any other purpose.
+//! Not for: suggestion ranking (a policy) or loading artifacts for any other purpose.
+
+pub mod ranked;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -55,6 +59,13 @@ pub struct Hit {
     pub artifact_title: Option<String>,
     pub line: u64,
     pub snippet: String,
+    /// Ranked mode: where in the Dossier (`situation` … `next-steps`, `name`, `next-action`,
+    /// `open-questions`, `frontmatter`; absent for artifacts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    /// Ranked mode, artifacts: the citation for this line, `[src:<art-id>#L<n>]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cite: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -63,6 +74,11 @@ pub struct DossierHits {
     pub dossier_name: String,
     pub slug: String,
     pub status: Option<Status>,
+    /// Archived Dossiers are searched too, and marked.
+    pub archived: bool,
+    /// Ranked mode: the Dossier's relevance score (higher is better).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
     pub hits: Vec<Hit>,
 }
 
@@ -166,17 +182,10 @@ fn matcher(q: &Query<'_>) -> Result<RegexMatcher> {
     })
 }
 
-/// Each file searched is reported to `progress` (the CLI's bar on a terminal).
-pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<SearchResult> {
-    app.store.require()?;
-    if q.text.is_empty() {
-        return Err(DossierError::new(Code::InvalidInput, "the search query is empty")
-            .with_details(serde_json::json!({ "field": "query", "expected": "non-empty text" })));
-    }
-    let matcher = matcher(q)?;
-    let case_insensitive = !q.text.chars().any(char::is_uppercase);
-    // Never through a symbolic link (SPEC §3.2): a Dossier with one is skipped, with a warning.
-    let (dirs, warnings): (Vec<PathBuf>, Vec<String>) = match q.dossier {
+/// The Dossier directories to search (one, or all), and a warning per Dossier skipped.
+/// Never through a symbolic link (SPEC §3.2): a Dossier with one is skipped, with a warning.
+pub(crate) fn dossier_dirs(app: &App, dossier: Option<&str>) -> Result<(Vec<PathBuf>, Vec<String>)> {
+    Ok(match dossier {
         Some(t) => (vec![app.store.resolve(t)?], Vec::new()),
         None => {
             let (files, mut warnings) = app.store.dossier_files_checked()?;
@@ -190,7 +199,19 @@ pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<Searc
             }
             (dirs, warnings)
         }
-    };
+    })
+}
+
+/// Each file searched is reported to `progress` (the CLI's bar on a terminal).
+pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<SearchResult> {
+    app.store.require()?;
+    if q.text.is_empty() {
+        return Err(DossierError::new(Code::InvalidInput, "the search query is empty")
+            .with_details(serde_json::json!({ "field": "query", "expected": "non-empty text" })));
+    }
+    let matcher = matcher(q)?;
+    let case_insensitive = !q.text.chars().any(char::is_uppercase);
+    let (dirs, warnings) = dossier_dirs(app, q.dossier)?;
     let mut targets = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {
         targets.push(Target { dossier: i, path: dir.join("dossier.md"), kind: HitKind::Dossier, artifact_id: None });
@@ -243,6 +264,8 @@ pub fn search(app: &App, q: &Query<'_>, progress: &dyn Progress) -> Result<Searc
                 artifact_title: title.clone(),
                 line,
                 snippet,
+                section: None,
+                cite: None,
             });
             returned += 1;
         }
@@ -296,23 +319,31 @@ fn scan(matcher: &RegexMatcher, targets: &[Target], cap: usize, progress: &dyn P
     slots
 }
 
-fn dossier_header(dir: &Path) -> DossierHits {
+pub(crate) fn dossier_header(dir: &Path) -> DossierHits {
     let slug = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     match layout::read_frontmatter(&dir.join("dossier.md")) {
         Ok((fm, _)) => DossierHits {
             dossier_id: fm.id,
             dossier_name: fm.name,
             slug: fm.slug,
+            archived: fm.status == Status::Archived,
             status: Some(fm.status),
+            score: None,
             hits: Vec::new(),
         },
         // A Dossier with broken frontmatter is still searchable; say what we know.
-        Err(_) => {
-            DossierHits { dossier_id: String::new(), dossier_name: slug.clone(), slug, status: None, hits: Vec::new() }
-        }
+        Err(_) => DossierHits {
+            dossier_id: String::new(),
+            dossier_name: slug.clone(),
+            slug,
+            status: None,
+            archived: false,
+            score: None,
+            hits: Vec::new(),
+        },
     }
 }
 
-fn artifact_title(dir: &Path, id: &str) -> Option<String> {
+pub(crate) fn artifact_title(dir: &Path, id: &str) -> Option<String> {
     archive::read_meta(dir, id).map(|m| m.title)
 }
