@@ -168,17 +168,15 @@ pub struct RecallParams {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct SearchParams {
-    /// Words, "phrase", -word, status: dossier: in:<section> kind:artifact
     pub query: String,
-    /// Only this Dossier.
+    /// Slug or id.
     pub dossier: Option<String>,
-    /// Exact lines, not ranked.
+    /// Exact lines.
     pub literal: Option<bool>,
-    /// Exact lines by regex.
+    /// Exact lines, regex.
     pub regex: Option<bool>,
-    /// Dossiers (ranked, 10) or lines (20).
+    /// Default 10.
     pub limit: Option<usize>,
-    /// Ranked page start.
     pub offset: Option<usize>,
 }
 
@@ -337,7 +335,7 @@ impl DossierServer {
 
 #[tool_router]
 impl DossierServer {
-    #[tool(description = "List Dossiers in priority order (default: active, waiting, blocked).")]
+    #[tool(description = "List Dossiers in priority order.")]
     fn dossier_list(&self, Parameters(p): Parameters<ListParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let statuses = p.status.unwrap_or_else(|| Status::OPEN.to_vec());
@@ -346,12 +344,12 @@ impl DossierServer {
         }))
     }
 
-    #[tool(description = "Full Distilled State of a Dossier, paged (≤40 KB per page), with token estimate.")]
+    #[tool(description = "Full Distilled State, paged (≤40 KB), with token estimate.")]
     fn dossier_recall(&self, Parameters(p): Parameters<RecallParams>) -> CallToolResult {
         envelope(self.with_app(|app| reply(ops::recall::recall(app, &p.id, Some(p.page.unwrap_or(1)))?, json_of)))
     }
 
-    #[tool(description = "Ranked search of all Dossiers and archives, best first, cited snippets.")]
+    #[tool(description = "Ranked search of Dossiers+archives: words, \"phrase\", -word, status: dossier: in:<section> kind:artifact")]
     fn dossier_search(&self, Parameters(p): Parameters<SearchParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let regex = p.regex.unwrap_or(false);
@@ -374,7 +372,7 @@ impl DossierServer {
         }))
     }
 
-    #[tool(description = "Save a Distilled State, fields and artifacts against base_revision.")]
+    #[tool(description = "Save Distilled State, fields, artifacts against base_revision.")]
     fn dossier_save(&self, Parameters(p): Parameters<SaveParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let harness = "claude-code";
@@ -420,7 +418,7 @@ impl DossierServer {
         }))
     }
 
-    #[tool(description = "Create a Dossier; flags likely duplicates (set create=true to override).")]
+    #[tool(description = "Create a Dossier; flags likely duplicates (create=true overrides).")]
     fn dossier_promote(&self, Parameters(p): Parameters<PromoteParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let harness = p.harness.clone().unwrap_or_else(|| "claude-code".into());
@@ -462,7 +460,7 @@ impl DossierServer {
         }))
     }
 
-    #[tool(description = "Attach session content to a Dossier; without id, returns top-3 candidates.")]
+    #[tool(description = "Attach session content; without id, returns top-3 candidates.")]
     fn dossier_link(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let content = [p.session_content.as_deref(), p.distilled_state_markdown.as_deref()]
