@@ -349,7 +349,9 @@ impl DossierServer {
         envelope(self.with_app(|app| reply(ops::recall::recall(app, &p.id, Some(p.page.unwrap_or(1)))?, json_of)))
     }
 
-    #[tool(description = "Ranked search of Dossiers+archives: words, \"phrase\", -word, status: dossier: in:<section> kind:artifact")]
+    #[tool(
+        description = "Ranked search of Dossiers+archives: words, \"phrase\", -word, status: dossier: in:<section> kind:artifact"
+    )]
     fn dossier_search(&self, Parameters(p): Parameters<SearchParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let regex = p.regex.unwrap_or(false);

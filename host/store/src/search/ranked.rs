@@ -558,8 +558,8 @@ fn snippets(
     let mut lines: Vec<(f64, usize, u64, &str, Field)> = Vec::new();
     for (fi, (field, ftext, first)) in fields.iter().enumerate() {
         for (k, line) in ftext.split_inclusive('\n').enumerate() {
-            if line.starts_with("slug:") {
-                continue; // the name says it better
+            if *field == Field::Name && dir.file_name().is_some_and(|n| line.trim() == n.to_string_lossy()) {
+                continue; // the slug: the name says it better
             }
             let st = q.analyse(m, &[(*field, line)]);
             if !st.matches() {
