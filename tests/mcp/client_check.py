@@ -613,8 +613,8 @@ async def ranked_search_checks(binary, store):
                     assert e["next_actions"] == [], e["next_actions"]
                     break
                 offset += e["data"]["returned"]
-                assert e["next_actions"] == [f"Dossiers {offset - 9}-{offset} of 26: call dossier_search with "
-                                             f"offset={offset} for more"], e["next_actions"]
+                assert e["next_actions"] == [f"10 of 26 Dossiers shown (from {offset - 9}): call dossier_search "
+                                             f"with offset={offset} for more"], e["next_actions"]
             assert len(seen) == 26 and len(set(seen)) == 26, seen
             e = envelope(await call("dossier_search", {"query": "ledger", "limit": 100000}))
             assert e["ok"] and e["data"]["returned"] == 26, e["data"]["returned"]

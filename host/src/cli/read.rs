@@ -63,12 +63,12 @@ pub(super) fn cmd_ranked(query: &str, dossier: Option<&str>, limit: usize, offse
             human.push_str(&format!("{} ({}){archived}  score {score:.2}\n", group.dossier_name, group.slug));
             for h in &group.hits {
                 let place = match (&h.artifact_id, &h.artifact_title, &h.section) {
-                    (Some(id), Some(title), _) => format!("{id} \"{title}\""),
-                    (Some(id), None, _) => id.clone(),
-                    (None, _, Some(s)) => format!("dossier.md [{s}]"),
-                    _ => "dossier.md".to_string(),
+                    (Some(id), Some(title), _) => format!("{id} \"{title}\":{}", h.line),
+                    (Some(id), None, _) => format!("{id}:{}", h.line),
+                    (None, _, Some(s)) => format!("dossier.md:{} [{s}]", h.line),
+                    _ => format!("dossier.md:{}", h.line),
                 };
-                human.push_str(&format!("  {place}:{}: {}\n", h.line, h.snippet));
+                human.push_str(&format!("  {place}: {}\n", h.snippet));
             }
         }
         if result.results.is_empty() {

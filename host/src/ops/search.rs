@@ -38,13 +38,14 @@ pub fn ranked(app: &App, q: &RankedQuery<'_>, progress: &dyn Progress) -> Result
     if out.data.truncated {
         let d = &out.data;
         let next = d.offset + d.returned;
-        let (from, total) = (d.offset + 1, d.total_dossiers);
+        let (shown, total) = (d.returned, d.total_dossiers);
         out.next.push(Next::Per {
             cli: format!(
-                "showing Dossiers {from}-{next} of {total}; `dossier search {:?} --offset {next}` for the next page",
+                "showing {shown} of {total} Dossiers (from {}); `dossier search {:?} --offset {next}` for the next page",
+                d.offset + 1,
                 d.query
             ),
-            mcp: format!("Dossiers {from}-{next} of {total}: call dossier_search with offset={next} for more"),
+            mcp: format!("{shown} of {total} Dossiers shown (from {}): call dossier_search with offset={next} for more", d.offset + 1),
         });
     }
     Ok(out)
