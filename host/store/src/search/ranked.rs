@@ -316,13 +316,15 @@ fn targets(dirs: &[PathBuf], q: &lx::Query) -> Vec<Target> {
     out
 }
 
-/// The prefilter: for each alternative, its longest term's stem minus its last letter
+/// The prefilter: for each group, its longest term's stem minus its last letter
 /// ("polici" → "polic", matching "policy"), and for a compound-length term its splits with
 /// a space or hyphen ("sign in" for "signin"); ASCII case-insensitive.
 fn prefilter(q: &lx::Query) -> AhoCorasick {
     let mut pats: Vec<String> = Vec::new();
     for g in q.groups.iter().chain(&q.exclusions) {
-        for alt in &g.alternatives {
+        // The first alternative only: the others are joins starting with its word ("sign
+        // in" → signin), which its prefix pattern already meets in any spelling.
+        for alt in g.alternatives.iter().take(1) {
             let Some(t) = alt.iter().max_by_key(|t| t.len()) else { continue };
             let chars: Vec<char> = t.chars().collect();
             let keep = if chars.len() > 3 { chars.len() - 1 } else { chars.len() };
