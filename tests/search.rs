@@ -332,3 +332,13 @@ fn search_eval_heldout_set() {
     let (mrr, r3) = evaluate("heldout");
     eprintln!("held-out: MRR {mrr:.3}, recall@3 {r3:.3}");
 }
+
+#[test]
+fn spec_11_3_a_long_hyphenated_marker_is_found_as_written() {
+    // Regression: the prefilter once looked only for the joined compound.
+    let store = library();
+    save_state(&store, "office-move", &state("Office move", "EXTRA-LINKED-CONTENT here.", "- None.", "- None."));
+    let v = search(&store, &["EXTRA-LINKED-CONTENT"]);
+    assert_eq!(slugs(&v), vec!["office-move"], "{v}");
+    assert_eq!(v["data"]["total_hits"], 1);
+}

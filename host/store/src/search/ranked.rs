@@ -316,20 +316,20 @@ fn targets(dirs: &[PathBuf], q: &lx::Query) -> Vec<Target> {
     out
 }
 
-/// The prefilter: for each group, its longest term's stem minus its last letter
+/// The prefilter: for each alternative, its longest term's stem minus its last letter
 /// ("polici" → "polic", matching "policy"), and for a compound-length term its splits with
 /// a space or hyphen ("sign in" for "signin"); ASCII case-insensitive.
 fn prefilter(q: &lx::Query) -> AhoCorasick {
     let mut pats: Vec<String> = Vec::new();
     for g in q.groups.iter().chain(&q.exclusions) {
-        // The first alternative only: the others are joins starting with its word ("sign
-        // in" → signin), which its prefix pattern already meets in any spelling.
-        for alt in g.alternatives.iter().take(1) {
+        for (i, alt) in g.alternatives.iter().enumerate() {
             let Some(t) = alt.iter().max_by_key(|t| t.len()) else { continue };
             let chars: Vec<char> = t.chars().collect();
             let keep = if chars.len() > 3 { chars.len() - 1 } else { chars.len() };
             pats.push(chars[..keep].iter().collect());
-            if t.is_ascii() && (5..=14).contains(&t.len()) && alt.len() == 1 {
+            // Splits for the group's own word only: the other alternatives are joins with a
+            // neighbour, or the words of a compound, each met by its own pattern.
+            if i == 0 && t.is_ascii() && (5..=14).contains(&t.len()) && alt.len() == 1 {
                 for k in 3..t.len() - 1 {
                     let tail = &t[k..t.len() - 1];
                     for sep in [" ", "-"] {
