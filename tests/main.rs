@@ -31,6 +31,7 @@ mod policy;
 mod recall_search;
 mod redaction;
 mod redaction_eval;
+mod search;
 mod sessions;
 mod snapshots;
 mod store;

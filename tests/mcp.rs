@@ -83,6 +83,13 @@ fn spec_8_2_replies_stay_under_the_cap() {
     client_checks(&store, "reply-cap", "mcp reply cap checks passed");
 }
 
+#[test]
+fn spec_11_3_dossier_search_ranks_pages_with_next_actions_and_refuses_unknown_filters() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    client_checks(&store, "ranked-search", "mcp ranked search checks passed");
+}
+
 /// Run `tests/mcp/client_check.py` in `mode` against `store` (no session id in the
 /// environment: each mode sets its own) and require its `passed` line.
 fn client_checks(store: &TempStore, mode: &str, passed: &str) {

@@ -1,5 +1,5 @@
-//! Recall (whole, paged, over-target warning, never reads artifacts), full-text search
-//! (archived Dossiers, JSON artifacts, frontmatter, line numbers, binary files, non-UTF-8,
+//! Recall (whole, paged, over-target warning, never reads artifacts), exact search
+//! (`--literal`/`--regex`: archived Dossiers, JSON artifacts, frontmatter, line numbers, binary files, non-UTF-8,
 //! regex, smart case, limits), and the context library staying current.
 
 use std::time::Duration;
@@ -167,7 +167,7 @@ fn search_covers_archived_dossiers_json_artifacts_and_frontmatter() {
         .success();
     store.cmd().args(["lead", &beta, "Quentin"]).assert().success();
 
-    let v = json_of(&store.cmd().args(["search", "july", "--json"]).output().unwrap());
+    let v = json_of(&store.cmd().args(["search", "--literal", "july", "--json"]).output().unwrap());
     let h = hits(&v);
     assert_eq!(h.len(), 1, "{v}");
     assert_eq!(v["data"]["results"][0]["slug"], alpha.as_str(), "archived Dossiers are searched");
@@ -178,7 +178,7 @@ fn search_covers_archived_dossiers_json_artifacts_and_frontmatter() {
     assert_eq!(h[0]["line"], line as u64, "line numbers are the file's");
     assert_eq!(h[0]["snippet"], "The launch moved to July. [src:art_x]");
 
-    let v = json_of(&store.cmd().args(["search", "zanzibar", "--json"]).output().unwrap());
+    let v = json_of(&store.cmd().args(["search", "--literal", "zanzibar", "--json"]).output().unwrap());
     let h = hits(&v);
     assert_eq!(h.len(), 1);
     assert_eq!(h[0]["kind"], "artifact");
@@ -188,9 +188,9 @@ fn search_covers_archived_dossiers_json_artifacts_and_frontmatter() {
     assert_eq!(v["data"]["results"][0]["dossier_name"], "Beta pricing");
 
     // Titles of JSON artifacts live in their metadata sidecar; frontmatter is searched too.
-    let v = json_of(&store.cmd().args(["search", "rows.json", "--json"]).output().unwrap());
+    let v = json_of(&store.cmd().args(["search", "--literal", "rows.json", "--json"]).output().unwrap());
     assert!(hits(&v).iter().any(|h| h["kind"] == "artifact_metadata"), "{v}");
-    let v = json_of(&store.cmd().args(["search", "Quentin", "--json"]).output().unwrap());
+    let v = json_of(&store.cmd().args(["search", "--literal", "Quentin", "--json"]).output().unwrap());
     let h = hits(&v);
     assert_eq!(h.len(), 1);
     assert!(h[0]["snippet"].as_str().unwrap().starts_with("lead: Quentin"));
@@ -205,7 +205,7 @@ fn search_skips_binary_files_and_survives_non_utf8() {
     std::fs::write(adir.join("art_00000000000000000000000001.txt"), b"needle in text\n\x00\x01binary needle\n")
         .unwrap();
     std::fs::write(adir.join("art_00000000000000000000000002.txt"), b"caf\xe9 needle \xff\xfe here\n").unwrap();
-    let out = store.cmd().args(["search", "needle", "--json"]).output().unwrap();
+    let out = store.cmd().args(["search", "--literal", "needle", "--json"]).output().unwrap();
     assert!(out.status.success());
     let v = json_of(&out);
     let h = hits(&v);
@@ -216,7 +216,7 @@ fn search_skips_binary_files_and_survives_non_utf8() {
 }
 
 #[test]
-fn search_is_literal_by_default_smart_case_regex_limited_and_ordered() {
+fn search_literal_is_exact_smart_case_regex_limited_and_ordered() {
     let store = TempStore::new(crate::DOSSIER);
     store.init();
     let b = promote(&store, "Bravo");
@@ -224,16 +224,16 @@ fn search_is_literal_by_default_smart_case_regex_limited_and_ordered() {
     save_state(&store, &a, "# Alpha\n\n## Situation\n\nprice (v2) is 10\nPrice is 20\n");
     save_state(&store, &b, "# Bravo\n\n## Situation\n\nprice (v2) is 30\n");
 
-    let v = json_of(&store.cmd().args(["search", "(v2)", "--json"]).output().unwrap());
+    let v = json_of(&store.cmd().args(["search", "--literal", "(v2)", "--json"]).output().unwrap());
     assert_eq!(hits(&v).len(), 2, "literal: parentheses are not a group");
     let slugs: Vec<&str> =
         v["data"]["results"].as_array().unwrap().iter().map(|g| g["slug"].as_str().unwrap()).collect();
     assert_eq!(slugs, ["alpha", "bravo"], "grouped by Dossier in slug order");
 
-    let v = json_of(&store.cmd().args(["search", "price is", "--json"]).output().unwrap());
+    let v = json_of(&store.cmd().args(["search", "--literal", "price is", "--json"]).output().unwrap());
     assert_eq!(hits(&v).len(), 1, "lowercase query is case-insensitive");
     assert_eq!(v["data"]["case_insensitive"], true);
-    let v = json_of(&store.cmd().args(["search", "Price", "--json"]).output().unwrap());
+    let v = json_of(&store.cmd().args(["search", "--literal", "Price", "--json"]).output().unwrap());
     assert_eq!(v["data"]["case_insensitive"], false);
     assert!(hits(&v).iter().all(|h| h["snippet"].as_str().unwrap().contains("Price")));
 
@@ -246,7 +246,7 @@ fn search_is_literal_by_default_smart_case_regex_limited_and_ordered() {
     let lines: Vec<u64> = hits(&v).iter().map(|h| h["line"].as_u64().unwrap()).collect();
     assert!(lines[0] < lines[1], "lines ascending within a file");
 
-    let v = json_of(&store.cmd().args(["search", "price", "--dossier", &b, "--json"]).output().unwrap());
+    let v = json_of(&store.cmd().args(["search", "--literal", "price", "--dossier", &b, "--json"]).output().unwrap());
     assert!(hits(&v).iter().all(|h| h["path"].as_str().unwrap().contains("/bravo/")));
     let out = store.cmd().args(["search", "(", "--regex", "--json"]).output().unwrap();
     assert_eq!(json_of(&out)["error"]["code"], "invalid_input");

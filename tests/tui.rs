@@ -435,3 +435,40 @@ fn the_list_shows_names_and_keeps_similar_dossiers_distinguishable() {
         assert!(rows.iter().any(|r| r.matches(tail).count() >= 2), "`{tail}` in a name and slug:\n{narrow}");
     }
 }
+
+#[test]
+fn spec_11_3_tui_search_shows_ranked_results_and_opens_one() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    five(&store);
+    save_state(
+        &store,
+        "event-ingestion",
+        "# Event ingestion\n\n## Situation\n\nWe migrated the ingestion writers to batched inserts.\n\n## Decisions\n\n\
+         ## Findings\n\n## Current State\n\n## Next Steps\n",
+    );
+    let t = shell(&store, "tui-search");
+    let before = start_tui(&t, &store, "", "");
+    t.wait_for("show: 1+active");
+    t.keys(&["/"]);
+    t.wait_for("Search (ranked");
+    // Typed keys are the query (q does not quit while typing).
+    t.type_text("ingestion migrations");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("Dossiers, best first");
+    // Best first: both words beat one ("Old migration" has only the second).
+    assert!(s.contains("2 of 2 Dossiers"), "{s}");
+    let at = |slug: &str| s.lines().position(|l| l.contains(&format!("({slug})"))).expect(slug);
+    assert!(at("event-ingestion") < at("old-migration"), "{s}");
+    assert!(!s.contains("name:4: old-migration"), "the slug line is not a snippet: {s}");
+    assert!(s.contains("We migrated the ingestion writers"), "the snippet is shown: {s}");
+    // Enter opens it; Esc returns to the results, Esc again to the list.
+    t.keys(&["Enter"]);
+    t.wait_for("Event ingestion (event-ingestion)");
+    t.keys(&["Escape"]);
+    t.wait_for("Dossiers, best first");
+    t.keys(&["Escape"]);
+    t.wait_for("show: 1+active");
+    t.keys(&["q"]);
+    assert_restored(&t, &store, &before, "0");
+}

@@ -343,7 +343,7 @@ async def reply_cap_checks(session):
     assert n > 10 and e["next_actions"][0] == f"call dossier_recall id={slug} page=2 (page 1 of {n})", e["next_actions"]
     e = envelope(await call("dossier_recall", {"id": slug, "page": n}))
     assert e["ok"] and "- Ship." in e["data"]["content"], e["data"]["page"]
-    e = envelope(await call("dossier_search", {"query": "pallet", "dossier": slug, "limit": 5000}))
+    e = envelope(await call("dossier_search", {"query": "pallet", "dossier": slug, "limit": 5000, "literal": True}))
     assert e["ok"] and e["data"]["total_hits"] >= 9000, e["data"]["total_hits"]
     shown = sum(len(r["hits"]) for r in e["data"]["results"])
     assert shown < 5000, shown
@@ -577,8 +577,61 @@ async def list_warning_checks(binary, store):
     print("mcp list warning checks passed")
 
 
+async def ranked_search_checks(binary, store):
+    """Issue 22: dossier_search ranks by default (Dossiers best first, marked snippets),
+    pages with offset and a next_actions step, refuses an unknown filter naming the valid
+    ones, stays under the cap, and keeps exact lines with literal=true."""
+    env = dict(os.environ, DOSSIER_HOME=store, CLAUDE_CODE_SESSION_ID="sess-ranked")
+    params = StdioServerParameters(command=binary, args=["mcp"], env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            call = session.call_tool
+            for i in range(25):
+                e = envelope(await call("dossier_promote", {"name": f"Ledger reconciliation {i}", "create": True}))
+                assert e["ok"], e
+            e = envelope(await call("dossier_promote", {"name": "Warehouse migrations", "create": True}))
+            slug, rev = e["data"]["slug"], e["data"]["revision"]
+            state = ("# Warehouse migrations\n\n## Situation\n\nWe migrated the warehouse ledger to Postgres.\n\n"
+                     "## Decisions\n\n## Findings\n\n## Current State\n\n## Next Steps\n")
+            e = envelope(await call("dossier_save", {"id": slug, "base_revision": rev, "distilled_state_markdown": state}))
+            assert e["ok"], e
+            e = envelope(await call("dossier_search", {"query": "postgres migration ledger"}))
+            assert e["ok"] and e["data"]["mode"] == "ranked", e
+            top = e["data"]["results"][0]
+            assert top["slug"] == slug, [r["slug"] for r in e["data"]["results"]]
+            assert any("**migrated**" in h["snippet"] for h in top["hits"]), top
+            # Paging: 26 Dossiers mention "ledger"; 10 a page, the next page is a tool call.
+            seen = []
+            offset = 0
+            while True:
+                args = {"query": "ledger"} if offset == 0 else {"query": "ledger", "offset": offset}
+                e = envelope(await call("dossier_search", args))
+                assert e["ok"] and e["data"]["total_dossiers"] == 26, e["data"]
+                seen += [r["slug"] for r in e["data"]["results"]]
+                if not e["data"]["truncated"]:
+                    assert e["next_actions"] == [], e["next_actions"]
+                    break
+                offset += e["data"]["returned"]
+                assert e["next_actions"] == [f"10 of 26 Dossiers shown (from {offset - 9}): call dossier_search "
+                                             f"with offset={offset} for more"], e["next_actions"]
+            assert len(seen) == 26 and len(set(seen)) == 26, seen
+            e = envelope(await call("dossier_search", {"query": "ledger", "limit": 100000}))
+            assert e["ok"] and e["data"]["returned"] == 26, e["data"]["returned"]
+            # Unknown filter: invalid_input naming it and the valid ones.
+            e = envelope(await call("dossier_search", {"query": "owner:bob ledger"}))
+            assert e["error"]["code"] == "invalid_input" and "owner:" in e["error"]["message"], e
+            assert e["error"]["details"]["valid"] == ["status", "dossier", "in", "kind"], e["error"]
+            # Exact lookups stay exact.
+            e = envelope(await call("dossier_search", {"query": "migrated the warehouse", "literal": True}))
+            assert e["ok"] and e["data"]["total_hits"] == 1 and "mode" not in e["data"], e
+    print("mcp ranked search checks passed")
+
+
 if __name__ == "__main__":
-    if sys.argv[3:] == ["reply-cap"]:
+    if sys.argv[3:] == ["ranked-search"]:
+        asyncio.run(ranked_search_checks(sys.argv[1], sys.argv[2]))
+    elif sys.argv[3:] == ["reply-cap"]:
         asyncio.run(reply_cap_main(sys.argv[1], sys.argv[2]))
     elif sys.argv[3:] == ["context-only"]:
         asyncio.run(context_only_checks(sys.argv[1], sys.argv[2]))

@@ -1,10 +1,11 @@
 //! Suggestion ranking for promote and link (SPEC §11.2): lexical, explainable, deterministic.
 //!
-//! Text is lowercased, split into words on anything that is not a letter or digit, stripped
-//! of English stop words and one-character tokens, and plural `-s`/`-es`/`-ies` endings are
-//! folded. The Distilled State's fixed section headings (`## Situation` … `## Next Steps`)
-//! are not content: every state has them, so they are skipped in the query and the body
-//! alike (the same words elsewhere still count). A candidate earns, for each distinct query term it contains, the weight of the
+//! Text becomes terms through the one lexical engine (`crate::lexical`: Unicode words,
+//! case and diacritic folding, light English stemming, one stop-word list, compounds). The
+//! Distilled State's fixed section headings (`## Situation` … `## Next Steps`) are not
+//! content (`lexical::content_segments`, the one heading-noise rule): every state has them,
+//! so they are skipped in the query and the body alike (the same words elsewhere still
+//! count). Shared terms are shown as the query's words, singular. A candidate earns, for each distinct query term it contains, the weight of the
 //! best field the term appears in — name/slug 3.0, next action and open questions 2.0,
 //! artifact titles 1.5, Distilled State body 1.0 — times the term's rarity among the
 //! candidates (`1 + ln(N / df)`). A query that contains the candidate's whole name (or slug)
@@ -18,21 +19,19 @@
 //! - `medium`: at least 2 shared terms, one of them in a strong field, or at least 3 shared;
 //! - `low`: any other overlap. Candidates sharing no term are never suggested.
 //!
-//! The modules: `scan` (the words of a text, as byte ranges, SIMD where the target has it),
-//! `matching` (normalised terms, and the matcher that finds query terms in candidate text
-//! without normalising every word); this file scores and explains.
+//! The module `matching` (terms, and the matcher that finds query terms in candidate text
+//! without normalising every word) sits on `lexical`; this file scores and explains.
 //!
 //! Not for: deciding to link or create — the host asks unless confidence is high, and never
 //! links silently.
 
 mod matching;
-mod scan;
 
 pub use matching::terms;
 
 use std::collections::BTreeSet;
 
-use matching::{Matcher, content_segments, has, set};
+use matching::{Matcher, content_segments, display_forms, has, set};
 
 /// Milliseconds since the Unix epoch, UTC.
 pub type Timestamp = i64;
@@ -199,16 +198,18 @@ pub fn rank(query: &str, candidates: &[Candidate], limit: usize, now: Timestamp)
         scored.truncate(limit);
     }
     scored.sort_by(order);
+    let forms = display_forms(query);
+    let shown_as = |t: &str| forms.iter().find(|(term, _)| term == t).map_or(t.to_string(), |(_, f)| f.clone());
     scored
         .into_iter()
         .map(|s| {
             let f = &fields[s.index];
-            let mut contributions: Vec<(f64, &str)> = (0..q_terms.len())
+            let mut contributions: Vec<(f64, String)> = (0..q_terms.len())
                 .filter(|&ti| f.weight(ti) > 0.0)
-                .map(|ti| (f.weight(ti) * rarity[ti], q_terms[ti]))
+                .map(|ti| (f.weight(ti) * rarity[ti], shown_as(q_terms[ti])))
                 .collect();
-            contributions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-            let shared_terms: Vec<String> = contributions.iter().map(|(_, t)| t.to_string()).collect();
+            contributions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let shared_terms: Vec<String> = contributions.into_iter().map(|(_, t)| t).collect();
             let shown: Vec<&str> = shared_terms.iter().take(5).map(String::as_str).collect();
             let mut reason = format!("shared terms: {}", shown.join(", "));
             if shared_terms.len() > 5 {

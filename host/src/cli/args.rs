@@ -167,19 +167,29 @@ pub enum Command {
         #[arg(long)]
         page: Option<usize>,
     },
-    /// Full-text search across every Dossier and artifact (archived ones too).
+    /// Search every Dossier and artifact (archived ones too): ranked by relevance, or exact.
+    ///
+    /// Ranked (default): words in any order and form, "quoted phrases", -exclusions and the
+    /// filters status:<status>, dossier:<slug>, in:<section> (situation, decisions, findings,
+    /// current-state, next-steps, name, next-action, open-questions), kind:artifact|dossier.
     Search {
-        /// The text to find (literal, smart case; a regular expression with --regex).
+        /// What to find (ranked query; exact text with --literal, a regular expression with --regex).
         query: String,
         /// Only this Dossier.
         #[arg(long, add = complete::dossier_slugs())]
         dossier: Option<String>,
-        /// Treat the query as a regular expression (default: literal text).
+        /// Exact text, smart case, every matching line (no ranking).
+        #[arg(long, conflicts_with = "regex")]
+        literal: bool,
+        /// A regular expression, smart case, every matching line (no ranking).
         #[arg(long)]
         regex: bool,
-        /// At most this many hits.
-        #[arg(long, default_value_t = 50)]
-        limit: usize,
+        /// At most this many Dossiers (ranked, default 10) or hits (exact, default 50).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Ranked: skip this many Dossiers (the next page).
+        #[arg(long, default_value_t = 0, conflicts_with_all = ["literal", "regex"])]
+        offset: usize,
     },
     /// Set lifecycle status.
     Status {

@@ -131,7 +131,13 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
             edit::cmd_save(&target, base_revision, from_file, next, status, &artifact, artifact_type.into())
         }
         Command::Recall { target, page } => read::cmd_recall(&target, page),
-        Command::Search { query, dossier, regex, limit } => read::cmd_search(&query, dossier.as_deref(), regex, limit),
+        Command::Search { query, dossier, literal, regex, limit, offset } => {
+            if literal || regex {
+                read::cmd_search(&query, dossier.as_deref(), regex, limit.unwrap_or(50))
+            } else {
+                read::cmd_ranked(&query, dossier.as_deref(), limit.unwrap_or(10), offset)
+            }
+        }
         Command::Merge { source, target, resolve, resolutions, keep_both_possible } => {
             merge::cmd_merge(&source, &target, &resolve, resolutions.as_deref(), keep_both_possible, json)
         }

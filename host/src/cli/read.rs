@@ -50,6 +50,34 @@ pub(super) fn cmd_search(query: &str, dossier: Option<&str>, regex: bool, limit:
     }))
 }
 
+pub(super) fn cmd_ranked(query: &str, dossier: Option<&str>, limit: usize, offset: usize) -> Result<Output> {
+    let app = crate::app::open()?;
+    let q = dossier_store::search::ranked::RankedQuery { text: query, dossier, limit, offset };
+    let mut o = crate::ops::search::ranked(&app, &q, progress::for_cli().as_ref())?;
+    o.warnings.extend(o.next.drain(..).map(|n| n.render(crate::ops::Surface::Cli)));
+    Ok(Output::of(o, json_of, |result| {
+        let mut human = String::new();
+        for group in &result.results {
+            let archived = if group.archived { " [archived]" } else { "" };
+            let score = group.score.unwrap_or(0.0);
+            human.push_str(&format!("{} ({}){archived}  score {score:.2}\n", group.dossier_name, group.slug));
+            for h in &group.hits {
+                let place = match (&h.artifact_id, &h.artifact_title, &h.section) {
+                    (Some(id), Some(title), _) => format!("{id} \"{title}\":{}", h.line),
+                    (Some(id), None, _) => format!("{id}:{}", h.line),
+                    (None, _, Some(s)) => format!("dossier.md:{} [{s}]", h.line),
+                    _ => format!("dossier.md:{}", h.line),
+                };
+                human.push_str(&format!("  {place}: {}\n", h.snippet));
+            }
+        }
+        if result.results.is_empty() {
+            human.push_str(&format!("no Dossier matches `{query}` ({} file(s) searched)\n", result.files_searched));
+        }
+        term::fit_lines(&human, term::stdout_width())
+    }))
+}
+
 pub(super) fn cmd_show(target: &str) -> Result<Output> {
     let app = crate::app::open()?;
     app.store.require()?;

@@ -169,12 +169,15 @@ pub struct RecallParams {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct SearchParams {
     pub query: String,
-    /// Only this Dossier (slug or id).
+    /// Slug or id.
     pub dossier: Option<String>,
-    /// Treat query as a regex.
+    /// Exact lines.
+    pub literal: Option<bool>,
+    /// Exact lines, regex.
     pub regex: Option<bool>,
-    /// Default 20.
+    /// Default 10.
     pub limit: Option<usize>,
+    pub offset: Option<usize>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -332,7 +335,7 @@ impl DossierServer {
 
 #[tool_router]
 impl DossierServer {
-    #[tool(description = "List Dossiers in priority order (default: active, waiting, blocked).")]
+    #[tool(description = "List Dossiers in priority order.")]
     fn dossier_list(&self, Parameters(p): Parameters<ListParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let statuses = p.status.unwrap_or_else(|| Status::OPEN.to_vec());
@@ -341,25 +344,37 @@ impl DossierServer {
         }))
     }
 
-    #[tool(description = "Full Distilled State of a Dossier, paged (≤40 KB per page), with token estimate.")]
+    #[tool(description = "Full Distilled State, paged (≤40 KB), with token estimate.")]
     fn dossier_recall(&self, Parameters(p): Parameters<RecallParams>) -> CallToolResult {
         envelope(self.with_app(|app| reply(ops::recall::recall(app, &p.id, Some(p.page.unwrap_or(1)))?, json_of)))
     }
 
-    #[tool(description = "Search all Dossiers and their archives (literal, smart case).")]
+    #[tool(
+        description = "Ranked search of Dossiers+archives: words, \"phrase\", -word, status: dossier: in:<section> kind:artifact"
+    )]
     fn dossier_search(&self, Parameters(p): Parameters<SearchParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
-            let q = search::Query {
+            let regex = p.regex.unwrap_or(false);
+            if regex || p.literal.unwrap_or(false) {
+                let q = search::Query {
+                    text: &p.query,
+                    regex,
+                    dossier: p.dossier.as_deref(),
+                    limit: p.limit.unwrap_or(20),
+                };
+                return reply(ops::search::search(app, &q, &SILENT)?, json_of);
+            }
+            let q = search::ranked::RankedQuery {
                 text: &p.query,
-                regex: p.regex.unwrap_or(false),
                 dossier: p.dossier.as_deref(),
-                limit: p.limit.unwrap_or(20),
+                limit: p.limit.unwrap_or(10),
+                offset: p.offset.unwrap_or(0),
             };
-            reply(ops::search::search(app, &q, &SILENT)?, json_of)
+            reply(ops::search::ranked(app, &q, &SILENT)?, json_of)
         }))
     }
 
-    #[tool(description = "Save a Distilled State, fields and artifacts against base_revision.")]
+    #[tool(description = "Save Distilled State, fields, artifacts against base_revision.")]
     fn dossier_save(&self, Parameters(p): Parameters<SaveParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let harness = "claude-code";
@@ -405,7 +420,7 @@ impl DossierServer {
         }))
     }
 
-    #[tool(description = "Create a Dossier; flags likely duplicates (set create=true to override).")]
+    #[tool(description = "Create a Dossier; flags likely duplicates (create=true overrides).")]
     fn dossier_promote(&self, Parameters(p): Parameters<PromoteParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let harness = p.harness.clone().unwrap_or_else(|| "claude-code".into());
@@ -447,7 +462,7 @@ impl DossierServer {
         }))
     }
 
-    #[tool(description = "Attach session content to a Dossier; without id, returns top-3 candidates.")]
+    #[tool(description = "Attach session content; without id, returns top-3 candidates.")]
     fn dossier_link(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
             let content = [p.session_content.as_deref(), p.distilled_state_markdown.as_deref()]

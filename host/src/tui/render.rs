@@ -99,6 +99,53 @@ pub fn draw(f: &mut Frame, s: &mut State) {
     draw_title(f, title, s);
     let keys = match s.views.last_mut() {
         None => draw_list(f, main, s),
+        Some(View::Search(v)) => {
+            let [input, list] = Layout::vertical([Constraint::Length(3), Constraint::Min(2)]).areas(main);
+            let cursor = if v.typing { "█" } else { "" };
+            let title = " Search (ranked: words, \"phrase\", -word, status: in: kind:) ";
+            f.render_widget(
+                Paragraph::new(format!("{}{cursor}", v.query)).block(Block::bordered().title(title)),
+                input,
+            );
+            let block = Block::bordered().title(if v.ran {
+                format!(" {} of {} Dossiers, best first ", v.results.len(), v.total)
+            } else {
+                " Type a query, Enter to search ".to_string()
+            });
+            if v.ran && v.results.is_empty() {
+                f.render_widget(Paragraph::new("No Dossier matches.").block(block), list);
+            } else {
+                let width = block.inner(list).width as usize;
+                let items: Vec<ListItem> = v
+                    .results
+                    .iter()
+                    .map(|g| {
+                        let archived = if g.archived { " [archived]" } else { "" };
+                        let mut lines = vec![Line::styled(
+                            truncate(
+                                &format!("{:>6.2}  {} ({}){archived}", g.score.unwrap_or(0.0), g.dossier_name, g.slug),
+                                width,
+                            ),
+                            Style::new().bold(),
+                        )];
+                        for h in g.hits.iter().take(2) {
+                            let place = h.artifact_title.clone().or_else(|| h.section.clone()).unwrap_or_default();
+                            let text = format!("        {place}:{}: {}", h.line, h.snippet.replace("**", ""));
+                            lines.push(Line::raw(truncate(&text, width)));
+                        }
+                        ListItem::new(lines)
+                    })
+                    .collect();
+                let mut st = ListState::default().with_selected((!v.results.is_empty()).then_some(v.selected));
+                let list_w = List::new(items).block(block).highlight_style(Style::new().reversed());
+                f.render_stateful_widget(list_w, list, &mut st);
+            }
+            if v.typing {
+                "type the query  Enter search  Esc back"
+            } else {
+                "↑↓ select  Enter open  / edit query  Esc back  q quit"
+            }
+        }
         Some(View::Dossier(v)) => {
             let block = Block::bordered().title(format!(" {} ", v.name)).title_bottom(match v.tab {
                 Tab::State => " [Distilled State]  Archive ".to_string(),
@@ -411,7 +458,7 @@ fn draw_list(f: &mut Frame, area: Rect, s: &mut State) -> &'static str {
     if s.merge_source.is_some() {
         "↑↓ select target  Enter merge into it  Esc cancel  q quit"
     } else {
-        "↑↓ Enter open  b bind  u unbind  m merge  c conflicts  1-5 filter  a all  q quit"
+        "↑↓ Enter open  / search  b bind  u unbind  m merge  c conflicts  1-5 filter  a all  q quit"
     }
 }
 

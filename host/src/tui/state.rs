@@ -191,8 +191,21 @@ pub enum Action {
     Merge { source: String, target: String, resolutions: Vec<ResolutionInput> },
 }
 
+/// `/` on the list: a ranked search (the same `ops::search::ranked` as the CLI and MCP).
+pub struct SearchView {
+    /// The query being typed (while `typing`) or last run.
+    pub query: String,
+    pub typing: bool,
+    /// Dossiers best first, each with its snippets.
+    pub results: Vec<dossier_store::search::DossierHits>,
+    pub total: usize,
+    pub selected: usize,
+    pub ran: bool,
+}
+
 /// The views stacked above the list (Esc pops one).
 pub enum View {
+    Search(SearchView),
     Dossier(DossierView),
     Artifact(ArtifactView),
     Conflicts(ConflictsView),
@@ -362,6 +375,64 @@ impl State {
         }
     }
 
+    /// Is the search query being typed (every printable key is text)?
+    fn typing(&self) -> bool {
+        matches!(self.views.last(), Some(View::Search(v)) if v.typing)
+    }
+
+    fn search_key(&mut self, k: KeyEvent) {
+        let Some(View::Search(v)) = self.views.last_mut() else { return };
+        if v.typing {
+            match k.code {
+                KeyCode::Esc => {
+                    self.views.pop();
+                }
+                KeyCode::Enter => {
+                    v.typing = false;
+                    let q = dossier_store::search::ranked::RankedQuery {
+                        text: &v.query,
+                        dossier: None,
+                        limit: 50,
+                        offset: 0,
+                    };
+                    match crate::ops::search::ranked(&self.app, &q, &dossier_store::progress::SILENT) {
+                        Ok(o) => {
+                            v.total = o.data.total_dossiers;
+                            v.results = o.data.results;
+                            v.selected = 0;
+                            v.ran = true;
+                        }
+                        Err(e) => {
+                            v.typing = true;
+                            self.error(&e);
+                        }
+                    }
+                }
+                KeyCode::Backspace => {
+                    v.query.pop();
+                }
+                KeyCode::Char(c) => v.query.push(c),
+                _ => {}
+            }
+            return;
+        }
+        let n = v.results.len();
+        match k.code {
+            KeyCode::Esc => {
+                self.views.pop();
+            }
+            KeyCode::Char('/') => v.typing = true,
+            KeyCode::Up | KeyCode::Char('k') => v.selected = v.selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => v.selected = (v.selected + 1).min(n.saturating_sub(1)),
+            KeyCode::Enter => {
+                if let Some(slug) = v.results.get(v.selected).map(|g| g.slug.clone()) {
+                    self.open(&slug);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Handle one key.
     pub fn key(&mut self, k: KeyEvent) {
         if k.kind == KeyEventKind::Release {
@@ -375,6 +446,11 @@ impl State {
             self.editor_key(k);
             return;
         }
+        if self.typing() {
+            self.message = None;
+            self.search_key(k);
+            return;
+        }
         if k.code == KeyCode::Char('q') {
             self.quit = true;
             return;
@@ -382,6 +458,7 @@ impl State {
         self.message = None;
         match self.views.last() {
             None => self.list_key(k),
+            Some(View::Search(_)) => self.search_key(k),
             Some(View::Dossier(_)) => self.dossier_key(k),
             Some(View::Artifact(_)) => self.artifact_key(k),
             Some(View::Conflicts(_)) => self.conflicts_key(k),
@@ -441,6 +518,14 @@ impl State {
                 }
             }
             KeyCode::Char('c') => self.open_conflicts(),
+            KeyCode::Char('/') => self.views.push(View::Search(SearchView {
+                query: String::new(),
+                typing: true,
+                results: Vec::new(),
+                total: 0,
+                selected: 0,
+                ran: false,
+            })),
             KeyCode::Esc => self.merge_source = None,
             _ => {}
         }

@@ -1,0 +1,656 @@
+//! Ranked search (SPEC §11.3, issue 22), the default mode: BM25F over documents — each
+//! Dossier's frontmatter fields (name, next action, open questions, other values), each of
+//! its Distilled State sections, each artifact (title, metadata, body) — with the query
+//! language and scoring of the one lexical engine (`dossier_core::lexical`, compiled in
+//! natively; docs/search.md says why not in the component).
+//!
+//! How a search runs: every file in scope is read once and run through an aho-corasick
+//! automaton of the query's terms (ASCII case-insensitive prefixes of the stems, and their
+//! spaced/hyphenated splits for compounds); only the files it matches are tokenised and
+//! analysed, in parallel. Collection statistics (document count, mean body length) come
+//! from the same reads, so there is no index and nothing to invalidate. Each matching
+//! document keeps a few numbers, never its text; snippets are made afterwards for the page
+//! of Dossiers returned only, by reading those files again.
+//!
+//! Order is deterministic: score (rounded to 1e-9), then most recently touched, then slug.
+//!
+//! Not for: exact lookups (`--literal`, `--regex`: `search::search`) or suggestion ranking.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use aho_corasick::AhoCorasick;
+use dossier_core::lexical::search::{self as lx, DocStats, FIELDS, Field, Kind, Place, Scorer};
+use dossier_core::lexical::{self, Terms, section_of_heading};
+use serde::Serialize;
+
+use super::{DossierHits, Hit, HitKind, artifact_title, dossier_dirs, dossier_header};
+use crate::app::App;
+use crate::error::{Code, DossierError, Result};
+use crate::progress::{Progress, Unit};
+
+/// Longest snippet, in characters (before marks).
+const SNIPPET_CHARS: usize = 200;
+/// Snippets per Dossier.
+const SNIPPETS: usize = 3;
+const SECTION_NAMES: [&str; 5] = ["situation", "decisions", "findings", "current-state", "next-steps"];
+
+pub struct RankedQuery<'a> {
+    pub text: &'a str,
+    /// Only this Dossier (the CLI's `--dossier`, MCP's `dossier`; the `dossier:` filter too).
+    pub dossier: Option<&'a str>,
+    /// At most this many Dossiers.
+    pub limit: usize,
+    /// Skip this many Dossiers (paging).
+    pub offset: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RankedResult {
+    pub query: String,
+    /// Always `ranked` (the exact-match modes return their own shape).
+    pub mode: &'static str,
+    /// Matching documents (sections, frontmatter, artifacts) in all Dossiers.
+    pub total_hits: u64,
+    /// Matching Dossiers.
+    pub total_dossiers: usize,
+    pub offset: usize,
+    /// Dossiers returned (at most `limit`).
+    pub returned: usize,
+    /// More Dossiers match after this page.
+    pub truncated: bool,
+    pub files_searched: usize,
+    /// Files the prefilter passed to the tokeniser.
+    pub candidate_files: usize,
+    pub binary_files_skipped: usize,
+    pub results: Vec<DossierHits>,
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// Which document of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DocRef {
+    Frontmatter,
+    Section(usize),
+    Artifact,
+}
+
+/// One file to read: a Dossier's `dossier.md`, or an artifact's content file with its
+/// metadata sidecar (JSON and text artifacts).
+struct Target {
+    dossier: usize,
+    path: PathBuf,
+    sidecar: Option<PathBuf>,
+    artifact_id: Option<String>,
+}
+
+#[derive(Default)]
+struct FileOut {
+    bytes: u64,
+    candidate: bool,
+    binary: bool,
+    docs: Vec<(DocRef, DocStats)>,
+}
+
+fn invalid(e: lx::QueryError) -> DossierError {
+    DossierError::new(Code::InvalidInput, e.message)
+        .with_details(serde_json::json!({ "field": e.field, "valid": e.valid }))
+        .with_next(crate::next::Next::per(
+            "filters: status:<status> dossier:<slug> in:<section> kind:artifact; \"quoted phrase\"; -exclusion",
+            "filters: status:, dossier:, in:<section>, kind:artifact; \"phrase\"; -word",
+        ))
+}
+
+/// Ranked search; each file read is reported to `progress`.
+pub fn search(app: &App, q: &RankedQuery<'_>, progress: &dyn Progress) -> Result<RankedResult> {
+    app.store.require()?;
+    if q.text.trim().is_empty() {
+        return Err(DossierError::new(Code::InvalidInput, "the search query is empty")
+            .with_details(serde_json::json!({ "field": "query", "expected": "non-empty text" })));
+    }
+    let query = lx::parse(q.text).map_err(invalid)?;
+    let only = match (q.dossier, query.dossier.as_deref()) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(DossierError::new(
+                Code::InvalidInput,
+                format!("--dossier {a} and the filter dossier:{b} name different Dossiers; give one"),
+            )
+            .with_details(serde_json::json!({ "field": "dossier" })));
+        }
+        (a, b) => a.or(b),
+    };
+    let (mut dirs, warnings) = dossier_dirs(app, only)?;
+    if !query.statuses.is_empty() {
+        let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("dossier.md")).collect();
+        let fms = crate::layout::read_frontmatters(&files);
+        dirs = dirs
+            .into_iter()
+            .zip(fms)
+            .filter(|(_, fm)| fm.as_ref().is_ok_and(|(fm, _)| query.statuses.iter().any(|s| s == fm.status.as_str())))
+            .map(|(d, _)| d)
+            .collect();
+    }
+    let targets = targets(&dirs, &query);
+    let matcher = query.matcher();
+    let automaton = prefilter(&query);
+
+    progress.start("searching", targets.len() as u64, Unit::Files);
+    let outs = scan(&targets, &query, &automaton, progress);
+    progress.finish();
+
+    // Collection statistics, from the same reads.
+    let (mut docs_n, mut body_docs, mut bytes) = (0u64, 0u64, 0u64);
+    for (t, o) in targets.iter().zip(&outs) {
+        if t.artifact_id.is_some() {
+            docs_n += 1;
+            body_docs += 1;
+        } else {
+            docs_n += 6;
+            body_docs += 5;
+        }
+        bytes += o.bytes;
+    }
+    let mut df = vec![0u64; query.groups.len()];
+    let mut total_hits = 0u64;
+    for o in &outs {
+        for (_, st) in &o.docs {
+            if st.matches() {
+                total_hits += 1;
+            }
+            for (g, d) in df.iter_mut().enumerate() {
+                *d += u64::from(st.has(g));
+            }
+        }
+    }
+    let mut avg = [0.0; FIELDS];
+    avg[Field::Body as usize] = bytes as f64 / body_docs.max(1) as f64;
+    let scorer = Scorer::new(docs_n, &df, avg);
+
+    // Per Dossier: its matching documents, scored.
+    struct Scored {
+        target: usize,
+        doc: DocRef,
+        total: f64,
+        contributions: Vec<f64>,
+        bonus: f64,
+    }
+    let mut per: Vec<Vec<Scored>> = (0..dirs.len()).map(|_| Vec::new()).collect();
+    let mut excluded = vec![false; dirs.len()];
+    let mut has_group: Vec<Vec<bool>> = vec![vec![false; query.groups.len()]; dirs.len()];
+    for (ti, (t, o)) in targets.iter().zip(&outs).enumerate() {
+        for (doc, st) in &o.docs {
+            if st.excluded.iter().any(|&e| e) {
+                excluded[t.dossier] = true;
+            }
+            if !st.matches() {
+                continue;
+            }
+            for (g, h) in has_group[t.dossier].iter_mut().enumerate() {
+                *h |= st.has(g);
+            }
+            let contributions = scorer.contributions(st);
+            let bonus = scorer.bonus(st);
+            let total = contributions.iter().sum::<f64>() + bonus;
+            per[t.dossier].push(Scored { target: ti, doc: *doc, total, contributions, bonus });
+        }
+    }
+    let mut ranked: Vec<(usize, f64)> = Vec::new();
+    for (d, docs) in per.iter_mut().enumerate() {
+        if docs.is_empty() || excluded[d] {
+            continue;
+        }
+        if query.groups.iter().enumerate().any(|(g, grp)| grp.required && !has_group[d][g]) {
+            continue;
+        }
+        let parts: Vec<(Vec<f64>, f64)> = docs.iter().map(|s| (s.contributions.clone(), s.bonus)).collect();
+        let score = (lx::dossier_score(&parts) * 1e9).round() / 1e9;
+        docs.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.target.cmp(&b.target)));
+        ranked.push((d, score));
+    }
+    order(&mut ranked, &dirs);
+
+    let total_dossiers = ranked.len();
+    let page: Vec<(usize, f64)> = ranked.iter().skip(q.offset).take(q.limit).copied().collect();
+    let marks = {
+        // The query's words, and the compounds their neighbours make ("sign in" marks
+        // "sign-in"); adjacent marks merge into one span.
+        let mut m: Vec<String> = query.mark.iter().map(|w| lexical::stem(w)).collect();
+        m.extend(query.groups.iter().flat_map(|g| &g.alternatives).filter(|a| a.len() == 1).map(|a| a[0].clone()));
+        Terms::new(&m)
+    };
+    let mut results = Vec::with_capacity(page.len());
+    for (d, score) in &page {
+        let mut header = dossier_header(&dirs[*d]);
+        header.score = Some((score * 1000.0).round() / 1000.0);
+        let mut shown = 0usize;
+        for s in &per[*d] {
+            if shown >= SNIPPETS {
+                break;
+            }
+            let t = &targets[s.target];
+            let take = if shown == 0 { 2 } else { 1 };
+            for hit in snippets(t, s.doc, &dirs[*d], &query, &matcher, &scorer, &marks, take) {
+                header.hits.push(hit);
+                shown += 1;
+            }
+        }
+        results.push(header);
+    }
+    Ok(RankedResult {
+        query: q.text.to_string(),
+        mode: "ranked",
+        total_hits,
+        total_dossiers,
+        offset: q.offset,
+        returned: results.len(),
+        truncated: q.offset + results.len() < total_dossiers,
+        files_searched: targets.len(),
+        candidate_files: outs.iter().filter(|o| o.candidate).count(),
+        binary_files_skipped: outs.iter().filter(|o| o.binary).count(),
+        results,
+        warnings,
+    })
+}
+
+/// Best first; equal scores by most recently touched (read only for ties), then slug.
+fn order(ranked: &mut [(usize, f64)], dirs: &[PathBuf]) {
+    let slug = |d: usize| dirs[d].file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| slug(a.0).cmp(&slug(b.0))));
+    let mut i = 0;
+    while i < ranked.len() {
+        let mut j = i + 1;
+        while j < ranked.len() && ranked[j].1 == ranked[i].1 {
+            j += 1;
+        }
+        if j - i > 1 {
+            let touched = |d: usize| {
+                crate::layout::read_frontmatter(&dirs[d].join("dossier.md"))
+                    .map(|(_, t)| t.last_touched_at)
+                    .unwrap_or(0)
+            };
+            let mut run: Vec<(usize, f64, i64)> = ranked[i..j].iter().map(|&(d, s)| (d, s, touched(d))).collect();
+            run.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| slug(a.0).cmp(&slug(b.0))));
+            for (k, (d, s, _)) in run.into_iter().enumerate() {
+                ranked[i + k] = (d, s);
+            }
+        }
+        i = j;
+    }
+}
+
+/// The files in scope: `dossier.md` unless `kind:artifact`; artifacts unless `kind:dossier`
+/// or an `in:` filter (which names places in the Distilled State).
+fn targets(dirs: &[PathBuf], q: &lx::Query) -> Vec<Target> {
+    let mut out = Vec::new();
+    for (i, dir) in dirs.iter().enumerate() {
+        if q.kind != Some(Kind::Artifact) {
+            out.push(Target { dossier: i, path: dir.join("dossier.md"), sidecar: None, artifact_id: None });
+        }
+        if q.kind == Some(Kind::Dossier) || !q.places.is_empty() {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(dir.join("artifacts")) else { continue };
+        let mut names: Vec<String> =
+            entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        for name in &names {
+            if name.starts_with('.') || name.ends_with(".meta.yaml") {
+                continue;
+            }
+            let Some(id) =
+                name.strip_suffix(".md").or_else(|| name.strip_suffix(".json")).or_else(|| name.strip_suffix(".txt"))
+            else {
+                continue;
+            };
+            let meta = format!("{id}.meta.yaml");
+            let sidecar = names.binary_search(&meta).ok().map(|_| dir.join("artifacts").join(&meta));
+            out.push(Target {
+                dossier: i,
+                path: dir.join("artifacts").join(name),
+                sidecar,
+                artifact_id: Some(id.to_string()),
+            });
+        }
+    }
+    out
+}
+
+/// The prefilter: for each alternative, its longest term's stem minus its last letter
+/// ("polici" → "polic", matching "policy"), and for a compound-length term its splits with
+/// a space or hyphen ("sign in" for "signin"); ASCII case-insensitive.
+fn prefilter(q: &lx::Query) -> AhoCorasick {
+    let mut pats: Vec<String> = Vec::new();
+    for g in q.groups.iter().chain(&q.exclusions) {
+        for (i, alt) in g.alternatives.iter().enumerate() {
+            let Some(t) = alt.iter().max_by_key(|t| t.len()) else { continue };
+            let chars: Vec<char> = t.chars().collect();
+            let keep = if chars.len() > 3 { chars.len() - 1 } else { chars.len() };
+            pats.push(chars[..keep].iter().collect());
+            // Splits for the group's own word only: the other alternatives are joins with a
+            // neighbour, or the words of a compound, each met by its own pattern.
+            if i == 0 && t.is_ascii() && (5..=14).contains(&t.len()) && alt.len() == 1 {
+                for k in 3..t.len() - 1 {
+                    let tail = &t[k..t.len() - 1];
+                    for sep in [" ", "-"] {
+                        pats.push(format!("{}{sep}{tail}", &t[..k]));
+                    }
+                }
+            }
+        }
+    }
+    pats.sort();
+    pats.dedup();
+    AhoCorasick::builder().ascii_case_insensitive(true).build(&pats).expect("literal patterns always build")
+}
+
+/// Read, prefilter and analyse every target, in parallel; results placed by target.
+fn scan(targets: &[Target], q: &lx::Query, ac: &AhoCorasick, progress: &dyn Progress) -> Vec<FileOut> {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 8);
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<FileOut> = (0..targets.len()).map(|_| FileOut::default()).collect();
+    let done: Vec<Vec<(usize, FileOut)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    // Each thread has its own matcher scratch space.
+                    let m = q.matcher();
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(t) = targets.get(i) else { break };
+                        out.push((i, one(t, q, &m, ac)));
+                        progress.advance(1);
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("search worker panicked")).collect()
+    });
+    for (i, o) in done.into_iter().flatten() {
+        slots[i] = o;
+    }
+    slots
+}
+
+fn one(t: &Target, q: &lx::Query, m: &Terms, ac: &AhoCorasick) -> FileOut {
+    let mut out = FileOut::default();
+    // An unreadable file (removed mid-search, permissions) has no hits.
+    let Ok(content) = std::fs::read(&t.path) else { return out };
+    let sidecar = t.sidecar.as_ref().and_then(|p| std::fs::read(p).ok());
+    out.bytes = content.len() as u64;
+    if !ac.is_match(&content[..]) && !sidecar.as_ref().is_some_and(|s| ac.is_match(&s[..])) {
+        return out;
+    }
+    out.candidate = true;
+    if memchr::memchr(0, &content).is_some() {
+        out.binary = true;
+        return out;
+    }
+    let text = String::from_utf8_lossy(&content);
+    let side = sidecar.as_ref().map(|s| String::from_utf8_lossy(s));
+    for (doc, fields) in documents(t, &text, side.as_deref(), q) {
+        let fields: Vec<(Field, &str)> = fields.iter().map(|(f, s, _)| (*f, *s)).collect();
+        let st = q.analyse(m, &fields);
+        if st.matches() || st.excluded.iter().any(|&e| e) {
+            out.docs.push((doc, st));
+        }
+    }
+    out
+}
+
+/// A field's text and the line (1-based) it starts on: in `dossier.md` the file's line, in
+/// an artifact the line of its content (a Markdown artifact's frontmatter not counted).
+type FieldText<'a> = (Field, &'a str, u64);
+
+/// Frontmatter keys that carry no words worth finding.
+const SKIPPED_KEYS: &[&str] = &[
+    "id",
+    "dossier_id",
+    "created_at",
+    "updated_at",
+    "last_touched_at",
+    "captured_at",
+    "refreshed_at",
+    "status",
+    "importance",
+    "urgency",
+    "token_target",
+    "base_revision",
+    "frozen",
+    "content_format",
+    "source_size_bytes",
+    "binary_source",
+    "type",
+];
+
+/// Split `---` frontmatter from the rest: (frontmatter lines, body, body's first line).
+fn split_frontmatter(text: &str) -> (&str, &str, u64) {
+    if let Some(rest) = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")) {
+        let mut at = 0;
+        for line in rest.split_inclusive('\n') {
+            if line.trim_end() == "---" {
+                let fm = &rest[..at];
+                let body = &rest[at + line.len()..];
+                let lines = 2 + fm.matches('\n').count() as u64;
+                return (fm, body, lines + 1);
+            }
+            at += line.len();
+        }
+    }
+    ("", text, 1)
+}
+
+/// The values of frontmatter lines, by field: `name`/`slug` → Name, `next_action`,
+/// `open_questions` items, `title` → Title, other keys → Meta (bookkeeping keys skipped).
+fn frontmatter_fields<'a>(fm: &'a str, first_line: u64, out: &mut Vec<FieldText<'a>>) {
+    let mut list: Option<Field> = None;
+    for (n, line) in fm.split_inclusive('\n').enumerate() {
+        let ln = first_line + n as u64;
+        let trimmed = line.trim_start();
+        let indented = line.starts_with([' ', '\t']);
+        if let Some(item) = trimmed.strip_prefix("- ")
+            && (indented || line.starts_with("- "))
+        {
+            if let Some(f) = list {
+                out.push((f, item, ln));
+            }
+            continue;
+        }
+        if indented {
+            if let Some(f) = list {
+                out.push((f, trimmed, ln));
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once(':') else { continue };
+        let key = key.trim();
+        let field = match key {
+            "name" | "slug" => Some(Field::Name),
+            "next_action" => Some(Field::NextAction),
+            "open_questions" => Some(Field::OpenQuestions),
+            "title" => Some(Field::Title),
+            k if SKIPPED_KEYS.contains(&k) => None,
+            _ => Some(Field::Meta),
+        };
+        list = field;
+        if let Some(f) = field
+            && !value.trim().is_empty()
+        {
+            out.push((f, value, ln));
+        }
+    }
+}
+
+/// The documents of one target with their fields, filtered by the query's `in:` places.
+fn documents<'a>(
+    t: &Target,
+    text: &'a str,
+    sidecar: Option<&'a str>,
+    q: &lx::Query,
+) -> Vec<(DocRef, Vec<FieldText<'a>>)> {
+    let mut docs = Vec::new();
+    let (fm, body, body_line) = split_frontmatter(text);
+    if t.artifact_id.is_some() {
+        let mut fields = Vec::new();
+        frontmatter_fields(fm, 2, &mut fields);
+        if let Some(s) = sidecar {
+            frontmatter_fields(s, 1, &mut fields);
+        }
+        // Artifact lines are the content's own, as `dossier show` reads it (a Markdown
+        // artifact's frontmatter and the blank lines after it not counted).
+        fields.push((Field::Body, body.trim_start_matches('\n'), 1));
+        docs.push((DocRef::Artifact, fields));
+        let _ = body_line;
+        return docs;
+    }
+    let mut fields = Vec::new();
+    frontmatter_fields(fm, 2, &mut fields);
+    let allowed = |p: Place| q.places.is_empty() || q.places.contains(&p);
+    fields.retain(|(f, _, _)| match f {
+        Field::Name => allowed(Place::Name),
+        Field::NextAction => allowed(Place::NextAction),
+        Field::OpenQuestions => allowed(Place::OpenQuestions),
+        _ => q.places.is_empty(),
+    });
+    docs.push((DocRef::Frontmatter, fields));
+    // Sections: from a fixed heading to the next one; text before the first is the title.
+    let mut current: Option<(usize, usize, u64)> = None; // (section, start byte, first line)
+    let mut at = 0usize;
+    let close = |cur: Option<(usize, usize, u64)>, end: usize, docs: &mut Vec<(DocRef, Vec<FieldText<'a>>)>| {
+        if let Some((s, start, l)) = cur
+            && allowed(Place::Section(s))
+        {
+            docs.push((DocRef::Section(s), vec![(Field::Body, &body[start..end], l)]));
+        }
+    };
+    for (k, l) in body.split_inclusive('\n').enumerate() {
+        if l.starts_with('#')
+            && let Some(s) = section_of_heading(l)
+        {
+            close(current.take(), at, &mut docs);
+            current = Some((s, at + l.len(), body_line + k as u64 + 1));
+        }
+        at += l.len();
+    }
+    close(current.take(), body.len(), &mut docs);
+    docs
+}
+
+/// Up to `take` snippets of one document: its best lines (most query weight, then earliest).
+#[allow(clippy::too_many_arguments)]
+fn snippets(
+    t: &Target,
+    doc: DocRef,
+    dir: &Path,
+    q: &lx::Query,
+    m: &Terms,
+    scorer: &Scorer,
+    marks: &Terms,
+    take: usize,
+) -> Vec<Hit> {
+    let Ok(content) = std::fs::read(&t.path) else { return Vec::new() };
+    let side = t.sidecar.as_ref().and_then(|p| std::fs::read(p).ok());
+    let text = String::from_utf8_lossy(&content);
+    let side = side.as_ref().map(|s| String::from_utf8_lossy(s));
+    let docs = documents(t, &text, side.as_deref(), q);
+    let Some((_, fields)) = docs.into_iter().find(|(d, _)| *d == doc) else { return Vec::new() };
+    // Candidate lines: (weight, field order, line number, text).
+    let mut lines: Vec<(f64, usize, u64, &str, Field)> = Vec::new();
+    for (fi, (field, ftext, first)) in fields.iter().enumerate() {
+        for (k, line) in ftext.split_inclusive('\n').enumerate() {
+            if *field == Field::Name && dir.file_name().is_some_and(|n| line.trim() == n.to_string_lossy()) {
+                continue; // the slug: the name says it better
+            }
+            let st = q.analyse(m, &[(*field, line)]);
+            if !st.matches() {
+                continue;
+            }
+            let w: f64 = (0..q.groups.len()).filter(|&g| st.has(g)).map(|g| scorer.idf[g]).sum::<f64>()
+                * lx::WEIGHTS[*field as usize];
+            lines.push((w, fi, first + k as u64, line, *field));
+        }
+    }
+    lines.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let title = t.artifact_id.as_ref().and_then(|id| artifact_title(dir, id));
+    lines
+        .into_iter()
+        .take(take)
+        .map(|(_, _, line, text, field)| {
+            let section = match (doc, field) {
+                (DocRef::Artifact, _) => None,
+                (DocRef::Section(s), _) => Some(SECTION_NAMES[s].to_string()),
+                (DocRef::Frontmatter, Field::Name) => Some("name".into()),
+                (DocRef::Frontmatter, Field::NextAction) => Some("next-action".into()),
+                (DocRef::Frontmatter, Field::OpenQuestions) => Some("open-questions".into()),
+                (DocRef::Frontmatter, _) => Some("frontmatter".into()),
+            };
+            let (kind, cite) = match (&t.artifact_id, field) {
+                (Some(id), Field::Body) => (HitKind::Artifact, Some(format!("[src:{id}#L{line}]"))),
+                (Some(_), _) => (HitKind::ArtifactMetadata, None),
+                (None, _) => (HitKind::Dossier, None),
+            };
+            let path = match (&t.sidecar, kind == HitKind::ArtifactMetadata) {
+                (Some(s), true) => s.clone(),
+                _ => t.path.clone(),
+            };
+            Hit {
+                kind,
+                path,
+                artifact_id: t.artifact_id.clone(),
+                artifact_title: title.clone(),
+                line,
+                snippet: marked(text, marks),
+                section,
+                cite,
+            }
+        })
+        .collect()
+}
+
+/// The line with every query word marked `**like this**`, cut to about
+/// [`SNIPPET_CHARS`] characters around the first mark.
+fn marked(line: &str, marks: &Terms) -> String {
+    let line = line.trim_end_matches(['\n', '\r']);
+    let spans: Vec<(usize, usize)> = {
+        let mut v: Vec<(usize, usize)> = Vec::new();
+        lexical::find_terms(line, marks, |h| {
+            match v.last_mut() {
+                Some(l) if h.start < l.1 => l.1 = l.1.max(h.end),
+                _ => v.push((h.start, h.end)),
+            }
+            std::ops::ControlFlow::Continue(())
+        });
+        v
+    };
+    let first = spans.first().map_or(0, |s| s.0);
+    let chars = line.chars().count();
+    let (mut from, mut to) = (0usize, line.len());
+    if chars > SNIPPET_CHARS {
+        let before: usize = line[..first].chars().count();
+        let begin = before.saturating_sub(SNIPPET_CHARS / 3).min(chars - SNIPPET_CHARS);
+        from = line.char_indices().nth(begin).map_or(0, |(i, _)| i);
+        to = line.char_indices().nth(begin + SNIPPET_CHARS).map_or(line.len(), |(i, _)| i);
+    }
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    let mut at = from;
+    for (s, e) in spans {
+        if s < from || e > to {
+            continue;
+        }
+        out.push_str(&line[at..s]);
+        out.push_str("**");
+        out.push_str(&line[s..e]);
+        out.push_str("**");
+        at = e;
+    }
+    out.push_str(&line[at..to]);
+    if to < line.len() {
+        out.push('…');
+    }
+    out.trim().to_string()
+}

@@ -1,0 +1,344 @@
+//! Ranked search (issue 22, SPEC §11.3) through the real binary on real stores in temp
+//! dirs: words in another order and form, compounds, grouped results best first with marked
+//! snippets, line numbers and citations, archived Dossiers marked, filters, exclusions,
+//! phrases, refused filters (nothing written), paging and deterministic order; and the
+//! evaluation runners over tests/fixtures/search/ (dev set: figures; held-out: the lead's).
+
+use support::{TempStore, json_of};
+
+fn promote(store: &TempStore, name: &str) -> String {
+    let out = store.cmd().args(["promote", "--name", name, "--create", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    json_of(&out)["data"]["slug"].as_str().unwrap().to_string()
+}
+
+fn revision(store: &TempStore, slug: &str) -> String {
+    let out = store.cmd().args(["show", slug, "--json"]).output().unwrap();
+    json_of(&out)["data"]["revision"].as_str().unwrap().to_string()
+}
+
+fn save_state(store: &TempStore, slug: &str, body: &str) {
+    let file = store.dir.path().join(format!("{slug}-state.md"));
+    std::fs::write(&file, body).unwrap();
+    let rev = revision(store, slug);
+    let out = store
+        .cmd()
+        .args(["save", slug, "--base-revision", &rev, "--from-file"])
+        .arg(&file)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+fn state(name: &str, situation: &str, decisions: &str, findings: &str) -> String {
+    format!(
+        "# {name}\n\n## Situation\n\n{situation}\n\n## Decisions\n\n{decisions}\n\n## Findings\n\n{findings}\n\n\
+         ## Current State\n\nOngoing.\n\n## Next Steps\n\n1. Review.\n"
+    )
+}
+
+fn search(store: &TempStore, args: &[&str]) -> serde_json::Value {
+    let out = store.cmd().arg("search").args(args).arg("--json").output().unwrap();
+    json_of(&out)
+}
+
+fn slugs(v: &serde_json::Value) -> Vec<String> {
+    v["data"]["results"].as_array().unwrap().iter().map(|g| g["slug"].as_str().unwrap().to_string()).collect()
+}
+
+/// Three topic Dossiers and a distractor.
+fn library() -> TempStore {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let pg = promote(&store, "Billing database move");
+    save_state(
+        &store,
+        &pg,
+        &state(
+            "Billing database move",
+            "We migrated the billing database from MySQL to Postgres in May.",
+            "- Logical replication for the cut-over.",
+            "- Replica lag spiked while customers were signing in.",
+        ),
+    );
+    let login = promote(&store, "Login page redesign");
+    save_state(
+        &store,
+        &login,
+        &state(
+            "Login page redesign",
+            "The sign-in page confuses users;\nthe form asks for too much.",
+            "- A café-style minimal form.",
+            "- Users abandon at the password step.",
+        ),
+    );
+    let pricing = promote(&store, "Pricing refresh");
+    save_state(
+        &store,
+        &pricing,
+        &state(
+            "Pricing refresh",
+            "Enterprise tiers are renewed annually.",
+            "- Keep the discount for renewals.",
+            "- Churn follows price changes.",
+        ),
+    );
+    let other = promote(&store, "Office move");
+    save_state(&store, &other, &state("Office move", "The office moves in June.", "- Movers booked.", "- None."));
+    store
+}
+
+#[test]
+fn spec_11_3_ranked_search_finds_words_in_other_orders_forms_and_lines() {
+    let store = library();
+    // Inflected ("migrations" for "migrated"), reordered, across lines.
+    let v = search(&store, &["postgres migrations"]);
+    assert_eq!(slugs(&v)[0], "billing-database-move", "{v}");
+    assert_eq!(v["data"]["mode"], "ranked");
+    let v = search(&store, &["form confusing sign-in page"]);
+    assert_eq!(slugs(&v)[0], "login-page-redesign", "{v}");
+    // Diacritics fold both ways.
+    assert_eq!(slugs(&search(&store, &["cafe"]))[0], "login-page-redesign");
+    assert_eq!(slugs(&search(&store, &["CAFÉ"]))[0], "login-page-redesign");
+    // A question, with stop words.
+    let v = search(&store, &["what was decided about renewal discounts?"]);
+    assert_eq!(slugs(&v)[0], "pricing-refresh", "{v}");
+    // Nothing shared: nothing returned.
+    let v = search(&store, &["kubernetes"]);
+    assert!(slugs(&v).is_empty(), "{v}");
+}
+
+#[test]
+fn spec_11_3_compounds_match_spaced_hyphenated_and_joined() {
+    let store = library();
+    for q in ["signin", "sign-in"] {
+        let v = search(&store, &[q]);
+        assert_eq!(slugs(&v)[0], "login-page-redesign", "{q}: {v}");
+    }
+    // "sign in" also meets "signing in" (stemming): both are found, the compound marked.
+    let v = search(&store, &["sign in"]);
+    assert!(slugs(&v).contains(&"login-page-redesign".to_string()), "{v}");
+    let login = v["data"]["results"].as_array().unwrap().iter().find(|g| g["slug"] == "login-page-redesign").unwrap();
+    assert_eq!(login["hits"][0]["snippet"], "The **sign-in** page confuses users;");
+}
+
+#[test]
+fn spec_11_3_results_are_grouped_best_first_with_marked_snippets_and_lines() {
+    let store = library();
+    let v = search(&store, &["replica lag"]);
+    let g = &v["data"]["results"][0];
+    assert_eq!(g["slug"], "billing-database-move");
+    assert!(g["score"].as_f64().unwrap() > 0.0);
+    let h = &g["hits"][0];
+    // Query words next to each other are one marked span.
+    assert_eq!(h["snippet"], "- **Replica lag** spiked while customers were signing in.");
+    assert_eq!(h["section"], "findings");
+    let file = std::fs::read_to_string(store.root().join("billing-database-move").join("dossier.md")).unwrap();
+    let line = file.lines().position(|l| l.contains("Replica lag")).unwrap() + 1;
+    assert_eq!(h["line"], line as u64, "line numbers are the file's");
+    // Scores are non-increasing down the list.
+    let v = search(&store, &["move"]);
+    let scores: Vec<f64> =
+        v["data"]["results"].as_array().unwrap().iter().map(|g| g["score"].as_f64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert_eq!(scores.len(), 2, "{v}");
+}
+
+#[test]
+fn spec_11_3_artifact_hits_carry_id_title_line_and_citation() {
+    let store = library();
+    let note = store.dir.path().join("failover-notes.md");
+    std::fs::write(&note, "# Failover drill\n\nStep one.\nThe standby promoted in 40 seconds.\n").unwrap();
+    store
+        .cmd()
+        .args(["save", "billing-database-move", "--artifact"])
+        .arg(&note)
+        .args(["--artifact-type", "source-snapshot"])
+        .assert()
+        .success();
+    let v = search(&store, &["standby promotion"]);
+    let g = &v["data"]["results"][0];
+    assert_eq!(g["slug"], "billing-database-move", "{v}");
+    let h = g["hits"].as_array().unwrap().iter().find(|h| h["kind"] == "artifact").expect("an artifact hit");
+    let id = h["artifact_id"].as_str().unwrap();
+    assert!(id.starts_with("art_"));
+    assert!(h["artifact_title"].is_string(), "{h}");
+    assert_eq!(h["line"], 4, "the artifact content's own line: {h}");
+    assert_eq!(h["cite"], format!("[src:{id}#L4]"));
+    // kind:artifact finds only artifacts; kind:dossier never them.
+    let v = search(&store, &["standby kind:artifact"]);
+    assert!(v["data"]["results"][0]["hits"].as_array().unwrap().iter().all(|h| h["kind"] != "dossier"));
+    assert!(slugs(&search(&store, &["standby kind:dossier"])).is_empty());
+}
+
+#[test]
+fn spec_14_9_b_archived_dossiers_are_ranked_and_marked() {
+    let store = library();
+    store.cmd().args(["archive", "pricing-refresh"]).assert().success();
+    let v = search(&store, &["renewal discount"]);
+    let g = &v["data"]["results"][0];
+    assert_eq!(g["slug"], "pricing-refresh");
+    assert_eq!(g["archived"], true);
+    assert_eq!(g["status"], "archived");
+    let v = search(&store, &["renewal discount status:active"]);
+    assert!(slugs(&v).is_empty(), "{v}");
+    let v = search(&store, &["renewal status:archived"]);
+    assert_eq!(slugs(&v), vec!["pricing-refresh"]);
+}
+
+#[test]
+fn spec_11_3_filters_phrases_and_exclusions() {
+    let store = library();
+    // in:<section>
+    let v = search(&store, &["replica in:findings"]);
+    assert_eq!(slugs(&v), vec!["billing-database-move"]);
+    assert!(slugs(&search(&store, &["replica in:decisions"])).is_empty());
+    let v = search(&store, &["pricing in:name"]);
+    assert_eq!(slugs(&v), vec!["pricing-refresh"]);
+    // dossier:
+    let v = search(&store, &["move dossier:office-move"]);
+    assert_eq!(slugs(&v), vec!["office-move"]);
+    // -exclusion drops a Dossier that mentions it.
+    let v = search(&store, &["move -postgres"]);
+    assert_eq!(slugs(&v), vec!["office-move"]);
+    // A quoted phrase is required, in order.
+    let v = search(&store, &["\"billing database\""]);
+    assert_eq!(slugs(&v), vec!["billing-database-move"]);
+    assert!(slugs(&search(&store, &["\"database billing\""])).is_empty());
+}
+
+#[test]
+fn spec_8_2_unknown_search_filter_is_refused_naming_the_valid_ones_and_writes_nothing() {
+    let store = library();
+    let before = support::snapshot(store.root());
+    for (q, field) in [("owner:bob pricing", "query"), ("in:body pricing", "in"), ("status:open pricing", "status")] {
+        let out = store.cmd().args(["search", q, "--json"]).output().unwrap();
+        assert!(!out.status.success(), "{q}");
+        let v = json_of(&out);
+        assert_eq!(v["error"]["code"], "invalid_input", "{v}");
+        assert_eq!(v["error"]["details"]["field"], field, "{v}");
+        assert!(!v["error"]["details"]["valid"].as_array().unwrap().is_empty(), "{v}");
+    }
+    let v = json_of(&store.cmd().args(["search", "owner:bob", "--json"]).output().unwrap());
+    assert!(v["error"]["message"].as_str().unwrap().contains("owner:"), "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("status:, dossier:, in:, kind:"), "{v}");
+    assert_eq!(support::snapshot(store.root()), before, "a refused search writes nothing");
+}
+
+#[test]
+fn spec_11_3_limit_pages_and_order_is_deterministic() {
+    let store = library();
+    let all = search(&store, &["move"]);
+    assert_eq!(slugs(&all).len(), 2);
+    let first = search(&store, &["move", "--limit", "1"]);
+    assert_eq!(slugs(&first), slugs(&all)[..1].to_vec());
+    assert_eq!(first["data"]["truncated"], true);
+    let next = first["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains("--offset 1"));
+    assert!(next, "{first}");
+    let second = search(&store, &["move", "--limit", "1", "--offset", "1"]);
+    assert_eq!(slugs(&second), slugs(&all)[1..].to_vec());
+    assert_eq!(second["data"]["truncated"], false);
+    // The same query twice: the same bytes.
+    let a = store.cmd().args(["search", "the move", "--json"]).output().unwrap().stdout;
+    let b = store.cmd().args(["search", "the move", "--json"]).output().unwrap().stdout;
+    assert_eq!(a, b);
+}
+
+#[test]
+fn spec_11_3_literal_and_regex_keep_exact_semantics() {
+    let store = library();
+    let v = search(&store, &["signing in", "--literal"]);
+    assert_eq!(v["data"]["total_hits"], 1, "{v}");
+    assert!(v["data"].get("mode").is_none());
+    let v = search(&store, &["sign.in", "--regex"]);
+    assert_eq!(v["data"]["regex"], true);
+    assert_eq!(v["data"]["total_hits"], 1, "{v}");
+}
+
+/// A copy of the evaluation store (search never writes, but a test leaves fixtures alone).
+fn eval_store() -> TempStore {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            let target = to.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &target);
+            } else {
+                std::fs::copy(e.path(), target).unwrap();
+            }
+        }
+    }
+    let store = TempStore::new(crate::DOSSIER);
+    copy(&support::workspace_root().join("tests/fixtures/search/store"), store.root());
+    store
+}
+
+/// Grade-2 Dossiers of a judged query (every relevant one when it has no grades).
+fn expected(q: &serde_json::Value) -> Vec<String> {
+    match q.get("grade").and_then(|g| g.as_object()) {
+        Some(g) => g.iter().filter(|(_, v)| v.as_u64() == Some(2)).map(|(k, _)| k.clone()).collect(),
+        None => q["relevant"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect(),
+    }
+}
+
+/// Run every query of `set` through `dossier search --json`; print MRR and recall@3 (the
+/// expected Dossiers among the first three / min(expected, 3)), overall and per style, as
+/// tests/fixtures/search/baselines.py computes them. Returns (MRR, recall@3).
+fn evaluate(set: &str) -> (f64, f64) {
+    let store = eval_store();
+    let path = support::workspace_root().join(format!("tests/fixtures/search/{set}.json"));
+    let queries: Vec<serde_json::Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut per_style: std::collections::BTreeMap<String, (f64, f64, usize)> = Default::default();
+    let (mut mrr, mut r3) = (0.0, 0.0);
+    for q in &queries {
+        let v = search(&store, &[q["query"].as_str().unwrap(), "--limit", "10"]);
+        let ranked: Vec<String> = if v["ok"] == true { slugs(&v) } else { Vec::new() };
+        let exp = expected(q);
+        let rr = ranked.iter().position(|s| exp.contains(s)).map_or(0.0, |i| 1.0 / (i + 1) as f64);
+        let hit3 = ranked.iter().take(3).filter(|s| exp.contains(s)).count() as f64 / exp.len().min(3) as f64;
+        mrr += rr;
+        r3 += hit3;
+        let e = per_style.entry(q["style"].as_str().unwrap_or("?").to_string()).or_default();
+        e.0 += rr;
+        e.1 += hit3;
+        e.2 += 1;
+        if set == "dev" && hit3 < 1.0 {
+            eprintln!("  {} {:?}: expected {exp:?}, got {:?}", q["id"], q["query"], &ranked[..ranked.len().min(3)]);
+        }
+    }
+    let n = queries.len() as f64;
+    eprintln!("search eval {set}: {} queries, MRR {:.3}, recall@3 {:.3}", queries.len(), mrr / n, r3 / n);
+    for (style, (m, r, k)) in &per_style {
+        eprintln!("  {style:<12} n={k:<3} MRR {:.3}  R@3 {:.3}", m / *k as f64, r / *k as f64);
+    }
+    (mrr / n, r3 / n)
+}
+
+#[test]
+fn search_eval_dev_set() {
+    let (mrr, r3) = evaluate("dev");
+    // The bar the tuning reached on the dev set (docs/search.md); the held-out set is scored
+    // once by someone else.
+    assert!(r3 >= 0.85 && mrr >= 0.8, "dev set: MRR {mrr:.3}, recall@3 {r3:.3}");
+}
+
+/// The held-out set: never tuned on, never read while developing; run once by the lead
+/// (`cargo test -p dossier --test main -- search::search_eval_heldout_set --ignored --nocapture`).
+#[test]
+#[ignore = "the held-out evaluation is run once, by the lead, who sets its bars"]
+fn search_eval_heldout_set() {
+    let (mrr, r3) = evaluate("heldout");
+    eprintln!("held-out: MRR {mrr:.3}, recall@3 {r3:.3}");
+}
+
+#[test]
+fn spec_11_3_a_long_hyphenated_marker_is_found_as_written() {
+    // Regression: the prefilter once looked only for the joined compound.
+    let store = library();
+    save_state(&store, "office-move", &state("Office move", "EXTRA-LINKED-CONTENT here.", "- None.", "- None."));
+    let v = search(&store, &["EXTRA-LINKED-CONTENT"]);
+    assert_eq!(slugs(&v), vec!["office-move"], "{v}");
+    assert_eq!(v["data"]["total_hits"], 1);
+}
