@@ -324,13 +324,14 @@ fn search_eval_dev_set() {
     assert!(r3 >= 0.85 && mrr >= 0.8, "dev set: MRR {mrr:.3}, recall@3 {r3:.3}");
 }
 
-/// The held-out set: never tuned on, never read while developing; run once by the lead
-/// (`cargo test -p dossier --test main -- search::search_eval_heldout_set --ignored --nocapture`).
+/// The held-out set: never tuned on, never read while developing; run once by the lead after
+/// the ranking's last change (2026-12-01, `search22` f09f0a4: MRR 0.941, recall@3 0.974 over
+/// 90 queries; docs/search.md). The bars are those figures, rounded down: the test fails on a
+/// regression. The set is now spent for tuning: a new author writes the next one.
 #[test]
-#[ignore = "the held-out evaluation is run once, by the lead, who sets its bars"]
 fn search_eval_heldout_set() {
     let (mrr, r3) = evaluate("heldout");
-    eprintln!("held-out: MRR {mrr:.3}, recall@3 {r3:.3}");
+    assert!(r3 >= 0.97 && mrr >= 0.94, "held-out set: MRR {mrr:.3}, recall@3 {r3:.3}");
 }
 
 #[test]
@@ -341,4 +342,21 @@ fn spec_11_3_a_long_hyphenated_marker_is_found_as_written() {
     let v = search(&store, &["EXTRA-LINKED-CONTENT"]);
     assert_eq!(slugs(&v), vec!["office-move"], "{v}");
     assert_eq!(v["data"]["total_hits"], 1);
+}
+
+#[test]
+fn spec_11_3_diacritics_fold_both_ways_even_where_the_prefilter_sees_other_bytes() {
+    // Regression: the ASCII prefilter skipped a file whose word carries an accent the query
+    // does not ("résumé" for "resume"), so folding never ran on it.
+    let store = library();
+    let job = promote(&store, "Job hunt");
+    save_state(&store, &job, &state("Job hunt", "The résumé goes to Zoë at the café.", "- None.", "- None."));
+    let notes = promote(&store, "Plain notes");
+    save_state(&store, &notes, &state("Plain notes", "Resume the cafe survey next week.", "- None.", "- None."));
+    let v = search(&store, &["resume zoe"]);
+    assert_eq!(slugs(&v).first().map(String::as_str), Some("job-hunt"), "{v}");
+    let v = search(&store, &["Zoë"]);
+    assert_eq!(slugs(&v), vec!["job-hunt"], "{v}");
+    let v = search(&store, &["CAFÉ survey"]);
+    assert_eq!(slugs(&v).first().map(String::as_str), Some("plain-notes"), "{v}");
 }

@@ -380,7 +380,16 @@ fn one(t: &Target, q: &lx::Query, m: &Terms, ac: &AhoCorasick) -> FileOut {
     let Ok(content) = std::fs::read(&t.path) else { return out };
     let sidecar = t.sidecar.as_ref().and_then(|p| std::fs::read(p).ok());
     out.bytes = content.len() as u64;
-    if !ac.is_match(&content[..]) && !sidecar.as_ref().is_some_and(|s| ac.is_match(&s[..])) {
+    // The prefilter's patterns are folded ASCII: a word written with a diacritic ("résumé",
+    // "Zoë") never matches them, so a file holding one is always analysed, where folding
+    // runs. Those letters' UTF-8 lead bytes are 0xC3–0xCF (Latin-1 to Greek and Cyrillic)
+    // and 0xE1 (Latin Extended Additional, Greek Extended); punctuation such as "—" is not.
+    let folds = |b: &[u8]| b.iter().any(|&c| (0xC3..=0xCF).contains(&c) || c == 0xE1);
+    if !ac.is_match(&content[..])
+        && !sidecar.as_ref().is_some_and(|s| ac.is_match(&s[..]))
+        && !folds(&content)
+        && !sidecar.as_deref().is_some_and(folds)
+    {
         return out;
     }
     out.candidate = true;
