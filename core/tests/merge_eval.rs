@@ -701,7 +701,11 @@ fn merge_eval_heldout4_set() {
         "heldout4: certain recall regressed: {} < {HELDOUT4_CAUGHT_CERTAIN}",
         t.caught_certain
     );
-    assert!(t.caught_any >= HELDOUT4_CAUGHT_ANY, "heldout4: recall regressed: {} < {HELDOUT4_CAUGHT_ANY}", t.caught_any);
+    assert!(
+        t.caught_any >= HELDOUT4_CAUGHT_ANY,
+        "heldout4: recall regressed: {} < {HELDOUT4_CAUGHT_ANY}",
+        t.caught_any
+    );
     assert!(t.located >= HELDOUT4_LOCATED, "heldout4: located regressed: {} < {HELDOUT4_LOCATED}", t.located);
     assert!(
         c.certain_alarm <= HELDOUT4_MAX_CERTAIN_ALARMS,
