@@ -923,13 +923,14 @@ pub const RULES: &[Rule] = &[
         pre: Pre::Auto,
     },
     // A call's keyword argument, named with its function (`wandb.login(key="…")`,
-    // `Client(api_token="…")`): the function gives a bare `key` its meaning.
+    // `Client(api_token="…")`, Ruby `login(key: "…")`): the function gives a bare `key` its
+    // meaning.
     Rule {
         kind: "assignment",
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(
-            r#"(?P<n>[A-Za-z0-9_]+\(\s*(?:[A-Za-z0-9_]+\s*=\s*[^,()\n]{1,80},\s*)*[A-Za-z0-9_]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth))\s*=\s*\\?["'](?P<s>[^"'\\\s]{4,256})\\?["']"#,
+            r#"(?P<n>[A-Za-z0-9_]+\(\s*(?:[A-Za-z0-9_]+\s*=\s*[^,()\n]{1,80},\s*)*[A-Za-z0-9_]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth))\s*(?:=|:)\s*\\?["'](?P<s>[^"'\\\s]{4,256})\\?["']"#,
         ),
         gate: Gate::Assignment,
         back: 200,

@@ -453,6 +453,7 @@ fn third_round_contextual_secrets_are_caught() {
         ("curl -H 'X-Honeycomb-Team: v7snqYPP4bFly0FSySvJFU' https://api.honeycomb.io", "api_key_header", "v7snqYPP4b"),
         // A call's keyword argument, named with its function.
         ("wandb.login(key=\"2772d8f07aafd255a6108e372c1d5c34470c7703\")", "assignment", "2772d8f07aaf"),
+        ("Wandb.login(key: \"2772d8f07aafd255a6108e372c1d5c34470c7703\")", "assignment", "2772d8f07aaf"),
         // OAuth authorization codes in a query string.
         (
             "GET /oauth/callback?code=AoBhV2RNVLIu1obH3Y7BGKcJv3rx4QMVrF6EJBvB&state=0d90359a5e6430dc",
