@@ -564,7 +564,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: &["authorization"],
         matcher: Matcher::Regex(
-            r#"(?i:authorization)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
+            r#"(?i:authorization)(?:(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?|\\?["']\s*,\s*\\?["'])\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
         ),
         gate: Gate::Loose,
         back: 16,
@@ -867,10 +867,20 @@ pub const RULES: &[Rule] = &[
         pre: Pre::Auto,
     },
     // Key/value siblings (`{"key": "x-api-key", "value": "…"}`, `- name: X` / `value: …`,
-    // a tfstate resource type and its attributes' `value`).
+    // a tfstate resource type and its attributes' `value`, a tfstate output
+    // `"db_password": {"value": "…"}`).
     Rule {
         kind: "assignment",
-        anchors: &["\"key\"", "\\\"key\\\"", "\"name\"", "\\\"name\\\"", "\"type\"", "\\\"type\\\"", "- name: "],
+        anchors: &[
+            "\"key\"",
+            "\\\"key\\\"",
+            "\"name\"",
+            "\\\"name\\\"",
+            "\"type\"",
+            "\\\"type\\\"",
+            "- name: ",
+            "\"value\"",
+        ],
         keywords: &[],
         matcher: Matcher::Sibling,
         gate: Gate::Assignment,

@@ -634,6 +634,9 @@ fn quoted_end(bytes: &[u8], p: usize, escaped: bool, max: usize) -> Option<usize
 /// `value: <v>` on the next line.
 type Range = (usize, usize);
 fn sibling_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
+    if &bytes[a..b] == b"\"value\"" {
+        return output_value(bytes, a, b);
+    }
     let yaml = bytes[a] == b'-';
     let escaped = !yaml && bytes[a] == b'\\';
     let word = if yaml { &b"name"[..] } else { &bytes[a + 1 + escaped as usize..b - 1 - escaped as usize] };
@@ -737,6 +740,54 @@ fn sibling_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
     }
     let e = quoted_end(bytes, q, esc, 4096)?;
     Some(((ns, ne), strip_scheme(bytes, q, e)))
+}
+
+/// A `"value"` member first in an object named by its key: a Terraform state output
+/// `"db_password": {` then `"value": "…"` (same line or the next).
+fn output_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
+    let mut p = a;
+    while p > 0 && bytes[p - 1].is_ascii_whitespace() && a - p < 64 {
+        p -= 1;
+    }
+    if p == 0 || bytes[p - 1] != b'{' {
+        return None;
+    }
+    p -= 1;
+    while p > 0 && matches!(bytes[p - 1], b' ' | b'\t') {
+        p -= 1;
+    }
+    if p < 2 || bytes[p - 1] != b':' {
+        return None;
+    }
+    p -= 1;
+    while p > 0 && matches!(bytes[p - 1], b' ' | b'\t') {
+        p -= 1;
+    }
+    if p < 2 || bytes[p - 1] != b'"' {
+        return None;
+    }
+    let ne = p - 1;
+    let lo = ne.saturating_sub(96);
+    let ns = memchr::memrchr(b'"', &bytes[lo..ne])? + lo + 1;
+    let name = &bytes[ns..ne];
+    if name.len() < 2
+        || !name.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        || !secretish(name)
+    {
+        return None;
+    }
+    let mut q = b;
+    skip_spaces(bytes, &mut q);
+    if bytes.get(q) != Some(&b':') {
+        return None;
+    }
+    q += 1;
+    skip_spaces(bytes, &mut q);
+    if bytes.get(q) != Some(&b'"') {
+        return None;
+    }
+    let e = quoted_end(bytes, q + 1, false, 4096)?;
+    Some(((ns, ne), (q + 1, e)))
 }
 
 /// A value's span without an auth scheme in front (`Bearer `, `Basic `, `Bearer%20`).

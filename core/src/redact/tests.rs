@@ -477,6 +477,13 @@ fn third_round_contextual_secrets_are_caught() {
             "assignment",
             "nbCuSGg9yod2",
         ),
+        (
+            "\"outputs\": {\n  \"db_password\": {\n    \"value\": \"Hq7#vLm2!XpR9sTw\",\n    \"sensitive\": true\n  }\n}",
+            "assignment",
+            "Hq7#vLm2",
+        ),
+        // A Sentry event's header pairs.
+        ("\"headers\": [[\"Authorization\", \"Bearer Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\"]]", "auth_header", "Xr4Tq9Lm2Kw7"),
         // Key formats: a PuTTY .ppk private block.
         (
             "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nkUxo+v+B/xv2uKg2RBiYu34LP6TBzvYqmdbUv3RABcxfYNdfWD+uQVvA6ZGFwdYC\nPrivate-MAC: 36",
@@ -522,6 +529,8 @@ fn third_round_near_misses_stay() {
         "{\"type\": \"aws_s3_bucket\", \"instances\": [{\"attributes\": {\"value\": \"Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\"}}]}",
         "SUPABASE_ANON_KEY: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6ImZ0d2Rya2hyZHFrbXpweXNxanV5Iiwicm9sZSI6ImFub24iLCJpYXQiOjE3MzAwMDAwMDAsImV4cCI6MjA0NTU3NjAwMH0.FlXysXftZfaH97OC-oT6ofWLdyPVdhSDAko9f7qVGFU",
         "Private-Lines: 1\nshort",
+        "\"db_host\": {\"value\": \"db-9f86d0.internal\"}, \"api_token\": {\"value\": \"${var.api_token}\"}",
+        "\"headers\": [[\"Authorization\", \"[Filtered]\"]]",
     ] {
         let r = run(text);
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
