@@ -216,6 +216,11 @@ pub fn is_uuid(v: &str) -> bool {
 
 /// True for values that are code, paths, versions, numbers or URLs rather than secrets.
 pub fn is_not_a_value(v: &str) -> bool {
+    // TypeScript's non-null assertion: `process.env.API_KEY!` is a reference.
+    let v = match v.strip_suffix('!') {
+        Some(r) if r.contains('.') => r,
+        _ => v,
+    };
     let b = v.as_bytes();
     // A dotted identifier path or a plain identifier: `self.token`, `os.environ`, `next_token`.
     // A part that looks random (long, upper, lower and digits: `dp.st.prd.xr5RZq…`) makes it a

@@ -18,6 +18,17 @@ pub enum Matcher {
     /// A base64 value starting at the anchor, decoded (bounded) and scanned again: a secret
     /// when the decoded text holds one (`scan::nested_base64`).
     Base64,
+    /// A JSON/YAML object whose member names the thing and whose sibling `value` holds it:
+    /// Postman's `{"key": "x-api-key", "value": "…"}`, Kubernetes `- name: DB_PASSWORD` /
+    /// `value: …`, a Terraform state resource `"type": "cloudflare_api_token"` and its
+    /// `attributes` `value`/`result` (`scan::sibling_value`).
+    Sibling,
+    /// A header list in one string, `k1=v1,k2=v2` (OTLP `OTEL_EXPORTER_OTLP_HEADERS`,
+    /// .NET `"Headers"`), each pair named like a secret or a vendor's key header
+    /// (`scan::header_list`).
+    HeaderList,
+    /// A PuTTY `.ppk` file's `Private-Lines: <n>` and the n lines after it (`scan::ppk`).
+    Ppk,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -81,6 +92,8 @@ pub enum Pre {
     KeyValue,
     /// A generic name then `("…"` (a call) or `", "` (a call's second argument).
     Call,
+    /// A generic name right after `(` or `,` (a call's keyword argument), then `=`.
+    Kwarg,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -294,7 +307,9 @@ pub const RULES: &[Rule] = &[
         kind: "sentry_dsn",
         anchors: &["sentry"],
         keywords: &[],
-        matcher: Matcher::Regex(r"https?://(?P<s>[0-9a-f]{32})(?::[0-9a-f]{32})?@[A-Za-z0-9.\-]*sentry"),
+        // The DSN's key is public by design (docs.sentry.io: "DSNs are safe to keep public");
+        // only a legacy DSN's secret part (`<public>:<secret>@`) is a secret.
+        matcher: Matcher::Regex(r"https?://[0-9a-f]{32}:(?P<s>[0-9a-f]{32})@[A-Za-z0-9.\-]*sentry"),
         gate: Gate::Token,
         back: 140,
         fwd: 16,
@@ -549,7 +564,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: &["authorization"],
         matcher: Matcher::Regex(
-            r#"(?i:authorization)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
+            r#"(?i:authorization)(?:(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?|\\?["']\s*,\s*\\?["'])\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
         ),
         gate: Gate::Loose,
         back: 16,
@@ -706,7 +721,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[":5432:", ":6432:", ":5433:", ":*:"],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"(?:^|[\s"])[A-Za-z0-9_.\-*]+:(?:[0-9]{2,5}|\*):[A-Za-z0-9_.\-*]+:(?P<n>[A-Za-z0-9_.\-*@]+):(?P<s>[^\s"'\\:]{4,256})(?:[ \t\r]*$|\\[nr]|\\?")"#,
+            r#"(?:^|[\s"])(?:[A-Za-z0-9_.\-*]|\\:)+:(?:[0-9]{2,5}|\*):(?:[A-Za-z0-9_.\-*]|\\:)+:(?P<n>[A-Za-z0-9_.\-*@]+):(?P<s>(?:[^\s"'\\:]|\\[:\\]){4,256})(?:[ \t\r]*$|\\[nr]|\\?")"#,
         ),
         gate: Gate::Loose,
         back: 200,
@@ -789,6 +804,150 @@ pub const RULES: &[Rule] = &[
         left: false,
         right: false,
         pre: Pre::Auto,
+    },
+    // Round 3: contextual secrets, named by the syntax around them.
+    // Session cookies and ids outside a `Cookie:` header (a Sentry event's `"cookies":
+    // {"sessionid": …}`, a HAR file, a `Set-Cookie` log line): random values only (a UUID
+    // `session_id` of a transcript is an id, `Gate::Context` says no).
+    Rule {
+        kind: "cookie_secret",
+        anchors: &["sessionid", "SESSIONID", "SessionId", "session_id", "SESSID", "_session", "connect.sid"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?:sessionid|SESSIONID|SessionId|session_id|SESSID|_session|connect\.sid))(?:\\?["'])?\s*(?::|=)\s*(?:\\?["'])?(?P<s>[^\s"'\\;,]{16,4096})"#,
+        ),
+        gate: Gate::Context,
+        back: 64,
+        fwd: 4200,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Directives that name a value with a space, not `=`: Apache `SetEnv NAME value`,
+    // `RequestHeader set X-Api-Key value`, nginx `set $name value;`, `fastcgi_param NAME value;`,
+    // `proxy_set_header Authorization "Bearer …";`.
+    Rule {
+        kind: "assignment",
+        anchors: &[
+            "SetEnv ",
+            "set $",
+            "fastcgi_param ",
+            "uwsgi_param ",
+            "scgi_param ",
+            "proxy_set_header ",
+            "grpc_set_header ",
+            "add_header ",
+            "RequestHeader ",
+            "Header set ",
+            "Header always set ",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:SetEnv|set|fastcgi_param|uwsgi_param|scgi_param|proxy_set_header|grpc_set_header|add_header|RequestHeader\s+(?:set|append|add)|Header\s+(?:always\s+)?(?:set|append|add))\s+\$?(?P<n>[A-Za-z0-9_.\-]{2,96})\s+(?:\\?["'])?(?:(?i:bearer|basic|token|bot)\s+)?(?P<s>[^\s"'\\;`]{4,256})"#,
+        ),
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Credentials in a query string by a parameter's name: an OAuth authorization `code`
+    // (RFC 6749 §4.1.2; `state` is not a credential) and a PKCE `code_verifier`.
+    Rule {
+        kind: "oauth_code",
+        anchors: &["?code=", "&code=", "#code=", "code_verifier="],
+        keywords: &[],
+        matcher: Matcher::Regex(r"(?P<n>code(?:_verifier)?)=(?P<s>[A-Za-z0-9%._~+/\-]{16,2048})"),
+        gate: Gate::Context,
+        back: 0,
+        fwd: 2100,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // Key/value siblings (`{"key": "x-api-key", "value": "…"}`, `- name: X` / `value: …`,
+    // a tfstate resource type and its attributes' `value`, a tfstate output
+    // `"db_password": {"value": "…"}`).
+    Rule {
+        kind: "assignment",
+        anchors: &[
+            "\"key\"",
+            "\\\"key\\\"",
+            "\"name\"",
+            "\\\"name\\\"",
+            "\"type\"",
+            "\\\"type\\\"",
+            "- name: ",
+            "\"value\"",
+        ],
+        keywords: &[],
+        matcher: Matcher::Sibling,
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Header lists in one string: `OTEL_EXPORTER_OTLP_HEADERS=x-honeycomb-team=…,api-key=…`.
+    Rule {
+        kind: "api_key_header",
+        anchors: &[],
+        keywords: &["headers"],
+        matcher: Matcher::HeaderList,
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Vendor key headers whose names say neither key nor token: Honeycomb's
+    // `X-Honeycomb-Team` (docs.honeycomb.io, API keys), in `-H` flags and header objects.
+    Rule {
+        kind: "api_key_header",
+        anchors: &["x-honeycomb-team", "X-Honeycomb-Team", "X-HONEYCOMB-TEAM"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?i:x-honeycomb-team)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?(?P<s>[A-Za-z0-9_\-]{16,128})"#,
+        ),
+        gate: Gate::Loose,
+        back: 0,
+        fwd: 200,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // PuTTY `.ppk` private blocks (`Private-Lines: <n>`, then n lines of base64).
+    Rule {
+        kind: "private_key",
+        anchors: &["Private-Lines: "],
+        keywords: &[],
+        matcher: Matcher::Ppk,
+        gate: Gate::None,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A call's keyword argument, named with its function (`wandb.login(key="…")`,
+    // `Client(api_token="…")`, Ruby `login(key: "…")`): the function gives a bare `key` its
+    // meaning.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(
+            r#"(?P<n>[A-Za-z0-9_]+\(\s*(?:[A-Za-z0-9_]+\s*=\s*[^,()\n]{1,80},\s*)*[A-Za-z0-9_]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth))\s*(?:=|:)\s*\\?["'](?P<s>[^"'\\\s]{4,256})\\?["']"#,
+        ),
+        gate: Gate::Assignment,
+        back: 200,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Kwarg,
     },
     // XML elements and key/value attributes: `<password>…</password>` (Maven settings.xml),
     // `<add key="ApiKey" value="…"/>` (web.config, NuGet.config).
@@ -874,7 +1033,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)(?:[_\-.]?(?i:base|value|string|str|b64|base64|hex|raw))?)"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)(?:[_\-.]?(?i:base|value|string|str|b64|base64|hex|raw|id))?)"#,
             r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
         )),
         gate: Gate::Assignment,
@@ -968,6 +1127,9 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::Regex(p) => p.replace("(?P<s>", "(").replace("(?P<n>", "("),
             Matcher::PrivateKey => r"-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----".to_string(),
             Matcher::Base64 => r"(?:eyJ|ewog|ewoJ|LS0tLS1CRUdJTi)[A-Za-z0-9+/=_\-]{20,}".to_string(),
+            Matcher::Sibling => r#""(?:key|name)"\s*:\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"value"\s*:\s*"[^"]{4,}""#.to_string(),
+            Matcher::HeaderList => r"(?i:headers)[\x22']?\s*[:=]\s*[\x22']?[A-Za-z0-9_\-]+=[^\s,\x22']{8,}".to_string(),
+            Matcher::Ppk => r"Private-Lines: [0-9]+".to_string(),
         })
         .collect()
 }

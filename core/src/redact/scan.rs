@@ -52,6 +52,8 @@ enum Check {
     Prose,
     /// `base64_secret`: decoded by hand.
     Base64,
+    /// Hand-parsed structures (`Matcher::Sibling`, `HeaderList`, `Ppk`): parsed at the hit.
+    Hand,
 }
 
 fn check_of(rule: &Rule) -> Check {
@@ -59,6 +61,8 @@ fn check_of(rule: &Rule) -> Check {
         Check::PrivateKey
     } else if let Matcher::Base64 = rule.matcher {
         Check::Base64
+    } else if matches!(rule.matcher, Matcher::Sibling | Matcher::HeaderList | Matcher::Ppk) {
+        Check::Hand
     } else if rule.kind == "prose_secret" && !rule.keywords.is_empty() {
         Check::Prose
     } else if rule.keywords.is_empty() || !rule.anchors.is_empty() || rule.kind == "auth_header" {
@@ -168,6 +172,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
     let mut markers: Vec<(usize, usize)> = Vec::new();
     let mut keys: Vec<usize> = Vec::new();
     let mut b64: Vec<(u16, usize)> = Vec::new();
+    let mut hand: Vec<(u16, usize, usize)> = Vec::new();
     for m in pf.ac.find_overlapping_iter(bytes) {
         let owners = &pf.owners[m.pattern().as_usize()][..];
         if owners.is_empty() {
@@ -190,6 +195,10 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                     }
                     continue;
                 }
+                Check::Hand => {
+                    hand.push((r, m.start(), m.end()));
+                    continue;
+                }
                 Check::Prose => prose_plausible(bytes, m.start(), m.end()),
                 Check::None => true,
                 Check::Cli => cli_plausible(bytes, m.start()),
@@ -203,6 +212,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         (Some(l), Pre::Xml) => l.op == Op::Xml,
                         (Some(l), Pre::KeyValue) => l.op == Op::KeyValue,
                         (Some(l), Pre::Call) => l.op == Op::Call,
+                        (Some(l), Pre::Kwarg) => l.op == Op::Assign && kwarg_before(bytes, m.start()),
                     }
                 }
             };
@@ -218,6 +228,23 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
     for &k in &keys {
         if let Some((s, e)) = private_key(bytes, k) {
             candidates.push(Candidate { start: s, end: e, rule: 0 });
+        }
+    }
+    for &(r, a, b) in &hand {
+        let r = r as usize;
+        match RULES[r].matcher {
+            Matcher::Ppk => {
+                if let Some((s, e)) = ppk(bytes, b) {
+                    candidates.push(Candidate { start: s, end: e, rule: r });
+                }
+            }
+            Matcher::Sibling => {
+                if let Some((n, (s, e))) = sibling_value(bytes, a, b) {
+                    consider(bytes, r, s, e, Some(&bytes[n.0..n.1]), &mut candidates);
+                }
+            }
+            Matcher::HeaderList => header_list(bytes, r, b, &mut candidates),
+            _ => {}
         }
     }
     let mut decoded_until = 0usize;
@@ -532,6 +559,341 @@ fn x_header_before(bytes: &[u8], a: usize) -> bool {
     bytes.len() > p + 2 && matches!(&bytes[p..p + 2], b"x-" | b"X-")
 }
 
+/// A call's keyword argument: the name ending at the keyword hit at `a` starts right after
+/// `(` or `,` (spaces between).
+fn kwarg_before(bytes: &[u8], a: usize) -> bool {
+    let lo = a.saturating_sub(64);
+    let mut p = a;
+    while p > lo && (bytes[p - 1].is_ascii_alphanumeric() || bytes[p - 1] == b'_') {
+        p -= 1;
+    }
+    while p > lo && matches!(bytes[p - 1], b' ' | b'\t') {
+        p -= 1;
+    }
+    p > 0 && matches!(bytes[p - 1], b'(' | b',')
+}
+
+/// Vendors' key headers whose names say neither key nor token, read as `api-key`.
+const VENDOR_KEY_HEADERS: &[&str] = &["x-honeycomb-team"];
+
+/// A name a sibling value or a header pair could be secret by: a secret word in it, or a
+/// vendor's key header (the gate then reads its words).
+fn secretish(name: &[u8]) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let has = |w: &[u8]| memchr::memmem::find(&lower, w).is_some();
+    has(b"pass")
+        || has(b"pwd")
+        || has(b"secret")
+        || has(b"token")
+        || has(b"key")
+        || has(b"cred")
+        || has(b"auth")
+        || has(b"cookie")
+        || VENDOR_KEY_HEADERS.iter().any(|h| lower == h.as_bytes())
+}
+
+/// Skip an optional backslash and a quote at `p`; whether one was there.
+fn skip_quote(bytes: &[u8], p: &mut usize) -> bool {
+    let q = if bytes.get(*p) == Some(&b'\\') { *p + 1 } else { *p };
+    if matches!(bytes.get(q), Some(b'"' | b'\'')) {
+        *p = q + 1;
+        true
+    } else {
+        false
+    }
+}
+
+fn skip_spaces(bytes: &[u8], p: &mut usize) {
+    while matches!(bytes.get(*p), Some(b' ' | b'\t')) {
+        *p += 1;
+    }
+}
+
+/// A quoted string's body starting at `p` (after its opening quote; `escaped`: the quotes are
+/// `\"`): its end, on the same line, at most `max` bytes.
+fn quoted_end(bytes: &[u8], p: usize, escaped: bool, max: usize) -> Option<usize> {
+    let limit = bytes.len().min(p + max);
+    let mut q = p;
+    while q < limit {
+        match bytes[q] {
+            b'\n' | b'\r' => return None,
+            b'\\' if escaped && bytes.get(q + 1) == Some(&b'"') => return Some(q),
+            b'\\' => q += 2,
+            b'"' if !escaped => return Some(q),
+            _ => q += 1,
+        }
+    }
+    None
+}
+
+/// `Matcher::Sibling` at an anchor `a..b` (`"key"`, `"name"`, `"type"`, `- name: `): the
+/// name it gives and the span of its sibling value, when the name could be secret.
+/// JSON: `"key": "<name>"` then, before any `{`, `}` or other `"key"`/`"name"`, `"value":
+/// "<v>"`; a tfstate `"type": "<resource type>"` then, past `"attributes"` and before the next
+/// `"type"`/`"mode"`, `"value"`/`"result"`/`"plaintext_value"`. YAML: `- name: <name>`, then
+/// `value: <v>` on the next line.
+type Range = (usize, usize);
+fn sibling_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
+    if &bytes[a..b] == b"\"value\"" {
+        return output_value(bytes, a, b);
+    }
+    let yaml = bytes[a] == b'-';
+    let escaped = !yaml && bytes[a] == b'\\';
+    let word = if yaml { &b"name"[..] } else { &bytes[a + 1 + escaped as usize..b - 1 - escaped as usize] };
+    let mut p = b;
+    let (ns, ne) = if yaml {
+        let quoted = skip_quote(bytes, &mut p);
+        let s = p;
+        while p < bytes.len() && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b'_' | b'-' | b'.')) {
+            p += 1;
+        }
+        if quoted {
+            skip_quote(bytes, &mut p);
+        }
+        (s, p - quoted as usize)
+    } else {
+        skip_spaces(bytes, &mut p);
+        if bytes.get(p) != Some(&b':') {
+            return None;
+        }
+        p += 1;
+        skip_spaces(bytes, &mut p);
+        if !skip_quote(bytes, &mut p) {
+            return None;
+        }
+        let e = quoted_end(bytes, p, escaped, 96)?;
+        let r = (p, e);
+        p = e + 1 + escaped as usize;
+        r
+    };
+    let name = &bytes[ns..ne];
+    if name.len() < 2
+        || !name.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        || !secretish(name)
+    {
+        return None;
+    }
+    if yaml {
+        // The next line: `value: <v>`.
+        let nl = memchr::memchr(b'\n', &bytes[p..bytes.len().min(p + 200)])? + p + 1;
+        let mut q = nl;
+        skip_spaces(bytes, &mut q);
+        if !bytes[q..].starts_with(b"value:") {
+            return None;
+        }
+        q += 6;
+        skip_spaces(bytes, &mut q);
+        let quote = match bytes.get(q) {
+            Some(&c @ (b'"' | b'\'')) => {
+                q += 1;
+                Some(c)
+            }
+            _ => None,
+        };
+        let s = q;
+        match quote {
+            Some(c) => {
+                while q < bytes.len() && !matches!(bytes[q], b'\n' | b'\r') && bytes[q] != c {
+                    q += 1;
+                }
+                if bytes.get(q) != Some(&c) {
+                    return None;
+                }
+            }
+            None => {
+                while q < bytes.len() && !matches!(bytes[q], b'\n' | b'\r' | b' ' | b'\t' | b'"' | b'\'') {
+                    q += 1;
+                }
+            }
+        }
+        return Some(((ns, ne), strip_scheme(bytes, s, q)));
+    }
+    let tf = word == b"type";
+    let limit = bytes.len().min(p + if tf { 2000 } else { 600 });
+    let hay = &bytes[p..limit];
+    let members: &[&[u8]] = if tf { &[b"\"value", b"\"result", b"\"plaintext_value"] } else { &[b"\"value"] };
+    let (at, len) = members
+        .iter()
+        .filter_map(|m| memchr::memmem::find(hay, m).map(|i| (i, m.len())))
+        .filter(|&(i, l)| matches!(hay.get(i + l), Some(b'"' | b'\\')))
+        .min()?;
+    let between = &hay[..at];
+    let found = |w: &[u8]| memchr::memmem::find(between, w).is_some();
+    if tf {
+        if !found(b"attributes") || found(b"\"type") || found(b"\"mode") {
+            return None;
+        }
+    } else if between.iter().any(|c| matches!(c, b'{' | b'}')) || found(b"\"key") || found(b"\"name") {
+        return None;
+    }
+    let mut q = p + at + len;
+    skip_quote(bytes, &mut q);
+    skip_spaces(bytes, &mut q);
+    if bytes.get(q) != Some(&b':') {
+        return None;
+    }
+    q += 1;
+    skip_spaces(bytes, &mut q);
+    let esc = bytes.get(q) == Some(&b'\\');
+    if !skip_quote(bytes, &mut q) {
+        return None;
+    }
+    let e = quoted_end(bytes, q, esc, 4096)?;
+    Some(((ns, ne), strip_scheme(bytes, q, e)))
+}
+
+/// A `"value"` member first in an object named by its key: a Terraform state output
+/// `"db_password": {` then `"value": "…"` (same line or the next).
+fn output_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
+    let mut p = a;
+    while p > 0 && bytes[p - 1].is_ascii_whitespace() && a - p < 64 {
+        p -= 1;
+    }
+    if p == 0 || bytes[p - 1] != b'{' {
+        return None;
+    }
+    p -= 1;
+    while p > 0 && matches!(bytes[p - 1], b' ' | b'\t') {
+        p -= 1;
+    }
+    if p < 2 || bytes[p - 1] != b':' {
+        return None;
+    }
+    p -= 1;
+    while p > 0 && matches!(bytes[p - 1], b' ' | b'\t') {
+        p -= 1;
+    }
+    if p < 2 || bytes[p - 1] != b'"' {
+        return None;
+    }
+    let ne = p - 1;
+    let lo = ne.saturating_sub(96);
+    let ns = memchr::memrchr(b'"', &bytes[lo..ne])? + lo + 1;
+    let name = &bytes[ns..ne];
+    if name.len() < 2
+        || !name.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        || !secretish(name)
+    {
+        return None;
+    }
+    let mut q = b;
+    skip_spaces(bytes, &mut q);
+    if bytes.get(q) != Some(&b':') {
+        return None;
+    }
+    q += 1;
+    skip_spaces(bytes, &mut q);
+    if bytes.get(q) != Some(&b'"') {
+        return None;
+    }
+    let e = quoted_end(bytes, q + 1, false, 4096)?;
+    Some(((ns, ne), (q + 1, e)))
+}
+
+/// A value's span without an auth scheme in front (`Bearer `, `Basic `, `Bearer%20`).
+fn strip_scheme(bytes: &[u8], s: usize, e: usize) -> Range {
+    let v = &bytes[s..e];
+    for scheme in [&b"bearer"[..], b"basic", b"token", b"bot"] {
+        if v.len() > scheme.len() + 1 && v[..scheme.len()].eq_ignore_ascii_case(scheme) {
+            let rest = &v[scheme.len()..];
+            if rest.starts_with(b" ") {
+                return (s + scheme.len() + 1, e);
+            }
+            if rest.starts_with(b"%20") {
+                return (s + scheme.len() + 3, e);
+            }
+        }
+    }
+    (s, e)
+}
+
+/// `Matcher::HeaderList` after a `headers` keyword ending at `b`: `[name chars]["']?\s*[:=]\s*["']?`
+/// then `k=v` pairs joined by `,`; each pair named like a secret (or a vendor's key header) is
+/// a candidate of rule `r`, gated with its name.
+fn header_list(bytes: &[u8], r: usize, b: usize, out: &mut Vec<Candidate>) {
+    let mut p = b;
+    while p < bytes.len().min(b + 32) && (bytes[p].is_ascii_alphanumeric() || bytes[p] == b'_') {
+        p += 1;
+    }
+    skip_quote(bytes, &mut p);
+    skip_spaces(bytes, &mut p);
+    if !matches!(bytes.get(p), Some(b'=' | b':')) {
+        return;
+    }
+    p += 1;
+    skip_spaces(bytes, &mut p);
+    skip_quote(bytes, &mut p);
+    for _ in 0..16 {
+        let ns = p;
+        while p < bytes.len() && p - ns < 64 && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b'_' | b'-')) {
+            p += 1;
+        }
+        let ne = p;
+        if ne - ns < 2 || bytes.get(p) != Some(&b'=') {
+            return;
+        }
+        p += 1;
+        let vs = p;
+        while p < bytes.len()
+            && p - vs < 1024
+            && !matches!(bytes[p], b',' | b'"' | b'\'' | b'\\' | b' ' | b'\t' | b'\n' | b'\r' | b';' | b'&')
+        {
+            p += 1;
+        }
+        let name = &bytes[ns..ne];
+        if secretish(name) {
+            let lower = name.to_ascii_lowercase();
+            let gate_name: &[u8] =
+                if VENDOR_KEY_HEADERS.iter().any(|h| lower == h.as_bytes()) { b"api-key" } else { name };
+            let (s, e) = strip_scheme(bytes, vs, p);
+            if e > s {
+                consider(bytes, r, s, e, Some(gate_name), out);
+            }
+        }
+        if bytes.get(p) != Some(&b',') {
+            return;
+        }
+        p += 1;
+        skip_spaces(bytes, &mut p);
+    }
+}
+
+/// `Matcher::Ppk` after `Private-Lines: ` ending at `b`: the count, then that many lines of
+/// base64 (newlines or JSON `\n` escapes between them): their span.
+fn ppk(bytes: &[u8], b: usize) -> Option<Range> {
+    let digits = bytes[b..].iter().take(3).take_while(|c| c.is_ascii_digit()).count();
+    let n: usize = std::str::from_utf8(&bytes[b..b + digits]).ok()?.parse().ok()?;
+    if n == 0 || n > 128 {
+        return None;
+    }
+    let mut p = b + digits;
+    let mut start = None;
+    let mut end = p;
+    for _ in 0..n {
+        // A line break: `\r\n`, `\n`, or an escaped `\n`.
+        if bytes.get(p) == Some(&b'\r') {
+            p += 1;
+        }
+        if bytes.get(p) == Some(&b'\n') {
+            p += 1;
+        } else if bytes.get(p) == Some(&b'\\') && bytes.get(p + 1) == Some(&b'n') {
+            p += 2;
+        } else {
+            return None;
+        }
+        let s = p;
+        while p < bytes.len() && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b'+' | b'/' | b'=')) {
+            p += 1;
+        }
+        if p - s < 8 {
+            return None;
+        }
+        start.get_or_insert(s);
+        end = p;
+    }
+    Some((start?, end))
+}
+
 /// The window of `rule` around an anchor at `a..b`, clipped to the anchor's line.
 fn window(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> (usize, usize) {
     let lo = a.saturating_sub(rule.back as usize);
@@ -602,11 +964,25 @@ fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]
         Gate::Loose => loose(secret, name),
         Gate::Context => context(secret, name.unwrap_or("")),
         Gate::Header => header(secret, name.unwrap_or("")),
+        // A `.netrc` password is a credential whatever its shape (a legacy Heroku API key is a UUID).
+        Gate::Assignment if rule.kind == "netrc_password" && checks::is_uuid(secret) => true,
         Gate::Assignment => assignment(secret, name.unwrap_or("")),
     };
+    // A Supabase anon key is public by design (a JWT whose payload says `"role":"anon"`).
+    let ok = ok && !(secret.starts_with("eyJ") && anon_jwt(secret));
     if ok {
         out.push(Candidate { start: s, end: e, rule: r });
     }
+}
+
+/// A JWT whose payload claims `"role": "anon"` (Supabase's anon key: public by design,
+/// supabase.com/docs "API keys"; its `service_role` key is a secret).
+fn anon_jwt(v: &str) -> bool {
+    let mut parts = v.split('.');
+    let (Some(_), Some(payload)) = (parts.next(), parts.next()) else { return false };
+    let Some(decoded) = decode_base64(payload.trim_end_matches('=').as_bytes()) else { return false };
+    let compact: Vec<u8> = decoded.into_iter().filter(|c| !c.is_ascii_whitespace()).collect();
+    memchr::memmem::find(&compact, b"\"role\":\"anon\"").is_some()
 }
 
 /// A password in a URL, a connection string or a command line, or a header value.
@@ -723,6 +1099,8 @@ const SECRET_LAST: &[&str] = &[
     "requirepass",
     "masterauth",
     "sshpass",
+    "authorization",
+    "cookie",
 ];
 const SECRET_SUFFIXES: &[&str] =
     &["password", "passwd", "secret", "apikey", "secretkey", "accesskey", "privatekey", "token"];
@@ -801,6 +1179,12 @@ const NOT_SECRET_BEFORE: &[&str] = &[
     "publish",
     "site",
     "recaptcha",
+    "search",
+    "get",
+    "set",
+    "pop",
+    "has",
+    "sorted",
 ];
 
 /// The gate of generic assignments and command-line flags.
@@ -814,6 +1198,17 @@ fn assignment(v: &str, name: &str) -> bool {
     if w.len() >= 2
         && matches!(w[w.len() - 1].as_str(), "base" | "value" | "string" | "str" | "b64" | "base64" | "hex" | "raw")
     {
+        w.pop();
+    }
+    // An id is not a secret, except a private key's id (GCP `private_key_id`) and Vault's
+    // AppRole `secret_id`.
+    if w.last().is_some_and(|l| l == "id") {
+        let n = w.len();
+        let private_key = n >= 3 && w[n - 2] == "key" && w[n - 3] == "private";
+        let secret_id = n >= 2 && w[n - 2] == "secret" && (n == 2 || matches!(w[n - 3].as_str(), "vault" | "approle"));
+        if !(private_key || secret_id) {
+            return false;
+        }
         w.pop();
     }
     let Some(last) = w.last() else { return false };

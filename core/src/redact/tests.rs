@@ -422,3 +422,117 @@ fn second_round_near_misses_stay() {
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
 }
+
+/// Third round: contextual secrets, named by the syntax around them (docs/privacy.md,
+/// "Third round"), each with its kind; JSON-escaped forms keep their JSON.
+#[test]
+fn third_round_contextual_secrets_are_caught() {
+    let cases: Vec<(&str, &str, &str)> = vec![
+        // Directives that name a value with a space.
+        ("    SetEnv ACME_AUTH_TOKEN 9f2c4e7a1b3d5f8e0c2a4d6f8b1e3c5a", "assignment", "9f2c4e7a1b3d"),
+        ("    SetEnv MAIL_SERVER_TOKEN 3b7d9f1a-2c4e-4a6b-8d0f-1e3a5c7b9d2f", "assignment", "3b7d9f1a-2c4e"),
+        ("        set $cf_auth \"0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c\";", "assignment", "0a1b2c3d4e5f"),
+        ("proxy_set_header Authorization \"Bearer Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\";", "assignment", "Xr4Tq9Lm2Kw7"),
+        // .netrc's password of any shape, .pgpass escapes.
+        (
+            "machine git.heroku.com login a@b.test password 1b4e494d-1ca8-46da-a46c-e10253bf9e89",
+            "netrc_password",
+            "1b4e494d",
+        ),
+        ("replica.internal:6432:*:analytics:0gM9UyY0nc\\:S5i2bQm0swWe", "pgpass_password", "S5i2bQm0swWe"),
+        // Names by their parts: a private key's id, a session cookie in JSON.
+        ("  \"private_key_id\": \"2b0b6d130392bd7e3020e809c8898ae2f5db6ef8\",", "assignment", "2b0b6d130392"),
+        (
+            "\"cookies\": {\"sessionid\": \"8Plch-icEejgu0tvY6e8hWydKjgDQcZVDClVDN-gKES3Op9o\"}",
+            "cookie_secret",
+            "8Plch-icEejgu0",
+        ),
+        // Header lists in one string, a vendor header that says neither key nor token.
+        ("\"Headers\": \"x-honeycomb-team=v7snqYPP4bFly0FSySvJFU\"", "api_key_header", "v7snqYPP4bFly0"),
+        ("OTEL_EXPORTER_OTLP_HEADERS=api-key=Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1,x-scope=prod", "api_key_header", "Xr4Tq9Lm2Kw7"),
+        ("curl -H 'X-Honeycomb-Team: v7snqYPP4bFly0FSySvJFU' https://api.honeycomb.io", "api_key_header", "v7snqYPP4b"),
+        // A call's keyword argument, named with its function.
+        ("wandb.login(key=\"2772d8f07aafd255a6108e372c1d5c34470c7703\")", "assignment", "2772d8f07aaf"),
+        ("Wandb.login(key: \"2772d8f07aafd255a6108e372c1d5c34470c7703\")", "assignment", "2772d8f07aaf"),
+        // OAuth authorization codes in a query string.
+        (
+            "GET /oauth/callback?code=AoBhV2RNVLIu1obH3Y7BGKcJv3rx4QMVrF6EJBvB&state=0d90359a5e6430dc",
+            "oauth_code",
+            "AoBhV2RNVLIu",
+        ),
+        // Key/value siblings: Postman, a Kubernetes env list, a Terraform state.
+        (
+            "{\n  \"key\": \"x-API-key\",\n  \"value\": \"AQEJ0mfxKuzW8Nw0hE/w018rhyMhsflagh8tkv+oRK2LWu\"\n}",
+            "assignment",
+            "AQEJ0mfxKuzW",
+        ),
+        (
+            "[{\"key\": \"password\", \"value\": \"E51dpGNLjQWWLS4SvPBQ6vp3UgCgHOk8\", \"type\": \"string\"}]",
+            "assignment",
+            "E51dpGNLjQWW",
+        ),
+        ("env:\n  - name: DB_PASSWORD\n    value: \"Hq7#vLm2!XpR9sTw\"\n", "assignment", "Hq7#vLm2"),
+        (
+            "{\"type\": \"cloudflare_api_token\",\n \"name\": \"dns_edit\",\n \"instances\": [{\"attributes\": {\n  \"id\": \"e9b5a6bd420bddb23d5de95284b0e723\",\n  \"value\": \"nbCuSGg9yod2uPfG0Z4S6U98jGnYZ7XstwRZn50a\"}}]}",
+            "assignment",
+            "nbCuSGg9yod2",
+        ),
+        (
+            "\"outputs\": {\n  \"db_password\": {\n    \"value\": \"Hq7#vLm2!XpR9sTw\",\n    \"sensitive\": true\n  }\n}",
+            "assignment",
+            "Hq7#vLm2",
+        ),
+        // A Sentry event's header pairs.
+        ("\"headers\": [[\"Authorization\", \"Bearer Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\"]]", "auth_header", "Xr4Tq9Lm2Kw7"),
+        // Key formats: a PuTTY .ppk private block.
+        (
+            "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nkUxo+v+B/xv2uKg2RBiYu34LP6TBzvYqmdbUv3RABcxfYNdfWD+uQVvA6ZGFwdYC\nPrivate-MAC: 36",
+            "private_key",
+            "kUxo+v+B",
+        ),
+    ];
+    for (text, kind, leaked) in &cases {
+        let r = run(text);
+        let o = r.text.clone().unwrap_or_default();
+        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
+        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
+    }
+    // The same siblings JSON-escaped in a transcript line stay valid JSON.
+    let line = serde_json::json!({"content": "{\n  \"key\": \"x-API-key\",\n  \"value\": \"AQEJ0mfxKuzW8Nw0hE/w018rhyMhsflagh8tkv+oRK2LWu\"\n}"}).to_string();
+    let o = out(&line);
+    assert!(!o.contains("AQEJ0mfxKuzW"), "{o}");
+    assert!(serde_json::from_str::<serde_json::Value>(&o).is_ok(), "{o}");
+}
+
+/// Third round: what the new rules leave alone — references, placeholders, ids, public by
+/// design values (a Sentry DSN's key, a Supabase anon key, an Algolia search key).
+#[test]
+fn third_round_near_misses_stay() {
+    for text in [
+        "    SetEnv APP_ENV production",
+        "        proxy_set_header X-Auth-Key $cf_auth;",
+        "    SetEnv CACHE_KEY 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+        "GET /search?q=auth&state=0d90359a5e6430dc&code=200 200",
+        "  \"session_id\": \"3b7d9f1a-2c4e-4a6b-8d0f-1e3a5c7b9d2f\",",
+        "  \"client_key_id\": \"2b0b6d130392bd7e3020e809c8898ae2f5db6ef8\",",
+        "  searchKey: \"5450758f68387475176ac5da40893597\",",
+        "  firebase: { apiKey: process.env.FIREBASE_API_KEY!, authDomain: \"x.firebaseapp.com\" },",
+        "OTEL_EXPORTER_OTLP_HEADERS=x-honeycomb-dataset=api,x-tenant=acme",
+        "value = cache.get(key=\"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\")",
+        "dsn: \"https://1d0f4af94fc19f70a8b04fde9c5ebd68@o4820841.ingest.de.sentry.io/31097125\",",
+        "{\"key\": \"Idempotency-Key\",\n \"value\": \"e007d105-31f5-47ad-be9c-5d62f1b161ce\"}",
+        "{\"key\": \"Content-Type\", \"value\": \"application/json\"}",
+        "{\"key\": \"api_key\", \"value\": \"{{apiKey}}\"}",
+        "  - name: API_TOKEN\n    valueFrom: {secretKeyRef: {name: api, key: token}}",
+        "{\"type\": \"aws_s3_bucket\", \"instances\": [{\"attributes\": {\"value\": \"Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\"}}]}",
+        "SUPABASE_ANON_KEY: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6ImZ0d2Rya2hyZHFrbXpweXNxanV5Iiwicm9sZSI6ImFub24iLCJpYXQiOjE3MzAwMDAwMDAsImV4cCI6MjA0NTU3NjAwMH0.FlXysXftZfaH97OC-oT6ofWLdyPVdhSDAko9f7qVGFU",
+        "Private-Lines: 1\nshort",
+        "\"db_host\": {\"value\": \"db-9f86d0.internal\"}, \"api_token\": {\"value\": \"${var.api_token}\"}",
+        "\"headers\": [[\"Authorization\", \"[Filtered]\"]]",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
