@@ -52,18 +52,29 @@ fn captured_text(path: &Path) -> String {
 /// Development set (round 1's held-out corpus, spent by the second round, 2026-12-01): round 1
 /// caught 110 of 118 secrets and redacted 3 of 107 near-misses, 8 values reached the store;
 /// after the second round's rules 118 of 118, 0 of 107, 0 (docs/privacy.md, "Second round":
-/// development figures, not a measurement).
+/// development figures, not a measurement); after the third, 116 of 118 with 2 values stored:
+/// its two Sentry DSN public keys, which the third round keeps as public by design (Sentry
+/// documents DSNs as safe to expose; the later corpora's authors label them near-misses).
 #[test]
 fn redaction_heldout_corpus_through_save_artifact() {
-    run_corpus("heldout", Bars { min_caught: 118, max_false_positives: 0, max_leaked: 0 });
+    run_corpus("heldout", Bars { min_caught: 116, max_false_positives: 0, max_leaked: 2 });
 }
 
-/// The second held-out corpus (`redacteval2`, 2026-12-01; written while the second round's
-/// rules were written, never opened by their author): the measurement. Bars are its one run's
-/// figures after the second round's last rule change (docs/privacy.md, "Second held-out corpus").
+/// The second held-out corpus (`redacteval2`, 2026-12-01): measured once on the second round's
+/// rules (132 of 146 caught, 4 near-misses, 14 values stored; docs/privacy.md, "Second held-out
+/// corpus, scored"), then the third round's development set: the bars are its development
+/// figures since.
 #[test]
 fn redaction_heldout2_corpus_through_save_artifact() {
-    run_corpus("heldout2", Bars { min_caught: 132, max_false_positives: 4, max_leaked: 14 });
+    run_corpus("heldout2", Bars { min_caught: 146, max_false_positives: 0, max_leaked: 0 });
+}
+
+/// The third held-out corpus (`redacteval3`, 2026-12-01; written while the third round's rules
+/// were written, never opened by their author): the measurement. Bars are its one run's
+/// figures after the third round's last rule change (docs/privacy.md, "Third held-out corpus").
+#[test]
+fn redaction_heldout3_corpus_through_save_artifact() {
+    run_corpus("heldout3", Bars { min_caught: 146, max_false_positives: 4, max_leaked: 4 });
 }
 
 /// Capture every file of the corpus `corpus_name` into a fresh store, score the archived copies and
