@@ -350,7 +350,7 @@ impl DossierServer {
     }
 
     #[tool(
-        description = "Ranked search of Dossiers+archives: words, \"phrase\", -word, status: dossier: in:<section> kind:artifact"
+        description = "Ranked search of all Dossiers: words, \"phrase\", -word, status: dossier: in:<section> kind:artifact"
     )]
     fn dossier_search(&self, Parameters(p): Parameters<SearchParams>) -> CallToolResult {
         envelope(self.with_app(|app| {
