@@ -12,12 +12,14 @@ fn promote(store: &TempStore, name: &str) -> String {
     json_of(&out)["data"]["slug"].as_str().unwrap().to_string()
 }
 
-fn revision(store: &TempStore, slug: &str) -> String {
+pub(crate) fn revision(store: &TempStore, slug: &str) -> String {
     let out = store.cmd().args(["show", slug, "--json"]).output().unwrap();
     json_of(&out)["data"]["revision"].as_str().unwrap().to_string()
 }
 
-fn save_state(store: &TempStore, slug: &str, body: &str) -> serde_json::Value {
+/// Save `body` as the Distilled State of `slug` at its current revision (shared with
+/// `search.rs`).
+pub(crate) fn save_state(store: &TempStore, slug: &str, body: &str) -> serde_json::Value {
     let file = store.dir.path().join(format!("{slug}-state.md"));
     std::fs::write(&file, body).unwrap();
     let rev = revision(store, slug);

@@ -4,31 +4,13 @@
 //! phrases, refused filters (nothing written), paging and deterministic order; and the
 //! evaluation runners over tests/fixtures/search/ (dev set: figures; held-out: the lead's).
 
+use crate::recall_search::save_state;
 use support::{TempStore, json_of};
 
 fn promote(store: &TempStore, name: &str) -> String {
     let out = store.cmd().args(["promote", "--name", name, "--create", "--json"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
     json_of(&out)["data"]["slug"].as_str().unwrap().to_string()
-}
-
-fn revision(store: &TempStore, slug: &str) -> String {
-    let out = store.cmd().args(["show", slug, "--json"]).output().unwrap();
-    json_of(&out)["data"]["revision"].as_str().unwrap().to_string()
-}
-
-fn save_state(store: &TempStore, slug: &str, body: &str) {
-    let file = store.dir.path().join(format!("{slug}-state.md"));
-    std::fs::write(&file, body).unwrap();
-    let rev = revision(store, slug);
-    let out = store
-        .cmd()
-        .args(["save", slug, "--base-revision", &rev, "--from-file"])
-        .arg(&file)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
 }
 
 fn state(name: &str, situation: &str, decisions: &str, findings: &str) -> String {

@@ -568,153 +568,113 @@ fn merge_eval_expect_json_is_read_strictly() {
     assert!(parse_expect(r#"{"contradiction": true, "kind": "x", "why": "y", "extra": null}"#).is_err());
 }
 
-fn heldout2_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval/heldout2")
+/// A held-out set's bars: its minimum composition, then floors for recall (of its
+/// contradictions: caught by a certain conflict, by any, located by any) and ceilings for the
+/// alarms on its compatible pairs (certain alarms, possible prompts). The test fails if a
+/// figure regresses past its bar.
+struct Bars {
+    pairs: usize,
+    contradictions: usize,
+    compatible: usize,
+    caught_certain: usize,
+    caught_any: usize,
+    located: usize,
+    max_certain_alarms: usize,
+    max_possible_alarms: usize,
 }
 
-/// Bars for the second held-out set (`tests/merge_eval/heldout2/`, 90 pairs: 54 contradictions,
-/// 36 compatible), written by a fresh author after round 2 so that round 3 is measured on pairs
-/// nobody had seen (docs/merge.md, "Second held-out set"). Of 54 contradictions: caught by a
-/// certain conflict, by any, located by any; of 36 compatible pairs, at most this many certain
-/// alarms and possible prompts: the fifth round's figures (2026-12-01, docs/merge.md; a
-/// development set since that round).
-const HELDOUT2_CAUGHT_CERTAIN: usize = 23;
-const HELDOUT2_CAUGHT_ANY: usize = 54; // fifth round (was 51)
-const HELDOUT2_LOCATED: usize = 49; // fifth round (was 45)
-const HELDOUT2_MAX_CERTAIN_ALARMS: usize = 6;
-const HELDOUT2_MAX_POSSIBLE_ALARMS: usize = 14;
+/// Score the held-out set `tests/merge_eval/<name>/` and hold it to `bars`.
+fn run_heldout(name: &str, title: &str, prefix: &str, bars: Bars) {
+    let pairs = load_all(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval").join(name));
+    let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
+    let compatible = pairs.len() - contradictions;
+    assert!(pairs.len() >= bars.pairs, "{name}: at least {} pairs, found {}", bars.pairs, pairs.len());
+    assert!(
+        contradictions >= bars.contradictions,
+        "{name}: at least {} contradictions, found {contradictions}",
+        bars.contradictions
+    );
+    assert!(compatible >= bars.compatible, "{name}: at least {} compatible pairs, found {compatible}", bars.compatible);
+    check_shape(&pairs, true);
+    let (t, c) = score(&pairs, title, prefix);
+    assert!(
+        t.caught_certain >= bars.caught_certain,
+        "{name}: certain recall regressed: {} < {}",
+        t.caught_certain,
+        bars.caught_certain
+    );
+    assert!(t.caught_any >= bars.caught_any, "{name}: recall regressed: {} < {}", t.caught_any, bars.caught_any);
+    assert!(t.located >= bars.located, "{name}: located regressed: {} < {}", t.located, bars.located);
+    assert!(
+        c.certain_alarm <= bars.max_certain_alarms,
+        "{name}: certain alarms on compatible pairs grew: {} > {}",
+        c.certain_alarm,
+        bars.max_certain_alarms
+    );
+    assert!(
+        c.possible_alarm <= bars.max_possible_alarms,
+        "{name}: possible prompts on compatible pairs grew: {} > {}",
+        c.possible_alarm,
+        bars.max_possible_alarms
+    );
+}
 
-/// The second held-out set: never tuned on; the test fails if a figure falls below its bar.
+/// The second held-out set (`tests/merge_eval/heldout2/`, 90 pairs: 54 contradictions, 36
+/// compatible), written by a fresh author after round 2 so that round 3 is measured on pairs
+/// nobody had seen (docs/merge.md, "Second held-out set"). Bars: the fifth round's figures
+/// (2026-12-01; a development set since that round; round 4 reached 51 caught and 45 located).
 #[test]
 fn merge_eval_heldout2_set() {
-    let pairs = load_all(&heldout2_dir());
-    let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
-    let compatible = pairs.len() - contradictions;
-    assert!(pairs.len() >= 84, "at least 84 pairs, found {}", pairs.len());
-    assert!(contradictions >= 50, "at least 50 contradictions, found {contradictions}");
-    assert!(compatible >= 34, "at least 34 compatible pairs, found {compatible}");
-    check_shape(&pairs, true);
-    let (t, c) = score(&pairs, "merge second held-out evaluation", "merge_eval2");
-    assert!(
-        t.caught_certain >= HELDOUT2_CAUGHT_CERTAIN,
-        "heldout2: certain recall regressed: {} < {HELDOUT2_CAUGHT_CERTAIN}",
-        t.caught_certain
-    );
-    assert!(
-        t.caught_any >= HELDOUT2_CAUGHT_ANY,
-        "heldout2: recall regressed: {} < {HELDOUT2_CAUGHT_ANY}",
-        t.caught_any
-    );
-    assert!(t.located >= HELDOUT2_LOCATED, "heldout2: located regressed: {} < {HELDOUT2_LOCATED}", t.located);
-    assert!(
-        c.certain_alarm <= HELDOUT2_MAX_CERTAIN_ALARMS,
-        "heldout2: certain alarms on compatible pairs grew: {} > {HELDOUT2_MAX_CERTAIN_ALARMS}",
-        c.certain_alarm
-    );
-    assert!(
-        c.possible_alarm <= HELDOUT2_MAX_POSSIBLE_ALARMS,
-        "heldout2: possible prompts on compatible pairs grew: {} > {HELDOUT2_MAX_POSSIBLE_ALARMS}",
-        c.possible_alarm
-    );
+    let bars = Bars {
+        pairs: 84,
+        contradictions: 50,
+        compatible: 34,
+        caught_certain: 23,
+        caught_any: 54,
+        located: 49,
+        max_certain_alarms: 6,
+        max_possible_alarms: 14,
+    };
+    run_heldout("heldout2", "merge second held-out evaluation", "merge_eval2", bars);
 }
 
-fn heldout3_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval/heldout3")
-}
-
-/// Bars for the third held-out set (`tests/merge_eval/heldout3/`, 103 pairs: 61 contradictions,
-/// 42 compatible), written by a fresh author after round 3 so that round 4 is measured on pairs
-/// nobody had seen (docs/merge.md, "Third held-out set"). Of 61 contradictions: caught by a
-/// certain conflict, by any, located by any; of 42 compatible pairs, at most this many certain
-/// alarms and possible prompts: the fifth round's figures (2026-12-01, docs/merge.md; a
-/// development set since that round; the fourth round reached 53 of 61 with 10 prompts).
-const HELDOUT3_CAUGHT_CERTAIN: usize = 26; // fifth round (was 25)
-const HELDOUT3_CAUGHT_ANY: usize = 60; // fifth round (was 53)
-const HELDOUT3_LOCATED: usize = 56;
-const HELDOUT3_MAX_CERTAIN_ALARMS: usize = 3;
-const HELDOUT3_MAX_POSSIBLE_ALARMS: usize = 11; // fifth round (was 10)
-
-/// The third held-out set: never tuned on; the test fails if a figure falls below its bar.
+/// The third held-out set (`tests/merge_eval/heldout3/`, 103 pairs: 61 contradictions, 42
+/// compatible), written by a fresh author after round 3 so that round 4 is measured on pairs
+/// nobody had seen (docs/merge.md, "Third held-out set"). Bars: the fifth round's figures
+/// (2026-12-01; a development set since that round; round 4 reached 25 certain, 53 caught, 49
+/// located and 10 possible prompts).
 #[test]
 fn merge_eval_heldout3_set() {
-    let pairs = load_all(&heldout3_dir());
-    let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
-    let compatible = pairs.len() - contradictions;
-    assert!(pairs.len() >= 100, "at least 100 pairs, found {}", pairs.len());
-    assert!(contradictions >= 60, "at least 60 contradictions, found {contradictions}");
-    assert!(compatible >= 40, "at least 40 compatible pairs, found {compatible}");
-    check_shape(&pairs, true);
-    let (t, c) = score(&pairs, "merge third held-out evaluation", "merge_eval3");
-    assert!(
-        t.caught_certain >= HELDOUT3_CAUGHT_CERTAIN,
-        "heldout3: certain recall regressed: {} < {HELDOUT3_CAUGHT_CERTAIN}",
-        t.caught_certain
-    );
-    assert!(
-        t.caught_any >= HELDOUT3_CAUGHT_ANY,
-        "heldout3: recall regressed: {} < {HELDOUT3_CAUGHT_ANY}",
-        t.caught_any
-    );
-    assert!(t.located >= HELDOUT3_LOCATED, "heldout3: located regressed: {} < {HELDOUT3_LOCATED}", t.located);
-    assert!(
-        c.certain_alarm <= HELDOUT3_MAX_CERTAIN_ALARMS,
-        "heldout3: certain alarms on compatible pairs grew: {} > {HELDOUT3_MAX_CERTAIN_ALARMS}",
-        c.certain_alarm
-    );
-    assert!(
-        c.possible_alarm <= HELDOUT3_MAX_POSSIBLE_ALARMS,
-        "heldout3: possible prompts on compatible pairs grew: {} > {HELDOUT3_MAX_POSSIBLE_ALARMS}",
-        c.possible_alarm
-    );
+    let bars = Bars {
+        pairs: 100,
+        contradictions: 60,
+        compatible: 40,
+        caught_certain: 26,
+        caught_any: 60,
+        located: 56,
+        max_certain_alarms: 3,
+        max_possible_alarms: 11,
+    };
+    run_heldout("heldout3", "merge third held-out evaluation", "merge_eval3", bars);
 }
 
-fn heldout4_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval/heldout4")
-}
-
-/// Bars for the fourth held-out set (`tests/merge_eval/heldout4/`, 104 pairs: 62
-/// contradictions, 42 compatible), written by a fresh author (`mergeeval4`) after round 4 so
-/// that round 5 is measured on pairs nobody had seen (docs/merge.md, "Fourth held-out set").
-/// The figures of its one run after the fifth round's last rule change.
-/// Run once on 2026-12-01 after `core19e`'s last commit: 46 of 62 contradictions reach the
+/// The fourth held-out set (`tests/merge_eval/heldout4/`, 104 pairs: 62 contradictions, 42
+/// compatible), written by a fresh author (`mergeeval4`) after round 4 so that round 5 is
+/// measured on pairs nobody had seen (docs/merge.md, "Fourth held-out set"). Bars: its one run
+/// after the fifth round's last rule change (2026-12-01): 46 of 62 contradictions reach the
 /// user (74.2 %, far below the issue's 95 %), 12 by a certain conflict, 39 located; of 42
 /// compatible pairs, 4 certain alarms and 13 possible prompts.
-const HELDOUT4_CAUGHT_CERTAIN: usize = 12;
-const HELDOUT4_CAUGHT_ANY: usize = 46;
-const HELDOUT4_LOCATED: usize = 39;
-const HELDOUT4_MAX_CERTAIN_ALARMS: usize = 4;
-const HELDOUT4_MAX_POSSIBLE_ALARMS: usize = 13;
-
-/// The fourth held-out set: never tuned on; the test fails if a figure falls below its bar.
 #[test]
 fn merge_eval_heldout4_set() {
-    let pairs = load_all(&heldout4_dir());
-    let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
-    let compatible = pairs.len() - contradictions;
-    assert!(pairs.len() >= 100, "at least 100 pairs, found {}", pairs.len());
-    assert!(contradictions >= 60, "at least 60 contradictions, found {contradictions}");
-    assert!(compatible >= 40, "at least 40 compatible pairs, found {compatible}");
-    check_shape(&pairs, true);
-    let (t, c) = score(&pairs, "merge fourth held-out evaluation", "merge_eval4");
-    assert!(
-        t.caught_certain >= HELDOUT4_CAUGHT_CERTAIN,
-        "heldout4: certain recall regressed: {} < {HELDOUT4_CAUGHT_CERTAIN}",
-        t.caught_certain
-    );
-    assert!(
-        t.caught_any >= HELDOUT4_CAUGHT_ANY,
-        "heldout4: recall regressed: {} < {HELDOUT4_CAUGHT_ANY}",
-        t.caught_any
-    );
-    assert!(t.located >= HELDOUT4_LOCATED, "heldout4: located regressed: {} < {HELDOUT4_LOCATED}", t.located);
-    assert!(
-        c.certain_alarm <= HELDOUT4_MAX_CERTAIN_ALARMS,
-        "heldout4: certain alarms on compatible pairs grew: {} > {HELDOUT4_MAX_CERTAIN_ALARMS}",
-        c.certain_alarm
-    );
-    assert!(
-        c.possible_alarm <= HELDOUT4_MAX_POSSIBLE_ALARMS,
-        "heldout4: possible prompts on compatible pairs grew: {} > {HELDOUT4_MAX_POSSIBLE_ALARMS}",
-        c.possible_alarm
-    );
+    let bars = Bars {
+        pairs: 100,
+        contradictions: 60,
+        compatible: 40,
+        caught_certain: 12,
+        caught_any: 46,
+        located: 39,
+        max_certain_alarms: 4,
+        max_possible_alarms: 13,
+    };
+    run_heldout("heldout4", "merge fourth held-out evaluation", "merge_eval4", bars);
 }
