@@ -12,29 +12,13 @@ use std::process::Command;
 use std::sync::LazyLock;
 
 use divan::Bencher;
-use dossier_evidence::{Changes, EvidencePack, EvidenceRequest, ImplementationLocator, Redact, Redacted, Redaction};
+use dossier_evidence::{Changes, EvidencePack, EvidenceRequest, ImplementationLocator};
 
-/// The redaction policy's rules natively, as the binary hands them in (through the component).
-struct Native;
-
-impl Redact for Native {
-    fn redact(&self, text: &str) -> Result<Redacted, String> {
-        let options = dossier_core::redact::Options { key: &[7u8; 32], allow: &[] };
-        let r = dossier_core::redact::redact(text, &options).map_err(|e| e.to_string())?;
-        Ok(Redacted {
-            text: r.text.unwrap_or_else(|| text.to_owned()),
-            found: r
-                .hits
-                .into_iter()
-                .map(|h| Redaction { kind: h.kind.to_string(), first_line: h.first_line, last_line: h.last_line })
-                .collect(),
-        })
-    }
-}
-
-fn collect(req: &EvidenceRequest) -> Result<EvidencePack, dossier_evidence::EvidenceError> {
-    dossier_evidence::collect(req, &Native)
-}
+/// The collector with the redaction policy's rules natively, as the tests hand them in (one
+/// adapter, `tests/common`).
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::collect;
 
 const DIRS: usize = 40;
 const PER_DIR: usize = 50;

@@ -5,20 +5,23 @@
 //! [`EvidenceRef`] (path, revision, line span, BLAKE3 hash).
 //!
 //! ```no_run
-//! use dossier_evidence::{collect, Changes, EvidenceRequest, ImplementationLocator};
+//! use dossier_evidence::{collect, Changes, EvidenceError, EvidenceRequest, ImplementationLocator, Redact};
 //!
-//! let request = EvidenceRequest::new(ImplementationLocator {
-//!     repo: "/path/to/repo".into(),
-//!     changes: Changes::WorkingTree,
-//!     task: Some("Add retry with backoff to the HTTP client".into()),
-//!     located: None,
-//! });
-//! # fn redactor() -> &'static dyn dossier_evidence::Redact { unimplemented!() }
-//! let pack = collect(&request, redactor())?;
-//! for excerpt in &pack.excerpts {
-//!     assert!(pack.verify(&excerpt.evidence).is_ok());
+//! /// The caller hands in its redaction policy: in the binary, the store's (the component,
+//! /// with the store's key); in tests and tools, `dossier_codecall::NativeRedactor`.
+//! fn evidence_for_a_lesson(redactor: &dyn Redact) -> Result<(), EvidenceError> {
+//!     let request = EvidenceRequest::new(ImplementationLocator {
+//!         repo: "/path/to/repo".into(),
+//!         changes: Changes::WorkingTree,
+//!         task: Some("Add retry with backoff to the HTTP client".into()),
+//!         located: None,
+//!     });
+//!     let pack = collect(&request, redactor)?;
+//!     for excerpt in &pack.excerpts {
+//!         assert!(pack.verify(&excerpt.evidence).is_ok());
+//!     }
+//!     Ok(())
 //! }
-//! # Ok::<(), dossier_evidence::EvidenceError>(())
 //! ```
 //!
 //! # Invariants
