@@ -169,10 +169,18 @@ pub fn is_documented_example(v: &str) -> bool {
     v.contains("EXAMPLE") || DOCUMENTED_EXAMPLES.iter().any(|e| v.contains(e))
 }
 
-/// Published example values without `EXAMPLE` in them: the signature of jwt.io's example
-/// token, Stripe's documentation test key, Slack's `xoxb-not-a-real-token-…`.
-const DOCUMENTED_EXAMPLES: &[&str] =
-    &["SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "4eC39HqLyjWDarjtT1zdp7dc", "not-a-real-", "not_a_real_"];
+/// Published example values without `EXAMPLE` in them, each from its vendor's documentation:
+/// the signature of jwt.io's example token (jwt.io, the debugger's default), Stripe's API
+/// reference test keys (`sk_test_4eC39HqLyjWDarjtT1zdp7dc`, docs.stripe.com/api "Authentication";
+/// `sk_test_BQokikJOvBiI2HlWgH4olfQ2`, its earlier docs), Slack's `xoxb-not-a-real-token-…`
+/// (api.slack.com samples). A provider rule's match equal to one of them is not a secret.
+const DOCUMENTED_EXAMPLES: &[&str] = &[
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    "4eC39HqLyjWDarjtT1zdp7dc",
+    "BQokikJOvBiI2HlWgH4olfQ2",
+    "not-a-real-",
+    "not_a_real_",
+];
 
 /// Values public by design, whatever key they are assigned to: Stripe publishable keys
 /// (`pk_live_`/`pk_test_`, docs.stripe.com/keys), Mapbox public tokens (`pk.eyJ`), Supabase

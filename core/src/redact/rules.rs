@@ -29,6 +29,15 @@ pub enum Matcher {
     HeaderList,
     /// A PuTTY `.ppk` file's `Private-Lines: <n>` and the n lines after it (`scan::ppk`).
     Ppk,
+    /// Context over lines (round 4): a name ending its line that opens a block (`variable
+    /// "db_password" {`, `db_password:`, `"api_token": {`), its `value`/`default`/`secret`
+    /// member a few lines down; a label ending in `:` (`**Token:**`, `password:`) with the
+    /// value alone on the next line; a Markdown table whose header cell names a secret, its
+    /// column's cells (`scan::block`).
+    Block,
+    /// A vendor's name in prose or a table row, a token-shaped value after it on the line,
+    /// and a secret word on that line or a few lines above (`scan::vendor`).
+    Vendor,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -152,6 +161,87 @@ macro_rules! assign {
 
 /// Secret-named key words of the generic assignment (also the prefilter keywords).
 pub const SECRET_WORDS: &[&str] = &["pass", "pwd", "secret", "token", "key", "cred", "auth", "_pat", "-pat"];
+
+/// Vendors and products whose tokens are named in prose (`Matcher::Vendor`), as they are
+/// spelled: CI services, hosting, package and monitoring tools (not Sentry: its DSN keys are
+/// public by design).
+pub const VENDORS: &[&str] = &[
+    "CircleCI",
+    "circleci",
+    "Buildkite",
+    "buildkite",
+    "Travis",
+    "Jenkins",
+    "TeamCity",
+    "Bitrise",
+    "AppVeyor",
+    "Drone",
+    "Codecov",
+    "codecov",
+    "Coveralls",
+    "Snyk",
+    "SonarQube",
+    "SonarCloud",
+    "Netlify",
+    "Vercel",
+    "Heroku",
+    "Fly.io",
+    "DigitalOcean",
+    "Cloudflare",
+    "Fastly",
+    "Datadog",
+    "PagerDuty",
+    "Opsgenie",
+    "Okta",
+    "Auth0",
+    "Twilio",
+    "Postmark",
+    "Mailgun",
+    "SendGrid",
+    "Mailchimp",
+    "Doppler",
+    "Pulumi",
+    "Terraform Cloud",
+    "Docker Hub",
+    "JFrog",
+    "Artifactory",
+    "Rollbar",
+    "Bugsnag",
+    "Honeycomb",
+    "New Relic",
+    "Grafana",
+    "Algolia",
+    "Contentful",
+    "Airtable",
+    "Asana",
+    "Atlassian",
+    "Jira",
+    "Figma",
+    "Zendesk",
+    "Intercom",
+    "Mixpanel",
+    "Amplitude",
+    "Shopify",
+    "Mapbox",
+    "BrowserStack",
+    "Sauce Labs",
+    "Percy",
+    "Linear",
+    "Notion",
+    "Slack",
+    "Discord",
+    "Telegram",
+    "GitHub",
+    "GitLab",
+    "Bitbucket",
+    "npm",
+    "PyPI",
+    "RubyGems",
+    "NuGet",
+    "Vault",
+    "OpenAI",
+    "Anthropic",
+];
 
 /// Every rule, most specific first.
 pub const RULES: &[Rule] = &[
@@ -395,6 +485,12 @@ pub const RULES: &[Rule] = &[
         r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
     ),
     tok("adafruit_key", &["aio_"], r"aio_[A-Za-z0-9]{28}"),
+    // CircleCI personal and project API tokens of the current format (`CCIPAT_`, `CCIPRJ_`:
+    // circleci.com/docs "Managing API tokens"; GitHub secret scanning's partner list).
+    tok("circleci_token", &["CCIPAT_", "CCIPRJ_"], r"CCIP(?:AT|RJ)_[A-Za-z0-9]{16,40}_[A-Fa-f0-9]{32,48}"),
+    // Buildkite user (API) and agent access tokens (`bkua_`, `bkaa_`: buildkite.com/docs,
+    // "Token security"; the `bkaj_` job token is a JWT, the `jwt` rule's).
+    tok("buildkite_token", &["bkua_", "bkaa_"], r"bk(?:ua|aa)_[A-Za-z0-9_.\-]{30,120}"),
     tok("gitlab_token", &["GR1348941"], r"GR1348941[A-Za-z0-9_\-]{20,}"),
     tok("cloudflare_origin_ca_key", &["v1.0-"], r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
     // Azure DevOps PATs of the 2024 format: 84 characters with the fixed `AZDO` signature at
@@ -1033,7 +1129,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)(?:[_\-.]?(?i:base|value|string|str|b64|base64|hex|raw|id))?)"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)(?:[_\-.]?[A-Za-z0-9]{1,16}){0,3})"#,
             r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
         )),
         gate: Gate::Assignment,
@@ -1058,6 +1154,34 @@ pub const RULES: &[Rule] = &[
         fwd: 140,
         left: false,
         right: true,
+        pre: Pre::Auto,
+    },
+    // Round 4: context beyond the line. A block or label whose name is a secret's, its value
+    // lines below (gated by that name); a table column named like a secret.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Block,
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A vendor named in prose or a table row, then a token (the secret word on the line or a
+    // few lines above): "the CircleCI token is …", "| Buildkite | `…` |".
+    Rule {
+        kind: "vendor_token",
+        anchors: VENDORS,
+        keywords: &[],
+        matcher: Matcher::Vendor,
+        gate: Gate::Context,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
         pre: Pre::Auto,
     },
     // "use <value> as the password/key/token".
@@ -1130,6 +1254,8 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::Sibling => r#""(?:key|name)"\s*:\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"value"\s*:\s*"[^"]{4,}""#.to_string(),
             Matcher::HeaderList => r"(?i:headers)[\x22']?\s*[:=]\s*[\x22']?[A-Za-z0-9_\-]+=[^\s,\x22']{8,}".to_string(),
             Matcher::Ppk => r"Private-Lines: [0-9]+".to_string(),
+            Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
+            Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })
         .collect()
 }

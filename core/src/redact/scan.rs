@@ -61,7 +61,10 @@ fn check_of(rule: &Rule) -> Check {
         Check::PrivateKey
     } else if let Matcher::Base64 = rule.matcher {
         Check::Base64
-    } else if matches!(rule.matcher, Matcher::Sibling | Matcher::HeaderList | Matcher::Ppk) {
+    } else if matches!(
+        rule.matcher,
+        Matcher::Sibling | Matcher::HeaderList | Matcher::Ppk | Matcher::Block | Matcher::Vendor
+    ) {
         Check::Hand
     } else if rule.kind == "prose_secret" && !rule.keywords.is_empty() {
         Check::Prose
@@ -244,6 +247,8 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                 }
             }
             Matcher::HeaderList => header_list(bytes, r, b, &mut candidates),
+            Matcher::Block => block(bytes, r, a, b, &mut candidates),
+            Matcher::Vendor => vendor(bytes, r, a, b, &mut candidates),
             _ => {}
         }
     }
@@ -894,6 +899,382 @@ fn ppk(bytes: &[u8], b: usize) -> Option<Range> {
     Some((start?, end))
 }
 
+/// How many lines below a block's or label's name its value may be (`block`), and how many
+/// lines above a vendor's token its secret word may be (`vendor`): a bounded look, never the
+/// whole file.
+const BLOCK_LINES: usize = 6;
+/// Rows of a Markdown table read under a secret-named header cell.
+const TABLE_ROWS: usize = 16;
+/// Members of a block that hold the block's value: Terraform `variable`'s `default`, a
+/// Terraform output's or a JSON/YAML object's `value`, a secrets manager's `secret`/
+/// `secret_string`, `plaintext`.
+const BLOCK_MEMBERS: &[&[u8]] = &[
+    b"value",
+    b"default",
+    b"secret",
+    b"secret_string",
+    b"secret_value",
+    b"plaintext",
+    b"plaintext_value",
+    b"initial_value",
+];
+
+fn is_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-')
+}
+
+/// The end of the line starting at `p` (a newline, or a JSON-escaped `\n`, or `limit`) and
+/// where the next line starts.
+fn line_end(bytes: &[u8], p: usize, limit: usize) -> (usize, usize) {
+    let mut q = p;
+    while q < limit {
+        match bytes[q] {
+            b'\n' => return (q, q + 1),
+            b'\\' if bytes.get(q + 1) == Some(&b'n') => return (q, q + 2),
+            b'\\' => q += 2,
+            _ => q += 1,
+        }
+    }
+    (limit.min(bytes.len()), limit.min(bytes.len()))
+}
+
+/// Skip a line's indentation and a viewer's line-number prefix (`    12→`, `12\u2192`, `12\t`)
+/// from `p`; the indentation's width (spaces before the content).
+fn skip_indent(bytes: &[u8], p: &mut usize, end: usize) -> usize {
+    let start = *p;
+    while *p < end && matches!(bytes[*p], b' ' | b'\t') {
+        *p += 1;
+    }
+    let d = *p;
+    let mut q = d;
+    while q < end && bytes[q].is_ascii_digit() {
+        q += 1;
+    }
+    if q > d {
+        let rest = &bytes[q..end];
+        let skip = if rest.starts_with("→".as_bytes()) {
+            3
+        } else if rest.starts_with(b"\\u2192") {
+            6
+        } else if rest.starts_with(b"\\t") {
+            2
+        } else if rest.starts_with(b"\t") {
+            1
+        } else {
+            0
+        };
+        if skip > 0 {
+            *p = q + skip;
+            let s = *p;
+            while *p < end && matches!(bytes[*p], b' ' | b'\t') {
+                *p += 1;
+            }
+            return *p - s;
+        }
+    }
+    d - start
+}
+
+/// What follows a block's or label's name at the end of its line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opens {
+    /// `{` or `[` (HCL, JSON, a YAML flow or list): members below.
+    Object,
+    /// `:` alone (YAML mapping, a label in prose or Markdown, a block scalar `|`/`>`):
+    /// members below, or the value alone on the next line.
+    Label,
+    /// A Markdown table header cell (`| token |`): its column below.
+    Table,
+}
+
+/// `Matcher::Block` at a keyword hit `a..b`: the name around it must end its line opening
+/// a block, a label or a table column (checked first, forward, a few bytes); then at most
+/// `BLOCK_LINES` lines below are read for the value.
+fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
+    let n = bytes.len();
+    let mut ne = b;
+    while ne < n.min(b + 64) && is_name_byte(bytes[ne]) {
+        ne += 1;
+    }
+    let mut p = ne;
+    // Closing quotes (plain or escaped) and Markdown emphasis.
+    while p < n.min(ne + 6) && matches!(bytes[p], b'"' | b'\'' | b'\\' | b'*' | b'`') {
+        p += 1;
+    }
+    skip_spaces(bytes, &mut p);
+    let opens = match bytes.get(p) {
+        Some(b'{' | b'[') => {
+            p += 1;
+            Opens::Object
+        }
+        Some(b':' | b'=') => {
+            p += 1;
+            skip_spaces(bytes, &mut p);
+            match bytes.get(p) {
+                Some(b'{' | b'[') => {
+                    p += 1;
+                    Opens::Object
+                }
+                Some(b'|' | b'>') => {
+                    p += 1;
+                    if matches!(bytes.get(p), Some(b'-' | b'+')) {
+                        p += 1;
+                    }
+                    Opens::Label
+                }
+                _ => {
+                    while matches!(bytes.get(p), Some(b'*')) {
+                        p += 1;
+                    }
+                    Opens::Label
+                }
+            }
+        }
+        Some(b'|') => Opens::Table,
+        _ => return,
+    };
+    if opens != Opens::Table {
+        skip_spaces(bytes, &mut p);
+        if bytes.get(p) == Some(&b'\r') {
+            p += 1;
+        }
+        let eol = p == n || bytes[p] == b'\n' || (bytes[p] == b'\\' && bytes.get(p + 1) == Some(&b'n'));
+        if !eol {
+            return;
+        }
+    }
+    let mut ns = a;
+    while ns > a.saturating_sub(64) && is_name_byte(bytes[ns - 1]) {
+        ns -= 1;
+    }
+    let name = &bytes[ns..ne];
+    if name.len() < 3 || !secretish(name) {
+        return;
+    }
+    // The header line's start and indentation.
+    let lo = ns.saturating_sub(400);
+    let mut ls = ns;
+    while ls > lo && bytes[ls - 1] != b'\n' && !(bytes[ls - 1] == b'n' && ls >= 2 && bytes[ls - 2] == b'\\') {
+        ls -= 1;
+    }
+    let mut q = ls;
+    let indent = skip_indent(bytes, &mut q, ns);
+    if opens == Opens::Table {
+        table(bytes, r, ls, ns, ne, out);
+        return;
+    }
+    let (_, mut next) = line_end(bytes, p, n);
+    let mut first_content = true;
+    let mut member_width: Option<usize> = None;
+    for _ in 0..BLOCK_LINES {
+        if next >= n {
+            return;
+        }
+        let (le, after) = line_end(bytes, next, n.min(next + 600));
+        let mut c = next;
+        let width = skip_indent(bytes, &mut c, le);
+        next = after;
+        if c >= le || bytes[c] == b'\r' {
+            continue;
+        }
+        if matches!(bytes[c], b'}' | b']' | b'{' | b'[') {
+            return;
+        }
+        // Members of this block only: a deeper line is a nested block's (skipped), a line
+        // opening one ends the look (its `value` is another object's).
+        let level = *member_width.get_or_insert(width);
+        let mut t = le;
+        while t > c && matches!(bytes[t - 1], b' ' | b'\t' | b'\r' | b',') {
+            t -= 1;
+        }
+        if t > c && matches!(bytes[t - 1], b'{' | b'[') {
+            return;
+        }
+        if width > level {
+            continue;
+        }
+        if let Some((s, e)) = member_value(bytes, c, le) {
+            consider_gated(bytes, r, s, e, Some(name), Gate::Assignment, out);
+            return;
+        }
+        if opens == Opens::Label && first_content {
+            // The value alone on the next line (a list marker or Markdown quote before it).
+            let mut v = c;
+            if bytes[v..le].starts_with(b"- ") || bytes[v..le].starts_with(b"> ") {
+                v += 2;
+            }
+            let mut ve = le;
+            while ve > v && matches!(bytes[ve - 1], b' ' | b'\t' | b'\r') {
+                ve -= 1;
+            }
+            let (vs, ve) = strip_wrapping(bytes, v, ve);
+            if ve > vs && bytes[vs..ve].iter().all(|&c| is_token_byte(c)) {
+                consider_gated(bytes, r, vs, ve, Some(name), Gate::Context, out);
+                return;
+            }
+        }
+        first_content = false;
+        // A YAML mapping ends where the indentation comes back to the name's.
+        if opens == Opens::Label && width <= indent {
+            return;
+        }
+    }
+}
+
+/// A value's span without the backticks, quotes or `**` around it.
+fn strip_wrapping(bytes: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
+    for _ in 0..2 {
+        if e >= s + 2 && matches!(bytes[s], b'`' | b'"' | b'\'' | b'*') && bytes[e - 1] == bytes[s] {
+            s += 1;
+            e -= 1;
+        }
+    }
+    (s, e)
+}
+
+/// A block member holding the value at `c..le`: `value = "…"`, `"default": "…"`, `secret: …`
+/// (plain or JSON-escaped quotes); the value's span.
+fn member_value(bytes: &[u8], c: usize, le: usize) -> Option<Range> {
+    let mut p = c;
+    skip_quote(bytes, &mut p);
+    let ms = p;
+    while p < le && (bytes[p].is_ascii_alphanumeric() || bytes[p] == b'_') {
+        p += 1;
+    }
+    let member = bytes[ms..p].to_ascii_lowercase();
+    if !BLOCK_MEMBERS.contains(&member.as_slice()) {
+        return None;
+    }
+    skip_quote(bytes, &mut p);
+    skip_spaces(bytes, &mut p);
+    if !matches!(bytes.get(p), Some(b'=' | b':')) || p >= le {
+        return None;
+    }
+    p += 1;
+    skip_spaces(bytes, &mut p);
+    let esc = bytes.get(p) == Some(&b'\\');
+    if skip_quote(bytes, &mut p) {
+        let e = quoted_end(bytes, p, esc, 4096)?;
+        return (e <= le).then(|| strip_scheme(bytes, p, e));
+    }
+    let s = p;
+    while p < le && !matches!(bytes[p], b' ' | b'\t' | b'\r' | b',' | b';' | b'"' | b'\'' | b'\\' | b'}' | b']') {
+        p += 1;
+    }
+    (p > s).then_some((s, p))
+}
+
+/// A Markdown table whose header cell at `ns..ne` (on the line starting at `ls`) names a
+/// secret: after the `|---|` separator, the same column's cells of at most `TABLE_ROWS` rows.
+fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<Candidate>) {
+    let n = bytes.len();
+    let column = bytes[ls..ns].iter().filter(|&&c| c == b'|').count();
+    if column == 0 {
+        return;
+    }
+    let name = &bytes[ns..ne];
+    let (_, sep) = line_end(bytes, ne, n.min(ne + 600));
+    let (se, mut next) = line_end(bytes, sep, n.min(sep + 600));
+    let mut c = sep;
+    skip_indent(bytes, &mut c, se);
+    let row = &bytes[c..se];
+    if !row.starts_with(b"|") || !row.iter().all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r')) {
+        return;
+    }
+    for _ in 0..TABLE_ROWS {
+        if next >= n {
+            return;
+        }
+        let (le, after) = line_end(bytes, next, n.min(next + 2000));
+        let mut c = next;
+        skip_indent(bytes, &mut c, le);
+        next = after;
+        if bytes.get(c) != Some(&b'|') {
+            return;
+        }
+        let mut cells = memchr::memchr_iter(b'|', &bytes[c..le]).map(|i| c + i);
+        let (Some(open), Some(close)) = (cells.nth(column - 1), cells.next()) else { continue };
+        let (mut s, mut e) = (open + 1, close);
+        while s < e && matches!(bytes[s], b' ' | b'\t') {
+            s += 1;
+        }
+        while e > s && matches!(bytes[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        let (s, e) = strip_wrapping(bytes, s, e);
+        if e > s && bytes[s..e].iter().all(|&c| is_token_byte(c)) {
+            consider_gated(bytes, r, s, e, Some(name), Gate::Context, out);
+        }
+    }
+}
+
+/// Words of a vendor's sentence that name its secret.
+const VENDOR_SECRET_WORDS: &[&[u8]] =
+    &[b"token", b"key", b"secret", b"password", b"credential", b"pat", b"passphrase", b"apikey"];
+
+/// `Matcher::Vendor` at a vendor's name `a..b`: on the rest of its line (at most 160 bytes,
+/// 10 words), the first token-shaped word of 16+ characters; a secret word between the name
+/// and it, or on the name's line, or on at most `BLOCK_LINES` lines above; gated as context
+/// with the name `<vendor> token`.
+fn vendor(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
+    if (a > 0 && bytes[a - 1].is_ascii_alphanumeric()) || bytes.get(b).is_some_and(u8::is_ascii_alphanumeric) {
+        return;
+    }
+    let n = bytes.len();
+    let (le, _) = line_end(bytes, b, n.min(b + 160));
+    let mut p = b;
+    let mut value = None;
+    for _ in 0..10 {
+        while p < le
+            && matches!(bytes[p], b' ' | b'\t' | b'|' | b':' | b'=' | b'`' | b'"' | b'\'' | b'*' | b'(' | b',' | b'>')
+        {
+            p += 1;
+        }
+        let s = p;
+        while p < le && is_token_byte(bytes[p]) {
+            p += 1;
+        }
+        if p == s {
+            return;
+        }
+        let mut e = p;
+        while e > s && matches!(bytes[e - 1], b'.' | b',' | b'!' | b'?') {
+            e -= 1;
+        }
+        if e - s >= 16 {
+            if bytes[s].is_ascii_alphanumeric() && !matches!(bytes.get(p), Some(b'@' | b'/')) {
+                value = Some((s, e));
+            }
+            break;
+        }
+    }
+    let Some((s, e)) = value else { return };
+    let lower = |range: &[u8]| range.to_ascii_lowercase();
+    let has_word = |hay: &[u8]| {
+        let hay = lower(hay);
+        VENDOR_SECRET_WORDS.iter().any(|w| memchr::memmem::find(&hay, w).is_some())
+    };
+    // The name's line, then up to `BLOCK_LINES` lines above it (at most 800 bytes).
+    let lo = a.saturating_sub(800);
+    let mut ls = a;
+    let mut lines = 0;
+    while ls > lo {
+        if bytes[ls - 1] == b'\n' || (bytes[ls - 1] == b'n' && ls >= 2 && bytes[ls - 2] == b'\\') {
+            lines += 1;
+            if lines > BLOCK_LINES {
+                break;
+            }
+        }
+        ls -= 1;
+    }
+    if !has_word(&bytes[b..s]) && !has_word(&bytes[ls..a]) {
+        return;
+    }
+    let mut name = bytes[a..b].to_vec();
+    name.extend_from_slice(b" token");
+    consider_gated(bytes, r, s, e, Some(&name), Gate::Context, out);
+}
+
 /// The window of `rule` around an anchor at `a..b`, clipped to the anchor's line.
 fn window(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> (usize, usize) {
     let lo = a.saturating_sub(rule.back as usize);
@@ -927,6 +1308,20 @@ fn match_window(bytes: &[u8], r: usize, ws: usize, we: usize, out: &mut Vec<Cand
 
 /// Check one candidate against its rule's boundaries and gate.
 fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]>, out: &mut Vec<Candidate>) {
+    consider_gated(bytes, r, start, end, name, RULES[r].gate, out)
+}
+
+/// `consider` with another gate than the rule's (a hand-parsed rule whose candidates differ:
+/// a block's member is an assignment, a label's next line is context).
+fn consider_gated(
+    bytes: &[u8],
+    r: usize,
+    start: usize,
+    end: usize,
+    name: Option<&[u8]>,
+    gate: Gate,
+    out: &mut Vec<Candidate>,
+) {
     let rule = &RULES[r];
     if rule.left && !checks::left_boundary(bytes, start) {
         return;
@@ -942,7 +1337,7 @@ fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]
     while e < bytes.len() && (bytes[e] & 0xC0) == 0x80 {
         e += 1;
     }
-    if rule.gate == Gate::Context {
+    if gate == Gate::Context {
         // Prose: a sentence's closing punctuation is not part of the token.
         while e > s && matches!(bytes[e - 1], b'.' | b',' | b';' | b':' | b'!' | b'?' | b')') {
             e -= 1;
@@ -953,11 +1348,12 @@ fn consider(bytes: &[u8], r: usize, start: usize, end: usize, name: Option<&[u8]
     }
     let Ok(secret) = std::str::from_utf8(&bytes[s..e]) else { return };
     let name = name.and_then(|n| std::str::from_utf8(n).ok());
-    let ok = match rule.gate {
+    let ok = match gate {
         Gate::None => true,
-        Gate::Token => !checks::token_placeholder(secret),
+        Gate::Token => !checks::token_placeholder(secret) && !checks::is_documented_example(secret),
         Gate::TokenMixed => {
             !checks::token_placeholder(secret)
+                && !checks::is_documented_example(secret)
                 && secret.bytes().any(|b| b.is_ascii_digit())
                 && secret.bytes().any(|b| b.is_ascii_alphabetic())
         }
@@ -1013,6 +1409,7 @@ fn context(v: &str, name: &str) -> bool {
         || checks::is_public_by_design(v)
         || checks::is_uuid(v)
         || checks::is_dossier_id(v)
+        || checks::is_documented_example(v)
     {
         return false;
     }
@@ -1050,7 +1447,14 @@ fn header(v: &str, name: &str) -> bool {
     {
         return false;
     }
-    v.len() >= 8 && loose(v, Some(name)) && !checks::is_public_by_design(v) && !checks::is_documented_example(v)
+    // A switch spelled in words (`X-Atlassian-Token: no-check`) is not a secret.
+    let words_only =
+        v.contains('-') && v.split('-').all(|p| p.len() <= 12 && p.bytes().all(|c| c.is_ascii_lowercase()));
+    v.len() >= 8
+        && !words_only
+        && loose(v, Some(name))
+        && !checks::is_public_by_design(v)
+        && !checks::is_documented_example(v)
 }
 
 /// The words of a key name: `DB_PASSWORD` → db, password; `apiKey` → api, key.
@@ -1187,26 +1591,67 @@ const NOT_SECRET_BEFORE: &[&str] = &[
     "sorted",
 ];
 
+/// Drop the words after a name's secret word that say which copy or encoding it is, not
+/// what it is (one notion of a secret-bearing name for every syntax): `SECRET_KEY_BASE`,
+/// `API_TOKEN_VALUE`, `ses_smtp_password_v4`, `db_password_old`, `token2`'s `2`, at most 3.
+pub(super) fn strip_modifiers(w: &mut Vec<String>) {
+    for _ in 0..3 {
+        if w.len() < 2 {
+            return;
+        }
+        let last = w[w.len() - 1].as_str();
+        let version = last.len() <= 4
+            && (last.bytes().all(|c| c.is_ascii_digit())
+                || (last.starts_with('v') && last.len() >= 2 && last[1..].bytes().all(|c| c.is_ascii_digit())));
+        let modifier = matches!(
+            last,
+            "base"
+                | "value"
+                | "string"
+                | "str"
+                | "b64"
+                | "base64"
+                | "hex"
+                | "raw"
+                | "old"
+                | "new"
+                | "prev"
+                | "previous"
+                | "current"
+                | "primary"
+                | "secondary"
+                | "backup"
+                | "legacy"
+                | "plain"
+                | "plaintext"
+                | "enc"
+                | "encoded"
+        );
+        if !(version || modifier) {
+            return;
+        }
+        w.pop();
+    }
+}
+
 /// The gate of generic assignments and command-line flags.
 fn assignment(v: &str, name: &str) -> bool {
     // Both pure: the cheaper first (code like `lexer.next_token` is most of what gets here).
-    if checks::is_not_a_value(v) || checks::is_placeholder(v) || checks::is_public_by_design(v) {
+    if checks::is_not_a_value(v)
+        || checks::is_placeholder(v)
+        || checks::is_public_by_design(v)
+        || checks::is_documented_example(v)
+    {
         return false;
     }
     let mut w = words(name);
-    // `SECRET_KEY_BASE`, `API_TOKEN_VALUE`: the secret word before a suffix word.
-    if w.len() >= 2
-        && matches!(w[w.len() - 1].as_str(), "base" | "value" | "string" | "str" | "b64" | "base64" | "hex" | "raw")
-    {
-        w.pop();
-    }
-    // An id is not a secret, except a private key's id (GCP `private_key_id`) and Vault's
-    // AppRole `secret_id`.
+    strip_modifiers(&mut w);
+    // An id is not a secret (a key's id, GCP's `private_key_id`, is the public `kid` of every
+    // token it signs), except Vault's AppRole `secret_id`.
     if w.last().is_some_and(|l| l == "id") {
         let n = w.len();
-        let private_key = n >= 3 && w[n - 2] == "key" && w[n - 3] == "private";
         let secret_id = n >= 2 && w[n - 2] == "secret" && (n == 2 || matches!(w[n - 3].as_str(), "vault" | "approle"));
-        if !(private_key || secret_id) {
+        if !secret_id {
             return false;
         }
         w.pop();

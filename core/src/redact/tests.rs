@@ -440,8 +440,8 @@ fn third_round_contextual_secrets_are_caught() {
             "1b4e494d",
         ),
         ("replica.internal:6432:*:analytics:0gM9UyY0nc\\:S5i2bQm0swWe", "pgpass_password", "S5i2bQm0swWe"),
-        // Names by their parts: a private key's id, a session cookie in JSON.
-        ("  \"private_key_id\": \"2b0b6d130392bd7e3020e809c8898ae2f5db6ef8\",", "assignment", "2b0b6d130392"),
+        // Names by their parts: a session cookie in JSON (a private key's id is an id since
+        // round 4: `fourth_round_near_misses_stay`).
         (
             "\"cookies\": {\"sessionid\": \"8Plch-icEejgu0tvY6e8hWydKjgDQcZVDClVDN-gKES3Op9o\"}",
             "cookie_secret",
@@ -531,6 +531,97 @@ fn third_round_near_misses_stay() {
         "Private-Lines: 1\nshort",
         "\"db_host\": {\"value\": \"db-9f86d0.internal\"}, \"api_token\": {\"value\": \"${var.api_token}\"}",
         "\"headers\": [[\"Authorization\", \"[Filtered]\"]]",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
+
+/// Fourth round: context beyond the line — a block's or label's name lines above its value,
+/// secret words as parts of names, vendors named in prose and table rows, vendor prefixes.
+#[test]
+fn fourth_round_context_beyond_the_line_is_caught() {
+    let cases: Vec<(&str, &str, &str)> = vec![
+        // (1) A block whose header names the secret: HCL variable, JSON/YAML object, a label.
+        (
+            "variable \"api_password\" {\n  type      = string\n  sensitive = true\n  default   = \"Wq3zT8vLm2Xk9Rp4Hn7s\"\n}",
+            "assignment",
+            "Wq3zT8vLm2Xk",
+        ),
+        (
+            "output \"admin_token\" {\n  sensitive = true\n  value     = \"c7Hq2LmX9vRt4Kp8Wz3Nb6Jd\"\n}",
+            "assignment",
+            "c7Hq2LmX9vRt",
+        ),
+        ("smtp_password:\n  value: \"Gx8#qLp2Vz7mTk\"\n  rotate: true", "assignment", "Gx8#qLp2Vz7m"),
+        (
+            "\"relay_secret\": {\n  \"description\": \"relay\",\n  \"value\": \"Zt5Qw9Lx2Bn7Vc4Mk8Pj3Hr6\"\n}",
+            "assignment",
+            "Zt5Qw9Lx2Bn7",
+        ),
+        ("**Deploy token:**\n`Hn4Xq8Lz2Vw7Rt5Kc9Bm3Pj6`", "assignment", "Hn4Xq8Lz2Vw7"),
+        ("The new token:\n\n  Yp6Rt2Vn9Xq4Lm8Kz3Wb7Hc5\n", "assignment", "Yp6Rt2Vn9Xq4"),
+        ("db_password: |\n  Mv5#Kq8zLx2Tp", "assignment", "Mv5#Kq8zLx2T"),
+        // A Markdown table whose header names the secret, its column's cells.
+        (
+            "| service | token |\n|---|---|\n| ci | `Rk7Vz2Xq9Lm4Tn8Wp3Hc6Bj5` |\n| docs | `Lt3Wq8Zx5Vn2Rk9Pm6Hb4Cj7` |",
+            "assignment",
+            "Lt3Wq8Zx5Vn2",
+        ),
+        // (2) Secret words as parts of names, any suffix of version or copy.
+        ("  \"mail_smtp_password_v4\": \"Bq7lprLFv+ciEHCfI72SmnPbal/q5f8\",", "assignment", "Bq7lprLFv"),
+        ("DB_PASSWORD_OLD=Hq7#vLm2!XpR9sTw", "assignment", "Hq7#vLm2"),
+        ("smtpPasswordV2: \"Nq4#Lx8vTz2Kp\"", "assignment", "Nq4#Lx8vTz2K"),
+        // (3) A vendor named in prose or a table row, the secret word a line above.
+        ("Old CI tokens, revoked:\n| TeamCity | `Xv8Kq3Lz7Wn2Rt5Pm9Hc4Bj6` |", "vendor_token", "Xv8Kq3Lz7Wn2"),
+        ("the Codecov upload token is Qm4Zt8Xk2Vn7Lp3Rw9Hb5Cj6 (rotate it)", "vendor_token", "Qm4Zt8Xk2Vn7"),
+        ("Rotated credentials below.\nTravis: Jw6Rk2Xq8Vm4Lt9Zn3Pb7Hc5", "vendor_token", "Jw6Rk2Xq8Vm4"),
+        // Vendor prefixes: CircleCI and Buildkite tokens.
+        (
+            "export CI_PAT=CCIPAT_Vb7Qs2Lk9Xw4Rn8Tz3Mp6Hc_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3",
+            "circleci_token",
+            "Vb7Qs2Lk9Xw4",
+        ),
+        ("BUILDKITE: bkua_9f2c4e7a1b3d5f8e0c2a4d6f8b1e3c5a7d9f0b2c", "buildkite_token", "9f2c4e7a1b3d"),
+    ];
+    for (text, kind, leaked) in &cases {
+        let r = run(text);
+        let o = r.text.clone().unwrap_or_default();
+        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
+        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
+    }
+    // The same HCL block JSON-escaped in a transcript line (a `cat -n` tool result) stays JSON.
+    let line = serde_json::json!({"content": "     1\u{2192}variable \"api_password\" {\n     2\u{2192}  type = string\n     3\u{2192}  default = \"Wq3zT8vLm2Xk9Rp4Hn7s\"\n     4\u{2192}}"}).to_string();
+    let o = out(&line);
+    assert!(!o.contains("Wq3zT8vLm2Xk"), "{o}");
+    assert!(serde_json::from_str::<serde_json::Value>(&o).is_ok(), "{o}");
+}
+
+/// Fourth round: what the new rules leave alone — a block's non-secret members and nested
+/// objects, references, placeholders, ids by name (`*_key_id`), documented example keys, a
+/// header switch spelled in words, a vendor named without a secret word.
+#[test]
+fn fourth_round_near_misses_stay() {
+    for text in [
+        "variable \"db_password\" {\n  type      = string\n  sensitive = true\n}",
+        "variable \"api_token\" {\n  default = var.fallback_token\n}",
+        "output \"db_password\" {\n  value = aws_db_instance.main.password\n}",
+        "\"auth\": {\n  \"type\": \"basic\",\n  \"basic\": [\n    {\"key\": \"username\", \"value\": \"A5U_cu2aVH5SkDdGQ1yyWOg6ruhzN0RxRArtYF\"}\n  ]\n}",
+        "token:\n  name: deploy\n  scopes: [read]",
+        "password:\n  min_length: 12\n  require_symbols: true",
+        "**Token:**\n`<your token here>`",
+        "| name | key |\n|---|---|\n| primary | `id` |\n| sort | `created_at` |",
+        "class TokenStore {\n  value = \"Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\"\n}",
+        "  \"private_key_id\": \"2b0b6d130392bd7e3020e809c8898ae2f5db6ef8\",",
+        "  \"signing_key_id\": \"26af4fbd1d49aa693568b2a82aadd68d8732f4ea\",",
+        "password_min_length_v2: \"Xq7#Lz2mVt9\"",
+        "Stripe's test key `sk_test_4eC39HqLyjWDarjtT1zdp7dc` from the docs.",
+        "STRIPE_KEY=sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "headers = {'X-Atlassian-Token': 'no-check'}",
+        "CircleCI built commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b in 3 minutes",
+        "Travis: Jw6Rk2Xq8Vm4Lt9Zn3Pb7Hc5 build log attached",
     ] {
         let r = run(text);
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
