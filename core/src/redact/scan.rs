@@ -652,10 +652,11 @@ fn sibling_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
         while p < bytes.len() && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b'_' | b'-' | b'.')) {
             p += 1;
         }
+        let e = p;
         if quoted {
             skip_quote(bytes, &mut p);
         }
-        (s, p - quoted as usize)
+        (s, e)
     } else {
         skip_spaces(bytes, &mut p);
         if bytes.get(p) != Some(&b':') {
@@ -1031,16 +1032,24 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             }
         }
         Some(b'|') => Opens::Table,
-        _ => return,
+        _ => match prose_label_end(bytes, ne) {
+            Some(e) => {
+                p = e;
+                Opens::Label
+            }
+            None => return,
+        },
     };
     if opens != Opens::Table {
         skip_spaces(bytes, &mut p);
         if bytes.get(p) == Some(&b'\r') {
             p += 1;
         }
-        let eol = p == n || bytes[p] == b'\n' || (bytes[p] == b'\\' && bytes.get(p + 1) == Some(&b'n'));
-        if !eol {
-            return;
+        if !at_eol(bytes, p) {
+            match (opens, prose_label_end(bytes, ne)) {
+                (Opens::Label, Some(e)) => p = e,
+                _ => return,
+            }
         }
     }
     let mut ns = a;
@@ -1119,6 +1128,31 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             return;
         }
     }
+}
+
+/// A line ends at `p` (a newline, a JSON-escaped `\n`, the end of the text).
+fn at_eol(bytes: &[u8], p: usize) -> bool {
+    p == bytes.len() || bytes[p] == b'\n' || (bytes[p] == b'\\' && bytes.get(p + 1) == Some(&b'n'))
+}
+
+/// A prose label after a secret word ending at `ne`: a few words then `:` ending the line
+/// ("token (revoked):", "password for the admin user:"), at most 48 bytes: where the line ends.
+fn prose_label_end(bytes: &[u8], ne: usize) -> Option<usize> {
+    let limit = bytes.len().min(ne + 48);
+    let mut p = ne;
+    while p < limit
+        && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b' ' | b'(' | b')' | b'-' | b',' | b'\'' | b'/'))
+    {
+        p += 1;
+    }
+    if bytes.get(p) != Some(&b':') || p == ne || !bytes[ne..p].contains(&b' ') {
+        return None;
+    }
+    p += 1;
+    while p < bytes.len() && matches!(bytes[p], b'*' | b' ' | b'\t' | b'\r') {
+        p += 1;
+    }
+    at_eol(bytes, p).then_some(p)
 }
 
 /// A value's span without the backticks, quotes or `**` around it.
@@ -1249,6 +1283,10 @@ fn vendor(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) 
         }
     }
     let Some((s, e)) = value else { return };
+    // A token has a digit; words joined by hyphens (`X-Honeycomb-Team`, a header's name) do not.
+    if !bytes[s..e].iter().any(u8::is_ascii_digit) {
+        return;
+    }
     let lower = |range: &[u8]| range.to_ascii_lowercase();
     let has_word = |hay: &[u8]| {
         let hay = lower(hay);

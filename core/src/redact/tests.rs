@@ -562,6 +562,7 @@ fn fourth_round_context_beyond_the_line_is_caught() {
         ("**Deploy token:**\n`Hn4Xq8Lz2Vw7Rt5Kc9Bm3Pj6`", "assignment", "Hn4Xq8Lz2Vw7"),
         ("The new token:\n\n  Yp6Rt2Vn9Xq4Lm8Kz3Wb7Hc5\n", "assignment", "Yp6Rt2Vn9Xq4"),
         ("db_password: |\n  Mv5#Kq8zLx2Tp", "assignment", "Mv5#Kq8zLx2T"),
+        ("The Buildkite agent token (revoked):\n  Pz5Kq9Xv2Lm7Rt3Wn8Hc4Bj6", "assignment", "Pz5Kq9Xv2Lm7"),
         // A Markdown table whose header names the secret, its column's cells.
         (
             "| service | token |\n|---|---|\n| ci | `Rk7Vz2Xq9Lm4Tn8Wp3Hc6Bj5` |\n| docs | `Lt3Wq8Zx5Vn2Rk9Pm6Hb4Cj7` |",
@@ -612,6 +613,8 @@ fn fourth_round_near_misses_stay() {
         "token:\n  name: deploy\n  scopes: [read]",
         "password:\n  min_length: 12\n  require_symbols: true",
         "**Token:**\n`<your token here>`",
+        "Steps to reset the password for a user:\n1. open the admin page",
+        "The token (see the wiki):\nhttps://wiki.example.test/tokens/rotation-guide-2026",
         "| name | key |\n|---|---|\n| primary | `id` |\n| sort | `created_at` |",
         "class TokenStore {\n  value = \"Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\"\n}",
         "  \"private_key_id\": \"2b0b6d130392bd7e3020e809c8898ae2f5db6ef8\",",
@@ -622,8 +625,20 @@ fn fourth_round_near_misses_stay() {
         "headers = {'X-Atlassian-Token': 'no-check'}",
         "CircleCI built commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b in 3 minutes",
         "Travis: Jw6Rk2Xq8Vm4Lt9Zn3Pb7Hc5 build log attached",
+        "Vault token headers: `X-Vault-Token:`, `Ocp-Apim-Subscription-Key:`; Honeycomb's `X-Honeycomb-Team`",
     ] {
         let r = run(text);
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
+}
+
+/// A YAML `- name: "` with no name after its quote (this crate's own rule table holds
+/// `"- name: ",`) is not a sibling: redacting it must not panic (it sliced `s..s-1`).
+#[test]
+fn yaml_name_quote_without_a_name_does_not_panic() {
+    for text in ["        \"- name: \",\n", "- name: \"", "- name: \\\"\\\"\n  value: Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1"] {
+        let _ = run(text);
+    }
+    let r = run("- name: \"DB_PASSWORD\"\n  value: \"Hq7#vLm2!XpR9sTw\"");
+    assert!(!r.text.unwrap_or_default().contains("Hq7#vLm2"));
 }
