@@ -986,6 +986,9 @@ enum Opens {
     Label,
     /// A Markdown table header cell (`| token |`): its column below.
     Table,
+    /// A secret word ending a line of prose, the sentence going on below ("the SMTP
+    /// password" / "is `…`"): a glue word, then the value.
+    Wrapped,
 }
 
 /// `Matcher::Block` at a keyword hit `a..b`: the name around it must end its line opening
@@ -1032,6 +1035,7 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             }
         }
         Some(b'|') => Opens::Table,
+        _ if at_eol(bytes, p) && p == ne => Opens::Wrapped,
         _ => match prose_label_end(bytes, ne) {
             Some(e) => {
                 p = e;
@@ -1070,6 +1074,10 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
     let indent = skip_indent(bytes, &mut q, ns);
     if opens == Opens::Table {
         table(bytes, r, ls, ns, ne, out);
+        return;
+    }
+    if opens == Opens::Wrapped {
+        wrapped(bytes, r, ne, name, out);
         return;
     }
     let (_, mut next) = line_end(bytes, p, n);
@@ -1127,6 +1135,32 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
         if opens == Opens::Label && width <= indent {
             return;
         }
+    }
+}
+
+/// `Opens::Wrapped`: the line after a secret word ending at `ne` opens with a glue word
+/// (`is`, `was`, `:` …) and then the value (backticks or quotes around it allowed).
+fn wrapped(bytes: &[u8], r: usize, ne: usize, name: &[u8], out: &mut Vec<Candidate>) {
+    let n = bytes.len();
+    let (_, next) = line_end(bytes, ne, n.min(ne + 4));
+    let (le, _) = line_end(bytes, next, n.min(next + 300));
+    let mut p = next;
+    skip_indent(bytes, &mut p, le);
+    let rest = &bytes[p..le];
+    let glue: &[&[u8]] = &[b"is ", b"was ", b"are ", b"were ", b"reads ", b"now ", b": ", b"= ", b"set to "];
+    let Some(g) = glue.iter().find(|g| rest.starts_with(g)) else { return };
+    p += g.len();
+    skip_spaces(bytes, &mut p);
+    let mut e = p;
+    while e < le && (is_token_byte(bytes[e]) || matches!(bytes[e], b'`' | b'"' | b'\'')) {
+        e += 1;
+    }
+    while e > p && matches!(bytes[e - 1], b'.' | b',' | b';' | b'!' | b'?') {
+        e -= 1;
+    }
+    let (s, e) = strip_wrapping(bytes, p, e);
+    if e > s && bytes[s..e].iter().all(|&c| is_token_byte(c)) {
+        consider_gated(bytes, r, s, e, Some(name), Gate::Context, out);
     }
 }
 
@@ -1247,8 +1281,8 @@ const VENDOR_SECRET_WORDS: &[&[u8]] =
     &[b"token", b"key", b"secret", b"password", b"credential", b"pat", b"passphrase", b"apikey"];
 
 /// `Matcher::Vendor` at a vendor's name `a..b`: on the rest of its line (at most 160 bytes,
-/// 10 words), the first token-shaped word of 16+ characters; a secret word between the name
-/// and it, or on the name's line, or on at most `BLOCK_LINES` lines above; gated as context
+/// 10 words), the first token-shaped word of 16+ characters; a secret word on the name's line
+/// (before or after the value) or on at most `BLOCK_LINES` lines above; gated as context
 /// with the name `<vendor> token`.
 fn vendor(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
     if (a > 0 && bytes[a - 1].is_ascii_alphanumeric()) || bytes.get(b).is_some_and(u8::is_ascii_alphanumeric) {
@@ -1305,7 +1339,7 @@ fn vendor(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) 
         }
         ls -= 1;
     }
-    if !has_word(&bytes[b..s]) && !has_word(&bytes[ls..a]) {
+    if !has_word(&bytes[b..s]) && !has_word(&bytes[ls..a]) && !has_word(&bytes[e..le]) {
         return;
     }
     let mut name = bytes[a..b].to_vec();

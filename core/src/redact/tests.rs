@@ -563,6 +563,8 @@ fn fourth_round_context_beyond_the_line_is_caught() {
         ("The new token:\n\n  Yp6Rt2Vn9Xq4Lm8Kz3Wb7Hc5\n", "assignment", "Yp6Rt2Vn9Xq4"),
         ("db_password: |\n  Mv5#Kq8zLx2Tp", "assignment", "Mv5#Kq8zLx2T"),
         ("The Buildkite agent token (revoked):\n  Pz5Kq9Xv2Lm7Rt3Wn8Hc4Bj6", "assignment", "Pz5Kq9Xv2Lm7"),
+        ("For the relay, the SMTP password\nis `Hq7#vLm2!XpR9sTw` until Friday.", "assignment", "Hq7#vLm2"),
+        ("- **CircleCI**: `Xq7Lm2Vz9Kt4Rp8Wn3Hc6Bj5` (personal token, revoked)", "vendor_token", "Xq7Lm2Vz9Kt4"),
         // A Markdown table whose header names the secret, its column's cells.
         (
             "| service | token |\n|---|---|\n| ci | `Rk7Vz2Xq9Lm4Tn8Wp3Hc6Bj5` |\n| docs | `Lt3Wq8Zx5Vn2Rk9Pm6Hb4Cj7` |",
@@ -614,6 +616,8 @@ fn fourth_round_near_misses_stay() {
         "password:\n  min_length: 12\n  require_symbols: true",
         "**Token:**\n`<your token here>`",
         "Steps to reset the password for a user:\n1. open the admin page",
+        "We rotate every token\nis what the runbook says.",
+        "    return token\n  is_valid = check(token)",
         "The token (see the wiki):\nhttps://wiki.example.test/tokens/rotation-guide-2026",
         "| name | key |\n|---|---|\n| primary | `id` |\n| sort | `created_at` |",
         "class TokenStore {\n  value = \"Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\"\n}",
