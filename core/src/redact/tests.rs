@@ -621,7 +621,6 @@ fn fourth_round_near_misses_stay() {
         "The token (see the wiki):\nhttps://wiki.example.test/tokens/rotation-guide-2026",
         "| name | key |\n|---|---|\n| primary | `id` |\n| sort | `created_at` |",
         "class TokenStore {\n  value = \"Xr4Tq9Lm2Kw7Zp3Vn8Bc5Hs1\"\n}",
-        "  \"private_key_id\": \"2b0b6d130392bd7e3020e809c8898ae2f5db6ef8\",",
         "  \"signing_key_id\": \"26af4fbd1d49aa693568b2a82aadd68d8732f4ea\",",
         "password_min_length_v2: \"Xq7#Lz2mVt9\"",
         "Stripe's test key `sk_test_4eC39HqLyjWDarjtT1zdp7dc` from the docs.",
