@@ -69,12 +69,22 @@ fn redaction_heldout2_corpus_through_save_artifact() {
     run_corpus("heldout2", Bars { min_caught: 146, max_false_positives: 0, max_leaked: 0 });
 }
 
-/// The third held-out corpus (`redacteval3`, 2026-12-01; written while the third round's rules
-/// were written, never opened by their author): the measurement. Bars are its one run's
-/// figures after the third round's last rule change (docs/privacy.md, "Third held-out corpus").
+/// The third held-out corpus (`redacteval3`, 2026-12-01): measured once on the third round's
+/// rules (146 of 150 caught, 4 near-misses, 4 values stored; docs/privacy.md, "Third held-out
+/// corpus, scored"), then the fourth round's development set: the bars are its development
+/// figures since (its author labelled a service account's `private_key_id` a near-miss; the
+/// rules redact it, as the second corpus's author wanted).
 #[test]
 fn redaction_heldout3_corpus_through_save_artifact() {
-    run_corpus("heldout3", Bars { min_caught: 146, max_false_positives: 4, max_leaked: 4 });
+    run_corpus("heldout3", Bars { min_caught: 150, max_false_positives: 2, max_leaked: 0 });
+}
+
+/// The fourth held-out corpus (`redacteval4`, 2026-12-01; written while the fourth round's rules
+/// were written, never opened by their author): the measurement. Bars are its one run's
+/// figures after the fourth round's last rule change (docs/privacy.md, "Fourth held-out corpus").
+#[test]
+fn redaction_heldout4_corpus_through_save_artifact() {
+    run_corpus("heldout4", Bars { min_caught: 142, max_false_positives: 3, max_leaked: 11 });
 }
 
 /// Capture every file of the corpus `corpus_name` into a fresh store, score the archived copies and
