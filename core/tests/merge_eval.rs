@@ -219,10 +219,16 @@ struct Row {
     caught_certain: usize,
     caught_any: usize,
     located: usize,
-    /// Compatible pairs: raised a certain conflict / a possible one (and no certain) / any.
+    /// Compatible pairs: raised a certain conflict / a "may contradict" prompt (a possible
+    /// conflict without a compatible hint, and no certain one) / only "probably compatible"
+    /// listings (possible conflicts with a hint, nothing else) / anything. Sixth round: the
+    /// possible tier lists every related pair, the compatible filters demote with a hint.
     certain_alarm: usize,
     possible_alarm: usize,
+    hinted_only: usize,
     any_alarm: usize,
+    /// Compatible pairs: conflicts listed in all (the burden: their mean per pair).
+    listed: usize,
 }
 
 fn pct(n: usize, d: usize) -> String {
@@ -283,9 +289,10 @@ fn score(pairs: &[Pair], title: &str, prefix: &str) -> (Row, Row) {
             println!("{} [{}]: {} conflict(s)", p.name, p.expect.kind, raised.len());
             for c in raised {
                 println!(
-                    "    {}{} {:?} {:?}\n      source {}: {:?}\n      target {}: {:?}",
+                    "    {}{}{} {:?} {:?}\n      source {}: {:?}\n      target {}: {:?}",
                     if p.expect.contradiction && located(c, p) { "* " } else { "" },
                     c.certainty.as_str(),
+                    c.compatible_hint.as_ref().map(|h| format!(" [{h}]")).unwrap_or_default(),
                     c.kind,
                     c.subject,
                     c.source.line,
@@ -296,6 +303,7 @@ fn score(pairs: &[Pair], title: &str, prefix: &str) -> (Row, Row) {
             }
         }
         let certain = raised.iter().any(is_certain);
+        let may = raised.iter().any(|c| !is_certain(c) && c.compatible_hint.is_none());
         let any = !raised.is_empty();
         let row = rows.entry(p.expect.kind.clone()).or_default();
         let total = if p.expect.contradiction { &mut contra_total } else { &mut compat_total };
@@ -307,8 +315,10 @@ fn score(pairs: &[Pair], title: &str, prefix: &str) -> (Row, Row) {
                 r.located += raised.iter().any(|c| located(c, p)) as usize;
             } else {
                 r.certain_alarm += certain as usize;
-                r.possible_alarm += (any && !certain) as usize;
+                r.possible_alarm += (may && !certain) as usize;
+                r.hinted_only += (any && !may && !certain) as usize;
                 r.any_alarm += any as usize;
+                r.listed += raised.len();
             }
         }
     }
@@ -341,36 +351,32 @@ fn score(pairs: &[Pair], title: &str, prefix: &str) -> (Row, Row) {
         pct(t.caught_any, t.pairs)
     );
     println!(
-        "{:<36} {:>5} {:>8} {:>8} {:>8} {:>8}",
-        "compatible kind", "pairs", "certain", "possible", "any", "alarms"
+        "{:<36} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "compatible kind", "pairs", "certain", "may", "probably", "any", "listed"
     );
     for k in COMPATIBLE_KINDS {
         let r = rows.get(&format!("compatible:{k}")).copied().unwrap_or_default();
         println!(
-            "{:<36} {:>5} {:>8} {:>8} {:>8} {:>8}",
+            "{:<36} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8}",
             format!("compatible:{k}"),
             r.pairs,
             r.certain_alarm,
             r.possible_alarm,
+            r.hinted_only,
             r.any_alarm,
-            pct(r.any_alarm, r.pairs)
+            r.listed
         );
     }
     let c = compat_total;
     println!(
-        "{:<36} {:>5} {:>8} {:>8} {:>8} {:>8}",
-        "ALL COMPATIBLE",
-        c.pairs,
-        c.certain_alarm,
-        c.possible_alarm,
-        c.any_alarm,
-        pct(c.any_alarm, c.pairs)
+        "{:<36} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "ALL COMPATIBLE", c.pairs, c.certain_alarm, c.possible_alarm, c.hinted_only, c.any_alarm, c.listed
     );
     for (kind, r) in &rows {
         if kind.starts_with("compatible:") {
             println!(
-                "{prefix}: kind={kind} pairs={} certain_alarm={} possible_alarm={} any_alarm={}",
-                r.pairs, r.certain_alarm, r.possible_alarm, r.any_alarm
+                "{prefix}: kind={kind} pairs={} certain_alarm={} may_contradict={} probably_compatible={} any_alarm={} listed={}",
+                r.pairs, r.certain_alarm, r.possible_alarm, r.hinted_only, r.any_alarm, r.listed
             );
         } else {
             println!(
@@ -389,13 +395,16 @@ fn score(pairs: &[Pair], title: &str, prefix: &str) -> (Row, Row) {
         pct(t.caught_any, t.pairs)
     );
     println!(
-        "{prefix}: total compatible={} certain_alarm={} possible_alarm={} any_alarm={} certain_alarm_rate={} possible_alarm_rate={}",
+        "{prefix}: total compatible={} certain_alarm={} may_contradict={} probably_compatible={} any_alarm={} certain_alarm_rate={} may_contradict_rate={} listed={} burden={:.2}",
         c.pairs,
         c.certain_alarm,
         c.possible_alarm,
+        c.hinted_only,
         c.any_alarm,
         pct(c.certain_alarm, c.pairs),
-        pct(c.possible_alarm, c.pairs)
+        pct(c.possible_alarm, c.pairs),
+        c.listed,
+        if c.pairs == 0 { 0.0 } else { c.listed as f64 / c.pairs as f64 }
     );
     (t, c)
 }
