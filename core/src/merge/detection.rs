@@ -1408,7 +1408,8 @@ pub(super) fn detect_claims(
         }
         // A source claim with a certain conflict is in front of the user already: its widened
         // and weakly related pairs are counted, not listed (before the sixth round the widened
-        // ones were dropped).
+        // ones were dropped; listing them put pairs related only through the names rule — "Adopt
+        // Pulumi" / "Primary DB is Postgres 15" — among those that may contradict).
         weak.retain(|w| !pairs_seen.contains(&(si, w.tu.0)));
         if mine.iter().any(|f| f.certainty == Certainty::Certain) {
             *unlisted += (wide.len() + weak.len()) as u32;
