@@ -77,7 +77,7 @@ const BASELINE_MAX_POSSIBLE_ALARMS: usize = 8;
 /// contradict" prompts.
 const DEV_CAUGHT_CERTAIN: usize = 30;
 const DEV_CAUGHT_ANY: usize = 61; // sixth round (was 59)
-const DEV_LOCATED: usize = 59; // sixth round (was 58)
+const DEV_LOCATED: usize = 60; // sixth round (was 58)
 const DEV_MAX_CERTAIN_ALARMS: usize = 0;
 const DEV_MAX_POSSIBLE_ALARMS: usize = 1; // fifth round (was 0)
 

@@ -1090,7 +1090,6 @@ struct Weak {
     su: Unit,
     tu: Unit,
     strength: u32,
-    hint: Option<String>,
     shared: usize,
 }
 
@@ -1368,15 +1367,15 @@ pub(super) fn detect_claims(
                             // Sixth round: every other related pair is listed too, with why the
                             // rules think it compatible (`compatible_hint`), unless it is a
                             // containment restatement; ranked last, within the cap.
+                            // (The hint is computed only for the pairs the cap lists.)
                             if let Some(w) = weak_pair(sa, ta, sb.sec, tb.sec) {
-                                let hint = compatible_hint(sa, ta, sb.sec, tb.sec);
                                 let strength = w as u32 + strength(sa, ta);
                                 match weak_of.get(&ti) {
                                     Some(&k) if weak[k].strength >= strength => {}
-                                    Some(&k) => weak[k] = Weak { su, tu, strength, hint, shared: w },
+                                    Some(&k) => weak[k] = Weak { su, tu, strength, shared: w },
                                     None => {
                                         weak_of.insert(ti, weak.len());
-                                        weak.push(Weak { su, tu, strength, hint, shared: w });
+                                        weak.push(Weak { su, tu, strength, shared: w });
                                     }
                                 }
                             }
@@ -1419,7 +1418,7 @@ pub(super) fn detect_claims(
         mine.append(&mut wide);
         // The cap: certain conflicts always; then the strongest possible ones, unhinted before
         // hinted, up to MAX_LISTED in all; the rest counted.
-        weak.sort_by_key(|w| (w.hint.is_some(), std::cmp::Reverse(w.strength), w.tu));
+        weak.sort_by_key(|w| (std::cmp::Reverse(w.strength), w.tu));
         mine.sort_by_key(|f| (f.certainty != Certainty::Certain, f.order.0, std::cmp::Reverse(f.strength)));
         let certain = mine.iter().filter(|f| f.certainty == Certainty::Certain).count();
         let mut room = MAX_LISTED.saturating_sub(certain);
@@ -1445,6 +1444,7 @@ pub(super) fn detect_claims(
             let (sa, ta) = (unit_an(s, w.su), unit_an(t, w.tu));
             let stems = inter(&sa.stems, &ta.stems);
             let sub_pair = w.su.1 != 0 || w.tu.1 != 0;
+            let hint = compatible_hint(sa, ta, sb.sec, tb.sec);
             out.push(Found {
                 kind: ConflictKind::RelatedClaims,
                 key: if stems.is_empty() { ta.subject.unwrap_or(ta.head) } else { words_key(&stems) },
@@ -1453,9 +1453,9 @@ pub(super) fn detect_claims(
                 target: unit_side(t, w.tu),
                 norms: (sb.key, tb.key),
                 pairs: vec![(si, w.tu.0)],
-                order: (rank(sub_pair, w.hint.is_none(), true), t.lines[tb.start].0, s.lines[sb.start].0),
+                order: (rank(sub_pair, hint.is_none(), true), t.lines[tb.start].0, s.lines[sb.start].0),
                 certainty: Certainty::Possible,
-                hint: Some(w.hint.unwrap_or_else(|| weak_hint(w.shared))),
+                hint: Some(hint.unwrap_or_else(|| weak_hint(w.shared))),
                 strength: w.strength,
             });
         }
