@@ -293,7 +293,7 @@ fn calibration_fixtures_detect_exactly_the_expected_conflicts() {
         for c in &plan.unresolved {
             // Related claims are always possible; a next action may be either; a lifecycle
             // pair the table accepts is possible with a hint (sixth round).
-            assert_eq!(c.compatible_hint.is_some() && c.certainty == Certainty::Certain, false, "{fixture}: {c:?}");
+            assert!(!(c.compatible_hint.is_some() && c.certainty == Certainty::Certain), "{fixture}: {c:?}");
             if c.kind != ConflictKind::DivergentNextAction
                 && !(c.kind == ConflictKind::IncompatibleLifecycle && c.compatible_hint.is_some())
             {
