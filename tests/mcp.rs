@@ -135,14 +135,20 @@ fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first
     assert_eq!(r[0].code(), "conflict_detected", "{:#}", r[0].envelope);
     let d = &r[0].envelope["error"]["details"];
     let review = d["review"].as_array().unwrap_or_else(|| panic!("details.review: {d:#}"));
-    assert_eq!(review.len(), 2, "{d:#}");
+    // Every possible pair, those the rules think compatible too, with their hint (issue 19,
+    // sixth round): the two Findings pairs, then the Situation framing.
+    assert_eq!(review.len(), 3, "{d:#}");
     for item in review {
         assert!(item["conflict_id"].as_str().unwrap().starts_with("conf_"), "{item}");
+        let section = if item["compatible_hint"].is_string() { "Situation" } else { "Findings" };
         for side in ["target", "source"] {
-            assert_eq!(item[side]["section"], "Findings", "{item}");
+            assert_eq!(item[side]["section"], section, "{item}");
             assert!(!item[side]["text"].as_str().unwrap().is_empty(), "{item}");
         }
     }
+    let framing = review.iter().find(|i| i["compatible_hint"].is_string()).unwrap_or_else(|| panic!("{d:#}"));
+    assert_eq!(framing["compatible_hint"], "framing of the situation, not a claim to choose between");
+    let framing_id = framing["conflict_id"].as_str().unwrap().to_string();
     assert!(
         r[0].next_actions().iter().any(|n| n.contains("reviews") && n.contains("verdict")),
         "{:?}",
@@ -174,7 +180,11 @@ fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first
         }
         a
     };
-    let good = json!([review_of(&tiers_id, "contradiction"), review_of(&churn_id, "compatible")]);
+    let good = json!([
+        review_of(&tiers_id, "contradiction"),
+        review_of(&churn_id, "compatible"),
+        review_of(&framing_id, "compatible")
+    ]);
     let r = support::mcp::McpSession::new(&store, "s1")
         // An agent's verdict never resolves a certain conflict.
         .call(
@@ -183,6 +193,7 @@ fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first
                 json!([
                     review_of(&tiers_id, "contradiction"),
                     review_of(&churn_id, "compatible"),
+                    review_of(&framing_id, "compatible"),
                     review_of(&certain, "compatible")
                 ]),
                 json!(null),
@@ -193,7 +204,10 @@ fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first
             "dossier_merge",
             with(json!([review_of("conf_nope", "compatible"), review_of(&churn_id, "compatible")]), json!(null)),
         )
-        .call("dossier_merge", with(json!([review_of(&churn_id, "compatible")]), json!(null)))
+        .call(
+            "dossier_merge",
+            with(json!([review_of(&churn_id, "compatible"), review_of(&framing_id, "compatible")]), json!(null)),
+        )
         .run();
     let msg = |i: usize| r[i].envelope["error"]["message"].as_str().unwrap().to_string();
     assert_eq!(r[0].code(), "invalid_input", "{:#}", r[0].envelope);

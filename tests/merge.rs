@@ -123,7 +123,9 @@ fn a_clean_merge_converges_copies_the_archive_and_archives_the_source_without_de
         .collect();
     let source_body_before = std::fs::read_to_string(sdir.join("dossier.md")).unwrap();
 
-    let (code, v) = merge(&store, &[&source, &target]);
+    // Issue 19, sixth round: related claims are never silent; this pair's are all probably
+    // compatible (the Situation framing), kept both by the flag.
+    let (code, v) = merge(&store, &[&source, &target, "--keep-both-possible"]);
     assert_eq!(code, Some(0), "{v}");
     assert_eq!(v["data"]["target_slug"], target);
     assert_eq!(v["data"]["artifacts_copied"].as_array().unwrap().len(), sids.len());
@@ -161,10 +163,13 @@ fn a_clean_merge_converges_copies_the_archive_and_archives_the_source_without_de
         "the source's Distilled State is kept as it was"
     );
 
-    let t = events(&tdir);
-    let s = events(&sdir);
-    assert_eq!(&t[t.len() - 2..], ["merge_started", "merge_completed"], "{t:?}");
-    assert_eq!(&s[s.len() - 2..], ["merge_started", "merge_completed"], "{s:?}");
+    // merge_started, one conflict_resolved per probably-compatible pair kept both, merge_completed.
+    for log in [events(&tdir), events(&sdir)] {
+        let start = log.iter().rposition(|e| e == "merge_started").unwrap_or_else(|| panic!("{log:?}"));
+        let tail = &log[start + 1..];
+        assert_eq!(tail.last().map(String::as_str), Some("merge_completed"), "{log:?}");
+        assert!(tail[..tail.len() - 1].iter().all(|e| e == "conflict_resolved"), "{log:?}");
+    }
     // The default view no longer lists the source.
     assert!(!store.ls_slugs(&[]).contains(&source));
 
@@ -282,7 +287,7 @@ fn a_merge_interrupted_at_any_step_converges_when_re_run() {
         let store = TempStore::new(crate::DOSSIER);
         store.init();
         let (source, target, _, _) = pair(&store, false);
-        assert_eq!(merge(&store, &[&source, &target]).0, Some(0));
+        assert_eq!(merge(&store, &[&source, &target, "--keep-both-possible"]).0, Some(0));
         let body = |d: &str| {
             let t = std::fs::read_to_string(store.root().join(d).join("dossier.md")).unwrap();
             t.split("\n---\n").nth(1).unwrap().to_string()
@@ -293,11 +298,16 @@ fn a_merge_interrupted_at_any_step_converges_when_re_run() {
         let store = TempStore::new(crate::DOSSIER);
         store.init();
         let (source, target, _, _) = pair(&store, false);
-        let out = store.cmd().args(["merge", &source, &target]).env("DOSSIER_FAILPOINT", step).output().unwrap();
+        let out = store
+            .cmd()
+            .args(["merge", &source, &target, "--keep-both-possible"])
+            .env("DOSSIER_FAILPOINT", step)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(86), "{step}: the failpoint did not fire");
         // Whatever happened, the target parses (atomic writes).
         assert!(store.cmd().args(["show", &target, "--json"]).output().unwrap().status.success(), "{step}");
-        let (code, v) = merge(&store, &[&source, &target]);
+        let (code, v) = merge(&store, &[&source, &target, "--keep-both-possible"]);
         assert_eq!(code, Some(0), "{step}: {v}");
         let t = std::fs::read_to_string(store.root().join(&target).join("dossier.md")).unwrap();
         assert_eq!(ids_masked(t.split("\n---\n").nth(1).unwrap()), reference.0, "{step}");
@@ -614,13 +624,20 @@ pub(crate) fn tiered_pair(store: &TempStore) -> (String, String) {
 }
 
 /// The tiered pair's conflicts from `--json`: (certain ids, possible ids), checking that
-/// every conflict says its certainty and the certain ones come first.
+/// every conflict says its certainty and the certain ones come first, then the possible ones
+/// that may contradict, then those with a `compatible_hint` (issue 19, sixth round).
 pub(crate) fn tiers(v: &Value) -> (Vec<String>, Vec<String>) {
     let conflicts = v["error"]["details"]["conflicts"].as_array().unwrap_or_else(|| panic!("{v}"));
-    let certainty: Vec<&str> = conflicts.iter().map(|c| c["certainty"].as_str().unwrap()).collect();
-    let mut sorted = certainty.clone();
-    sorted.sort_by_key(|c| *c == "possible");
-    assert_eq!(certainty, sorted, "certain first: {v}");
+    let rank = |c: &Value| match (c["certainty"].as_str().unwrap(), c["compatible_hint"].is_string()) {
+        ("certain", false) => 0,
+        ("possible", false) => 1,
+        ("possible", true) => 2,
+        _ => panic!("a certain conflict with a hint: {c}"),
+    };
+    let ranks: Vec<u8> = conflicts.iter().map(rank).collect();
+    let mut sorted = ranks.clone();
+    sorted.sort();
+    assert_eq!(ranks, sorted, "certain first, then may contradict, then probably compatible: {v}");
     let ids = |tier: &str| {
         conflicts.iter().filter(|c| c["certainty"] == tier).map(|c| c["id"].as_str().unwrap().to_string()).collect()
     };
@@ -638,7 +655,18 @@ fn spec_8_7_conflict_detected_lists_both_tiers_and_keep_both_possible_answers_on
     let (code, v) = merge(&store, &[&source, &target]);
     assert_eq!(code, Some(4), "{v}");
     let (certain, possible) = tiers(&v);
-    assert_eq!((certain.len(), possible.len()), (1, 2), "{v}");
+    // Two that may contradict, and the Situation framing the rules think compatible, listed
+    // with its hint (sixth round: it was dropped before).
+    assert_eq!((certain.len(), possible.len()), (1, 3), "{v}");
+    let hinted: Vec<&Value> = v["error"]["details"]["conflicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["compatible_hint"].is_string())
+        .collect();
+    assert_eq!(hinted.len(), 1, "{v}");
+    assert_eq!(hinted[0]["compatible_hint"], "framing of the situation, not a claim to choose between");
+    assert!(hinted[0]["source"]["text"].as_str().unwrap().contains("Webhooks are stored for replay"), "{v}");
     let tdir = store.root().join(&target);
     let before = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
 
@@ -658,7 +686,13 @@ fn spec_8_7_conflict_detected_lists_both_tiers_and_keep_both_possible_answers_on
     }
     let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
     assert!(state.contains("Use SQLite") && !state.contains("Use Postgres"), "{state}");
-    for both in ["still on the cron jobs", "Cron jobs disabled", "renewals move to annual", "3x the annual rate"] {
+    for both in [
+        "still on the cron jobs",
+        "Cron jobs disabled",
+        "renewals move to annual",
+        "3x the annual rate",
+        "Webhooks are stored for replay",
+    ] {
         assert!(state.contains(both), "both claims kept ({both}): {state}");
     }
 }
@@ -676,11 +710,14 @@ fn spec_8_7_the_human_merge_error_shows_the_certain_and_possible_tiers_separatel
     let human = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(4), "{human}");
     let at = |text: &str| human.find(text).unwrap_or_else(|| panic!("{text:?} in: {human}"));
-    let (c, p) = (at("certain (choose"), at("possible: related claims"));
+    let (c, p, q) = (at("certain (choose"), at("possible, may contradict"), at("possible, probably compatible"));
     assert!(c < at(&certain[0]) && at(&certain[0]) < p, "the certain one under its heading: {human}");
-    for id in &possible {
-        assert!(at(id) > p, "{id} under the possible heading: {human}");
+    for id in &possible[..2] {
+        assert!(at(id) > p && at(id) < q, "{id} under the may-contradict heading: {human}");
     }
+    assert!(at(&possible[2]) > q, "the hinted one under the probably-compatible heading: {human}");
+    assert!(at("probably compatible: framing of the situation") > at(&possible[2]), "its hint: {human}");
+    assert!(human.contains("1 more related pair(s) not listed"), "the capped pairs are counted: {human}");
     let cmd = human.lines().find(|l| l.contains("--keep-both-possible") && l.contains("dossier merge")).unwrap();
     assert!(!possible.iter().any(|id| cmd.contains(id.as_str())), "possible ones are covered by the flag: {cmd}");
     let cmd = &cmd[cmd.find("dossier merge").unwrap()..];
@@ -725,14 +762,22 @@ fn spec_8_7_a_terminal_merge_walks_certain_conflicts_then_one_checklist_of_possi
     assert!(!s.contains("Possible conflicts"), "the checklist comes after: {s}");
     t.send("m", &["s", "Enter"], false);
     let s = t.wait_for("m", "Toggle by number", 60);
-    assert!(s.contains("Possible conflicts (2)"), "{s}");
-    assert_eq!(s.matches("[ ] keep both").count(), 2, "keep both preselected: {s}");
+    assert!(s.contains("Possible conflicts (3)"), "{s}");
+    assert_eq!(s.matches("[ ] keep both").count(), 3, "keep both preselected: {s}");
+    // Two groups: those that may contradict, then those probably compatible, with why.
+    let (may, probably) = (s.find(" May contradict:").unwrap(), s.find(" Probably compatible:").unwrap());
+    assert!(
+        may < s.find("still on the cron jobs").unwrap() && s.find("still on the cron jobs").unwrap() < probably,
+        "{s}"
+    );
+    assert!(s[probably..].contains("— framing of the situation"), "{s}");
+    assert!(s.contains("1 more related pair(s) not listed"), "{s}");
     let usage = s.lines().position(|l| l.contains("still on the cron jobs")).unwrap();
     let n =
         s.lines().take(usage).filter(|l| l.contains("[ ] keep both")).last().unwrap().trim().chars().next().unwrap();
     t.send("m", &[&n.to_string(), "Enter"], false);
     let s = t.wait_for("m", "[x] decide", 60);
-    assert_eq!(s.matches("[ ] keep both").count(), 3, "toggled one, the other still kept both: {s}");
+    assert_eq!(s.matches("[ ] keep both").count(), 5, "toggled one, the others still kept both: {s}");
     t.send("m", &["Enter"], false);
     let s = t.wait_for("m", "Possible conflict 1/1 [related_claims]", 60);
     assert!(s[s.rfind("Possible conflict 1/1").unwrap()..].contains("still on the cron jobs"), "{s}");

@@ -363,13 +363,18 @@ fn spec_8_7_the_tui_merge_walks_certain_conflicts_then_one_checklist_of_possible
     let before = start_tui(&t, &store, "", "");
     t.wait_for("show: 1+active");
     t.keys(&["c"]);
-    t.wait_for("Open conflicts: 3");
+    t.wait_for("Open conflicts: 4");
     t.keys(&["Enter"]);
     let s = t.wait_for(&format!("Merge {source} → {target}: conflict 1/1"));
     assert!(s.contains("contradictory decision —") && s.contains("0 of 1 decided"), "the certain one first: {s}");
     t.keys(&["s"]);
-    let s = t.wait_for("possible conflicts (2)");
-    assert_eq!(s.matches("[ ] keep both").count(), 2, "keep both preselected: {s}");
+    let s = t.wait_for("possible conflicts (3)");
+    assert_eq!(s.matches("[ ] keep both").count(), 3, "keep both preselected: {s}");
+    // Two groups (issue 19, sixth round): may contradict, then probably compatible with why.
+    let (may, probably) = (s.find("May contradict").unwrap(), s.find("Probably compatible").unwrap());
+    assert!(may < s.find("cron").unwrap() && s.find("cron").unwrap() < probably, "{s}");
+    assert!(s[probably..].contains("— framing of the situation"), "{s}");
+    assert!(s.contains("1 more related pair(s) not listed"), "{s}");
     let first = s.lines().find(|l| l.contains("> [ ] keep both")).unwrap().to_string();
     if !first.contains("cron") {
         t.keys(&["Down"]);
@@ -382,7 +387,7 @@ fn spec_8_7_the_tui_merge_walks_certain_conflicts_then_one_checklist_of_possible
     let s = t.wait_for("conflict 2/2");
     assert!(s.contains("related claims —") && s.contains("still on the cron jobs"), "{s}");
     t.keys(&["t"]);
-    t.wait_for(&format!("Merge {source} into {target} with 3 decision(s)?"));
+    t.wait_for(&format!("Merge {source} into {target} with 4 decision(s)?"));
     t.keys(&["y"]);
     t.wait_for(&format!("merged {source} into {target}"));
     t.keys(&["q"]);

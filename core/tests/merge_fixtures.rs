@@ -244,7 +244,9 @@ const POSSIBLE: &[(&str, &str, &str, &str)] = &[
 fn detected(plan: &MergePlan, tier: Certainty) -> Vec<(ConflictKind, String, u32, u32)> {
     plan.unresolved
         .iter()
-        .filter(|c| c.certainty == tier)
+        // The possible tier's pairs the rules think may contradict; those with a compatible
+        // hint (issue 19, sixth round) are checked by `listed_with_hints`.
+        .filter(|c| c.certainty == tier && c.compatible_hint.is_none())
         .map(|c| (c.kind, c.subject.clone(), c.source.line, c.target.line))
         .collect()
 }
@@ -266,8 +268,9 @@ fn calibration_fixtures_detect_exactly_the_expected_conflicts() {
             for c in &plan.unresolved {
                 let (st, tt) = (c.source.text.lines().next(), c.target.text.lines().next());
                 println!(
-                    "{fixture}: {} {} {:?} S{} {st:?} | T{} {tt:?}",
+                    "{fixture}: {}{} {} {:?} S{} {st:?} | T{} {tt:?}",
                     c.certainty.as_str(),
+                    c.compatible_hint.as_ref().map(|h| format!(" [{h}]")).unwrap_or_default(),
                     c.kind.as_str(),
                     c.subject,
                     c.source.line,
@@ -288,8 +291,12 @@ fn calibration_fixtures_detect_exactly_the_expected_conflicts() {
             .collect();
         assert_eq!(detected(&plan, Certainty::Possible), want_possible, "fixture {fixture}, possible tier");
         for c in &plan.unresolved {
-            // Related claims are always possible; a next action may be either.
-            if c.kind != ConflictKind::DivergentNextAction {
+            // Related claims are always possible; a next action may be either; a lifecycle
+            // pair the table accepts is possible with a hint (sixth round).
+            assert!(!(c.compatible_hint.is_some() && c.certainty == Certainty::Certain), "{fixture}: {c:?}");
+            if c.kind != ConflictKind::DivergentNextAction
+                && !(c.kind == ConflictKind::IncompatibleLifecycle && c.compatible_hint.is_some())
+            {
                 assert_eq!(c.kind == ConflictKind::RelatedClaims, c.certainty == Certainty::Possible, "{fixture}");
             }
         }
@@ -334,6 +341,11 @@ fn possible_conflicts_resolved_keep_both_keep_both_claims() {
         let p = merge::merge(&s, &t, &res).unwrap();
         assert!(p.unresolved.is_empty());
         for c in open.unresolved.iter().filter(|c| c.certainty == Certainty::Possible) {
+            if c.kind == Lifecycle {
+                // Both statuses the table accepts: keep-both takes the table's.
+                assert_eq!(Some(p.converged_status), merge::lifecycle(s.status, t.status), "{fixture}");
+                continue;
+            }
             assert!(p.converged_state.contains(&c.source.text), "{fixture}: lost {:?}", c.source.text);
             if c.kind == NextAction {
                 // The target's stays the next action; the source's becomes a next step.
@@ -342,7 +354,7 @@ fn possible_conflicts_resolved_keep_both_keep_both_claims() {
                 assert!(p.converged_state.contains(&c.target.text), "{fixture}: lost {:?}", c.target.text);
             }
         }
-        let c = MergeSide { distilled_state: p.converged_state.clone(), ..t.clone() };
+        let c = MergeSide { distilled_state: p.converged_state.clone(), status: p.converged_status, ..t.clone() };
         let again = merge::merge(&s, &c, &[]).unwrap();
         assert!(
             again.unresolved.iter().all(|c| c.certainty != Certainty::Possible),
@@ -376,7 +388,15 @@ fn duplicates_keep_one_claim_with_the_union_of_provenance() {
 #[test]
 fn converged_state_has_target_first_sections_in_order_and_every_target_line() {
     let (s, t) = pair("realistic");
-    let p = merge::merge(&s, &t, &[]).unwrap();
+    let open = merge::merge(&s, &t, &[]).unwrap();
+    // Possible conflicts answered keep-both (their source claims are left out while unresolved).
+    let keep_both: Vec<Resolution> = open
+        .unresolved
+        .iter()
+        .filter(|c| c.certainty == Certainty::Possible && c.kind != NextAction)
+        .map(|c| Resolution { conflict_id: c.id.clone(), choice: Choice::KeepBoth })
+        .collect();
+    let p = merge::merge(&s, &t, &keep_both).unwrap();
     let c = &p.converged_state;
     assert!(c.starts_with("# Pricing model refresh\n"), "the target's title");
     let heads: Vec<&str> = c.lines().filter(|l| l.starts_with("## ")).collect();
@@ -402,15 +422,25 @@ fn converged_state_has_target_first_sections_in_order_and_every_target_line() {
     assert_eq!(p.converged_next_action, "Compare revised pricing scenarios with sales feedback.");
 }
 
+/// `pick` for every conflict, except keep-both for those with a compatible hint.
 fn resolve(plan: &MergePlan, pick: impl Fn(&Conflict) -> Choice) -> Vec<Resolution> {
-    plan.unresolved.iter().map(|c| Resolution { conflict_id: c.id.clone(), choice: pick(c) }).collect()
+    plan.unresolved
+        .iter()
+        .map(|c| Resolution {
+            conflict_id: c.id.clone(),
+            choice: if c.compatible_hint.is_some() { Choice::KeepBoth } else { pick(c) },
+        })
+        .collect()
 }
 
 #[test]
 fn resolutions_keep_source_keep_target_keep_both_custom() {
     let (s, t) = pair("realistic");
     let open = merge::merge(&s, &t, &[]).unwrap();
-    assert_eq!(open.unresolved.len(), 4);
+    // Four the rules think may contradict, then two listed with a compatible hint (sixth round).
+    assert_eq!(open.unresolved.iter().filter(|c| c.compatible_hint.is_none()).count(), 4);
+    assert_eq!(open.unresolved.len(), 6);
+    assert!(open.unresolved[4..].iter().all(|c| c.compatible_hint.is_some()), "hinted ones last");
 
     let p = merge::merge(&s, &t, &resolve(&open, |_| Choice::KeepSource)).unwrap();
     assert!(p.unresolved.is_empty());
@@ -424,7 +454,9 @@ fn resolutions_keep_source_keep_target_keep_both_custom() {
     assert!(decisions.starts_with("## Decisions\n\n- Enterprise renewals move to monthly commits"), "{decisions}");
     assert!(c.contains("- Average enterprise deal size: $52k ARR. [src:art_02crm#L7-L7]\n- Sales prefers"), "{c}");
 
-    let p = merge::merge(&s, &t, &resolve(&open, |_| Choice::KeepTarget)).unwrap();
+    let all_target: Vec<Resolution> =
+        open.unresolved.iter().map(|c| Resolution { conflict_id: c.id.clone(), choice: Choice::KeepTarget }).collect();
+    let p = merge::merge(&s, &t, &all_target).unwrap();
     assert!(p.unresolved.is_empty());
     assert_eq!(p.converged_status, Status::Active);
     assert_eq!(p.converged_next_action, "Compare revised pricing scenarios with sales feedback.");
@@ -985,4 +1017,98 @@ fn timing_two_100k_token_states() {
     let same = merge::merge(&side("dos_a", &target), &t, &[]).unwrap();
     println!("merge(x, x) of {} bytes: {:?}", target.len(), start.elapsed());
     assert!(same.unresolved.is_empty());
+}
+
+/// Issue 19, sixth round: nothing related is silent. A pair the compatible filters of rounds
+/// 3–5 used to drop is listed, possible, with why the rules think it compatible; hinted pairs
+/// come after every other; each source claim is listed against at most 2 target claims
+/// (certain conflicts always), the rest counted in `unlisted_related`.
+#[test]
+fn sixth_round_related_pairs_are_listed_with_a_compatible_hint() {
+    let mut listed_realistic = 0;
+    for (fixture, _, _) in FIXTURES {
+        let (s, t) = pair(fixture);
+        let p = merge::merge(&s, &t, &[]).unwrap();
+        let rank = |c: &Conflict| match (c.certainty, &c.compatible_hint) {
+            (Certainty::Certain, _) => 0,
+            (_, None) => 1,
+            (_, Some(_)) => 2,
+        };
+        let ranks: Vec<u8> = p.unresolved.iter().map(rank).collect();
+        assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{fixture}: ranked {ranks:?}");
+        let mut per_source: std::collections::BTreeMap<u32, usize> = Default::default();
+        for c in p.unresolved.iter().filter(|c| c.certainty == Certainty::Possible && c.source.line != 0) {
+            *per_source.entry(c.source.line).or_default() += 1;
+            if let Some(h) = &c.compatible_hint {
+                assert!(!h.trim().is_empty() && !h.contains('\n'), "{fixture}: {h:?}");
+            }
+        }
+        assert!(per_source.values().all(|&n| n <= 2), "{fixture}: {per_source:?}");
+        if *fixture == "realistic" {
+            listed_realistic = p.unresolved.len();
+        }
+    }
+    println!("merge_fixtures: realistic listed={listed_realistic}");
+
+    // The scopes of the `qualifiers` fixture: the same subject in another region, listed.
+    let (s, t) = pair("qualifiers");
+    let p = merge::merge(&s, &t, &[]).unwrap();
+    let launch = p
+        .unresolved
+        .iter()
+        .find(|c| c.source.text.contains("Launch is July 21 in the EU"))
+        .expect("the EU launch date is listed against the US one");
+    assert_eq!(launch.certainty, Certainty::Possible);
+    assert!(launch.target.text.contains("Launch is July 14 in the US"));
+    assert_eq!(
+        launch.compatible_hint.as_deref(),
+        Some("the same claim for something else (their for/in phrases differ)")
+    );
+
+    // Two open statuses the lifecycle table accepts: listed, with the table's answer.
+    let (s, t) = pair("next-action");
+    let p = merge::merge(&s, &t, &[]).unwrap();
+    let st = p.unresolved.iter().find(|c| c.kind == Lifecycle).expect("waiting / active is listed");
+    assert_eq!(st.certainty, Certainty::Possible);
+    assert_eq!(st.compatible_hint.as_deref(), Some("both open: the merged Dossier is waiting"));
+    assert_eq!(p.converged_status, Status::Waiting);
+    let res = [Resolution { conflict_id: st.id.clone(), choice: Choice::KeepBoth }];
+    assert_eq!(merge::merge(&s, &t, &res).unwrap().converged_status, Status::Waiting);
+
+    // A next action reworded (one verb class, the same objects) is listed with a hint.
+    assert_eq!(
+        merge::next_action_relation(
+            "Follow up with the vendor about the renewal quote.",
+            "Chase the vendor about the renewal quote."
+        ),
+        Some((Certainty::Possible, Some("the same action in other words")))
+    );
+    assert_eq!(merge::next_action_relation("Send the deck.", "Send the deck to Sales."), None, "containment");
+    assert_eq!(
+        merge::next_action_conflict(
+            "Follow up with the vendor about the renewal quote.",
+            "Chase the vendor about the renewal quote."
+        ),
+        None
+    );
+}
+
+/// The cap: a source claim related to many target claims is listed against its 2 most related;
+/// the others are counted, not dropped silently.
+#[test]
+fn sixth_round_each_source_claim_is_listed_against_at_most_two_target_claims() {
+    let t = "# T\n\n## Findings\n\n- The Leeds depot ships 400 parcels a day.\n- The Leeds depot opens at 6am.\n- The Leeds depot has 12 vans.\n- The Leeds depot is run by Ana.\n";
+    let s = "# S\n\n## Findings\n\n- The Leeds depot is being refitted in May.\n";
+    let side = |id: &str, body: &str| MergeSide {
+        id: id.into(),
+        name: "x".into(),
+        status: Status::Active,
+        next_action: "Go on.".into(),
+        distilled_state: body.into(),
+    };
+    let p = merge::merge(&side("dos_s", s), &side("dos_t", t), &[]).unwrap();
+    assert_eq!(p.unresolved.len(), 2, "{:?}", p.unresolved);
+    assert!(p.unlisted_related >= 1, "the others are counted");
+    // The strongest first: both listed ones share the subject.
+    assert!(p.unresolved.iter().all(|c| c.compatible_hint.is_none()));
 }

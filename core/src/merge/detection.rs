@@ -78,14 +78,54 @@ pub fn material_next_action(source: &str, target: &str) -> bool {
 /// about X" / "Call the vendor about X"), so keeping both (the source's becomes a next
 /// step) is the suggested answer.
 pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
+    next_action_relation(source, target).filter(|r| r.1.is_none()).map(|r| r.0)
+}
+
+/// Issue 19, sixth round: next actions are always compared. Two that are neither empty, nor
+/// equal after normalisation, nor one a more detailed restatement of the other (its core words
+/// all among the other's) are listed: as [`next_action_conflict`] says, or — when the rules
+/// read them as one action in other words (verb classes, generic verbs, reordered verbs) —
+/// possible with the compatible hint [`H_SAME_ACTION`].
+pub fn next_action_relation(source: &str, target: &str) -> Option<(Certainty, Option<&'static str>)> {
+    match next_action_tier(source, target) {
+        NextTier::Conflict(c) => Some((c, None)),
+        NextTier::Reworded => Some((Certainty::Possible, Some(H_SAME_ACTION))),
+        NextTier::Same => None,
+    }
+}
+
+/// What [`next_action_tier`] reads two next actions as.
+enum NextTier {
+    /// Empty, equal after normalisation, or one containing the other: nothing to ask.
+    Same,
+    /// One action in other words (verb classes, generic verbs, reordered verbs).
+    Reworded,
+    Conflict(Certainty),
+}
+
+fn next_action_tier(source: &str, target: &str) -> NextTier {
+    match next_action_tier_inner(source, target) {
+        Ok(c) => NextTier::Conflict(c),
+        Err(reworded) => {
+            if reworded {
+                NextTier::Reworded
+            } else {
+                NextTier::Same
+            }
+        }
+    }
+}
+
+/// `Ok(tier)` for a conflict; `Err(true)` for one action reworded, `Err(false)` for nothing.
+fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool> {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
-        return None;
+        return Err(false);
     }
     let mut scratch = Scratch::default();
     let a = scratch.analyse([source].into_iter(), false, false);
     let b = scratch.analyse([target].into_iter(), false, false);
     if values_incompatible(&a.values, &b.values) || a.negated != b.negated || opposed(&a, &b) {
-        return Some(Certainty::Certain);
+        return Ok(Certainty::Certain);
     }
     // One verb with other particles ("Roll back release 4.2" / "Roll forward release 4.2 …",
     // "Scale up" / "Scale down"): two actions, whatever else they share (fifth round).
@@ -93,11 +133,11 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
         && pa.0 == pb.0
         && pa.1 != pb.1
     {
-        return Some(Certainty::Possible);
+        return Ok(Certainty::Possible);
     }
     let (wa, wb) = (action_words(&a.core_words), action_words(&b.core_words));
     if subset(&wa, &wb) || subset(&wb, &wa) {
-        return None;
+        return Err(false);
     }
     // Fourth round: one action named by verbs of one class, or by a generic verb ("Handle the
     // vendor renewal" / "Renew the vendor contract"), on the same objects after normalisation
@@ -127,9 +167,9 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
         |v: Option<ActionVerb>, other: &Analysis| v.is_some_and(|v| other.stems.binary_search(&v.stem).is_ok());
     let reordered = crossed(va, &b) && crossed(vb, &a);
     if (one_action && objects) || ((one_action || reordered) && names && high_overlap(&a.stems, &b.stems)) {
-        return None;
+        return Err(true);
     }
-    Some(Certainty::Possible)
+    Ok(Certainty::Possible)
 }
 
 /// A next action's verb and the particle right after it ("roll *back*", "scale *down*"),
@@ -327,9 +367,28 @@ pub(super) struct Found {
     pub(super) norms: (u128, u128),
     /// (source block, target block) pairs this conflict covers (none for status/next action).
     pub(super) pairs: Vec<(usize, usize)>,
-    /// Sort key: (group, target line, source line).
+    /// Sort key: (group, target line, source line). Groups: 0 status, 1 next action, 2
+    /// certain claims, 3–4 possible (strongest relation first), 5–6 possible with a hint.
     pub(super) order: (u8, u32, u32),
     pub(super) certainty: Certainty,
+    /// Why the rules think the pair compatible (possible conflicts only; sixth round).
+    pub(super) hint: Option<String>,
+    /// How related the two claims are (shared stems, subject, head): ranks a source claim's
+    /// pairs for the cap of [`MAX_LISTED`].
+    pub(super) strength: u32,
+}
+
+/// Each source claim is listed against at most this many target claims (issue 19, sixth
+/// round: bound the burden), its most related first; certain conflicts are always listed. The
+/// rest are counted (`MergePlan::unlisted_related`), never dropped silently.
+pub(super) const MAX_LISTED: usize = 2;
+
+/// How related two units are, for ranking: shared stems, and more for a shared subject key or
+/// head word.
+fn strength(s: &Analysis, t: &Analysis) -> u32 {
+    let n = inter(&s.stems, &t.stems).len() as u32;
+    n + if s.subject.is_some() && s.subject == t.subject { 4 } else { 0 }
+        + if s.head != 0 && s.head == t.head { 2 } else { 0 }
 }
 
 /// Possible tier and extensions: a word, subject, head word or bare decision verb found in
@@ -380,14 +439,22 @@ fn comparable(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
 /// ([`super::words::QUALIFIER_TABLE`]: platform, customer tier or segment, region) and
 /// neither's words of it contain the other's: scoped differently ("on Android" / "on iOS").
 fn scoped_apart(s: &Analysis, t: &Analysis) -> bool {
+    scoped_apart_in(s, t).is_some()
+}
+
+/// [`scoped_apart`], with the category of the qualifier table that keeps them apart.
+fn scoped_apart_in(s: &Analysis, t: &Analysis) -> Option<u8> {
     if s.scoped.is_empty() || t.scoped.is_empty() {
-        return false;
+        return None;
     }
     // Both sorted by (category, word): words of category `c` of one all among the other's.
     let within = |x: &Analysis, y: &Analysis, c: u8| {
         x.scoped.iter().filter(|p| p.0 == c).all(|p| y.scoped.binary_search(p).is_ok())
     };
-    s.scoped.iter().any(|&(c, _)| t.scoped.iter().any(|p| p.0 == c) && !within(s, t, c) && !within(t, s, c))
+    s.scoped
+        .iter()
+        .map(|&(c, _)| c)
+        .find(|&c| t.scoped.iter().any(|p| p.0 == c) && !within(s, t, c) && !within(t, s, c))
 }
 
 /// Different measures of one thing (issue 19, third round): both claims state typed values
@@ -553,6 +620,68 @@ fn negation_restated(s: &Analysis, t: &Analysis) -> bool {
 /// longer supported" / "Drop support for X"): the same sense in other words.
 fn same_sense(s: &Analysis, t: &Analysis) -> bool {
     s.negated != t.negated && (s.negated ^ s.neg_pole) == (t.negated ^ t.neg_pole)
+}
+
+/// Compatible hints (issue 19, sixth round): why the rules think a listed pair is compatible.
+/// The compatible filters of rounds 3–5 no longer drop a related pair; they demote it, with
+/// one of these as its `compatible_hint`.
+pub(super) const H_SITUATION: &str = "framing of the situation, not a claim to choose between";
+pub(super) const H_SCOPE: &str = "the same claim for something else (their for/in phrases differ)";
+pub(super) const H_SUBJECTS: &str = "about different subjects";
+pub(super) const H_SAME_VALUE: &str = "the same value, in other units or words";
+pub(super) const H_ADDITIVE: &str = "a decision and an observation of it";
+pub(super) const H_ACTIONS: &str = "different things done to one subject";
+pub(super) const H_MEASURES: &str = "other measures of one thing";
+pub(super) const H_STEPS: &str = "a later step of the same log";
+pub(super) const H_RESTATED: &str = "a restatement in other words";
+pub(super) const H_NEG_VERB: &str = "the same said with a negative verb";
+pub(super) const H_SAME_ACTION: &str = "the same action in other words";
+
+/// Why the rules think two related claims are compatible, if they do (the filters of rounds
+/// 3–5, first that applies): a Situation framing sentence, scopes of the qualifier table or
+/// *for*/*in* phrases that differ, two subjects with nothing in common, the same value, a
+/// decision and an observation, different actions or measures of one thing, progress-log
+/// steps, a restatement by overlap, a negation met by a negative verb.
+pub(super) fn compatible_hint(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> Option<String> {
+    if s_sec == SITUATION || t_sec == SITUATION {
+        return Some(H_SITUATION.into());
+    }
+    if let Some(c) = scoped_apart_in(s, t) {
+        let category = super::words::QUALIFIER_TABLE[c as usize].0;
+        return Some(format!("the same claim for another {category}"));
+    }
+    if !comparable(s, t, s_sec, t_sec) {
+        return Some(H_SCOPE.into());
+    }
+    let same_head = s.head != 0 && s.head == t.head;
+    if s.subject.is_some() && t.subject.is_some() && !same_head && inter(&s.subject_words, &t.subject_words).is_empty()
+    {
+        return Some(H_SUBJECTS.into());
+    }
+    let hint = if s.negated == t.negated && values_agree(&s.values, &t.values) {
+        H_SAME_VALUE
+    } else if additive(s, t, s_sec, t_sec) {
+        H_ADDITIVE
+    } else if other_actions(s, t) {
+        H_ACTIONS
+    } else if other_measures(s, t) {
+        H_MEASURES
+    } else if progress_steps(s, t, s_sec, t_sec) {
+        H_STEPS
+    } else if restated(s, t) {
+        H_RESTATED
+    } else if same_sense(s, t) && negation_restated(s, t) {
+        H_NEG_VERB
+    } else {
+        return None;
+    };
+    Some(hint.into())
+}
+
+/// The hint of a pair only weakly related: no rule relates it, and no compatible filter says
+/// why it is compatible; it shares `n` words.
+fn weak_hint(n: usize) -> String {
+    if n == 1 { "little in common (one shared word)".into() } else { format!("little in common ({n} shared words)") }
 }
 
 /// The certain tier's extensions (docs/merge.md, "Certain tier: extensions"), for two
@@ -949,11 +1078,26 @@ fn block_stems(doc: &Doc, b: usize) -> Vec<u64> {
 
 /// The sort group of a possible conflict, strongest relation first (fifth round): a rule's or
 /// a shared subject's on the claims' own first clauses (3), then a sub-claim's or the widened
-/// tier's (4). Every conflict is returned; the order only says which to look at first.
-fn rank(sub_pair: bool, widened: bool) -> u8 {
-    if sub_pair || widened { 4 } else { 3 }
+/// tier's (4); pairs with a compatible hint after all of them (5, 6; sixth round). The order
+/// only says which to look at first (and which the cap of [`MAX_LISTED`] keeps).
+fn rank(sub_pair: bool, widened: bool, hinted: bool) -> u8 {
+    (if sub_pair || widened { 4 } else { 3 }) + if hinted { 2 } else { 0 }
 }
 
+/// A target unit weakly related to a source unit (sixth round): no rule relates them, they
+/// share `strength` evidence; listed with a hint only if the cap leaves room.
+struct Weak {
+    su: Unit,
+    tu: Unit,
+    strength: u32,
+    shared: usize,
+}
+
+/// Claim conflicts of every new source claim against the target's claims (the certain rules,
+/// the related and widened possible tiers, and since the sixth round every other related pair
+/// with a compatible hint), each source claim listed against at most [`MAX_LISTED`] target
+/// claims (certain conflicts always); `unlisted` counts the rest.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn detect_claims(
     t: &Doc,
     s: &Doc,
@@ -962,6 +1106,7 @@ pub(super) fn detect_claims(
     s_words: &KeySet<u64>,
     scratch: &mut Scratch,
     out: &mut Vec<Found>,
+    unlisted: &mut u32,
 ) {
     let mut by_stem: KeyMap<u64, Vec<Unit>> = KeyMap::default();
     let mut named_decisions: Vec<Unit> = Vec::new();
@@ -1006,7 +1151,10 @@ pub(super) fn detect_claims(
         }
     }
     let mut candidates: Vec<Unit> = Vec::new();
+    let mut mine: Vec<Found> = Vec::new();
     let mut wide: Vec<Found> = Vec::new();
+    let mut weak: Vec<Weak> = Vec::new();
+    let mut weak_of: KeyMap<usize, usize> = KeyMap::default();
     let mut pairs_seen: KeySet<(usize, usize)> = KeySet::default();
     let mut t_stems: KeyMap<usize, Vec<u64>> = KeyMap::default();
     for &si in s_new {
@@ -1015,7 +1163,8 @@ pub(super) fn detect_claims(
             continue;
         }
         let s_stems = if sb.subs.is_empty() { Vec::new() } else { block_stems(s, si) };
-        // A sub-claim restating part of the other claim is no conflict.
+        // A sub-claim restating part of the other claim is no conflict (a containment
+        // restatement: it is not even listed).
         let mut contained = |su: Unit, tu: Unit| {
             if su.1 == 0 && tu.1 == 0 {
                 return false;
@@ -1030,9 +1179,10 @@ pub(super) fn detect_claims(
                     && sa.negated == ta.negated
                     && subset(&ta.stems, if sb.subs.is_empty() { &sa.stems } else { &s_stems }))
         };
-        let mut has_certain = false;
-        // Widened-tier pairs count only for a source claim no certain conflict already shows.
+        mine.clear();
         wide.clear();
+        weak.clear();
+        weak_of.clear();
         for sk in 0..=sb.subs.len() {
             let su = (si, sk);
             let sa = unit_an(s, su);
@@ -1073,21 +1223,21 @@ pub(super) fn detect_claims(
                 let negative_verb = sa.negated != ta.negated
                     && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
                     && !values_incompatible(&sa.values, &ta.values);
-                if negative_verb && negation_restated(sa, ta) {
-                    continue; // the same thing said twice: "no longer supports X" / "drop support for X"
-                }
+                // The same thing said twice ("no longer supports X" / "drop support for X"):
+                // listed with a hint since the sixth round (it was dropped).
+                let hint = (negative_verb && negation_restated(sa, ta)).then(|| H_NEG_VERB.to_string());
                 // A later clause or a nested item is read with less context than a claim's
                 // own first clause: what it finds is possible (fifth round).
-                let soft = negative_verb || sk != 0 || tu.1 != 0;
+                let sub_pair = sk != 0 || tu.1 != 0;
+                let soft = negative_verb || sub_pair;
                 let (kind, certainty, group) = if soft {
-                    (ConflictKind::RelatedClaims, Certainty::Possible, rank(sk != 0 || tu.1 != 0, false))
+                    (ConflictKind::RelatedClaims, Certainty::Possible, rank(sub_pair, false, hint.is_some()))
                 } else {
                     (kind, Certainty::Certain, 2)
                 };
-                has_certain |= !soft;
                 // Only conflicts need the words for display.
                 let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
-                out.push(Found {
+                mine.push(Found {
                     kind,
                     key,
                     subject: if by_subject { shown.subject_display } else { shown.pol_display },
@@ -1097,6 +1247,8 @@ pub(super) fn detect_claims(
                     pairs: vec![(si, ti)],
                     order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
                     certainty,
+                    hint,
+                    strength: strength(sa, ta),
                 });
             }
 
@@ -1151,17 +1303,14 @@ pub(super) fn detect_claims(
                     let negative_verb = sa.negated != ta.negated
                         && (sa.negated ^ sa.neg_pole) == (ta.negated ^ ta.neg_pole)
                         && !values_incompatible(&sa.values, &ta.values);
-                    if negative_verb && kind != ConflictKind::RelatedClaims && negation_restated(sa, ta) {
-                        pairs_seen.insert((si, ti));
-                        continue;
-                    }
+                    let hint = (negative_verb && kind != ConflictKind::RelatedClaims && negation_restated(sa, ta))
+                        .then(|| H_NEG_VERB.to_string());
                     let soft = kind == ConflictKind::RelatedClaims || negative_verb || sub_pair;
                     let (kind, certainty, group) = if soft {
-                        (ConflictKind::RelatedClaims, Certainty::Possible, rank(sub_pair, false))
+                        (ConflictKind::RelatedClaims, Certainty::Possible, rank(sub_pair, false, hint.is_some()))
                     } else {
                         (kind, Certainty::Certain, 2)
                     };
-                    has_certain |= !soft;
                     pairs_seen.insert((si, ti));
                     let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
                     let subject = if !words.is_empty() {
@@ -1172,7 +1321,7 @@ pub(super) fn detect_claims(
                         shown.pol_display
                     };
                     let key = if words.is_empty() { ta.subject.unwrap_or(ta.pol_key) } else { words_key(&words) };
-                    out.push(Found {
+                    mine.push(Found {
                         kind,
                         key,
                         subject,
@@ -1182,6 +1331,8 @@ pub(super) fn detect_claims(
                         pairs: vec![(si, ti)],
                         order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
                         certainty,
+                        hint,
+                        strength: strength(sa, ta),
                     });
                     continue;
                 }
@@ -1205,12 +1356,31 @@ pub(super) fn detect_claims(
                                 target: unit_side(t, tu),
                                 norms: (sb.key, tb.key),
                                 pairs: vec![(si, ti)],
-                                order: (rank(sub_pair, true), t.lines[tb.start].0, s.lines[sb.start].0),
+                                order: (rank(sub_pair, true, false), t.lines[tb.start].0, s.lines[sb.start].0),
                                 certainty: Certainty::Possible,
+                                hint: None,
+                                strength: strength(sa, ta),
                             });
                             continue;
                         }
-                        None => continue,
+                        None => {
+                            // Sixth round: every other related pair is listed too, with why the
+                            // rules think it compatible (`compatible_hint`), unless it is a
+                            // containment restatement; ranked last, within the cap.
+                            // (The hint is computed only for the pairs the cap lists.)
+                            if let Some(w) = weak_pair(sa, ta, sb.sec, tb.sec) {
+                                let strength = w as u32 + strength(sa, ta);
+                                match weak_of.get(&ti) {
+                                    Some(&k) if weak[k].strength >= strength => {}
+                                    Some(&k) => weak[k] = Weak { su, tu, strength, shared: w },
+                                    None => {
+                                        weak_of.insert(ti, weak.len());
+                                        weak.push(Weak { su, tu, strength, shared: w });
+                                    }
+                                }
+                            }
+                            continue;
+                        }
                     },
                 };
                 pairs_seen.insert((si, ti));
@@ -1220,7 +1390,7 @@ pub(super) fn detect_claims(
                     scratch.shared_display(t.own_parts(tb), &shared)
                 };
                 let key = if shared.is_empty() { sa.subject.unwrap_or(sa.head) } else { words_key(&shared) };
-                out.push(Found {
+                mine.push(Found {
                     kind: ConflictKind::RelatedClaims,
                     key,
                     subject,
@@ -1228,15 +1398,88 @@ pub(super) fn detect_claims(
                     target: unit_side(t, tu),
                     norms: (sb.key, tb.key),
                     pairs: vec![(si, ti)],
-                    order: (rank(sub_pair, false), t.lines[tb.start].0, s.lines[sb.start].0),
+                    order: (rank(sub_pair, false, false), t.lines[tb.start].0, s.lines[sb.start].0),
                     certainty: Certainty::Possible,
+                    hint: None,
+                    strength: strength(sa, ta),
                 });
             }
         }
-        if !has_certain {
-            out.append(&mut wide);
+        // A source claim with a certain conflict is in front of the user already: its widened
+        // and weakly related pairs are counted, not listed (before the sixth round the widened
+        // ones were dropped; listing them put pairs related only through the names rule — "Adopt
+        // Pulumi" / "Primary DB is Postgres 15" — among those that may contradict).
+        weak.retain(|w| !pairs_seen.contains(&(si, w.tu.0)));
+        if mine.iter().any(|f| f.certainty == Certainty::Certain) {
+            *unlisted += (wide.len() + weak.len()) as u32;
+            wide.clear();
+            weak.clear();
+        }
+        mine.append(&mut wide);
+        // The cap: certain conflicts always; then the strongest possible ones, unhinted before
+        // hinted, up to MAX_LISTED in all; the rest counted.
+        weak.sort_by_key(|w| (std::cmp::Reverse(w.strength), w.tu));
+        mine.sort_by_key(|f| (f.certainty != Certainty::Certain, f.order.0, std::cmp::Reverse(f.strength)));
+        let certain = mine.iter().filter(|f| f.certainty == Certainty::Certain).count();
+        let mut room = MAX_LISTED.saturating_sub(certain);
+        for f in mine.drain(..) {
+            if f.certainty == Certainty::Certain {
+                out.push(f);
+            } else if room > 0 {
+                room -= 1;
+                out.push(f);
+            } else {
+                *unlisted += 1;
+            }
+        }
+        for w in weak.drain(..) {
+            if room == 0 {
+                *unlisted += 1;
+                continue;
+            }
+            room -= 1;
+            let tb = &t.blocks[w.tu.0];
+            let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+            let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
+            let (sa, ta) = (unit_an(s, w.su), unit_an(t, w.tu));
+            let stems = inter(&sa.stems, &ta.stems);
+            let sub_pair = w.su.1 != 0 || w.tu.1 != 0;
+            let hint = compatible_hint(sa, ta, sb.sec, tb.sec);
+            out.push(Found {
+                kind: ConflictKind::RelatedClaims,
+                key: if stems.is_empty() { ta.subject.unwrap_or(ta.head) } else { words_key(&stems) },
+                subject,
+                source: unit_side(s, w.su),
+                target: unit_side(t, w.tu),
+                norms: (sb.key, tb.key),
+                pairs: vec![(si, w.tu.0)],
+                order: (rank(sub_pair, hint.is_none(), true), t.lines[tb.start].0, s.lines[sb.start].0),
+                certainty: Certainty::Possible,
+                hint: Some(hint.unwrap_or_else(|| weak_hint(w.shared))),
+                strength: w.strength,
+            });
         }
     }
+}
+
+/// Sixth round: whether two units no rule relates are still related in the issue's sense —
+/// the same section, or both in Decisions, Findings or Current State; not a containment
+/// restatement (one's core words all among the other's, the same polarity, no typed values
+/// clashing); and sharing a subject key, a head word or a content stem. Returns the number of
+/// shared stems (at least 1).
+fn weak_pair(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> Option<usize> {
+    if s_sec != t_sec && !(cross_section(s_sec) && cross_section(t_sec)) {
+        return None;
+    }
+    if s.negated == t.negated
+        && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
+        && !values_clash(&s.values, &t.values)
+    {
+        return None;
+    }
+    let n = inter(&s.stems, &t.stems).len();
+    let same = (s.subject.is_some() && s.subject == t.subject) || (s.head != 0 && s.head == t.head);
+    (n >= 1 || same).then_some(n.max(1))
 }
 
 /// Two claims with the same subject key. Not a conflict when both name qualifiers ("for

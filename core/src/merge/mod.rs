@@ -55,7 +55,7 @@ mod types;
 mod values;
 mod words;
 
-pub use detection::{lifecycle, material_next_action, next_action_conflict};
+pub use detection::{lifecycle, material_next_action, next_action_conflict, next_action_relation};
 pub use ids::canonical_conflict_id;
 pub use types::{
     Certainty, Choice, Conflict, ConflictKind, ConflictSide, MergeError, MergePlan, MergeSide, Resolution, Status,
@@ -126,7 +126,17 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     // Detect.
     let mut conflicts: Vec<Found> = Vec::new();
     let status = lifecycle(source.status, target.status);
-    if status.is_none() {
+    // Sixth round: the lifecycle is always compared. Two different statuses the table says
+    // are compatible (both open, or both closed) are listed as possible, with the table's
+    // answer as the hint; `keep-both` takes it.
+    let status_hint = match status {
+        Some(st) if source.status != target.status && st.is_open() => {
+            Some(format!("both open: the merged Dossier is {}", st.as_str()))
+        }
+        Some(_) if source.status != target.status => Some("both closed: the target's status is kept".to_string()),
+        _ => None,
+    };
+    if status.is_none() || status_hint.is_some() {
         let (st, tt) = (source.status.as_str(), target.status.as_str());
         conflicts.push(Found {
             kind: ConflictKind::IncompatibleLifecycle,
@@ -136,8 +146,10 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             target: ConflictSide { text: tt.into(), provenance: Vec::new(), line: 0 },
             norms: (norm_hash(st), norm_hash(tt)),
             pairs: Vec::new(),
-            order: (0, 0, 0),
-            certainty: Certainty::Certain,
+            order: (if status_hint.is_some() { 5 } else { 0 }, 0, 0),
+            certainty: if status_hint.is_some() { Certainty::Possible } else { Certainty::Certain },
+            hint: status_hint,
+            strength: u32::MAX,
         });
     }
     let (s_next, s_next_line) = effective_next_action(&source.next_action, &s);
@@ -148,8 +160,8 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
         let key = norm_hash(text);
         t.blocks.iter().any(|b| b.sec == NEXT_STEPS && b.key == key)
     };
-    if let Some(certainty) =
-        next_action_conflict(&s_next, &t_next).filter(|&c| c == Certainty::Certain || !planned(&s_next))
+    if let Some((certainty, hint)) =
+        next_action_relation(&s_next, &t_next).filter(|&(c, _)| c == Certainty::Certain || !planned(&s_next))
     {
         let provenance = |text: &str| markers(text).map(str::to_string).collect();
         conflicts.push(Found {
@@ -160,12 +172,25 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             target: ConflictSide { text: t_next.clone(), provenance: provenance(&t_next), line: t_next_line },
             norms: (norm_hash(&s_next), norm_hash(&t_next)),
             pairs: Vec::new(),
-            order: (1, 0, 0),
+            order: (
+                if hint.is_some() {
+                    5
+                } else if certainty == Certainty::Certain {
+                    1
+                } else {
+                    3
+                },
+                0,
+                0,
+            ),
             certainty,
+            hint: hint.map(str::to_string),
+            strength: u32::MAX,
         });
     }
     let s_words = doc_words(&s, &source.next_action);
-    detect_claims(&t, &s, &t_first, &s_new, &s_words, &mut scratch, &mut conflicts);
+    let mut unlisted_related = 0;
+    detect_claims(&t, &s, &t_first, &s_new, &s_words, &mut scratch, &mut conflicts, &mut unlisted_related);
 
     // Ids, grouping of identical disagreements, order.
     let mut by_id: HashMap<String, usize> = HashMap::default();
@@ -230,6 +255,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
                 source: f.source.clone(),
                 target: f.target.clone(),
                 certainty: f.certainty,
+                compatible_hint: f.hint.clone(),
             });
             continue;
         };
@@ -237,7 +263,9 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             ConflictKind::IncompatibleLifecycle => {
                 converged_status = match choice {
                     Choice::KeepSource => source.status,
-                    Choice::KeepTarget | Choice::KeepBoth => target.status,
+                    Choice::KeepTarget => target.status,
+                    // Both statuses the table accepts (a possible conflict): the table's.
+                    Choice::KeepBoth => status.unwrap_or(target.status),
                     Choice::Custom(text) => Status::parse(text).ok_or_else(|| {
                         MergeError::InvalidInput(format!(
                             "custom resolution of {id} (status) must be one of active, waiting, blocked, resolved, archived; got `{text}`"
@@ -295,7 +323,13 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
         .or_else(|| s.title.map(str::to_string))
         .unwrap_or_else(|| source.name.trim().to_string());
     let converged_state = render(&title, &secs, &out, &t, &s, &fate);
-    Ok(MergePlan { converged_state, converged_next_action: converged_next, converged_status, unresolved })
+    Ok(MergePlan {
+        converged_state,
+        converged_next_action: converged_next,
+        converged_status,
+        unresolved,
+        unlisted_related,
+    })
 }
 
 #[cfg(test)]

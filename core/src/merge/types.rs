@@ -117,6 +117,11 @@ pub struct Conflict {
     pub source: ConflictSide,
     pub target: ConflictSide,
     pub certainty: Certainty,
+    /// For a possible conflict the rules think compatible (issue 19, sixth round): why, in
+    /// one line ("the same decision for another region", "equal in other units", "a later
+    /// step of the same log"). `None` for a certain conflict and for a possible one the rules
+    /// think may contradict. Such a pair is listed, never dropped: a reviewer decides.
+    pub compatible_hint: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,9 +145,16 @@ pub struct MergePlan {
     pub converged_state: String,
     pub converged_next_action: String,
     pub converged_status: Status,
-    /// Conflicts the resolutions did not cover, in the target's reading order (status and
-    /// next action first).
+    /// Conflicts the resolutions did not cover, ranked: certain ones first, then possible
+    /// ones the rules think may contradict (strongest relation first), then possible ones
+    /// with a compatible hint; within a rank, the target's reading order (status and next
+    /// action first).
     pub unresolved: Vec<Conflict>,
+    /// Related pairs not listed in `unresolved`: each source claim is listed against at most
+    /// its 2 most related target claims (certain conflicts are always listed); the rest are
+    /// counted here, so that nothing related is silent. Their claims are merged as for
+    /// `keep-both`.
+    pub unlisted_related: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -35,7 +35,7 @@ pub(super) fn cmd_merge(
     let interactive =
         !json && resolutions.is_empty() && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     if interactive || keep_both_possible {
-        let conflicts = dossier_store::merge::conflicts(&app, source, target)?;
+        let (conflicts, unlisted) = dossier_store::merge::conflicts_counted(&app, source, target)?;
         let (possible, certain): (Vec<_>, Vec<_>) = conflicts.iter().partition(|c| c.is_possible());
         if interactive {
             // Certain conflicts one by one, then the possible ones as one checklist.
@@ -43,7 +43,7 @@ pub(super) fn cmd_merge(
                 resolutions.push(ask_resolution(&format!("Conflict {}/{}", i + 1, certain.len()), c)?);
             }
             if !keep_both_possible && !possible.is_empty() {
-                let picked = ask_checklist(&possible)?;
+                let picked = ask_checklist(&possible, unlisted)?;
                 for (i, c) in picked.iter().enumerate() {
                     resolutions.push(ask_resolution(&format!("Possible conflict {}/{}", i + 1, picked.len()), c)?);
                 }
@@ -112,24 +112,37 @@ fn for_cli(mut e: DossierError, source: &str, target: &str, json: bool) -> Dossi
             conflicts.len()
         );
         let possible = |c: &&serde_json::Value| c["certainty"] == "possible";
+        let hinted = |c: &&serde_json::Value| c["compatible_hint"].is_string();
         let tiers = [
             ("certain (choose for each)", conflicts.iter().filter(|c| !possible(c)).collect::<Vec<_>>()),
             (
-                "possible: related claims that may not contradict (keep both with --keep-both-possible, or choose)",
-                conflicts.iter().filter(possible).collect(),
+                "possible, may contradict: related claims the rules cannot tell apart (keep both with --keep-both-possible, or choose)",
+                conflicts.iter().filter(|c| possible(c) && !hinted(c)).collect(),
+            ),
+            (
+                "possible, probably compatible: related claims the rules think compatible, and why (kept both by --keep-both-possible too)",
+                conflicts.iter().filter(|c| possible(c) && hinted(c)).collect(),
             ),
         ];
         // Headings only where possible conflicts are (certain-only output reads as before).
-        let plain = tiers[1].1.is_empty();
+        let plain = tiers[1].1.is_empty() && tiers[2].1.is_empty();
         for (title, tier) in tiers.iter().filter(|(_, t)| !t.is_empty()) {
             if !plain {
                 msg.push_str(&format!("\n{title}:"));
             }
             for c in tier {
                 msg.push_str(&format!("\n  {}  {}: {}", s(&c["id"]), s(&c["kind"]), s(&c["subject"])));
+                if let Some(h) = c["compatible_hint"].as_str() {
+                    msg.push_str(&format!(" — probably compatible: {h}"));
+                }
                 msg.push_str(&format!("\n      target {}", short(&c["target"])));
                 msg.push_str(&format!("\n      source {}", short(&c["source"])));
             }
+        }
+        if let Some(line) =
+            dossier_store::merge::unlisted_line(e.details["unlisted_related"].as_u64().unwrap_or(0) as u32)
+        {
+            msg.push_str(&format!("\n{line}"));
         }
         e.message = msg;
     }
@@ -156,10 +169,13 @@ fn for_cli(mut e: DossierError, source: &str, target: &str, json: bool) -> Dossi
     e
 }
 
-/// The possible conflicts as one checklist on the terminal: each kept both unless the user
-/// toggles it (by its number) to decide it; Enter alone accepts. Returns the toggled ones.
+/// The possible conflicts as one checklist on the terminal, in two groups — those that may
+/// contradict, then those the rules think probably compatible, each with why — every one kept
+/// both unless the user toggles it (by its number) to decide it; Enter alone accepts. Returns
+/// the toggled ones. `unlisted` related pairs not listed are counted under the list.
 fn ask_checklist<'a>(
     possible: &[&'a dossier_store::merge::ConflictView],
+    unlisted: u32,
 ) -> Result<Vec<&'a dossier_store::merge::ConflictView>> {
     use std::io::{BufRead, Write};
     let mut err = std::io::stderr().lock();
@@ -171,11 +187,27 @@ fn ask_checklist<'a>(
             "\nPossible conflicts ({}): related claims that may not contradict; both are kept unless you pick one to decide.",
             possible.len()
         );
+        let mut group = None;
         for (i, c) in possible.iter().enumerate() {
+            if group != Some(c.is_probably_compatible()) {
+                group = Some(c.is_probably_compatible());
+                let title = if c.is_probably_compatible() { "Probably compatible" } else { "May contradict" };
+                let _ = writeln!(err, " {title}:");
+            }
             let mark = if ask[i] { "[x] decide" } else { "[ ] keep both" };
-            let _ = writeln!(err, "  {}. {mark}  {}: {}", i + 1, c.id, c.subject);
+            match &c.compatible_hint {
+                Some(h) => {
+                    let _ = writeln!(err, "  {}. {mark}  {}: {} — {h}", i + 1, c.id, c.subject);
+                }
+                None => {
+                    let _ = writeln!(err, "  {}. {mark}  {}: {}", i + 1, c.id, c.subject);
+                }
+            }
             let _ = writeln!(err, "       target ({}): {}", place(&c.target), c.target.text.trim());
             let _ = writeln!(err, "       source ({}): {}", place(&c.source), c.source.text.trim());
+        }
+        if let Some(line) = dossier_store::merge::unlisted_line(unlisted) {
+            let _ = writeln!(err, " {line}");
         }
         let _ = write!(err, "Toggle by number (e.g. 1 3) to decide those yourself, Enter to continue: ");
         let _ = err.flush();

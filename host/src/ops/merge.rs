@@ -18,6 +18,11 @@ pub fn conflicts(app: &App, source: &str, target: &str) -> Result<Vec<ConflictVi
     merge::conflicts(app, source, target)
 }
 
+/// [`conflicts`], with the count of related pairs the policy did not list.
+pub fn conflicts_counted(app: &App, source: &str, target: &str) -> Result<(Vec<ConflictView>, u32)> {
+    merge::conflicts_counted(app, source, target)
+}
+
 pub fn merge(
     app: &App,
     caller: &Caller,

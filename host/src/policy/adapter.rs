@@ -115,6 +115,7 @@ impl s::Policy for ComponentPolicy {
             converged_next_action: plan.converged_next_action,
             converged_status: status_in(plan.converged_status),
             unresolved: plan.unresolved.into_iter().map(conflict).collect(),
+            unlisted_related: plan.unlisted_related,
         })
     }
 
@@ -248,5 +249,6 @@ fn conflict(c: wm::Conflict) -> s::Conflict {
             wm::Certainty::Certain => s::Certainty::Certain,
             wm::Certainty::Possible => s::Certainty::Possible,
         },
+        compatible_hint: c.compatible_hint,
     }
 }

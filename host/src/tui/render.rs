@@ -267,24 +267,42 @@ pub fn draw(f: &mut Frame, s: &mut State) {
             let list = w.checklist.as_mut().expect("checked above");
             let block = Block::bordered()
                 .title(format!(" Merge {} → {}: possible conflicts ({}) ", w.source, w.target, w.possible.len()))
-                .title_bottom(format!(" {} to decide, the rest keep both ", list.ask.iter().filter(|a| **a).count()));
+                .title_bottom(format!(
+                    " {} to decide, the rest keep both{} ",
+                    list.ask.iter().filter(|a| **a).count(),
+                    if w.unlisted > 0 {
+                        format!("; {} more related pair(s) not listed", w.unlisted)
+                    } else {
+                        String::new()
+                    }
+                ));
             let width = block.inner(main).width;
             let mut lines = plain_lines(
                 "Related claims that may not contradict. Both are kept unless you toggle one to decide it yourself.",
                 width,
                 Style::new().bold(),
             );
+            // Two groups (issue 19, sixth round): those that may contradict, then those the
+            // rules think probably compatible, each with why.
+            let mut group = None;
             let at = |side: &dossier_store::merge::SideView| match (side.line, &side.section) {
                 (0, _) => "frontmatter".to_string(),
                 (l, Some(sec)) => format!("{sec}, line {l}"),
                 (l, None) => format!("line {l}"),
             };
             for (i, c) in w.possible.iter().enumerate() {
+                if group != Some(c.is_probably_compatible()) {
+                    group = Some(c.is_probably_compatible());
+                    let title = if c.is_probably_compatible() { "Probably compatible" } else { "May contradict" };
+                    lines.push(Line::raw(""));
+                    lines.push(Line::styled(title.to_string(), Style::new().add_modifier(Modifier::UNDERLINED)));
+                }
                 let mark = if list.ask[i] { "[x] decide" } else { "[ ] keep both" };
                 let cursor = if i == list.cursor { "> " } else { "  " };
                 let style = if i == list.cursor { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
                 lines.push(Line::raw(""));
-                lines.push(Line::styled(format!("{cursor}{mark}  {}", c.subject), style));
+                let hint = c.compatible_hint.as_ref().map(|h| format!(" — {h}")).unwrap_or_default();
+                lines.push(Line::styled(format!("{cursor}{mark}  {}{hint}", c.subject), style));
                 for (label, side, color) in [("target", &c.target, Color::Cyan), ("source", &c.source, Color::Magenta)]
                 {
                     let text = format!("    {label} ({}): {}", at(side), side.text.trim());

@@ -150,6 +150,9 @@ pub struct MergeWalk {
     pub checklist: Option<Checklist>,
     /// The checklist was answered: the possible conflicts not toggled are kept both.
     pub checked: bool,
+    /// Related pairs the policy did not list (each source claim is listed against at most 2
+    /// target claims): counted under the checklist.
+    pub unlisted: u32,
 }
 
 /// The possible conflicts as one checklist: `ask[i]` toggles possible conflict `i` from
@@ -810,9 +813,9 @@ impl State {
             self.info(format!("{source} cannot be merged into itself: choose another target"));
             return;
         }
-        match crate::ops::merge::conflicts(&self.app, source, target) {
-            Ok(cs) if cs.is_empty() => self.confirm_merge(source, target, Vec::new()),
-            Ok(cs) => {
+        match crate::ops::merge::conflicts_counted(&self.app, source, target) {
+            Ok((cs, _)) if cs.is_empty() => self.confirm_merge(source, target, Vec::new()),
+            Ok((cs, unlisted)) => {
                 let (possible, certain): (Vec<_>, Vec<_>) = cs.into_iter().partition(|c| c.is_possible());
                 let choices = vec![None; certain.len()];
                 let mut w = MergeWalk {
@@ -826,6 +829,7 @@ impl State {
                     possible,
                     checklist: None,
                     checked: false,
+                    unlisted,
                 };
                 if w.conflicts.is_empty() {
                     w.open_checklist();

@@ -29,6 +29,10 @@ pub struct ConflictView {
     pub kind: &'static str,
     /// `certain` (the user must choose) or `possible` (related claims; keep both suggested).
     pub certainty: &'static str,
+    /// For a possible conflict the rules think compatible ("probably compatible"): why, in one
+    /// line (issue 19, sixth round). Absent for certain ones and for those that may contradict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compatible_hint: Option<String>,
     pub subject: String,
     pub target: SideView,
     pub source: SideView,
@@ -75,6 +79,7 @@ impl ConflictView {
             id: c.id.clone(),
             kind: save::conflict_kind_name(c.kind),
             certainty: c.certainty.as_str(),
+            compatible_hint: c.compatible_hint.clone(),
             subject: c.subject.clone(),
             target: side(&c.target),
             source: side(&c.source),
@@ -85,11 +90,31 @@ impl ConflictView {
     pub fn is_possible(&self) -> bool {
         self.certainty == "possible"
     }
+
+    /// A possible conflict the rules think compatible (it has a `compatible_hint`).
+    pub fn is_probably_compatible(&self) -> bool {
+        self.compatible_hint.is_some()
+    }
+
+    /// 0 certain, 1 possible that may contradict, 2 possible and probably compatible.
+    pub fn rank(&self) -> u8 {
+        u8::from(self.is_possible()) + u8::from(self.is_probably_compatible())
+    }
 }
 
-/// Certain conflicts first, then possible ones, each tier in the policy's order.
+/// Certain conflicts first, then possible ones that may contradict, then those the rules
+/// think compatible, each group in the policy's order (its rank).
 fn certain_first(views: &mut [ConflictView]) {
-    views.sort_by_key(ConflictView::is_possible);
+    views.sort_by_key(ConflictView::rank);
+}
+
+/// One line for the related pairs a merge did not list, when there are any.
+pub fn unlisted_line(unlisted: u32) -> Option<String> {
+    (unlisted > 0).then(|| {
+        format!(
+            "{unlisted} more related pair(s) not listed: each source claim is shown against its 2 most related target claims; those pairs are merged keeping both claims"
+        )
+    })
 }
 
 // A resolution as JSON callers send it (`resolved_conflicts` items, `--resolutions` files).
@@ -190,16 +215,24 @@ pub fn review_round(
     }
     let certain: Vec<&str> = all.iter().filter(|c| !c.is_possible() && !resolved(c)).map(|c| c.id.as_str()).collect();
     let side = |s: &SideView| json!({ "text": s.text.trim(), "section": s.section });
+    // Every possible pair, those the rules think compatible too, with their hint (sixth round).
     let review: Vec<Value> = pending
         .iter()
-        .map(|c| json!({ "conflict_id": c.id, "target": side(&c.target), "source": side(&c.source) }))
+        .map(|c| {
+            let mut item = json!({ "conflict_id": c.id, "target": side(&c.target), "source": side(&c.source) });
+            if let Some(h) = &c.compatible_hint {
+                item["compatible_hint"] = json!(h);
+            }
+            item
+        })
         .collect();
+    let hinted = pending.iter().filter(|c| c.is_probably_compatible()).count();
     let ids: Vec<&str> = pending.iter().map(|c| c.id.as_str()).collect();
     Some(
         DossierError::new(
             Code::ConflictDetected,
             format!(
-                "merging {source} into {target} raised {} possible conflict(s) (related claims that may or may not contradict) for you to review before the user is asked{}; nothing was written",
+                "merging {source} into {target} raised {} possible conflict(s) (related claims that may or may not contradict; {hinted} the rules think probably compatible, with a compatible_hint) for you to review before the user is asked{}; nothing was written",
                 pending.len(),
                 if certain.is_empty() { String::new() } else { format!(", and {} certain one(s) the user decides", certain.len()) }
             ),
@@ -313,6 +346,12 @@ fn read(app: &App, target: &str) -> Result<(PathBuf, DossierDoc)> {
 /// The conflicts a merge of `source` into `target` would raise, without writing anything
 /// (for walking them on a terminal before the merge).
 pub fn conflicts(app: &App, source: &str, target: &str) -> Result<Vec<ConflictView>> {
+    Ok(conflicts_counted(app, source, target)?.0)
+}
+
+/// [`conflicts`], with the count of related pairs the policy did not list
+/// (`unlisted_related`).
+pub fn conflicts_counted(app: &App, source: &str, target: &str) -> Result<(Vec<ConflictView>, u32)> {
     app.store.require()?;
     let (_, sdoc) = read(app, source)?;
     let (tdir, tdoc) = read(app, target)?;
@@ -329,7 +368,7 @@ pub fn conflicts(app: &App, source: &str, target: &str) -> Result<Vec<ConflictVi
         })
         .collect();
     certain_first(&mut views);
-    Ok(views)
+    Ok((views, plan.unlisted_related))
 }
 
 /// Merge `source` into `target` with `resolutions` (SPEC §8.7). Unresolved conflicts →
@@ -398,7 +437,7 @@ pub fn merge_reviewed(
     )?;
     match written {
         MergeWritten::Completed(o) => Ok(o),
-        MergeWritten::Conflicts(found) => Err(conflict_detected(source, target, &found)),
+        MergeWritten::Conflicts(found, unlisted) => Err(conflict_detected(source, target, &found, unlisted)),
     }
 }
 
@@ -451,23 +490,33 @@ fn unknown_ids(ids: Vec<String>, valid: Vec<&str>) -> Result<()> {
     .with_next(next))
 }
 
-fn conflict_detected(source: &str, target: &str, found: &[(Conflict, PathBuf)]) -> DossierError {
+fn conflict_detected(source: &str, target: &str, found: &[(Conflict, PathBuf)], unlisted: u32) -> DossierError {
     let mut views: Vec<ConflictView> = found.iter().map(|(c, p)| ConflictView::new(c, Some(p.clone()))).collect();
     certain_first(&mut views);
-    let list = |possible: bool| {
+    let list = |rank: u8| {
         views
             .iter()
-            .filter(|v| v.is_possible() == possible)
-            .map(|v| format!("{}: {} ({})", v.id, v.subject, v.kind))
+            .filter(|v| v.rank() == rank)
+            .map(|v| match &v.compatible_hint {
+                Some(h) => format!("{}: {} ({}; {h})", v.id, v.subject, v.kind),
+                None => format!("{}: {} ({})", v.id, v.subject, v.kind),
+            })
             .collect::<Vec<_>>()
             .join("; ")
     };
-    let (certain, possible) = (list(false), list(true));
-    let tiers = match (certain.is_empty(), possible.is_empty()) {
-        (false, true) => certain,
-        (true, false) => format!("possible (related claims, keep both suggested): {possible}"),
-        _ => format!("certain: {certain}; possible (related claims, keep both suggested): {possible}"),
+    let groups = [
+        ("certain", list(0)),
+        ("possible, may contradict (related claims, keep both suggested)", list(1)),
+        ("possible, probably compatible (keep both suggested)", list(2)),
+    ];
+    let present: Vec<&(&str, String)> = groups.iter().filter(|g| !g.1.is_empty()).collect();
+    let mut tiers = match present.as_slice() {
+        [(title, l)] if *title == "certain" => l.clone(),
+        _ => present.iter().map(|(title, l)| format!("{title}: {l}")).collect::<Vec<_>>().join("; "),
     };
+    if let Some(line) = unlisted_line(unlisted) {
+        tiers.push_str(&format!(" ({line})"));
+    }
     DossierError::new(
         Code::ConflictDetected,
         format!(
@@ -475,7 +524,11 @@ fn conflict_detected(source: &str, target: &str, found: &[(Conflict, PathBuf)]) 
             views.len()
         ),
     )
-    .with_details(json!({ "source": source, "target": target, "conflicts": views }))
+    .with_details(if unlisted > 0 {
+        json!({ "source": source, "target": target, "conflicts": views, "unlisted_related": unlisted })
+    } else {
+        json!({ "source": source, "target": target, "conflicts": views })
+    })
     .with_next("ask the user to choose for each conflict (keep_target, keep_source, keep_both, or custom text)")
     .with_next(format!(
         "then call again with resolved_conflicts (CLI: dossier merge {source} {target} --resolve <id>=keep-target ...)"

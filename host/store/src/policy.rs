@@ -55,7 +55,7 @@ pub struct Finding {
 }
 
 /// The WIT package version the store's types mirror.
-pub const PACKAGE_VERSION: &str = "2.1.0";
+pub const PACKAGE_VERSION: &str = "2.2.0";
 
 /// One policy interface of the WIT package.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -244,6 +244,9 @@ pub struct Conflict {
     pub source: ConflictSide,
     pub target: ConflictSide,
     pub certainty: Certainty,
+    /// For a possible conflict the rules think compatible: why, in one line (issue 19, sixth
+    /// round); `None` otherwise.
+    pub compatible_hint: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -265,7 +268,10 @@ pub struct MergePlan {
     pub converged_state: String,
     pub converged_next_action: String,
     pub converged_status: LifecycleStatus,
+    /// Ranked: certain, then possible without a hint, then possible with a compatible hint.
     pub unresolved: Vec<Conflict>,
+    /// Related pairs not listed (each source claim is listed against at most 2 target claims).
+    pub unlisted_related: u32,
 }
 
 // --- redaction --------------------------------------------------------------------------

@@ -65,6 +65,15 @@ fn run(
     merge::merge(&f.app, &p.source, &p.target, resolutions, "test", &Some("s1".into()), &SILENT)
 }
 
+/// Keep both for every conflict of the clean pair, checking that each is one the rules think
+/// compatible (issue 19, sixth round: related claims are listed with a compatible hint, never
+/// silent; the clean pair's are the Situation framing and findings that share a word).
+fn keep_both_probably_compatible(f: &Fixture, p: &Pair) -> Vec<ResolutionInput> {
+    let all = merge::conflicts(&f.app, &p.source, &p.target).unwrap();
+    assert!(!all.is_empty() && all.iter().all(|c| c.is_probably_compatible()), "{all:?}");
+    all.iter().map(|c| resolve(&c.id, ChoiceInput::KeepBoth, None)).collect()
+}
+
 fn resolve(id: &str, choice: ChoiceInput, text: Option<&str>) -> ResolutionInput {
     ResolutionInput { conflict_id: id.into(), choice, text: text.map(str::to_string) }
 }
@@ -95,7 +104,7 @@ fn a_clean_merge_converges_copies_the_archive_and_archives_the_source_keeping_it
     let source_before = doc(&sdir);
     let target_before = doc(&tdir);
 
-    let out = run(&f, &p, &[]).unwrap();
+    let out = run(&f, &p, &keep_both_probably_compatible(&f, &p)).unwrap();
     assert_eq!((out.source_slug.as_str(), out.target_slug.as_str()), (p.source.as_str(), p.target.as_str()));
     assert_eq!(
         (out.source_id.as_str(), out.target_id.as_str()),
@@ -125,8 +134,13 @@ fn a_clean_merge_converges_copies_the_archive_and_archives_the_source_keeping_it
     assert_eq!(s.body, source_before.body, "the source's Distilled State is kept as it was");
 
     let (te, se) = (events(&tdir), events(&sdir));
-    assert_eq!(&te[te.len() - 2..], ["merge_started", "merge_completed"], "{te:?}");
-    assert_eq!(&se[se.len() - 2..], ["merge_started", "merge_completed"], "{se:?}");
+    // merge_started, a conflict_resolved per pair kept both, merge_completed.
+    for log in [&te, &se] {
+        let start = log.iter().rposition(|e| e == "merge_started").unwrap_or_else(|| panic!("{log:?}"));
+        let tail = &log[start + 1..];
+        assert_eq!(tail.last().map(String::as_str), Some("merge_completed"), "{log:?}");
+        assert!(tail[..tail.len() - 1].iter().all(|e| e == "conflict_resolved"), "{log:?}");
+    }
     let tlast = crate::common::audit(&tdir).pop().unwrap();
     assert_eq!((tlast["source_id"].clone(), tlast["target_id"].clone()), (json!(out.source_id), json!(out.target_id)));
     assert_eq!(tlast["artifacts_added"], json!(p.sids));
@@ -317,7 +331,7 @@ fn merge_refuses_the_same_dossier_and_unknown_ones_without_writing() {
     assert_eq!(e.code, Code::NotFound, "{e}");
     assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new());
     // A source merged into one Dossier cannot be merged into another.
-    run(&f, &p, &[]).unwrap();
+    run(&f, &p, &keep_both_probably_compatible(&f, &p)).unwrap();
     let other = f.create("Other").slug;
     let before = tree(f.root());
     let e = merge::merge(&f.app, &p.source, &other, &[], "test", &None, &SILENT).unwrap_err();
@@ -347,13 +361,15 @@ fn spec_8_7_an_unknown_conflict_id_is_invalid_input_listing_the_valid_ids() {
     assert!(!e.next.is_empty(), "{e}");
     assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "nothing written");
 
-    // A clean merge raises no conflicts: any resolution is unknown, and `valid` is empty.
+    // A clean merge raises only pairs the rules think compatible: an id outside them is
+    // unknown, and `valid` lists exactly those.
     let f = Fixture::new();
     let p = pair(&f, false);
+    let hinted: Vec<String> = keep_both_probably_compatible(&f, &p).into_iter().map(|r| r.conflict_id).collect();
     let before = tree(f.root());
     let e = run(&f, &p, &[resolve("conf_nope", ChoiceInput::KeepSource, None)]).unwrap_err();
     assert_eq!(e.code, Code::InvalidInput, "{e}");
-    assert_eq!((e.details["unknown"].clone(), e.details["valid"].clone()), (json!(["conf_nope"]), json!([])));
+    assert_eq!((e.details["unknown"].clone(), e.details["valid"].clone()), (json!(["conf_nope"]), json!(hinted)));
     assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "nothing written");
 }
 

@@ -75,6 +75,7 @@ fn conflict(c: m::Conflict) -> Conflict {
             m::Certainty::Certain => Certainty::Certain,
             m::Certainty::Possible => Certainty::Possible,
         },
+        compatible_hint: c.compatible_hint,
     }
 }
 
@@ -170,6 +171,7 @@ impl Policy for Native {
             converged_next_action: plan.converged_next_action,
             converged_status: status_out(plan.converged_status),
             unresolved: plan.unresolved.into_iter().map(conflict).collect(),
+            unlisted_related: plan.unlisted_related,
         })
     }
 

@@ -42,8 +42,9 @@ pub enum MergeWritten {
     /// state and the source's artifacts; the source is archived with `merged_into`.
     Completed(MergeOutcome),
     /// Conflicts remain: each is preserved as `conflicts/<id>.md` in the target (created once)
-    /// and nothing else changed but the audit logs.
-    Conflicts(Vec<(crate::policy::Conflict, PathBuf)>),
+    /// and nothing else changed but the audit logs. The count is the plan's related pairs not
+    /// listed (`unlisted_related`: each source claim is listed against at most 2).
+    Conflicts(Vec<(crate::policy::Conflict, PathBuf)>, u32),
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -168,6 +169,7 @@ pub fn merge(
     if !committed {
         let decision = decide(&sdoc, &tdoc)?;
         let plan = decision.plan;
+        let unlisted = plan.unlisted_related;
         if !plan.unresolved.is_empty() {
             let cdir = tdir.join("conflicts");
             fs::create_dir_all(&cdir).map_err(|e| DossierError::io("create", &cdir, e))?;
@@ -199,7 +201,7 @@ pub fn merge(
                     audit::append(dir, &ev)?;
                 }
             }
-            return Ok(MergeWritten::Conflicts(out));
+            return Ok(MergeWritten::Conflicts(out, unlisted));
         }
         for (dir, id) in [(&tdir, &tid), (&sdir, &sid)] {
             let mut ev = event(EventKind::MergeStarted, id, actor, session_id);
@@ -375,6 +377,11 @@ pub(super) fn render_merge_conflict(c: &crate::policy::Conflict, source: &Dossie
         "created_at": model::now_timestamp(),
         "resolved": false,
     });
+    let mut header = header;
+    if let Some(h) = &c.compatible_hint {
+        // Why the rules think the pair compatible (issue 19, sixth round), last in the header.
+        header["compatible_hint"] = json!(h);
+    }
     let yaml = serde_saphyr::to_string(&header).expect("conflict header serializes");
     let side = |label: &str, name: &str, s: &crate::policy::ConflictSide| {
         let at = if s.line == 0 { "frontmatter".to_string() } else { format!("line {}", s.line) };
