@@ -160,7 +160,7 @@ pub fn run() -> Result<Report> {
 
     let config_path = store.config_path();
     let config = if config_path.is_file() {
-        match Config::load(&config_path) {
+        match Config::load_with_machine(&config_path, &store.machine_config_path()) {
             Ok(c) => {
                 checks.push(Check::ok("config", "config.yaml parses"));
                 if c.policy.limits.fuel.is_some() {

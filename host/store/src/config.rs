@@ -323,6 +323,24 @@ impl Config {
         }
     }
 
+    /// [`Config::load`] of `path`, with the `harness:` of the machine file `machine`
+    /// (`config.machine.yaml`, a synced store's per-machine part: docs/sync.md) replacing
+    /// `config.yaml`'s own block when that file exists.
+    pub fn load_with_machine(path: &Path, machine: &Path) -> Result<Config> {
+        let mut config = Config::load(path)?;
+        match std::fs::read_to_string(machine) {
+            Ok(text) => {
+                let m = Config::parse(&text, machine)?;
+                if m.harness.is_some() {
+                    config.harness = m.harness;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(DossierError::io("read", machine, e)),
+        }
+        Ok(config)
+    }
+
     /// Alternate components per interface, with relative paths resolved against
     /// `base` (the store root) and a leading `~/` against the home directory.
     pub fn policy_overrides(&self, base: &Path) -> HashMap<Interface, PathBuf> {

@@ -21,6 +21,22 @@ pub fn revision(dir: &Path) -> Result<String> {
 }
 
 pub(super) fn revision_of(dir: &Path, dossier_md: &[u8]) -> String {
+    let manifest: Vec<(String, u64)> = fs::read_dir(dir.join("artifacts"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (!name.starts_with('.')).then(|| (name, e.metadata().map(|m| m.len()).unwrap_or(0)))
+        })
+        .collect();
+    revision_from(dossier_md, manifest)
+}
+
+/// The revision of a `dossier.md` with this artifact manifest (names under `artifacts/` and
+/// sizes, any order; names starting with `.` are left out by the caller): what
+/// [`revision`] computes from the files, for a Dossier held elsewhere (a git tree, `sync`).
+pub fn revision_from(dossier_md: &[u8], mut manifest: Vec<(String, u64)>) -> String {
     let mut h = blake3::Hasher::new();
     h.update(b"dossier-revision-v1\0");
     let mut canonical = Vec::with_capacity(dossier_md.len());
@@ -35,15 +51,6 @@ pub(super) fn revision_of(dir: &Path, dossier_md: &[u8]) -> String {
     }
     h.update(&(canonical.len() as u64).to_le_bytes());
     h.update(&canonical);
-    let mut manifest: Vec<(String, u64)> = fs::read_dir(dir.join("artifacts"))
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            (!name.starts_with('.')).then(|| (name, e.metadata().map(|m| m.len()).unwrap_or(0)))
-        })
-        .collect();
     manifest.sort();
     for (name, len) in manifest {
         h.update(name.as_bytes());
