@@ -328,3 +328,239 @@ fn issue_23_sync_errors_name_the_fix() {
     assert!(json_of(&out)["next_actions"].to_string().contains("dossier sync clone"));
     assert!(!c.root().join(".git").exists(), "nothing written");
 }
+
+/// Save a new Distilled State on `m` from its current revision.
+fn save_state(m: &Machine, slug: &str, findings: &str) {
+    let rev = show(m, slug)["revision"].as_str().unwrap().to_string();
+    let f = m.store.dir.path().join("state.md");
+    std::fs::write(
+        &f,
+        format!(
+            "# Alpha work\n\n## Situation\n\nShared.\n\n## Decisions\n\n## Findings\n\n- {findings}\n\n## Current State\n\n## Next Steps\n"
+        ),
+    )
+    .unwrap();
+    m.ok(&["save", slug, "--base-revision", &rev, "--from-file", f.to_str().unwrap()]);
+}
+
+fn conflict_files(m: &Machine, slug: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = m.root().join(slug).join("conflicts");
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A copy of machine `m` (store, repository and all) whose `origin` is `url`.
+fn copy_of(m: &Machine, url: &str) -> Machine {
+    let c = Machine::new();
+    let st = Command::new("cp").arg("-a").arg(m.root()).arg(c.root()).status().unwrap();
+    assert!(st.success());
+    c.git(&["remote", "set-url", "origin", url]);
+    c
+}
+
+#[test]
+fn issue_23_divergent_distilled_states_give_the_same_conflict_file_on_both_machines() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    save_state(&a, "alpha-work", "Finding written on A.");
+    save_state(&b, "alpha-work", "Finding written on B.");
+    a.sync();
+    // Another machine merging the same two versions on its own (a copy of B syncing with a copy
+    // of the remote) must write the same conflict file: ids and contents come from the inputs.
+    let spare = tempfile::tempdir().unwrap();
+    let st = Command::new("cp").arg("-a").arg(remote.path()).arg(spare.path().join("r.git")).status().unwrap();
+    assert!(st.success());
+    let b2 = copy_of(&b, &format!("file://{}", spare.path().join("r.git").display()));
+
+    let out = b.sync();
+    let conflicts = out["merge"]["conflicts"].as_array().unwrap().clone();
+    assert_eq!(conflicts.len(), 1, "{out}");
+    let id = conflicts[0]["conflict_id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("conf_") && id.len() == 31, "{id}");
+    let out2 = b2.sync();
+    assert_eq!(out2["merge"]["conflicts"][0]["conflict_id"], id.as_str());
+    assert_eq!(conflict_files(&b, "alpha-work"), conflict_files(&b2, "alpha-work"), "same bytes on both");
+    assert_eq!(b.git(&["rev-parse", "HEAD^{tree}"]), b2.git(&["rev-parse", "HEAD^{tree}"]));
+
+    a.sync();
+    assert_converged(&a, &b);
+    assert_eq!(conflict_files(&a, "alpha-work"), conflict_files(&b, "alpha-work"));
+    // Never last-write-wins: one version is the head, the other is in the conflict file.
+    let head = a.read("alpha-work/dossier.md");
+    let file = String::from_utf8(conflict_files(&a, "alpha-work")[0].1.clone()).unwrap();
+    // The proposal is the file's body, after its header.
+    let body = file[4..].split_once("\n---\n").unwrap().1.to_string();
+    let (on_a, on_b) = ("Finding written on A.", "Finding written on B.");
+    assert!(
+        (head.contains(on_a) && body.contains(on_b) && !body.contains(on_a))
+            || (head.contains(on_b) && body.contains(on_a) && !body.contains(on_b)),
+        "head:\n{head}\nconflict file:\n{file}"
+    );
+    for m in [&a, &b] {
+        let listed = m.ok(&["conflicts", "list"])["data"]["conflicts"].clone();
+        assert_eq!(listed[0]["id"], id.as_str(), "{listed}");
+        assert_eq!(listed[0]["kind"], "concurrent_edit");
+        let created: Vec<serde_json::Value> =
+            audit_lines(m, "alpha-work").into_iter().filter(|l| l["event"] == "conflict_created").collect();
+        assert_eq!(created.len(), 1, "{created:?}");
+        assert_eq!(created[0]["conflict_id"], id.as_str());
+    }
+    // The conflict file keeps both revisions and the base.
+    assert!(file.contains("base_state:") && file.contains("current_state:") && file.contains("proposal_revision:"));
+
+    // Resolved on B (keeping the proposal), the resolution reaches A.
+    let proposal_had = if body.contains(on_b) { on_b } else { on_a };
+    b.ok(&["conflicts", "resolve", &id, "--keep", "proposal"]);
+    b.sync();
+    a.sync();
+    assert_converged(&a, &b);
+    for m in [&a, &b] {
+        assert!(m.ok(&["conflicts", "list"])["data"]["conflicts"].as_array().unwrap().is_empty());
+        let state = m.read("alpha-work/dossier.md");
+        assert!(state.contains(proposal_had), "{state}");
+    }
+}
+
+#[test]
+fn issue_23_spec_12_2_the_same_slug_created_on_two_machines_keeps_both() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    let ida = a.ok(&["promote", "--name", "Beta plan"])["data"]["id"].as_str().unwrap().to_string();
+    let idb = b.ok(&["promote", "--name", "Beta plan", "--create"])["data"]["id"].as_str().unwrap().to_string();
+    a.sync();
+    let out = b.sync();
+    assert_eq!(out["merge"]["renamed"].as_array().unwrap().len(), 1, "{out}");
+    a.sync();
+    assert_converged(&a, &b);
+    for m in [&a, &b] {
+        let slugs = m.store.ls_slugs(&[]);
+        let beta: Vec<&String> = slugs.iter().filter(|s| s.starts_with("beta-plan")).collect();
+        assert_eq!(beta.len(), 2, "{slugs:?}");
+        let ids: Vec<String> =
+            beta.iter().map(|s| show(m, s)["frontmatter"]["id"].as_str().unwrap().to_string()).collect();
+        assert!(ids.contains(&ida) && ids.contains(&idb), "{ids:?}");
+        for s in beta {
+            assert_eq!(show(m, s)["frontmatter"]["slug"], s.as_str(), "slug matches its directory");
+            if s != "beta-plan" {
+                let renamed_id = show(m, s)["frontmatter"]["id"].as_str().unwrap().to_string();
+                assert_eq!(*s, format!("beta-plan-{}", &renamed_id[renamed_id.len() - 6..]), "§12.2 suffix");
+            }
+        }
+    }
+}
+
+#[test]
+fn issue_23_the_same_artifact_id_with_different_bytes_is_reported_and_both_are_kept() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    // Written by hand (ids are unique, so only a hand edit or a bug can do this).
+    for (m, text) in [(&a, "version A\n"), (&b, "version B\n")] {
+        let dir = m.root().join("alpha-work/artifacts");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("art_01jz8clash0000000000000000.txt"), text).unwrap();
+    }
+    a.sync();
+    let out = b.sync();
+    let clashes = out["merge"]["clashes"].as_array().unwrap().clone();
+    assert_eq!(clashes.len(), 1, "{out}");
+    assert_eq!(clashes[0]["kind"], "artifact");
+    let other = clashes[0]["other"].as_str().unwrap().to_string();
+    a.sync();
+    assert_converged(&a, &b);
+    let kept = a.read("alpha-work/artifacts/art_01jz8clash0000000000000000.txt");
+    let moved = a.read(&other);
+    let mut both = [kept, moved];
+    both.sort();
+    assert_eq!(both, ["version A\n".to_string(), "version B\n".to_string()]);
+    // Loud: the human output says so.
+    let out = b.run(&["sync"]);
+    assert!(out.status.success());
+}
+
+#[test]
+fn issue_23_a_remote_that_rejects_the_push_fails_loudly_and_keeps_local_work() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    let hook = remote.path().join("hooks/pre-receive");
+    std::fs::write(&hook, "#!/bin/sh\necho 'protected: no pushes today' >&2\nexit 1\n").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    let remote_head = git_in(&remote.path(), &["rev-parse", "main"]);
+    let out = a.run(&["sync", "--json"]);
+    assert_eq!(out.status.code(), Some(11), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], "push_rejected");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("\"synced"), "never says synced");
+    assert_eq!(git_in(&remote.path(), &["rev-parse", "main"]), remote_head, "the remote is unchanged");
+    // Local work is committed and intact; the failure is recorded.
+    assert_eq!(a.git(&["status", "--porcelain"]), "");
+    assert!(a.git(&["log", "-1", "--format=%s"]).contains("alpha-work"));
+    assert_eq!(show(&a, "alpha-work")["frontmatter"]["lead"], "Alice");
+    assert!(a.read(".sync/state.json").contains("push_rejected"));
+    // Once the remote accepts again, the next sync delivers it.
+    std::fs::remove_file(&hook).unwrap();
+    let out = a.sync();
+    assert_eq!(out["pushed"], true);
+    assert!(remote.show("alpha-work/dossier.md").contains("lead: Alice"));
+}
+
+#[test]
+fn issue_23_an_unreachable_remote_fails_loudly_and_keeps_local_work() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    let gone = tempfile::tempdir().unwrap();
+    a.git(&["remote", "set-url", "origin", &format!("file://{}/missing.git", gone.path().display())]);
+    a.ok(&["next", "alpha-work", "Offline edit"]);
+    let out = a.run(&["sync", "--json"]);
+    assert_eq!(out.status.code(), Some(10), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "remote_unavailable");
+    assert!(v["error"]["message"].as_str().unwrap().contains("local work is intact"));
+    let human = a.run(&["sync"]);
+    assert_eq!(human.status.code(), Some(10));
+    assert!(String::from_utf8_lossy(&human.stderr).contains("error[remote_unavailable]"));
+    assert_eq!(show(&a, "alpha-work")["frontmatter"]["next_action"], "Offline edit");
+    assert_eq!(a.git(&["status", "--porcelain"]), "");
+    assert!(a.read(".sync/state.json").contains("remote_unavailable"));
+    a.git(&["remote", "set-url", "origin", &remote.url()]);
+    a.sync();
+    assert!(remote.show("alpha-work/dossier.md").contains("Offline edit"));
+}
+
+#[test]
+fn issue_23_two_syncs_at_once_on_one_machine_one_waits_its_turn() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    // Another sync holds the lock (this process stands in for it).
+    let lock =
+        std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(a.root().join(".sync/lock")).unwrap();
+    lock.lock().unwrap();
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    let out = a.run(&["sync", "--json"]);
+    assert_eq!(out.status.code(), Some(12));
+    assert_eq!(json_of(&out)["error"]["code"], "sync_busy");
+    assert!(a.git(&["status", "--porcelain"]).contains("alpha-work"), "nothing committed while busy");
+    drop(lock);
+    // Real concurrency: two syncs started together both end well (one may be told it is busy).
+    let mut kids: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            let mut c = a.store.cmd_std();
+            c.env("GIT_CONFIG_NOSYSTEM", "1").args(["sync", "--json"]);
+            c.spawn().unwrap()
+        })
+        .collect();
+    let codes: Vec<Option<i32>> = kids.iter_mut().map(|k| k.wait().unwrap().code()).collect();
+    assert!(codes.contains(&Some(0)), "{codes:?}");
+    assert!(codes.iter().all(|c| *c == Some(0) || *c == Some(12)), "{codes:?}");
+    assert_eq!(a.git(&["status", "--porcelain"]), "");
+    assert!(remote.show("alpha-work/dossier.md").contains("lead: Alice"));
+}

@@ -22,7 +22,8 @@ use dossier_store::model::{ArtifactType, Level, Status};
                   The store lives in $DOSSIER_HOME, else ~/.dossier. Every read command takes --json.",
     after_help = "Exit codes: 0 ok, 1 failed check, 2 usage, 3 not_found, 4 conflict/ambiguity, 5 invalid input, \
                   6 policy_unavailable, 7 store_unavailable, 8 capability/target warning, 9 codecall session refuses \
-                  the request now, 65 corrupt codecall log, 74 I/O."
+                  the request now, 10 sync remote unreachable, 11 sync push rejected, 12 another sync running, \
+                  65 corrupt codecall log, 74 I/O."
 )]
 pub struct Cli {
     /// Print the result as JSON (the MCP envelope: ok, data or error, warnings, next_actions).
