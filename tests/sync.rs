@@ -124,6 +124,18 @@ fn show(m: &Machine, target: &str) -> serde_json::Value {
     m.ok(&["show", target])["data"].clone()
 }
 
+/// The codes of `dossier doctor`'s checks named `check`.
+fn doctor_codes(m: &Machine, check: &str) -> Vec<String> {
+    let v = json_of(&m.run(&["doctor", "--json"]));
+    v["data"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["check"] == check)
+        .map(|c| c["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
 fn audit_lines(m: &Machine, slug: &str) -> Vec<serde_json::Value> {
     m.read(&format!("{slug}/audit.log")).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
@@ -412,6 +424,8 @@ fn issue_23_divergent_distilled_states_give_the_same_conflict_file_on_both_machi
         assert_eq!(created.len(), 1, "{created:?}");
         assert_eq!(created[0]["conflict_id"], id.as_str());
     }
+    // Doctor shows it with the command that resolves it.
+    assert_eq!(doctor_codes(&a, "sync.conflicts"), ["sync_conflict_open"]);
     // The conflict file keeps both revisions and the base.
     assert!(file.contains("base_state:") && file.contains("current_state:") && file.contains("proposal_revision:"));
 
@@ -423,6 +437,7 @@ fn issue_23_divergent_distilled_states_give_the_same_conflict_file_on_both_machi
     assert_converged(&a, &b);
     for m in [&a, &b] {
         assert!(m.ok(&["conflicts", "list"])["data"]["conflicts"].as_array().unwrap().is_empty());
+        assert!(doctor_codes(m, "sync.conflicts").is_empty());
         let state = m.read("alpha-work/dossier.md");
         assert!(state.contains(proposal_had), "{state}");
     }
@@ -531,8 +546,10 @@ fn issue_23_an_unreachable_remote_fails_loudly_and_keeps_local_work() {
     assert_eq!(show(&a, "alpha-work")["frontmatter"]["next_action"], "Offline edit");
     assert_eq!(a.git(&["status", "--porcelain"]), "");
     assert!(a.read(".sync/state.json").contains("remote_unavailable"));
+    assert_eq!(doctor_codes(&a, "sync"), ["sync_failed"], "doctor shows the failure");
     a.git(&["remote", "set-url", "origin", &remote.url()]);
     a.sync();
+    assert_eq!(doctor_codes(&a, "sync"), ["ok"]);
     assert!(remote.show("alpha-work/dossier.md").contains("Offline edit"));
 }
 
@@ -563,4 +580,38 @@ fn issue_23_two_syncs_at_once_on_one_machine_one_waits_its_turn() {
     assert!(codes.iter().all(|c| *c == Some(0) || *c == Some(12)), "{codes:?}");
     assert_eq!(a.git(&["status", "--porcelain"]), "");
     assert!(remote.show("alpha-work/dossier.md").contains("lead: Alice"));
+}
+
+#[test]
+fn issue_23_a_remote_that_moves_during_the_push_is_merged_and_pushed_again() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    b.ok(&["next", "alpha-work", "From B"]);
+    // A's first push: just before it lands, B's sync pushes (a pre-push hook stands in for the
+    // other machine being faster), so A's push finds the remote moved and A merges again.
+    let marker = a.store.dir.path().join("b-pushed");
+    let hook = a.root().join(".git/hooks/pre-push");
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\n[ -e '{marker}' ] && exit 0\ntouch '{marker}'\nDOSSIER_HOME='{broot}' HOME='{bhome}' GIT_CONFIG_NOSYSTEM=1 '{bin}' sync -q >/dev/null\n",
+            marker = marker.display(),
+            broot = b.root().display(),
+            bhome = b.store.dir.path().join("home").display(),
+            bin = crate::DOSSIER,
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = a.sync();
+    assert!(marker.exists(), "the hook ran");
+    assert_eq!(out["attempts"], 2, "{out}");
+    assert_eq!(out["merged"], true);
+    assert_eq!(out["pushed"], true);
+    let md = remote.show("alpha-work/dossier.md");
+    assert!(md.contains("lead: Alice") && md.contains("next_action: From B"), "{md}");
+    b.sync();
+    assert_converged(&a, &b);
 }

@@ -62,7 +62,7 @@ pub fn revision_from(dossier_md: &[u8], mut manifest: Vec<(String, u64)>) -> Str
 
 /// An exclusive lock on one Dossier, held for a whole save (released on drop or on
 /// process death).
-pub(super) struct DossierLock {
+pub struct DossierLock {
     _file: fs::File,
 }
 
@@ -82,6 +82,13 @@ pub(super) fn lock(dir: &Path) -> Result<DossierLock> {
         .map_err(|e| DossierError::io("open", &path, e))?;
     file.lock().map_err(|e| DossierError::io("lock", &path, e))?;
     Ok(DossierLock { _file: file })
+}
+
+/// [`lock`] for a writer outside the Save path that replaces a Dossier's files as a whole
+/// (`dossier sync` bringing another machine's writes in), so no save is mid-way meanwhile.
+/// Callers holding several take them in path order, as a merge does.
+pub fn lock_dossier(dir: &Path) -> Result<DossierLock> {
+    lock(dir)
 }
 
 /// A blank audit event of `kind` stamped now (callers fill in the details).

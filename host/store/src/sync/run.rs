@@ -189,6 +189,15 @@ fn push(git: &Git, remote: &str, branch: &str) -> Result<Pushed> {
     if line.contains("[rejected]") && (line.contains("fetch first") || line.contains("non-fast-forward")) {
         return Ok(Pushed::Moved);
     }
+    // The remote moved between git's look at it and the update (another machine's push landed
+    // in between): the ref was not where the push expected it.
+    if line.contains("[remote rejected]")
+        && (line.contains("failed to update ref")
+            || stderr.contains("but expected")
+            || stderr.contains("cannot lock ref"))
+    {
+        return Ok(Pushed::Moved);
+    }
     if line.contains("[remote rejected]") || line.contains("[rejected]") {
         let reason = line.rsplit('\t').next().unwrap_or(&line).to_string();
         return Err(DossierError::new(
@@ -204,6 +213,41 @@ fn push(git: &Git, remote: &str, branch: &str) -> Result<Pushed> {
     }
     let args: Vec<OsString> = ["push", "--porcelain", REMOTE, &refspec].iter().map(OsString::from).collect();
     Err(git::unreachable(remote, git::failed(&args, &out)))
+}
+
+/// Move the branch and the working tree to `commit` (a descendant of HEAD) with `git merge
+/// --ff-only`, holding the lock of every Dossier it changes (in path order, as a merge takes
+/// two), so no save is mid-way while its files are replaced. `Ok(false)`: git refused because
+/// a file changed since it was committed (the caller commits it and tries again).
+fn fast_forward(store: &Store, git: &Git, commit: &str, last_attempt: bool) -> Result<bool> {
+    let head = git.rev_parse("HEAD")?;
+    let changed = touched(diff(git, head.as_deref(), commit)?);
+    let mut locks = Vec::new();
+    for slug in &changed {
+        let dir = store.root().join(slug);
+        if dir.join("dossier.md").is_file() {
+            locks.push(crate::save::lock_dossier(&dir)?);
+        }
+    }
+    let out = git.output(["merge", "--ff-only", "-q", commit])?;
+    drop(locks);
+    if out.status.success() {
+        return Ok(true);
+    }
+    if last_attempt {
+        let args: Vec<OsString> = ["merge", "--ff-only", commit].iter().map(OsString::from).collect();
+        let e = git::failed(&args, &out);
+        return Err(DossierError::new(
+            Code::Io,
+            format!(
+                "the merged changes could not be brought into the store's files after {ATTEMPTS} attempts: {}",
+                e.details["stderr"].as_str().unwrap_or_default()
+            ),
+        )
+        .with_details(e.details)
+        .with_next("dossier sync  (again, once no other process is writing the store)"));
+    }
+    Ok(false)
 }
 
 /// Build `tree` as a git tree (in a private index, never the store's).
@@ -403,7 +447,7 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
             .with_next("wait for it to finish, then `dossier sync` again"));
     };
     let started = model::now_timestamp();
-    let result = sync_locked(&git, &remote);
+    let result = sync_locked(store, &git, &remote);
     let mut state = machine::read_state(store);
     state.last_attempt_at = Some(started);
     match &result {
@@ -417,7 +461,7 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
     result
 }
 
-fn sync_locked(git: &Git, remote: &str) -> Result<SyncOutcome> {
+fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
     let branch = branch(git)?;
     let env = identity(git)?;
     let tracking = format!("refs/remotes/{REMOTE}/{branch}");
@@ -451,7 +495,7 @@ fn sync_locked(git: &Git, remote: &str) -> Result<SyncOutcome> {
             Some(t) if *t == local => false,
             Some(t) if git.ok(["merge-base", "--is-ancestor", t, &local])? => true,
             Some(t) if git.ok(["merge-base", "--is-ancestor", &local, t])? => {
-                if !git.ok(["merge", "--ff-only", "-q", t])? {
+                if !fast_forward(store, git, t, attempt == ATTEMPTS)? {
                     continue; // a file changed during the sync: commit it and try again
                 }
                 false
@@ -466,7 +510,7 @@ fn sync_locked(git: &Git, remote: &str) -> Result<SyncOutcome> {
                     .run_env(["commit-tree", &tree, "-p", &local, "-p", t, "-m", &message], &env_refs(&env))?
                     .trim()
                     .to_string();
-                if !git.ok(["merge", "--ff-only", "-q", &commit])? {
+                if !fast_forward(store, git, &commit, attempt == ATTEMPTS)? {
                     continue; // a file changed during the sync: commit it and merge again
                 }
                 merged = true;
