@@ -322,6 +322,18 @@ fn issue_23_sync_errors_name_the_fix() {
     let out = a.run(&["sync", "--json"]);
     assert_eq!(out.status.code(), Some(7));
     assert!(json_of(&out)["next_actions"].to_string().contains("dossier sync init"));
+    // No git at all: the error names what to install.
+    let out = a
+        .cmd()
+        .env("PATH", a.store.dir.path().join("no-bin"))
+        .args(["sync", "init", &remote.url(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(8), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "git_unavailable");
+    assert!(v["next_actions"].to_string().contains("install git"), "{v}");
+    assert!(!a.root().join(".git").exists(), "nothing written");
     // Clone into a non-empty store.
     let out = a.run(&["sync", "clone", &remote.url(), "--json"]);
     assert_eq!(out.status.code(), Some(5));

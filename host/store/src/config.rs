@@ -570,6 +570,25 @@ mod tests {
     }
 
     #[test]
+    fn a_synced_stores_machine_file_replaces_the_block_and_either_alone_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (config, machine) = (dir.path().join("config.yaml"), dir.path().join("config.machine.yaml"));
+        // Before `sync init`: the block at the end of config.yaml.
+        std::fs::write(&config, with_harness_block("token_target: 5000\n", &record(true, None))).unwrap();
+        let c = Config::load_with_machine(&config, &machine).unwrap();
+        assert_eq!((c.token_target, c.harness), (5000, Some(record(true, None))));
+        // After: config.yaml is the user's part only, the machine file holds the block.
+        std::fs::write(&config, "token_target: 5000\n").unwrap();
+        std::fs::write(&machine, with_harness_block("", &record(false, Some("2.1")))).unwrap();
+        let c = Config::load_with_machine(&config, &machine).unwrap();
+        assert_eq!((c.token_target, c.harness), (5000, Some(record(false, Some("2.1")))));
+        // Both during the transition (another machine's old block synced in): this machine's wins.
+        std::fs::write(&config, with_harness_block("token_target: 5000\n", &record(true, None))).unwrap();
+        let c = Config::load_with_machine(&config, &machine).unwrap();
+        assert_eq!(c.harness, Some(record(false, Some("2.1"))));
+    }
+
+    #[test]
     fn a_users_own_harness_key_is_detected() {
         assert!(user_defines_harness("a: 1\nharness:\n  x: 1\n"));
         assert!(!user_defines_harness("a: 1\n  harness: 2\nharnesses: 3\n"));

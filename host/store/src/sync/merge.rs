@@ -570,6 +570,130 @@ mod tests {
         assert_eq!(union_lines(x.as_bytes(), y.as_bytes()), union_lines(y.as_bytes(), x.as_bytes()));
     }
 
+    /// A real repository to hold the blobs (the merge reads and writes them through git).
+    fn repo() -> (tempfile::TempDir, Git) {
+        let dir = tempfile::tempdir().unwrap();
+        let git = Git::at(dir.path());
+        git.run(["init", "-q"]).unwrap();
+        (dir, git)
+    }
+
+    fn doc(id: &str, slug: &str, created: &str, updated: &str, lead: &str, next: &str, finding: &str) -> String {
+        format!(
+            "---\nid: {id}\nname: Alpha\nslug: {slug}\ncreated_at: {created}\nupdated_at: {updated}\n\
+             last_touched_at: {updated}\nstatus: active\nlead: {lead}\nnext_action: {next}\nopen_questions: []\n\
+             importance: high\nurgency: low\n---\n\n# Alpha\n\n## Situation\n\n## Decisions\n\n## Findings\n\n\
+             - {finding}\n\n## Current State\n\n## Next Steps\n"
+        )
+    }
+
+    fn tree(git: &Git, files: &[(&str, &str)]) -> Tree {
+        files.iter().map(|(p, text)| (p.to_string(), blob_entry(git, text.as_bytes()).unwrap())).collect()
+    }
+
+    fn text(git: &Git, t: &Tree, path: &str) -> String {
+        String::from_utf8(git.blob(&t[path].oid).unwrap()).unwrap()
+    }
+
+    const ID: &str = "dos_01jz8aaaaaaaaaaaaaaaaaaaaa";
+    const T0: &str = "2026-01-01T00:00:00Z";
+
+    #[test]
+    fn every_rule_gives_the_same_bytes_whichever_side_merges() {
+        let (_d, git) = repo();
+        let base_md = doc(ID, "alpha", T0, T0, "Ann", "Start", "base");
+        let log0 = format!("{{\"ts\":\"{T0}\",\"event\":\"create\"}}\n");
+        let base = tree(&git, &[("alpha/dossier.md", &base_md), ("alpha/audit.log", &log0)]);
+        let cases: Vec<(Vec<(&str, String)>, Vec<(&str, String)>)> = vec![
+            // Non-overlapping fields: auto-merge.
+            (
+                vec![("alpha/dossier.md", doc(ID, "alpha", T0, "2026-01-02T00:00:00Z", "Bea", "Start", "base"))],
+                vec![("alpha/dossier.md", doc(ID, "alpha", T0, "2026-01-03T00:00:00Z", "Ann", "Go", "base"))],
+            ),
+            // Divergent Distilled States: a conflict file.
+            (
+                vec![("alpha/dossier.md", doc(ID, "alpha", T0, "2026-01-02T00:00:00Z", "Ann", "Start", "on x"))],
+                vec![("alpha/dossier.md", doc(ID, "alpha", T0, "2026-01-03T00:00:00Z", "Ann", "Start", "on y"))],
+            ),
+            // The same field set to different values: a conflict file too.
+            (
+                vec![("alpha/dossier.md", doc(ID, "alpha", T0, "2026-01-02T00:00:00Z", "Xavier", "Start", "base"))],
+                vec![("alpha/dossier.md", doc(ID, "alpha", T0, "2026-01-02T00:00:00Z", "Yvonne", "Start", "base"))],
+            ),
+            // The same slug created twice, and an artifact clash.
+            (
+                vec![
+                    ("beta/dossier.md", doc("dos_01jz8xxxxxxxxxxxxxxxxxxxxx", "beta", T0, T0, "A", "a", "x")),
+                    ("alpha/artifacts/art_1.txt", "one\n".into()),
+                ],
+                vec![
+                    (
+                        "beta/dossier.md",
+                        doc("dos_01jz8yyyyyyyyyyyyyyyyyyyyy", "beta", "2026-01-05T00:00:00Z", T0, "B", "b", "y"),
+                    ),
+                    ("alpha/artifacts/art_1.txt", "two\n".into()),
+                ],
+            ),
+        ];
+        for (i, (x, y)) in cases.into_iter().enumerate() {
+            let side = |changes: &[(&str, String)], who: &str| {
+                let mut t = base.clone();
+                for (p, c) in changes {
+                    t.insert(p.to_string(), blob_entry(&git, c.as_bytes()).unwrap());
+                }
+                let log =
+                    format!("{log0}{{\"ts\":\"2026-01-0{}T00:00:00Z\",\"event\":\"save\",\"by\":\"{who}\"}}\n", i + 2);
+                t.insert("alpha/audit.log".into(), blob_entry(&git, log.as_bytes()).unwrap());
+                t
+            };
+            let (tx, ty) = (side(&x, "x"), side(&y, "y"));
+            let xy = merge(&git, &base, &tx, &ty).unwrap();
+            let yx = merge(&git, &base, &ty, &tx).unwrap();
+            assert_eq!(xy.tree, yx.tree, "case {i}: the same tree whichever side is ours");
+            assert_eq!(xy.report, yx.report, "case {i}");
+            let log = text(&git, &xy.tree, "alpha/audit.log");
+            assert!(log.contains("\"by\":\"x\"") && log.contains("\"by\":\"y\""), "case {i}: audit union\n{log}");
+            for p in xy.tree.keys() {
+                assert!(!text(&git, &xy.tree, p).contains("<<<<<<<"), "case {i}: {p} holds markers");
+            }
+            match i {
+                0 => {
+                    let md = text(&git, &xy.tree, "alpha/dossier.md");
+                    assert!(md.contains("lead: Bea") && md.contains("next_action: Go"), "{md}");
+                    assert_eq!(xy.report.auto_merged, ["alpha"]);
+                }
+                1 | 2 => {
+                    assert_eq!(xy.report.conflicts.len(), 1, "case {i}");
+                    let c = &xy.report.conflicts[0];
+                    let file = text(&git, &xy.tree, &c.path);
+                    let (header, body) = crate::save::split_conflict(&file).unwrap();
+                    assert_eq!(header["kind"], "concurrent_edit");
+                    assert_eq!(header["base_state"], base_md.as_str(), "the base is kept whole");
+                    assert_eq!(header["current_state"].as_str().unwrap(), text(&git, &xy.tree, "alpha/dossier.md"));
+                    if i == 1 {
+                        // The later `updated_at` (y) stays head; x is the proposal.
+                        assert!(body.contains("on x") && text(&git, &xy.tree, "alpha/dossier.md").contains("on y"));
+                    } else {
+                        assert!(header["frontmatter_updates"]["lead"].is_string());
+                    }
+                }
+                _ => {
+                    assert_eq!(xy.report.renamed.len(), 1);
+                    let r = &xy.report.renamed[0];
+                    assert_eq!((r.from.as_str(), r.to.as_str()), ("beta", "beta-yyyyyy"), "the later one moves");
+                    assert!(text(&git, &xy.tree, "beta-yyyyyy/dossier.md").contains("slug: beta-yyyyyy"));
+                    assert!(text(&git, &xy.tree, "beta/dossier.md").contains("slug: beta\n"));
+                    assert_eq!(xy.report.clashes.len(), 1);
+                    let kept = text(&git, &xy.tree, "alpha/artifacts/art_1.txt");
+                    let other = text(&git, &xy.tree, &xy.report.clashes[0].other);
+                    let mut both = [kept, other];
+                    both.sort();
+                    assert_eq!(both, ["one\n", "two\n"]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn conflict_ids_have_the_spec_shape() {
         let id = base32(&[0xff; 17]);
