@@ -72,19 +72,34 @@ pub struct SyncOutcome {
     pub merge: Report,
 }
 
-/// `git` identity for Dossier's commits when the user has none configured.
-fn identity(git: &Git) -> Result<Vec<(&'static str, OsString)>> {
-    let mut env = Vec::new();
-    let get = |k: &str| -> Result<bool> { Ok(git.output(["config", "--get", k])?.status.success()) };
-    if !get("user.name")? {
-        env.push(("GIT_AUTHOR_NAME", OsString::from("Dossier")));
-        env.push(("GIT_COMMITTER_NAME", OsString::from("Dossier")));
+/// `git` identity for Dossier's commits when the user has none configured; asked of git only
+/// when a commit is made (a sync with nothing to commit costs no `git config` call).
+struct Identity<'a> {
+    git: &'a Git,
+    env: std::cell::OnceCell<Vec<(&'static str, OsString)>>,
+}
+
+impl<'a> Identity<'a> {
+    fn new(git: &'a Git) -> Identity<'a> {
+        Identity { git, env: std::cell::OnceCell::new() }
     }
-    if !get("user.email")? {
-        env.push(("GIT_AUTHOR_EMAIL", OsString::from("dossier@localhost")));
-        env.push(("GIT_COMMITTER_EMAIL", OsString::from("dossier@localhost")));
+
+    fn env(&self) -> Result<Vec<(&'static str, &OsStr)>> {
+        if self.env.get().is_none() {
+            let mut env = Vec::new();
+            let get = |k: &str| -> Result<bool> { Ok(self.git.output(["config", "--get", k])?.status.success()) };
+            if !get("user.name")? {
+                env.push(("GIT_AUTHOR_NAME", OsString::from("Dossier")));
+                env.push(("GIT_COMMITTER_NAME", OsString::from("Dossier")));
+            }
+            if !get("user.email")? {
+                env.push(("GIT_AUTHOR_EMAIL", OsString::from("dossier@localhost")));
+                env.push(("GIT_COMMITTER_EMAIL", OsString::from("dossier@localhost")));
+            }
+            let _ = self.env.set(env);
+        }
+        Ok(env_refs(self.env.get().expect("just set")))
     }
-    Ok(env)
 }
 
 fn env_refs<'a>(env: &'a [(&'static str, OsString)]) -> Vec<(&'static str, &'a OsStr)> {
@@ -122,7 +137,7 @@ fn stage(git: &Git) -> Result<Vec<String>> {
 }
 
 /// Commit what is staged, naming the Dossiers changed; the commit, if anything was staged.
-fn commit_local(git: &Git, env: &[(&'static str, OsString)]) -> Result<Option<String>> {
+fn commit_local(git: &Git, id: &Identity<'_>) -> Result<Option<String>> {
     let staged = stage(git)?;
     if staged.is_empty() {
         return Ok(None);
@@ -131,7 +146,7 @@ fn commit_local(git: &Git, env: &[(&'static str, OsString)]) -> Result<Option<St
     let shown: Vec<&str> = names.iter().take(8).map(String::as_str).collect();
     let more = if names.len() > 8 { format!(" (+{} more)", names.len() - 8) } else { String::new() };
     let message = format!("dossier: {}{more}\n\nChanged: {}\n", shown.join(", "), names.join(", "));
-    git.run_env(["commit", "-q", "-m", &message], &env_refs(env))?;
+    git.run_env(["commit", "-q", "-m", &message], &id.env()?)?;
     Ok(git.rev_parse("HEAD")?)
 }
 
@@ -318,12 +333,12 @@ pub fn init(app: &App, remote: &str, allow_secrets: bool) -> Result<InitOutcome>
     crate::redact::key(store)?;
     machine::write_ignore_files(store)?;
     let machine_config_moved = machine::split_config(store)?;
-    let env = identity(&git)?;
+    let id = Identity::new(&git);
     let staged = stage(&git)?;
     let dossiers = store.dossier_files()?.len();
     if !staged.is_empty() || git.rev_parse("HEAD")?.is_none() {
         let message = format!("dossier sync init: {dossiers} Dossier{}", if dossiers == 1 { "" } else { "s" });
-        git.run_env(["commit", "-q", "--allow-empty", "-m", &message], &env_refs(&env))?;
+        git.run_env(["commit", "-q", "--allow-empty", "-m", &message], &id.env()?)?;
     }
     git.run(["config", &format!("branch.{branch}.remote"), REMOTE])?;
     git.run(["config", &format!("branch.{branch}.merge"), &format!("refs/heads/{branch}")])?;
@@ -463,7 +478,7 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
 
 fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
     let branch = branch(git)?;
-    let env = identity(git)?;
+    let id = Identity::new(git);
     let tracking = format!("refs/remotes/{REMOTE}/{branch}");
     let mut committed = None;
     let mut merged = false;
@@ -471,7 +486,7 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
     let mut local_start: Option<Option<String>> = None;
     let mut remote_start: Option<Option<String>> = None;
     for attempt in 1..=ATTEMPTS {
-        if let Some(c) = commit_local(git, &env)? {
+        if let Some(c) = commit_local(git, &id)? {
             committed = Some(c);
         }
         let local = git.rev_parse("HEAD")?.ok_or_else(|| {
@@ -507,7 +522,7 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
                 let tree = write_tree(git, &m.tree)?;
                 let message = merge_message(&branch, &m.report);
                 let commit = git
-                    .run_env(["commit-tree", &tree, "-p", &local, "-p", t, "-m", &message], &env_refs(&env))?
+                    .run_env(["commit-tree", &tree, "-p", &local, "-p", t, "-m", &message], &id.env()?)?
                     .trim()
                     .to_string();
                 if !fast_forward(store, git, &commit, attempt == ATTEMPTS)? {
@@ -529,7 +544,11 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
         let head = git.rev_parse("HEAD")?.unwrap_or_default();
         let local0 = local_start.clone().flatten();
         let remote0 = remote_start.clone().flatten();
-        let came_in = touched(diff(git, local0.as_deref(), &head)?);
+        let came_in = if local0.as_deref() == Some(head.as_str()) {
+            Vec::new()
+        } else {
+            touched(diff(git, local0.as_deref(), &head)?)
+        };
         let went_out = if pushed { touched(diff(git, remote0.as_deref(), &head)?) } else { Vec::new() };
         return Ok(SyncOutcome {
             remote: remote.to_string(),
