@@ -627,3 +627,28 @@ fn issue_23_a_remote_that_moves_during_the_push_is_merged_and_pushed_again() {
     b.sync();
     assert_converged(&a, &b);
 }
+
+#[test]
+fn issue_23_merges_and_archives_replicate() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    a.ok(&["promote", "--name", "Gamma notes"]);
+    a.ok(&["promote", "--name", "Delta plan"]);
+    a.sync();
+    b.sync();
+    // A merges one Dossier into another and archives a third; B edits the merged target's lead.
+    a.ok(&["merge", "gamma-notes", "alpha-work"]);
+    a.ok(&["archive", "delta-plan"]);
+    b.ok(&["lead", "alpha-work", "Bea"]);
+    a.sync();
+    b.sync();
+    a.sync();
+    assert_converged(&a, &b);
+    for m in [&a, &b] {
+        let md = m.read("alpha-work/dossier.md");
+        assert!(md.contains("merged_from:") && md.contains("lead: Bea"), "{md}");
+        assert!(m.read("gamma-notes/dossier.md").contains("merged_into:"));
+        assert_eq!(show(m, "delta-plan")["frontmatter"]["status"], "archived");
+        assert!(!m.store.ls_slugs(&[]).contains(&"delta-plan".to_string()));
+    }
+}
