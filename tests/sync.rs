@@ -652,3 +652,27 @@ fn issue_23_merges_and_archives_replicate() {
         assert!(!m.store.ls_slugs(&[]).contains(&"delta-plan".to_string()));
     }
 }
+
+#[test]
+fn issue_23_a_killed_sync_does_not_stop_the_next_one() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    // What a sync killed inside `git commit` leaves: its marker and git's index lock.
+    std::fs::create_dir_all(a.root().join(".sync")).unwrap();
+    std::fs::write(a.root().join(".sync/running"), "12345").unwrap();
+    std::fs::write(a.root().join(".git/index.lock"), "").unwrap();
+    let out = a.sync();
+    assert_eq!(out["recovered"], true, "{out}");
+    assert_eq!(out["pushed"], true);
+    assert!(!a.root().join(".sync/running").exists());
+    assert!(remote.show("alpha-work/dossier.md").contains("lead: Alice"));
+    // An index lock with no killed sync behind it (a git the user is running) is left alone:
+    // the sync fails loudly with git's words instead.
+    std::fs::write(a.root().join(".git/index.lock"), "").unwrap();
+    a.ok(&["lead", "alpha-work", "Bea"]);
+    let out = a.run(&["sync", "--json"]);
+    assert!(!out.status.success());
+    assert!(json_of(&out)["error"]["message"].as_str().unwrap().contains("index.lock"));
+    assert!(a.root().join(".git/index.lock").exists());
+}

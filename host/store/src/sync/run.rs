@@ -70,6 +70,8 @@ pub struct SyncOutcome {
     pub head: String,
     /// What the merge did that the user should know (conflicts to resolve, clashes, renames).
     pub merge: Report,
+    /// A previous sync had been killed; what it left in `.git/` was removed first.
+    pub recovered: bool,
 }
 
 /// `git` identity for Dossier's commits when the user has none configured; asked of git only
@@ -462,7 +464,16 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
             .with_next("wait for it to finish, then `dossier sync` again"));
     };
     let started = model::now_timestamp();
-    let result = sync_locked(store, &git, &remote);
+    // `.sync/running` exists while a sync runs; found at the start (under the lock), the
+    // previous sync was killed, and git's index lock it may have left is its own.
+    let running = machine::sync_dir(store).join("running");
+    let recovered = running.exists() && recover(store)?;
+    crate::files::write_atomic(&running, std::process::id().to_string().as_bytes())?;
+    let mut result = sync_locked(store, &git, &remote);
+    let _ = std::fs::remove_file(&running);
+    if let Ok(r) = result.as_mut() {
+        r.recovered = recovered;
+    }
     let mut state = machine::read_state(store);
     state.last_attempt_at = Some(started);
     match &result {
@@ -474,6 +485,20 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
     }
     machine::write_state(store, &state)?;
     result
+}
+
+/// What a killed sync can leave behind that would stop the next one: git's `index.lock` and the
+/// merge step's private index. Whether anything was removed.
+fn recover(store: &Store) -> Result<bool> {
+    let mut removed = false;
+    for f in [".git/index.lock", ".git/dossier-sync-index"] {
+        let p = store.root().join(f);
+        if p.exists() {
+            std::fs::remove_file(&p).map_err(|e| DossierError::io("remove", &p, e))?;
+            removed = true;
+        }
+    }
+    Ok(removed)
 }
 
 fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
@@ -561,6 +586,7 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
             attempts: attempt,
             head,
             merge: report,
+            recovered: false,
         });
     }
     Err(DossierError::new(
