@@ -281,6 +281,10 @@ fn issue_23_per_machine_files_never_reach_the_remote() {
         std::fs::read(b.root().join(".keys/redaction.key")).unwrap(),
         "one redaction key on both machines"
     );
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&b.root().join(".keys")), 0o700, "the cloned key's directory is owner-only");
+    assert_eq!(mode(&b.root().join(".keys/redaction.key")), 0o600, "the cloned key is owner-only");
 }
 
 #[test]

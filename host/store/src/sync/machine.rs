@@ -126,6 +126,25 @@ pub fn try_lock(store: &Store) -> Result<Option<SyncLock>> {
     }
 }
 
+/// git keeps no file modes but the executable bit, so a key that came in through git is as
+/// readable as the umask makes it: give `.keys/` and the key their owner-only modes again
+/// (0700, 0600), as `crate::redact::key` creates them.
+pub fn protect_key(store: &Store) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let key = store.redaction_key_path();
+    let dir = key.parent().expect("the key file is inside the store");
+    for (path, mode) in [(dir, 0o700), (key.as_path(), 0o600)] {
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if !m.file_type().is_symlink() && m.permissions().mode() & 0o777 != mode => {
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+                    .map_err(|e| DossierError::io("set permissions of", path, e))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Whether `path` (relative to the store, `/`-separated) is this machine's state.
 pub fn is_machine_path(path: &str) -> bool {
     let first = path.split('/').next().unwrap_or_default();

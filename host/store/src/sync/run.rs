@@ -149,7 +149,7 @@ fn commit_local(git: &Git, id: &Identity<'_>) -> Result<Option<String>> {
     let more = if names.len() > 8 { format!(" (+{} more)", names.len() - 8) } else { String::new() };
     let message = format!("dossier: {}{more}\n\nChanged: {}\n", shown.join(", "), names.join(", "));
     git.run_env(["commit", "-q", "-m", &message], &id.env()?)?;
-    Ok(git.rev_parse("HEAD")?)
+    git.rev_parse("HEAD")
 }
 
 fn branch(git: &Git) -> Result<String> {
@@ -435,6 +435,7 @@ pub fn clone(store: &Store, remote: &str) -> Result<CloneOutcome> {
     git.run([OsStr::new("clone"), OsStr::new("-q"), OsStr::new(remote), root.as_os_str()])
         .map_err(|e| git::unreachable(remote, e))?;
     let git = Git::at(root);
+    machine::protect_key(store)?;
     let branch = branch(&git)?;
     let head = git.rev_parse("HEAD")?.unwrap_or_default();
     let now = model::now_timestamp();
@@ -471,6 +472,9 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
     crate::files::write_atomic(&running, std::process::id().to_string().as_bytes())?;
     let mut result = sync_locked(store, &git, &remote);
     let _ = std::fs::remove_file(&running);
+    if result.is_ok() {
+        machine::protect_key(store)?;
+    }
     if let Ok(r) = result.as_mut() {
         r.recovered = recovered;
     }
