@@ -36,6 +36,7 @@ mod sessions;
 mod snapshots;
 mod store;
 mod suggest;
+mod sync;
 mod terminal;
 mod tidy;
 mod tui;

@@ -160,7 +160,7 @@ pub fn run() -> Result<Report> {
 
     let config_path = store.config_path();
     let config = if config_path.is_file() {
-        match Config::load(&config_path) {
+        match Config::load_with_machine(&config_path, &store.machine_config_path()) {
             Ok(c) => {
                 checks.push(Check::ok("config", "config.yaml parses"));
                 if c.policy.limits.fuel.is_some() {
@@ -361,6 +361,11 @@ pub fn run() -> Result<Report> {
         format!("{checked} Dossier{plural} checked: {passed} passed, {} with findings", checked - passed),
     ));
 
+    // A synced store (docs/sync.md): the last sync's result and the conflicts it left open.
+    if app.store.is_synced() {
+        checks.extend(sync_checks(&app));
+    }
+
     let library = app.store.library_path();
     let policy_ok = !checks.iter().any(|c| c.check.starts_with("policy") && c.severity == Severity::Error);
     match std::fs::read_to_string(&library) {
@@ -473,6 +478,52 @@ fn secret_fix(file: &Path, slug: Option<&str>) -> String {
         None if in_dir("context") => "dossier redact --all (context/ is regenerated after it)".to_string(),
         None => format!("dossier redact --all, then rotate this secret (Dossier keeps {} as written)", file.display()),
     }
+}
+
+/// `dossier sync`'s state: a failed last attempt is a warning naming its error, a success says
+/// when; open conflicts a sync merge created are a warning with the command that resolves them.
+fn sync_checks(app: &dossier_store::App) -> Vec<Check> {
+    let state = dossier_store::sync::machine::read_state(&app.store);
+    let state_file = dossier_store::sync::machine::sync_dir(&app.store).join("state.json");
+    let mut checks = Vec::new();
+    match (&state.last_error, &state.last_success_at) {
+        (Some(e), _) => checks.push(
+            Check::problem(
+                Severity::Warning,
+                "sync",
+                "sync_failed",
+                format!(
+                    "the last `dossier sync` (at {}) failed: {e}",
+                    state.last_attempt_at.as_deref().unwrap_or("an unknown time")
+                ),
+            )
+            .file(state_file)
+            .fix("dossier sync"),
+        ),
+        (None, Some(at)) => checks.push(Check::ok("sync", format!("synced; last sync at {at}"))),
+        (None, None) => checks.push(
+            Check::problem(Severity::Warning, "sync", "never_synced", "the store is a repository but has never synced")
+                .fix("dossier sync"),
+        ),
+    }
+    if let Ok(open) = dossier_store::conflicts::list(app, None, false) {
+        for c in open.iter().filter(|c| {
+            c.kind == "concurrent_edit"
+                && std::fs::read_to_string(&c.path).is_ok_and(|t| t.contains("\norigin: sync\n"))
+        }) {
+            checks.push(
+                Check::problem(
+                    Severity::Warning,
+                    "sync.conflicts",
+                    "sync_conflict_open",
+                    format!("{}: the Distilled State diverged on two machines ({})", c.slug, c.id),
+                )
+                .file(c.path.clone())
+                .fix(format!("dossier conflicts resolve {} --keep current|proposal", c.id)),
+            );
+        }
+    }
+    checks
 }
 
 /// Secrets found in one Dossier's files (`slug`) or in the store's own files (`None`) as

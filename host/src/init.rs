@@ -49,7 +49,7 @@ pub fn run(progress: &dyn Progress) -> Result<InitReport> {
     let outcome = write_config_once(&config_path)?;
     report.files.push((config_path.display().to_string(), outcome.as_str().to_string()));
     // A config the user broke is reported, never replaced.
-    let config = Config::load(&config_path)?;
+    let config = Config::load_with_machine(&config_path, &store.machine_config_path())?;
 
     let guide = store.guide_path();
     let outcome = files::write_once(&guide, GUIDE)?;

@@ -22,7 +22,8 @@ use dossier_store::model::{ArtifactType, Level, Status};
                   The store lives in $DOSSIER_HOME, else ~/.dossier. Every read command takes --json.",
     after_help = "Exit codes: 0 ok, 1 failed check, 2 usage, 3 not_found, 4 conflict/ambiguity, 5 invalid input, \
                   6 policy_unavailable, 7 store_unavailable, 8 capability/target warning, 9 codecall session refuses \
-                  the request now, 65 corrupt codecall log, 74 I/O."
+                  the request now, 10 sync remote unreachable, 11 sync push rejected, 12 another sync running, \
+                  65 corrupt codecall log, 74 I/O."
 )]
 pub struct Cli {
     /// Print the result as JSON (the MCP envelope: ok, data or error, warnings, next_actions).
@@ -307,6 +308,15 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Sync the store through your own git (docs/sync.md): with no subcommand, commit this
+    /// machine's changes, fetch, merge with Dossier's rules (never last-write-wins for a
+    /// Distilled State: a divergence becomes a conflict file), and push (never forced).
+    /// Exit codes: 0 synced, 7 not synced, 8 git missing or too old, 10 remote unreachable,
+    /// 11 push rejected, 12 another sync is running.
+    Sync {
+        #[command(subcommand)]
+        command: Option<SyncCommand>,
+    },
     /// Context files.
     Context {
         #[command(subcommand)]
@@ -542,6 +552,26 @@ pub enum CodecallCommand {
 pub enum ContextCommand {
     /// Regenerate context/library.md.
     Refresh,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SyncCommand {
+    /// First machine: make the store a git repository (or adopt it), write .gitignore for this
+    /// machine's state, commit, add the remote as `origin` and push. Refuses while stored
+    /// secrets would be pushed (exit 4) and when the remote already holds another history.
+    Init {
+        /// The remote: any URL or path your git can push to (ssh://, https://, file://).
+        remote: String,
+        /// Push secrets `dossier doctor` finds stored in plain text instead of refusing.
+        #[arg(long)]
+        allow_secrets: bool,
+    },
+    /// Another machine: make the store (DOSSIER_HOME, absent or empty) from the remote; then
+    /// run `dossier init` to register the hooks.
+    Clone {
+        /// The remote the first machine ran `dossier sync init` with.
+        remote: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

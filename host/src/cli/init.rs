@@ -122,7 +122,13 @@ pub(super) fn cmd_init(yes: bool, remove: bool, no_self_install: bool) -> Result
         && store.config_path().is_file()
     {
         let record = outcome.registration.record(&outcome.detection, model::now_timestamp());
-        match claude::record(&store.config_path(), record) {
+        // A synced store keeps the report in its per-machine file (docs/sync.md).
+        let target = if store.is_synced() || store.machine_config_path().is_file() {
+            store.machine_config_path()
+        } else {
+            store.config_path()
+        };
+        match claude::record(&target, record) {
             Ok((_, Some(w))) => warnings.push(w),
             Ok(_) => {}
             Err(e) => warnings.push(format!("the capability report was not recorded: {}", e.message)),

@@ -6,7 +6,7 @@
 //! the shared renderings), then one per command group: `init`, `list` (ls, path), `read`
 //! (show, recall, search), `promote` (promote, link), `edit` (status, lead, next, questions,
 //! priority, archive, save), `session` (active, switch), `merge`, `conflicts`, `context`,
-//! `doctor`, `plugin`, `codecall`, `man` (man, completions), `serve` (tui, mcp). Command
+//! `doctor`, `plugin`, `codecall`, `man` (man, completions), `serve` (tui, mcp), `sync`. Command
 //! modules use `args` and `render`, never this module or each other (except the shared
 //! capture helpers of `edit` and the plugin's stand-down rule).
 //!
@@ -29,6 +29,7 @@ mod redact;
 mod render;
 mod serve;
 mod session;
+mod sync;
 
 use std::process::ExitCode;
 
@@ -42,7 +43,7 @@ use dossier_store::error::Result;
 
 pub use args::{
     Cli, CodecallCommand, Command, ConflictsCommand, ContextCommand, KeepArg, LevelArg, LogArg, PluginCommand,
-    QuestionsOp, StatusArg, StatusFilter,
+    QuestionsOp, StatusArg, StatusFilter, SyncCommand,
 };
 use render::Output;
 
@@ -142,6 +143,7 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
             merge::cmd_merge(&source, &target, &resolve, resolutions.as_deref(), keep_both_possible, json)
         }
         Command::Conflicts { command } => conflicts::cmd_conflicts(command),
+        Command::Sync { command } => sync::cmd_sync(command),
         Command::Active { session } => session::cmd_active(session.as_deref()),
         Command::Switch { target, session } => session::cmd_switch(&target, session.as_deref()),
         Command::Tui { session } => serve::cmd_tui(session.as_deref(), json),

@@ -23,6 +23,7 @@ pub mod save;
 pub mod search;
 pub mod session;
 pub mod suggest;
+pub mod sync;
 
 pub use dossier_store::next::{Arg, Next, Op, Surface};
 

@@ -25,7 +25,7 @@ impl App {
     /// makes the policy and harness once the store and config are known.
     pub fn open(services: impl FnOnce(&Store, &Config) -> (Box<dyn Policy>, Box<dyn Harness>)) -> Result<App> {
         let store = Store::locate()?;
-        let config = Config::load(&store.config_path())?;
+        let config = Config::load_with_machine(&store.config_path(), &store.machine_config_path())?;
         let (policy, harness) = services(&store, &config);
         Ok(App::new(store, config, policy, harness))
     }

@@ -323,6 +323,24 @@ impl Config {
         }
     }
 
+    /// [`Config::load`] of `path`, with the `harness:` of the machine file `machine`
+    /// (`config.machine.yaml`, a synced store's per-machine part: docs/sync.md) replacing
+    /// `config.yaml`'s own block when that file exists.
+    pub fn load_with_machine(path: &Path, machine: &Path) -> Result<Config> {
+        let mut config = Config::load(path)?;
+        match std::fs::read_to_string(machine) {
+            Ok(text) => {
+                let m = Config::parse(&text, machine)?;
+                if m.harness.is_some() {
+                    config.harness = m.harness;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(DossierError::io("read", machine, e)),
+        }
+        Ok(config)
+    }
+
     /// Alternate components per interface, with relative paths resolved against
     /// `base` (the store root) and a leading `~/` against the home directory.
     pub fn policy_overrides(&self, base: &Path) -> HashMap<Interface, PathBuf> {
@@ -549,6 +567,25 @@ mod tests {
         let default = with_harness_block(DEFAULT_CONFIG, &record(true, None));
         assert_eq!(split_harness_block(&default).0, DEFAULT_CONFIG);
         Config::parse(&default, Path::new("config.yaml")).unwrap();
+    }
+
+    #[test]
+    fn a_synced_stores_machine_file_replaces_the_block_and_either_alone_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (config, machine) = (dir.path().join("config.yaml"), dir.path().join("config.machine.yaml"));
+        // Before `sync init`: the block at the end of config.yaml.
+        std::fs::write(&config, with_harness_block("token_target: 5000\n", &record(true, None))).unwrap();
+        let c = Config::load_with_machine(&config, &machine).unwrap();
+        assert_eq!((c.token_target, c.harness), (5000, Some(record(true, None))));
+        // After: config.yaml is the user's part only, the machine file holds the block.
+        std::fs::write(&config, "token_target: 5000\n").unwrap();
+        std::fs::write(&machine, with_harness_block("", &record(false, Some("2.1")))).unwrap();
+        let c = Config::load_with_machine(&config, &machine).unwrap();
+        assert_eq!((c.token_target, c.harness), (5000, Some(record(false, Some("2.1")))));
+        // Both during the transition (another machine's old block synced in): this machine's wins.
+        std::fs::write(&config, with_harness_block("token_target: 5000\n", &record(true, None))).unwrap();
+        let c = Config::load_with_machine(&config, &machine).unwrap();
+        assert_eq!(c.harness, Some(record(false, Some("2.1"))));
     }
 
     #[test]

@@ -60,6 +60,17 @@ pub enum Code {
     /// A codecall session could not collect its evidence (unknown revision, not a repository,
     /// git missing or failing): the session failed at its start.
     UnavailableSource,
+    // `dossier sync` (docs/sync.md).
+    /// `git` is missing or older than sync needs.
+    GitUnavailable,
+    /// The sync remote could not be reached (network, authentication, URL).
+    RemoteUnavailable,
+    /// The sync remote refused the push, or kept moving past the retries.
+    PushRejected,
+    /// Another `dossier sync` holds the store's sync lock.
+    SyncBusy,
+    /// `dossier sync init` found secrets stored in plain text.
+    SecretsInStore,
 }
 
 impl Code {
@@ -92,6 +103,11 @@ impl Code {
             Code::LogError => "log_error",
             Code::CorruptLog => "corrupt_log",
             Code::UnavailableSource => "unavailable_source",
+            Code::GitUnavailable => "git_unavailable",
+            Code::RemoteUnavailable => "remote_unavailable",
+            Code::PushRejected => "push_rejected",
+            Code::SyncBusy => "sync_busy",
+            Code::SecretsInStore => "secrets_in_store",
         }
     }
 
@@ -99,7 +115,11 @@ impl Code {
     pub fn exit_code(self) -> u8 {
         match self {
             Code::NotFound | Code::UnknownSession => 3,
-            Code::AmbiguousTarget | Code::ConflictDetected | Code::ConcurrentEdit | Code::OperationConflict => 4,
+            Code::AmbiguousTarget
+            | Code::ConflictDetected
+            | Code::ConcurrentEdit
+            | Code::OperationConflict
+            | Code::SecretsInStore => 4,
             Code::InvalidFrontmatter
             | Code::ArtifactTooLarge
             | Code::BinaryArtifactUnsupported
@@ -112,8 +132,12 @@ impl Code {
             Code::TranscriptUnavailable
             | Code::OverTokenTarget
             | Code::HarnessCapabilityUnavailable
-            | Code::UnavailableSource => 8,
+            | Code::UnavailableSource
+            | Code::GitUnavailable => 8,
             Code::IllegalTransition | Code::StaleOperation | Code::SessionEnded | Code::NothingToTeach => 9,
+            Code::RemoteUnavailable => 10,
+            Code::PushRejected => 11,
+            Code::SyncBusy => 12,
             Code::CorruptLog => 65,
             Code::Io | Code::LogError => 74,
         }

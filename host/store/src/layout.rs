@@ -49,6 +49,15 @@ impl Store {
     pub fn config_path(&self) -> PathBuf {
         self.root.join("config.yaml")
     }
+    /// This machine's part of the config in a synced store (`dossier init`'s capability
+    /// report; never synced: docs/sync.md).
+    pub fn machine_config_path(&self) -> PathBuf {
+        self.root.join("config.machine.yaml")
+    }
+    /// Whether the store is a git repository (`dossier sync init` or `clone` made it one).
+    pub fn is_synced(&self) -> bool {
+        self.root.join(".git").exists()
+    }
     pub fn context_dir(&self) -> PathBuf {
         self.root.join("context")
     }

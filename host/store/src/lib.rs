@@ -40,6 +40,7 @@ pub mod save;
 pub mod search;
 pub mod sessions;
 pub mod suggest;
+pub mod sync;
 pub mod tokens;
 
 pub use app::App;

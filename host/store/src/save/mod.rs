@@ -45,4 +45,4 @@ pub use redact::{RedactOutcome, redact_stored};
 pub use request::{
     ArtifactContent, CreateRequest, FrontmatterUpdates, MAX_ARTIFACT_BYTES, NewArtifact, SaveOutcome, SaveRequest,
 };
-pub use revision::{event, revision};
+pub use revision::{DossierLock, event, lock_dossier, revision, revision_from};

@@ -21,6 +21,22 @@ pub fn revision(dir: &Path) -> Result<String> {
 }
 
 pub(super) fn revision_of(dir: &Path, dossier_md: &[u8]) -> String {
+    let manifest: Vec<(String, u64)> = fs::read_dir(dir.join("artifacts"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (!name.starts_with('.')).then(|| (name, e.metadata().map(|m| m.len()).unwrap_or(0)))
+        })
+        .collect();
+    revision_from(dossier_md, manifest)
+}
+
+/// The revision of a `dossier.md` with this artifact manifest (names under `artifacts/` and
+/// sizes, any order; names starting with `.` are left out by the caller): what
+/// [`revision`] computes from the files, for a Dossier held elsewhere (a git tree, `sync`).
+pub fn revision_from(dossier_md: &[u8], mut manifest: Vec<(String, u64)>) -> String {
     let mut h = blake3::Hasher::new();
     h.update(b"dossier-revision-v1\0");
     let mut canonical = Vec::with_capacity(dossier_md.len());
@@ -35,15 +51,6 @@ pub(super) fn revision_of(dir: &Path, dossier_md: &[u8]) -> String {
     }
     h.update(&(canonical.len() as u64).to_le_bytes());
     h.update(&canonical);
-    let mut manifest: Vec<(String, u64)> = fs::read_dir(dir.join("artifacts"))
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            (!name.starts_with('.')).then(|| (name, e.metadata().map(|m| m.len()).unwrap_or(0)))
-        })
-        .collect();
     manifest.sort();
     for (name, len) in manifest {
         h.update(name.as_bytes());
@@ -55,7 +62,7 @@ pub(super) fn revision_of(dir: &Path, dossier_md: &[u8]) -> String {
 
 /// An exclusive lock on one Dossier, held for a whole save (released on drop or on
 /// process death).
-pub(super) struct DossierLock {
+pub struct DossierLock {
     _file: fs::File,
 }
 
@@ -75,6 +82,13 @@ pub(super) fn lock(dir: &Path) -> Result<DossierLock> {
         .map_err(|e| DossierError::io("open", &path, e))?;
     file.lock().map_err(|e| DossierError::io("lock", &path, e))?;
     Ok(DossierLock { _file: file })
+}
+
+/// [`lock`] for a writer outside the Save path that replaces a Dossier's files as a whole
+/// (`dossier sync` bringing another machine's writes in), so no save is mid-way meanwhile.
+/// Callers holding several take them in path order, as a merge does.
+pub fn lock_dossier(dir: &Path) -> Result<DossierLock> {
+    lock(dir)
 }
 
 /// A blank audit event of `kind` stamped now (callers fill in the details).

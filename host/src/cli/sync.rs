@@ -1,0 +1,91 @@
+//! `dossier sync [init <remote> | clone <remote>]`: the store synced through the user's git
+//! (docs/sync.md). Prints what came in, what went out and what needs the user; "synced" only
+//! when it happened.
+//!
+//! Not for: the sync itself (`crate::ops::sync`, `dossier_store::sync`).
+
+use dossier_store::error::Result;
+use dossier_store::sync::SyncOutcome;
+
+use super::args::SyncCommand;
+use super::render::{Output, json_of};
+
+pub(super) fn cmd_sync(command: Option<SyncCommand>) -> Result<Output> {
+    match command {
+        Some(SyncCommand::Init { remote, allow_secrets }) => {
+            let app = crate::app::open()?;
+            let o = crate::ops::sync::init(&app, &remote, allow_secrets)?;
+            Ok(Output::of(o, json_of, |r| {
+                let mut text = format!(
+                    "synced: {} Dossier(s) pushed to {} ({}, {})\n",
+                    r.dossiers,
+                    r.remote,
+                    r.branch,
+                    short(&r.head)
+                );
+                if r.adopted {
+                    text.push_str("the store was a git repository already: kept its history and branch\n");
+                }
+                if r.machine_config_moved {
+                    text.push_str("this machine's part of config.yaml moved to config.machine.yaml (not synced)\n");
+                }
+                text
+            }))
+        }
+        Some(SyncCommand::Clone { remote }) => {
+            let store = dossier_store::Store::locate()?;
+            let o = crate::ops::sync::clone(&store, &remote)?;
+            Ok(Output::of(o, json_of, |r| {
+                format!(
+                    "cloned {} Dossier(s) from {} into {} ({}, {})\n",
+                    r.dossiers,
+                    r.remote,
+                    r.root.display(),
+                    r.branch,
+                    short(&r.head)
+                )
+            }))
+        }
+        None => {
+            let app = crate::app::open()?;
+            let o = crate::ops::sync::sync(&app)?;
+            Ok(Output::of(o, json_of, human))
+        }
+    }
+}
+
+fn short(oid: &str) -> &str {
+    &oid[..oid.len().min(10)]
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() { "nothing".to_string() } else { names.join(", ") }
+}
+
+fn human(r: &SyncOutcome) -> String {
+    let mut text = format!("synced with {} ({}, {})\n", r.remote, r.branch, short(&r.head));
+    text.push_str(&format!("  in:  {}\n", list(&r.came_in)));
+    text.push_str(&format!("  out: {}\n", list(&r.went_out)));
+    let m = &r.merge;
+    if m.conflicts.is_empty() && m.clashes.is_empty() {
+        text.push_str("  needs you: nothing\n");
+    } else {
+        text.push_str("  needs you:\n");
+        for c in &m.conflicts {
+            text.push_str(&format!(
+                "    {} in {}: the Distilled State diverged; `dossier conflicts resolve {} --keep current|proposal`\n",
+                c.conflict_id, c.slug, c.conflict_id
+            ));
+        }
+        for c in &m.clashes {
+            text.push_str(&format!("    {} differed on two machines; the other version is {}\n", c.path, c.other));
+        }
+    }
+    for s in &m.auto_merged {
+        text.push_str(&format!("  auto-merged: {s} (fields changed on different machines)\n"));
+    }
+    for x in &m.renamed {
+        text.push_str(&format!("  renamed: {} is now {} (same slug created on two machines)\n", x.from, x.to));
+    }
+    text
+}

@@ -1,0 +1,682 @@
+//! `dossier sync` (issue 23, docs/sync.md) through the real binary and the real git: two
+//! machines (two stores, two HOMEs) and a bare repository on local disk as the remote
+//! (`file://`). Convergence of non-overlapping edits, the audit and artifact unions, divergent
+//! Distilled States as one conflict file on both machines, the same slug created twice, a
+//! remote that rejects the push, an unreachable remote, the lock, and per-machine files that
+//! never reach the remote.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use support::{TempStore, json_of};
+
+/// One machine: its own store and HOME.
+struct Machine {
+    store: TempStore,
+}
+
+impl Machine {
+    fn new() -> Machine {
+        Machine { store: TempStore::new(crate::DOSSIER) }
+    }
+
+    fn root(&self) -> &Path {
+        self.store.root()
+    }
+
+    fn cmd(&self) -> assert_cmd::Command {
+        let mut c = self.store.cmd();
+        c.env("GIT_CONFIG_NOSYSTEM", "1");
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().unwrap()
+    }
+
+    /// `args` must succeed; its `--json` envelope.
+    fn ok(&self, args: &[&str]) -> serde_json::Value {
+        let mut a = args.to_vec();
+        a.push("--json");
+        let out = self.run(&a);
+        assert!(
+            out.status.success(),
+            "dossier {args:?} failed ({:?}): {}{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_of(&out)
+    }
+
+    fn sync(&self) -> serde_json::Value {
+        self.ok(&["sync"])["data"].clone()
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        git_in(self.root(), args)
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+}
+
+fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A bare repository as the remote.
+struct Remote {
+    dir: tempfile::TempDir,
+}
+
+impl Remote {
+    fn new() -> Remote {
+        let dir = tempfile::tempdir().unwrap();
+        git_in(dir.path(), &["init", "-q", "--bare", "-b", "main", "remote.git"]);
+        Remote { dir }
+    }
+
+    fn path(&self) -> PathBuf {
+        self.dir.path().join("remote.git")
+    }
+
+    fn url(&self) -> String {
+        format!("file://{}", self.path().display())
+    }
+
+    /// Every path in the remote's `main`.
+    fn files(&self) -> Vec<String> {
+        if git_in(&self.path(), &["branch", "--list", "main"]).trim().is_empty() {
+            return Vec::new();
+        }
+        git_in(&self.path(), &["ls-tree", "-r", "--name-only", "main"]).lines().map(str::to_string).collect()
+    }
+
+    fn show(&self, path: &str) -> String {
+        git_in(&self.path(), &["show", &format!("main:{path}")])
+    }
+}
+
+/// Machine A with a store holding `alpha-work`, synced to `remote`; machine B cloned from it.
+fn two_machines(remote: &Remote) -> (Machine, Machine) {
+    let a = Machine::new();
+    a.store.init();
+    a.ok(&["promote", "--name", "Alpha work"]);
+    a.ok(&["sync", "init", &remote.url()]);
+    let b = Machine::new();
+    b.ok(&["sync", "clone", &remote.url()]);
+    b.cmd().args(["init", "--yes", "--no-self-install"]).assert().success();
+    (a, b)
+}
+
+fn show(m: &Machine, target: &str) -> serde_json::Value {
+    m.ok(&["show", target])["data"].clone()
+}
+
+/// The codes of `dossier doctor`'s checks named `check`.
+fn doctor_codes(m: &Machine, check: &str) -> Vec<String> {
+    let v = json_of(&m.run(&["doctor", "--json"]));
+    v["data"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["check"] == check)
+        .map(|c| c["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn audit_lines(m: &Machine, slug: &str) -> Vec<serde_json::Value> {
+    m.read(&format!("{slug}/audit.log")).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// Both stores hold the same bytes in every synced file, and both working trees are clean.
+fn assert_converged(a: &Machine, b: &Machine) {
+    assert_eq!(a.git(&["rev-parse", "HEAD^{tree}"]), b.git(&["rev-parse", "HEAD^{tree}"]), "same tree");
+    for m in [a, b] {
+        assert_eq!(m.git(&["status", "--porcelain"]), "", "clean working tree in {}", m.root().display());
+        assert!(!m.root().join(".git/MERGE_HEAD").exists(), "no merge in progress");
+    }
+    for f in a.git(&["ls-files"]).lines() {
+        assert_eq!(std::fs::read(a.root().join(f)).unwrap(), std::fs::read(b.root().join(f)).unwrap(), "{f}");
+        let bytes = std::fs::read(a.root().join(f)).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("<<<<<<<"), "{f} holds conflict markers");
+    }
+}
+
+#[test]
+fn issue_23_non_overlapping_edits_converge_on_both_machines_with_the_audit_union() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    assert_eq!(show(&b, "alpha-work")["frontmatter"]["name"], "Alpha work");
+
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    b.ok(&["next", "alpha-work", "Ask Bob about pricing"]);
+    let out = a.sync();
+    assert_eq!(out["went_out"], serde_json::json!(["alpha-work"]));
+    let out = b.sync();
+    assert_eq!(out["merged"], true, "{out}");
+    assert_eq!(out["came_in"], serde_json::json!(["alpha-work"]));
+    assert_eq!(out["merge"]["auto_merged"], serde_json::json!(["alpha-work"]));
+    assert_eq!(out["merge"]["conflicts"], serde_json::json!([]));
+    let out = a.sync();
+    assert_eq!(out["came_in"], serde_json::json!(["alpha-work"]), "{out}");
+    assert_converged(&a, &b);
+
+    for m in [&a, &b] {
+        let fm = &show(m, "alpha-work")["frontmatter"];
+        assert_eq!(fm["lead"], "Alice");
+        assert_eq!(fm["next_action"], "Ask Bob about pricing");
+    }
+    // The audit log holds both machines' lines, each once, in timestamp order, and the merge's.
+    let lines = audit_lines(&a, "alpha-work");
+    let saves: Vec<&serde_json::Value> =
+        lines.iter().filter(|l| l["event"] == "save" && l["actor"] == "user:cli").collect();
+    assert_eq!(saves.len(), 2, "{lines:#?}");
+    let fields: Vec<&str> = saves.iter().map(|l| l["fields_changed"][0].as_str().unwrap()).collect();
+    assert!(fields.contains(&"lead") && fields.contains(&"next_action"), "{fields:?}");
+    let merged: Vec<&serde_json::Value> = lines.iter().filter(|l| l["actor"] == "sync").collect();
+    assert_eq!(merged.len(), 1, "{lines:#?}");
+    assert_eq!(merged[0]["auto_merged"], true);
+    let mut seen = std::collections::HashSet::new();
+    for l in &lines {
+        assert!(seen.insert(l.to_string()), "duplicate audit line {l}");
+    }
+    let user_ts: Vec<&str> = lines.iter().filter(|l| l["actor"] != "sync").map(|l| l["ts"].as_str().unwrap()).collect();
+    assert!(user_ts.windows(2).all(|w| w[0] <= w[1]), "timestamp order: {user_ts:?}");
+    // A sync with nothing to do changes nothing and says so.
+    let out = b.sync();
+    assert_eq!(out["came_in"], serde_json::json!([]));
+    assert_eq!(out["went_out"], serde_json::json!([]));
+    assert_eq!(out["pushed"], false);
+}
+
+#[test]
+fn issue_23_artifacts_captured_on_both_machines_are_all_kept() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    let src = tempfile::tempdir().unwrap();
+    let fa = src.path().join("from-a.md");
+    let fb = src.path().join("from-b.md");
+    std::fs::write(&fa, "# Notes from A\n\nline one\n").unwrap();
+    std::fs::write(&fb, "# Notes from B\n\nline two\n").unwrap();
+    let art_a = a.ok(&["save", "alpha-work", "--artifact", fa.to_str().unwrap()])["data"]["artifacts_added"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let art_b = b.ok(&["save", "alpha-work", "--artifact", fb.to_str().unwrap()])["data"]["artifacts_added"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    a.sync();
+    b.sync();
+    a.sync();
+    assert_converged(&a, &b);
+    for m in [&a, &b] {
+        let ids: Vec<String> = show(m, "alpha-work")["artifacts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["id"].as_str().unwrap().to_string())
+            .collect();
+        assert!(ids.contains(&art_a) && ids.contains(&art_b), "{ids:?}");
+        // Still a consistent Dossier: doctor finds no error in it.
+        let out = m.run(&["doctor", "--json"]);
+        let v = json_of(&out);
+        let errors: Vec<&serde_json::Value> = v["data"]["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["severity"] == "error" && c["check"].as_str().unwrap_or("").starts_with("dossier"))
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+    }
+}
+
+#[test]
+fn issue_23_per_machine_files_never_reach_the_remote() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    // Per-machine state on both: session bindings, caches, locks, the machine config.
+    a.ok(&["switch", "alpha-work", "--session", "sess-a"]);
+    b.ok(&["switch", "alpha-work", "--session", "sess-b"]);
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    b.ok(&["next", "alpha-work", "Ship it"]);
+    a.sync();
+    b.sync();
+    a.sync();
+    assert!(a.root().join("sessions").read_dir().unwrap().next().is_some(), "A has session files");
+    assert!(b.root().join("config.machine.yaml").is_file(), "B's init wrote its machine file");
+    assert!(a.root().join("config.machine.yaml").is_file(), "sync init moved A's machine block");
+    let files = remote.files();
+    for f in &files {
+        let first = f.split('/').next().unwrap();
+        assert!(
+            !["sessions", ".cache", "context", ".sync"].contains(&first)
+                && f != "config.machine.yaml"
+                && !f.ends_with(".lock")
+                && !f.contains(".tmp"),
+            "per-machine file {f} reached the remote: {files:?}"
+        );
+    }
+    // What is shared did: the Dossier, the user's config, the redaction key.
+    for shared in ["alpha-work/dossier.md", "alpha-work/audit.log", "config.yaml", ".keys/redaction.key", ".gitignore"]
+    {
+        assert!(files.iter().any(|f| f == shared), "{shared} missing from the remote: {files:?}");
+    }
+    assert!(!remote.show("config.yaml").contains("harness:"), "the machine block stayed out of config.yaml");
+    // Both machines read their own capability report.
+    assert_eq!(
+        std::fs::read(a.root().join(".keys/redaction.key")).unwrap(),
+        std::fs::read(b.root().join(".keys/redaction.key")).unwrap(),
+        "one redaction key on both machines"
+    );
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&b.root().join(".keys")), 0o700, "the cloned key's directory is owner-only");
+    assert_eq!(mode(&b.root().join(".keys/redaction.key")), 0o600, "the cloned key is owner-only");
+}
+
+#[test]
+fn issue_23_sync_init_refuses_stored_secrets_and_writes_nothing() {
+    let remote = Remote::new();
+    let a = Machine::new();
+    a.store.init();
+    a.ok(&["promote", "--name", "Alpha work"]);
+    let fakes = support::secrets::Fakes::new(23);
+    // A secret stored in plain text (written before redaction existed).
+    let md = a.root().join("alpha-work/dossier.md");
+    let text = std::fs::read_to_string(&md)
+        .unwrap()
+        .replace("## Findings\n", &format!("## Findings\n\ntoken {}\n", fakes.github));
+    std::fs::write(&md, text).unwrap();
+    let before = support::snapshot(a.root());
+    let out = a.run(&["sync", "init", &remote.url(), "--json"]);
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "secrets_in_store");
+    assert_eq!(v["error"]["details"]["found"][0]["file"], "alpha-work/dossier.md");
+    let next = v["next_actions"].to_string();
+    assert!(next.contains("dossier redact alpha-work") && next.contains("--allow-secrets"), "{next}");
+    assert!(!v.to_string().contains(&fakes.github), "the secret is never printed");
+    assert_eq!(support::snapshot(a.root()), before, "nothing written");
+    assert!(remote.files().is_empty());
+    // The fix it names works.
+    a.ok(&["redact", "alpha-work"]);
+    a.ok(&["sync", "init", &remote.url()]);
+    assert!(!remote.show("alpha-work/dossier.md").contains(&fakes.github));
+}
+
+#[test]
+fn issue_23_sync_errors_name_the_fix() {
+    let remote = Remote::new();
+    let a = Machine::new();
+    a.store.init();
+    // Not synced yet.
+    let out = a.run(&["sync", "--json"]);
+    assert_eq!(out.status.code(), Some(7));
+    assert!(json_of(&out)["next_actions"].to_string().contains("dossier sync init"));
+    // No git at all: the error names what to install.
+    let out = a
+        .cmd()
+        .env("PATH", a.store.dir.path().join("no-bin"))
+        .args(["sync", "init", &remote.url(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(8), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "git_unavailable");
+    assert!(v["next_actions"].to_string().contains("install git"), "{v}");
+    assert!(!a.root().join(".git").exists(), "nothing written");
+    // Clone into a non-empty store.
+    let out = a.run(&["sync", "clone", &remote.url(), "--json"]);
+    assert_eq!(out.status.code(), Some(5));
+    assert_eq!(json_of(&out)["error"]["code"], "invalid_input");
+    // Clone of an empty remote.
+    let b = Machine::new();
+    let out = b.run(&["sync", "clone", &remote.url(), "--json"]);
+    assert_eq!(json_of(&out)["error"]["code"], "invalid_input");
+    assert!(!b.root().exists(), "nothing written");
+    // A second machine's init onto a remote that already holds a store.
+    a.ok(&["sync", "init", &remote.url()]);
+    let c = Machine::new();
+    c.store.init();
+    let out = c.run(&["sync", "init", &remote.url(), "--json"]);
+    assert_eq!(out.status.code(), Some(5));
+    assert!(json_of(&out)["next_actions"].to_string().contains("dossier sync clone"));
+    assert!(!c.root().join(".git").exists(), "nothing written");
+}
+
+/// Save a new Distilled State on `m` from its current revision.
+fn save_state(m: &Machine, slug: &str, findings: &str) {
+    let rev = show(m, slug)["revision"].as_str().unwrap().to_string();
+    let f = m.store.dir.path().join("state.md");
+    std::fs::write(
+        &f,
+        format!(
+            "# Alpha work\n\n## Situation\n\nShared.\n\n## Decisions\n\n## Findings\n\n- {findings}\n\n## Current State\n\n## Next Steps\n"
+        ),
+    )
+    .unwrap();
+    m.ok(&["save", slug, "--base-revision", &rev, "--from-file", f.to_str().unwrap()]);
+}
+
+fn conflict_files(m: &Machine, slug: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = m.root().join(slug).join("conflicts");
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A copy of machine `m` (store, repository and all) whose `origin` is `url`.
+fn copy_of(m: &Machine, url: &str) -> Machine {
+    let c = Machine::new();
+    let st = Command::new("cp").arg("-a").arg(m.root()).arg(c.root()).status().unwrap();
+    assert!(st.success());
+    c.git(&["remote", "set-url", "origin", url]);
+    c
+}
+
+#[test]
+fn issue_23_divergent_distilled_states_give_the_same_conflict_file_on_both_machines() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    save_state(&a, "alpha-work", "Finding written on A.");
+    save_state(&b, "alpha-work", "Finding written on B.");
+    a.sync();
+    // Another machine merging the same two versions on its own (a copy of B syncing with a copy
+    // of the remote) must write the same conflict file: ids and contents come from the inputs.
+    let spare = tempfile::tempdir().unwrap();
+    let st = Command::new("cp").arg("-a").arg(remote.path()).arg(spare.path().join("r.git")).status().unwrap();
+    assert!(st.success());
+    let b2 = copy_of(&b, &format!("file://{}", spare.path().join("r.git").display()));
+
+    let out = b.sync();
+    let conflicts = out["merge"]["conflicts"].as_array().unwrap().clone();
+    assert_eq!(conflicts.len(), 1, "{out}");
+    let id = conflicts[0]["conflict_id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("conf_") && id.len() == 31, "{id}");
+    let out2 = b2.sync();
+    assert_eq!(out2["merge"]["conflicts"][0]["conflict_id"], id.as_str());
+    assert_eq!(conflict_files(&b, "alpha-work"), conflict_files(&b2, "alpha-work"), "same bytes on both");
+    assert_eq!(b.git(&["rev-parse", "HEAD^{tree}"]), b2.git(&["rev-parse", "HEAD^{tree}"]));
+
+    a.sync();
+    assert_converged(&a, &b);
+    assert_eq!(conflict_files(&a, "alpha-work"), conflict_files(&b, "alpha-work"));
+    // Never last-write-wins: one version is the head, the other is in the conflict file.
+    let head = a.read("alpha-work/dossier.md");
+    let file = String::from_utf8(conflict_files(&a, "alpha-work")[0].1.clone()).unwrap();
+    // The proposal is the file's body, after its header.
+    let body = file[4..].split_once("\n---\n").unwrap().1.to_string();
+    let (on_a, on_b) = ("Finding written on A.", "Finding written on B.");
+    assert!(
+        (head.contains(on_a) && body.contains(on_b) && !body.contains(on_a))
+            || (head.contains(on_b) && body.contains(on_a) && !body.contains(on_b)),
+        "head:\n{head}\nconflict file:\n{file}"
+    );
+    for m in [&a, &b] {
+        let listed = m.ok(&["conflicts", "list"])["data"]["conflicts"].clone();
+        assert_eq!(listed[0]["id"], id.as_str(), "{listed}");
+        assert_eq!(listed[0]["kind"], "concurrent_edit");
+        let created: Vec<serde_json::Value> =
+            audit_lines(m, "alpha-work").into_iter().filter(|l| l["event"] == "conflict_created").collect();
+        assert_eq!(created.len(), 1, "{created:?}");
+        assert_eq!(created[0]["conflict_id"], id.as_str());
+    }
+    // Doctor shows it with the command that resolves it.
+    assert_eq!(doctor_codes(&a, "sync.conflicts"), ["sync_conflict_open"]);
+    // The conflict file keeps both revisions and the base.
+    assert!(file.contains("base_state:") && file.contains("current_state:") && file.contains("proposal_revision:"));
+
+    // Resolved on B (keeping the proposal), the resolution reaches A.
+    let proposal_had = if body.contains(on_b) { on_b } else { on_a };
+    b.ok(&["conflicts", "resolve", &id, "--keep", "proposal"]);
+    b.sync();
+    a.sync();
+    assert_converged(&a, &b);
+    for m in [&a, &b] {
+        assert!(m.ok(&["conflicts", "list"])["data"]["conflicts"].as_array().unwrap().is_empty());
+        assert!(doctor_codes(m, "sync.conflicts").is_empty());
+        let state = m.read("alpha-work/dossier.md");
+        assert!(state.contains(proposal_had), "{state}");
+    }
+}
+
+#[test]
+fn issue_23_spec_12_2_the_same_slug_created_on_two_machines_keeps_both() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    let ida = a.ok(&["promote", "--name", "Beta plan"])["data"]["id"].as_str().unwrap().to_string();
+    let idb = b.ok(&["promote", "--name", "Beta plan", "--create"])["data"]["id"].as_str().unwrap().to_string();
+    a.sync();
+    let out = b.sync();
+    assert_eq!(out["merge"]["renamed"].as_array().unwrap().len(), 1, "{out}");
+    a.sync();
+    assert_converged(&a, &b);
+    for m in [&a, &b] {
+        let slugs = m.store.ls_slugs(&[]);
+        let beta: Vec<&String> = slugs.iter().filter(|s| s.starts_with("beta-plan")).collect();
+        assert_eq!(beta.len(), 2, "{slugs:?}");
+        let ids: Vec<String> =
+            beta.iter().map(|s| show(m, s)["frontmatter"]["id"].as_str().unwrap().to_string()).collect();
+        assert!(ids.contains(&ida) && ids.contains(&idb), "{ids:?}");
+        for s in beta {
+            assert_eq!(show(m, s)["frontmatter"]["slug"], s.as_str(), "slug matches its directory");
+            if s != "beta-plan" {
+                let renamed_id = show(m, s)["frontmatter"]["id"].as_str().unwrap().to_string();
+                assert_eq!(*s, format!("beta-plan-{}", &renamed_id[renamed_id.len() - 6..]), "§12.2 suffix");
+            }
+        }
+    }
+}
+
+#[test]
+fn issue_23_the_same_artifact_id_with_different_bytes_is_reported_and_both_are_kept() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    // Written by hand (ids are unique, so only a hand edit or a bug can do this).
+    for (m, text) in [(&a, "version A\n"), (&b, "version B\n")] {
+        let dir = m.root().join("alpha-work/artifacts");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("art_01jz8clash0000000000000000.txt"), text).unwrap();
+    }
+    a.sync();
+    let out = b.sync();
+    let clashes = out["merge"]["clashes"].as_array().unwrap().clone();
+    assert_eq!(clashes.len(), 1, "{out}");
+    assert_eq!(clashes[0]["kind"], "artifact");
+    let other = clashes[0]["other"].as_str().unwrap().to_string();
+    a.sync();
+    assert_converged(&a, &b);
+    let kept = a.read("alpha-work/artifacts/art_01jz8clash0000000000000000.txt");
+    let moved = a.read(&other);
+    let mut both = [kept, moved];
+    both.sort();
+    assert_eq!(both, ["version A\n".to_string(), "version B\n".to_string()]);
+    // Loud: the human output says so.
+    let out = b.run(&["sync"]);
+    assert!(out.status.success());
+}
+
+#[test]
+fn issue_23_a_remote_that_rejects_the_push_fails_loudly_and_keeps_local_work() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    let hook = remote.path().join("hooks/pre-receive");
+    std::fs::write(&hook, "#!/bin/sh\necho 'protected: no pushes today' >&2\nexit 1\n").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    let remote_head = git_in(&remote.path(), &["rev-parse", "main"]);
+    let out = a.run(&["sync", "--json"]);
+    assert_eq!(out.status.code(), Some(11), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], "push_rejected");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("\"synced"), "never says synced");
+    assert_eq!(git_in(&remote.path(), &["rev-parse", "main"]), remote_head, "the remote is unchanged");
+    // Local work is committed and intact; the failure is recorded.
+    assert_eq!(a.git(&["status", "--porcelain"]), "");
+    assert!(a.git(&["log", "-1", "--format=%s"]).contains("alpha-work"));
+    assert_eq!(show(&a, "alpha-work")["frontmatter"]["lead"], "Alice");
+    assert!(a.read(".sync/state.json").contains("push_rejected"));
+    // Once the remote accepts again, the next sync delivers it.
+    std::fs::remove_file(&hook).unwrap();
+    let out = a.sync();
+    assert_eq!(out["pushed"], true);
+    assert!(remote.show("alpha-work/dossier.md").contains("lead: Alice"));
+}
+
+#[test]
+fn issue_23_an_unreachable_remote_fails_loudly_and_keeps_local_work() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    let gone = tempfile::tempdir().unwrap();
+    a.git(&["remote", "set-url", "origin", &format!("file://{}/missing.git", gone.path().display())]);
+    a.ok(&["next", "alpha-work", "Offline edit"]);
+    let out = a.run(&["sync", "--json"]);
+    assert_eq!(out.status.code(), Some(10), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json_of(&out);
+    assert_eq!(v["error"]["code"], "remote_unavailable");
+    assert!(v["error"]["message"].as_str().unwrap().contains("local work is intact"));
+    let human = a.run(&["sync"]);
+    assert_eq!(human.status.code(), Some(10));
+    assert!(String::from_utf8_lossy(&human.stderr).contains("error[remote_unavailable]"));
+    assert_eq!(show(&a, "alpha-work")["frontmatter"]["next_action"], "Offline edit");
+    assert_eq!(a.git(&["status", "--porcelain"]), "");
+    assert!(a.read(".sync/state.json").contains("remote_unavailable"));
+    assert_eq!(doctor_codes(&a, "sync"), ["sync_failed"], "doctor shows the failure");
+    a.git(&["remote", "set-url", "origin", &remote.url()]);
+    a.sync();
+    assert_eq!(doctor_codes(&a, "sync"), ["ok"]);
+    assert!(remote.show("alpha-work/dossier.md").contains("Offline edit"));
+}
+
+#[test]
+fn issue_23_two_syncs_at_once_on_one_machine_one_waits_its_turn() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    // Another sync holds the lock (this process stands in for it).
+    let lock =
+        std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(a.root().join(".sync/lock")).unwrap();
+    lock.lock().unwrap();
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    let out = a.run(&["sync", "--json"]);
+    assert_eq!(out.status.code(), Some(12));
+    assert_eq!(json_of(&out)["error"]["code"], "sync_busy");
+    assert!(a.git(&["status", "--porcelain"]).contains("alpha-work"), "nothing committed while busy");
+    drop(lock);
+    // Real concurrency: two syncs started together both end well (one may be told it is busy).
+    let mut kids: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            let mut c = a.store.cmd_std();
+            c.env("GIT_CONFIG_NOSYSTEM", "1").args(["sync", "--json"]);
+            c.spawn().unwrap()
+        })
+        .collect();
+    let codes: Vec<Option<i32>> = kids.iter_mut().map(|k| k.wait().unwrap().code()).collect();
+    assert!(codes.contains(&Some(0)), "{codes:?}");
+    assert!(codes.iter().all(|c| *c == Some(0) || *c == Some(12)), "{codes:?}");
+    assert_eq!(a.git(&["status", "--porcelain"]), "");
+    assert!(remote.show("alpha-work/dossier.md").contains("lead: Alice"));
+}
+
+#[test]
+fn issue_23_a_remote_that_moves_during_the_push_is_merged_and_pushed_again() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    b.ok(&["next", "alpha-work", "From B"]);
+    // A's first push: just before it lands, B's sync pushes (a pre-push hook stands in for the
+    // other machine being faster), so A's push finds the remote moved and A merges again.
+    let marker = a.store.dir.path().join("b-pushed");
+    let hook = a.root().join(".git/hooks/pre-push");
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\n[ -e '{marker}' ] && exit 0\ntouch '{marker}'\nDOSSIER_HOME='{broot}' HOME='{bhome}' GIT_CONFIG_NOSYSTEM=1 '{bin}' sync -q >/dev/null\n",
+            marker = marker.display(),
+            broot = b.root().display(),
+            bhome = b.store.dir.path().join("home").display(),
+            bin = crate::DOSSIER,
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = a.sync();
+    assert!(marker.exists(), "the hook ran");
+    assert_eq!(out["attempts"], 2, "{out}");
+    assert_eq!(out["merged"], true);
+    assert_eq!(out["pushed"], true);
+    let md = remote.show("alpha-work/dossier.md");
+    assert!(md.contains("lead: Alice") && md.contains("next_action: From B"), "{md}");
+    b.sync();
+    assert_converged(&a, &b);
+}
+
+#[test]
+fn issue_23_merges_and_archives_replicate() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    a.ok(&["promote", "--name", "Gamma notes"]);
+    a.ok(&["promote", "--name", "Delta plan"]);
+    a.sync();
+    b.sync();
+    // A merges one Dossier into another and archives a third; B edits the merged target's lead.
+    a.ok(&["merge", "gamma-notes", "alpha-work"]);
+    a.ok(&["archive", "delta-plan"]);
+    b.ok(&["lead", "alpha-work", "Bea"]);
+    a.sync();
+    b.sync();
+    a.sync();
+    assert_converged(&a, &b);
+    for m in [&a, &b] {
+        let md = m.read("alpha-work/dossier.md");
+        assert!(md.contains("merged_from:") && md.contains("lead: Bea"), "{md}");
+        assert!(m.read("gamma-notes/dossier.md").contains("merged_into:"));
+        assert_eq!(show(m, "delta-plan")["frontmatter"]["status"], "archived");
+        assert!(!m.store.ls_slugs(&[]).contains(&"delta-plan".to_string()));
+    }
+}
+
+#[test]
+fn issue_23_a_killed_sync_does_not_stop_the_next_one() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    // What a sync killed inside `git commit` leaves: its marker and git's index lock.
+    std::fs::create_dir_all(a.root().join(".sync")).unwrap();
+    std::fs::write(a.root().join(".sync/running"), "12345").unwrap();
+    std::fs::write(a.root().join(".git/index.lock"), "").unwrap();
+    let out = a.sync();
+    assert_eq!(out["recovered"], true, "{out}");
+    assert_eq!(out["pushed"], true);
+    assert!(!a.root().join(".sync/running").exists());
+    assert!(remote.show("alpha-work/dossier.md").contains("lead: Alice"));
+    // An index lock with no killed sync behind it (a git the user is running) is left alone:
+    // the sync fails loudly with git's words instead.
+    std::fs::write(a.root().join(".git/index.lock"), "").unwrap();
+    a.ok(&["lead", "alpha-work", "Bea"]);
+    let out = a.run(&["sync", "--json"]);
+    assert!(!out.status.success());
+    assert!(json_of(&out)["error"]["message"].as_str().unwrap().contains("index.lock"));
+    assert!(a.root().join(".git/index.lock").exists());
+}
