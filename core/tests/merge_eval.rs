@@ -698,3 +698,24 @@ fn merge_eval_heldout4_set() {
     };
     run_heldout("heldout4", "merge fourth held-out evaluation", "merge_eval4", bars);
 }
+
+/// The fifth held-out set (`tests/merge_eval/heldout5/`, 91 pairs: 57 contradictions, 34
+/// compatible), written by a fresh author while the sixth round's rules were written, never
+/// opened by their author (docs/merge.md, "Fifth held-out set"). Bars: its one run's figures
+/// (2026-12-01, after the sixth round's last rule change: 56 of 57 reaching the user, 14
+/// certain, 46 located; of 34 compatible pairs 1 certain alarm, 10 "may contradict", 23 more
+/// listing only "probably compatible" pairs).
+#[test]
+fn merge_eval_heldout5_set() {
+    let bars = Bars {
+        pairs: 91,
+        contradictions: 57,
+        compatible: 34,
+        caught_certain: 14,
+        caught_any: 56,
+        located: 46,
+        max_certain_alarms: 1,
+        max_possible_alarms: 10,
+    };
+    run_heldout("heldout5", "merge fifth held-out evaluation", "merge_eval5", bars);
+}
