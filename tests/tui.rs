@@ -472,6 +472,14 @@ fn spec_11_3_tui_search_shows_ranked_results_and_opens_one() {
     t.wait_for("Event ingestion (event-ingestion)");
     t.keys(&["Escape"]);
     t.wait_for("Dossiers, best first");
+    // Esc while editing the query cancels the edit: the previous query and results stay.
+    t.keys(&["/"]);
+    t.type_text(" zzz");
+    t.wait_for("ingestion migrations zzz");
+    t.keys(&["Escape"]);
+    let s = t.wait("the edit cancelled", |s| !s.contains("zzz"));
+    assert!(s.contains("2 of 2 Dossiers, best first"), "the results stay: {s}");
+    assert!(s.contains("ingestion migrations") && !s.contains("migrations█"), "the last query, not typing: {s}");
     t.keys(&["Escape"]);
     t.wait_for("show: 1+active");
     t.keys(&["q"]);

@@ -127,6 +127,10 @@ fn stem_step(w: &mut String) -> bool {
         if w.ends_with("izat") {
             w.truncate(w.len() - 2);
         }
+    } else if ends("id") && n >= 5 {
+        // "decid" → "decis", meeting "decision" ("provide"/"provision", "divide"/"division").
+        w.truncate(n - 1);
+        w.push('s');
     } else if ends("ment") && n - 4 >= 5 {
         w.truncate(n - 4);
     } else if ends("e") {

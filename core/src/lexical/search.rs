@@ -424,6 +424,85 @@ impl Query {
     }
 }
 
+/// Which groups and exclusions a document has, without positions or counts: what the
+/// statistics pass of a search needs (document frequencies, exclusions). Exactly
+/// [`DocStats::has`] and [`DocStats::excluded`] of [`Query::analyse`], but a document's
+/// scan stops once every group and exclusion has been seen. Queries with a phrase (an
+/// alternative of several terms) or more than 64 groups are analysed in full instead.
+pub struct Presence {
+    /// Per matcher term: the groups and the exclusions it alone satisfies.
+    by_term: Vec<(u64, u64)>,
+    all_groups: u64,
+    all_exclusions: u64,
+    simple: bool,
+}
+
+/// [`Presence::find`]'s answer: a bit per group, and whether any exclusion was seen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Found {
+    pub groups: u64,
+    pub excluded: bool,
+}
+
+impl Found {
+    pub fn has(&self, group: usize) -> bool {
+        self.groups >> group & 1 == 1
+    }
+
+    pub fn matches(&self) -> bool {
+        self.groups != 0
+    }
+}
+
+impl Presence {
+    pub fn new(q: &Query, m: &Terms) -> Presence {
+        let mut by_term = vec![(0u64, 0u64); m.terms().len()];
+        let single = |g: &Group| g.alternatives.iter().all(|a| a.len() == 1);
+        let simple =
+            q.groups.len() <= 64 && q.exclusions.len() <= 64 && q.groups.iter().chain(&q.exclusions).all(single);
+        if simple {
+            for (gi, g) in q.groups.iter().enumerate() {
+                for t in g.alternatives.iter().filter_map(|a| m.index(&a[0])) {
+                    by_term[t].0 |= 1 << gi;
+                }
+            }
+            for (ei, g) in q.exclusions.iter().enumerate() {
+                for t in g.alternatives.iter().filter_map(|a| m.index(&a[0])) {
+                    by_term[t].1 |= 1 << ei;
+                }
+            }
+        }
+        let bits = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        Presence { by_term, all_groups: bits(q.groups.len()), all_exclusions: bits(q.exclusions.len()), simple }
+    }
+
+    /// The groups and exclusions found in a document's fields.
+    pub fn find(&self, q: &Query, m: &Terms, fields: &[(Field, &str)]) -> Found {
+        if !self.simple {
+            let st = q.analyse(m, fields);
+            let groups = (0..q.groups.len()).filter(|&g| st.has(g)).fold(0u64, |b, g| b | 1 << g);
+            return Found { groups, excluded: st.excluded.iter().any(|&e| e) };
+        }
+        let (mut groups, mut excl) = (0u64, 0u64);
+        for (_, text) in fields {
+            if groups == self.all_groups && excl == self.all_exclusions {
+                break;
+            }
+            find_terms(text, m, |h| {
+                let (g, e) = self.by_term[h.term];
+                groups |= g;
+                excl |= e;
+                if groups == self.all_groups && excl == self.all_exclusions {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+        }
+        Found { groups, excluded: excl != 0 }
+    }
+}
+
 /// Positions where any alternative of `g` starts, deduplicated.
 fn group_positions(g: &Group, m: &Terms, pos: &[Vec<u32>]) -> Vec<u32> {
     let mut out: Vec<u32> = Vec::new();
@@ -617,6 +696,41 @@ mod tests {
         assert_eq!(st.adjacent, vec![true, false]);
         let far = q.analyse(&m, &[(Field::Body, &format!("database {} migration", "x ".repeat(20)))]);
         assert_eq!(far.cover, 1);
+    }
+
+    #[test]
+    fn presence_is_exactly_what_analyse_finds() {
+        let texts = [
+            "We migrated the billing database; the sign-in page was slow.",
+            "Sign in, then migrations. Legacy billing.",
+            "nothing here at all",
+            "signin migrate legacy legacy database",
+            "Café résumé billing",
+        ];
+        for q in [
+            "migration database",
+            "sign-in -legacy",
+            "billing -cafe resume",
+            "\"billing database\" sign in",
+            "end-to-end migrations",
+            "the",
+        ] {
+            let q = parse(q).unwrap();
+            let m = q.matcher();
+            let p = Presence::new(&q, &m);
+            for a in texts {
+                for b in texts {
+                    let fields = [(Field::Name, a), (Field::Body, b)];
+                    let st = q.analyse(&m, &fields);
+                    let f = p.find(&q, &m, &fields);
+                    for g in 0..q.groups.len() {
+                        assert_eq!(f.has(g), st.has(g), "{q:?} group {g} in {a:?} / {b:?}");
+                    }
+                    assert_eq!(f.matches(), st.matches());
+                    assert_eq!(f.excluded, st.excluded.iter().any(|&e| e), "{q:?} in {a:?} / {b:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -141,7 +141,11 @@ pub fn draw(f: &mut Frame, s: &mut State) {
                 f.render_stateful_widget(list_w, list, &mut st);
             }
             if v.typing {
-                "type the query  Enter search  Esc back"
+                if v.ran {
+                    "type the query  Enter search  Esc cancel"
+                } else {
+                    "type the query  Enter search  Esc back"
+                }
             } else {
                 "↑↓ select  Enter open  / edit query  Esc back  q quit"
             }

@@ -198,6 +198,8 @@ pub enum Action {
 pub struct SearchView {
     /// The query being typed (while `typing`) or last run.
     pub query: String,
+    /// The query last run (Esc while typing goes back to it and its results).
+    pub last_query: String,
     pub typing: bool,
     /// Dossiers best first, each with its snippets.
     pub results: Vec<dossier_store::search::DossierHits>,
@@ -387,6 +389,12 @@ impl State {
         let Some(View::Search(v)) = self.views.last_mut() else { return };
         if v.typing {
             match k.code {
+                // Esc cancels the typing: back to the last query and its results; with no
+                // search run yet there is nothing to go back to, and the search closes.
+                KeyCode::Esc if v.ran => {
+                    v.query = v.last_query.clone();
+                    v.typing = false;
+                }
                 KeyCode::Esc => {
                     self.views.pop();
                 }
@@ -404,6 +412,7 @@ impl State {
                             v.results = o.data.results;
                             v.selected = 0;
                             v.ran = true;
+                            v.last_query = v.query.clone();
                         }
                         Err(e) => {
                             v.typing = true;
@@ -523,6 +532,7 @@ impl State {
             KeyCode::Char('c') => self.open_conflicts(),
             KeyCode::Char('/') => self.views.push(View::Search(SearchView {
                 query: String::new(),
+                last_query: String::new(),
                 typing: true,
                 results: Vec::new(),
                 total: 0,

@@ -4,23 +4,26 @@
 //! language and scoring of the one lexical engine (`dossier_core::lexical`, compiled in
 //! natively; docs/search.md says why not in the component).
 //!
-//! How a search runs: every file in scope is read once and run through an aho-corasick
-//! automaton of the query's terms (ASCII case-insensitive prefixes of the stems, and their
-//! spaced/hyphenated splits for compounds); only the files it matches are tokenised and
-//! analysed, in parallel. Collection statistics (document count, mean body length) come
-//! from the same reads, so there is no index and nothing to invalidate. Each matching
-//! document keeps a few numbers, never its text; snippets are made afterwards for the page
-//! of Dossiers returned only, by reading those files again.
+//! How a search runs, in two passes over the files in scope. Pass 1 (statistics): every
+//! file is read once and run through an aho-corasick automaton of the query's terms (ASCII
+//! case-insensitive prefixes of the stems, and their spaced/hyphenated splits for
+//! compounds); only the files it matches are tokenised, to find which query groups each
+//! document has — counts only (document frequencies, matching documents, bytes for the mean
+//! body length), a flag per file and per Dossier. Pass 2 (scoring): the files with a
+//! matching document are read again a Dossier at a time, analysed and scored with the
+//! finished statistics, and only the best `offset + limit` Dossiers are kept (a bounded top
+//! list); snippets are made for the page's Dossiers only. Memory is thus bounded by the
+//! page, not by the number of matching documents. Both passes run in parallel.
 //!
 //! Order is deterministic: score (rounded to 1e-9), then most recently touched, then slug.
 //!
 //! Not for: exact lookups (`--literal`, `--regex`: `search::search`) or suggestion ranking.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use aho_corasick::AhoCorasick;
-use dossier_core::lexical::search::{self as lx, DocStats, FIELDS, Field, Kind, Place, Scorer};
+use dossier_core::lexical::search::{self as lx, FIELDS, Field, Kind, Place, Presence, Scorer};
 use dossier_core::lexical::{self, Terms, section_of_heading};
 use serde::Serialize;
 
@@ -85,14 +88,6 @@ struct Target {
     artifact_id: Option<String>,
 }
 
-#[derive(Default)]
-struct FileOut {
-    bytes: u64,
-    candidate: bool,
-    binary: bool,
-    docs: Vec<(DocRef, DocStats)>,
-}
-
 fn invalid(e: lx::QueryError) -> DossierError {
     DossierError::new(Code::InvalidInput, e.message)
         .with_details(serde_json::json!({ "field": e.field, "valid": e.valid }))
@@ -135,13 +130,14 @@ pub fn search(app: &App, q: &RankedQuery<'_>, progress: &dyn Progress) -> Result
     let matcher = query.matcher();
     let automaton = prefilter(&query);
 
+    // Pass 1, statistics: counts only (document frequencies, matching documents, bytes),
+    // which files have a matching document, which Dossiers an exclusion drops.
     progress.start("searching", targets.len() as u64, Unit::Files);
-    let outs = scan(&targets, &query, &automaton, progress);
+    let stats = statistics(&targets, dirs.len(), &query, &automaton, progress);
     progress.finish();
 
-    // Collection statistics, from the same reads.
-    let (mut docs_n, mut body_docs, mut bytes) = (0u64, 0u64, 0u64);
-    for (t, o) in targets.iter().zip(&outs) {
+    let (mut docs_n, mut body_docs) = (0u64, 0u64);
+    for t in &targets {
         if t.artifact_id.is_some() {
             docs_n += 1;
             body_docs += 1;
@@ -149,69 +145,19 @@ pub fn search(app: &App, q: &RankedQuery<'_>, progress: &dyn Progress) -> Result
             docs_n += 6;
             body_docs += 5;
         }
-        bytes += o.bytes;
-    }
-    let mut df = vec![0u64; query.groups.len()];
-    let mut total_hits = 0u64;
-    for o in &outs {
-        for (_, st) in &o.docs {
-            if st.matches() {
-                total_hits += 1;
-            }
-            for (g, d) in df.iter_mut().enumerate() {
-                *d += u64::from(st.has(g));
-            }
-        }
     }
     let mut avg = [0.0; FIELDS];
-    avg[Field::Body as usize] = bytes as f64 / body_docs.max(1) as f64;
-    let scorer = Scorer::new(docs_n, &df, avg);
+    avg[Field::Body as usize] = stats.bytes as f64 / body_docs.max(1) as f64;
+    let scorer = Scorer::new(docs_n, &stats.df, avg);
 
-    // Per Dossier: its matching documents, scored.
-    struct Scored {
-        target: usize,
-        doc: DocRef,
-        total: f64,
-        contributions: Vec<f64>,
-        bonus: f64,
-    }
-    let mut per: Vec<Vec<Scored>> = (0..dirs.len()).map(|_| Vec::new()).collect();
-    let mut excluded = vec![false; dirs.len()];
-    let mut has_group: Vec<Vec<bool>> = vec![vec![false; query.groups.len()]; dirs.len()];
-    for (ti, (t, o)) in targets.iter().zip(&outs).enumerate() {
-        for (doc, st) in &o.docs {
-            if st.excluded.iter().any(|&e| e) {
-                excluded[t.dossier] = true;
-            }
-            if !st.matches() {
-                continue;
-            }
-            for (g, h) in has_group[t.dossier].iter_mut().enumerate() {
-                *h |= st.has(g);
-            }
-            let contributions = scorer.contributions(st);
-            let bonus = scorer.bonus(st);
-            let total = contributions.iter().sum::<f64>() + bonus;
-            per[t.dossier].push(Scored { target: ti, doc: *doc, total, contributions, bonus });
-        }
-    }
-    let mut ranked: Vec<(usize, f64)> = Vec::new();
-    for (d, docs) in per.iter_mut().enumerate() {
-        if docs.is_empty() || excluded[d] {
-            continue;
-        }
-        if query.groups.iter().enumerate().any(|(g, grp)| grp.required && !has_group[d][g]) {
-            continue;
-        }
-        let parts: Vec<(Vec<f64>, f64)> = docs.iter().map(|s| (s.contributions.clone(), s.bonus)).collect();
-        let score = (lx::dossier_score(&parts) * 1e9).round() / 1e9;
-        docs.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.target.cmp(&b.target)));
-        ranked.push((d, score));
-    }
-    order(&mut ranked, &dirs);
+    // Pass 2, scoring: the matching files again, a Dossier at a time, each Dossier scored
+    // from its documents and kept only if it can be on the page (a bounded top list).
+    let keep = q.offset.saturating_add(q.limit);
+    progress.start("ranking", stats.matched_files as u64, Unit::Files);
+    let (top, total_dossiers) = rank(&targets, &dirs, &stats, &query, &scorer, keep, progress);
+    progress.finish();
 
-    let total_dossiers = ranked.len();
-    let page: Vec<(usize, f64)> = ranked.iter().skip(q.offset).take(q.limit).copied().collect();
+    let page: Vec<&Ranked> = top.iter().skip(q.offset).take(q.limit).collect();
     let marks = {
         // The query's words, and the compounds their neighbours make ("sign in" marks
         // "sign-in"); adjacent marks merge into one span.
@@ -220,17 +166,17 @@ pub fn search(app: &App, q: &RankedQuery<'_>, progress: &dyn Progress) -> Result
         Terms::new(&m)
     };
     let mut results = Vec::with_capacity(page.len());
-    for (d, score) in &page {
-        let mut header = dossier_header(&dirs[*d]);
-        header.score = Some((score * 1000.0).round() / 1000.0);
+    for r in page {
+        let mut header = dossier_header(&dirs[r.dossier]);
+        header.score = Some((r.score * 1000.0).round() / 1000.0);
         let mut shown = 0usize;
-        for s in &per[*d] {
+        for s in &r.docs {
             if shown >= SNIPPETS {
                 break;
             }
             let t = &targets[s.target];
             let take = if shown == 0 { 2 } else { 1 };
-            for hit in snippets(t, s.doc, &dirs[*d], &query, &matcher, &scorer, &marks, take) {
+            for hit in snippets(t, s.doc, &dirs[r.dossier], &query, &matcher, &scorer, &marks, take) {
                 header.hits.push(hit);
                 shown += 1;
             }
@@ -240,43 +186,17 @@ pub fn search(app: &App, q: &RankedQuery<'_>, progress: &dyn Progress) -> Result
     Ok(RankedResult {
         query: q.text.to_string(),
         mode: "ranked",
-        total_hits,
+        total_hits: stats.total_hits,
         total_dossiers,
         offset: q.offset,
         returned: results.len(),
         truncated: q.offset + results.len() < total_dossiers,
         files_searched: targets.len(),
-        candidate_files: outs.iter().filter(|o| o.candidate).count(),
-        binary_files_skipped: outs.iter().filter(|o| o.binary).count(),
+        candidate_files: stats.candidates,
+        binary_files_skipped: stats.binary,
         results,
         warnings,
     })
-}
-
-/// Best first; equal scores by most recently touched (read only for ties), then slug.
-fn order(ranked: &mut [(usize, f64)], dirs: &[PathBuf]) {
-    let slug = |d: usize| dirs[d].file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| slug(a.0).cmp(&slug(b.0))));
-    let mut i = 0;
-    while i < ranked.len() {
-        let mut j = i + 1;
-        while j < ranked.len() && ranked[j].1 == ranked[i].1 {
-            j += 1;
-        }
-        if j - i > 1 {
-            let touched = |d: usize| {
-                crate::layout::read_frontmatter(&dirs[d].join("dossier.md"))
-                    .map(|(_, t)| t.last_touched_at)
-                    .unwrap_or(0)
-            };
-            let mut run: Vec<(usize, f64, i64)> = ranked[i..j].iter().map(|&(d, s)| (d, s, touched(d))).collect();
-            run.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| slug(a.0).cmp(&slug(b.0))));
-            for (k, (d, s, _)) in run.into_iter().enumerate() {
-                ranked[i + k] = (d, s);
-            }
-        }
-        i = j;
-    }
 }
 
 /// The files in scope: `dossier.md` unless `kind:artifact`; artifacts unless `kind:dossier`
@@ -344,42 +264,310 @@ fn prefilter(q: &lx::Query) -> AhoCorasick {
     AhoCorasick::builder().ascii_case_insensitive(true).build(&pats).expect("literal patterns always build")
 }
 
-/// Read, prefilter and analyse every target, in parallel; results placed by target.
-fn scan(targets: &[Target], q: &lx::Query, ac: &AhoCorasick, progress: &dyn Progress) -> Vec<FileOut> {
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 8);
+/// Pass 1's answer: counts only, whatever the number of matching documents.
+struct Stats {
+    /// Per query group, the documents that have it.
+    df: Vec<u64>,
+    /// Matching documents.
+    total_hits: u64,
+    /// Bytes of every file read (for the mean body length).
+    bytes: u64,
+    candidates: usize,
+    binary: usize,
+    /// Per target: it has a matching document (pass 2 reads only these).
+    matched: Vec<bool>,
+    matched_files: usize,
+    /// Per Dossier: one of its documents has an exclusion (pass 2 skips it).
+    excluded: Vec<bool>,
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 8)
+}
+
+/// Pass 1: read and prefilter every target, find which query groups and exclusions each
+/// candidate document has (no positions: a document's scan stops once all are seen), in
+/// parallel. Counts only; the per-file and per-Dossier flags are one byte each.
+fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasick, progress: &dyn Progress) -> Stats {
     let next = AtomicUsize::new(0);
-    let mut slots: Vec<FileOut> = (0..targets.len()).map(|_| FileOut::default()).collect();
-    let done: Vec<Vec<(usize, FileOut)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
+    let matched: Vec<AtomicBool> = (0..targets.len()).map(|_| AtomicBool::new(false)).collect();
+    let excluded: Vec<AtomicBool> = (0..dossiers).map(|_| AtomicBool::new(false)).collect();
+    struct Local {
+        df: Vec<u64>,
+        hits: u64,
+        bytes: u64,
+        candidates: usize,
+        binary: usize,
+        matched: usize,
+    }
+    let locals: Vec<Local> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads())
             .map(|_| {
                 s.spawn(|| {
                     // Each thread has its own matcher scratch space.
                     let m = q.matcher();
-                    let mut out = Vec::new();
+                    let presence = Presence::new(q, &m);
+                    let mut l =
+                        Local { df: vec![0; q.groups.len()], hits: 0, bytes: 0, candidates: 0, binary: 0, matched: 0 };
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(t) = targets.get(i) else { break };
-                        out.push((i, one(t, q, &m, ac)));
                         progress.advance(1);
+                        let (content, sidecar) = match read(t, Some(ac)) {
+                            Read::Unreadable => continue,
+                            Read::Rejected(n) => {
+                                l.bytes += n;
+                                continue;
+                            }
+                            Read::Binary(n) => {
+                                l.bytes += n;
+                                l.candidates += 1;
+                                l.binary += 1;
+                                continue;
+                            }
+                            Read::Text(c, side) => (c, side),
+                        };
+                        l.bytes += content.len() as u64;
+                        l.candidates += 1;
+                        let text = String::from_utf8_lossy(&content);
+                        let side = sidecar.as_ref().map(|s| String::from_utf8_lossy(s));
+                        let mut any = false;
+                        for (_, fields) in documents(t, &text, side.as_deref(), q) {
+                            let fields: Vec<(Field, &str)> = fields.iter().map(|(f, s, _)| (*f, *s)).collect();
+                            let found = presence.find(q, &m, &fields);
+                            if found.matches() {
+                                l.hits += 1;
+                                any = true;
+                                for (g, d) in l.df.iter_mut().enumerate() {
+                                    *d += u64::from(found.has(g));
+                                }
+                            }
+                            if found.excluded {
+                                excluded[t.dossier].store(true, Ordering::Relaxed);
+                            }
+                        }
+                        if any {
+                            matched[i].store(true, Ordering::Relaxed);
+                            l.matched += 1;
+                        }
                     }
-                    out
+                    l
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().expect("search worker panicked")).collect()
     });
-    for (i, o) in done.into_iter().flatten() {
-        slots[i] = o;
+    let mut st = Stats {
+        df: vec![0; q.groups.len()],
+        total_hits: 0,
+        bytes: 0,
+        candidates: 0,
+        binary: 0,
+        matched: matched.into_iter().map(AtomicBool::into_inner).collect(),
+        matched_files: 0,
+        excluded: excluded.into_iter().map(AtomicBool::into_inner).collect(),
+    };
+    for l in locals {
+        for (a, b) in st.df.iter_mut().zip(&l.df) {
+            *a += b;
+        }
+        st.total_hits += l.hits;
+        st.bytes += l.bytes;
+        st.candidates += l.candidates;
+        st.binary += l.binary;
+        st.matched_files += l.matched;
     }
-    slots
+    st
 }
 
-fn one(t: &Target, q: &lx::Query, m: &Terms, ac: &AhoCorasick) -> FileOut {
-    let mut out = FileOut::default();
-    // An unreadable file (removed mid-search, permissions) has no hits.
-    let Ok(content) = std::fs::read(&t.path) else { return out };
+/// One matching document of a kept Dossier: enough to make its snippets.
+struct Scored {
+    target: usize,
+    doc: DocRef,
+    total: f64,
+}
+
+/// A Dossier on the bounded top list.
+struct Ranked {
+    dossier: usize,
+    /// Rounded to 1e-9.
+    score: f64,
+    /// Last touched, read only when two scores are equal (the tie-breaker).
+    touched: Option<i64>,
+    /// Its matching documents, best first.
+    docs: Vec<Scored>,
+}
+
+/// Whether `a` ranks before `b`: higher score; equal scores by most recently touched, then
+/// slug (the same store and query give the same order).
+fn before(dirs: &[PathBuf], a: &mut Ranked, b: &mut Ranked) -> bool {
+    match a.score.total_cmp(&b.score) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => {
+            let touched = |d: usize| {
+                crate::layout::read_frontmatter(&dirs[d].join("dossier.md"))
+                    .map(|(_, t)| t.last_touched_at)
+                    .unwrap_or(0)
+            };
+            let ta = *a.touched.get_or_insert_with(|| touched(a.dossier));
+            let tb = *b.touched.get_or_insert_with(|| touched(b.dossier));
+            if ta != tb { ta > tb } else { dirs[a.dossier].file_name() < dirs[b.dossier].file_name() }
+        }
+    }
+}
+
+/// The best `keep` Dossiers seen so far, best first: memory bounded by the page (offset +
+/// limit), not by the number of matches. The order is total (slugs differ), so what it
+/// keeps never depends on the order Dossiers arrive in.
+struct Top<'a> {
+    keep: usize,
+    list: Vec<Ranked>,
+    dirs: &'a [PathBuf],
+}
+
+impl Top<'_> {
+    fn insert(&mut self, mut r: Ranked) {
+        if self.keep == 0 {
+            return;
+        }
+        if self.list.len() == self.keep && !before(self.dirs, &mut r, self.list.last_mut().expect("non-empty")) {
+            return;
+        }
+        let mut i = self.list.len();
+        while i > 0 && before(self.dirs, &mut r, &mut self.list[i - 1]) {
+            i -= 1;
+        }
+        self.list.insert(i, r);
+        self.list.truncate(self.keep);
+    }
+}
+
+/// Pass 2: read each Dossier's matching files again (in parallel, a Dossier at a time),
+/// analyse and score its documents, and keep the best `keep` Dossiers. Returns them best
+/// first, and how many Dossiers match in all.
+fn rank(
+    targets: &[Target],
+    dirs: &[PathBuf],
+    stats: &Stats,
+    q: &lx::Query,
+    scorer: &Scorer,
+    keep: usize,
+    progress: &dyn Progress,
+) -> (Vec<Ranked>, usize) {
+    // Targets are listed a Dossier at a time: Dossier d's are starts[d]..starts[d + 1].
+    let mut starts = vec![targets.len(); dirs.len() + 1];
+    for (i, t) in targets.iter().enumerate().rev() {
+        starts[t.dossier] = i;
+    }
+    for d in (0..dirs.len()).rev() {
+        starts[d] = starts[d].min(starts[d + 1]);
+    }
+    let next = AtomicUsize::new(0);
+    let done: Vec<(Top<'_>, usize)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads())
+            .map(|_| {
+                s.spawn(|| {
+                    let m = q.matcher();
+                    let mut top = Top { keep, list: Vec::new(), dirs };
+                    let mut count = 0usize;
+                    loop {
+                        let d = next.fetch_add(1, Ordering::Relaxed);
+                        if d >= dirs.len() {
+                            break;
+                        }
+                        let files: Vec<usize> = (starts[d]..starts[d + 1]).filter(|&i| stats.matched[i]).collect();
+                        if files.is_empty() {
+                            continue;
+                        }
+                        progress.advance(files.len() as u64);
+                        if stats.excluded[d] {
+                            continue;
+                        }
+                        if let Some(r) = score_dossier(d, &files, targets, q, &m, scorer) {
+                            count += 1;
+                            top.insert(r);
+                        }
+                    }
+                    (top, count)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("search worker panicked")).collect()
+    });
+    let mut top = Top { keep, list: Vec::new(), dirs };
+    let mut total = 0;
+    for (t, n) in done {
+        total += n;
+        for r in t.list {
+            top.insert(r);
+        }
+    }
+    (top.list, total)
+}
+
+/// Score one Dossier from its matching files; `None` when an exclusion drops it or a
+/// required phrase is missing.
+fn score_dossier(
+    d: usize,
+    files: &[usize],
+    targets: &[Target],
+    q: &lx::Query,
+    m: &Terms,
+    scorer: &Scorer,
+) -> Option<Ranked> {
+    let mut docs: Vec<Scored> = Vec::new();
+    let mut parts: Vec<(Vec<f64>, f64)> = Vec::new();
+    let mut has_group = vec![false; q.groups.len()];
+    for &ti in files {
+        let t = &targets[ti];
+        let Read::Text(content, sidecar) = read(t, None) else { continue };
+        let text = String::from_utf8_lossy(&content);
+        let side = sidecar.as_ref().map(|s| String::from_utf8_lossy(s));
+        for (doc, fields) in documents(t, &text, side.as_deref(), q) {
+            let fields: Vec<(Field, &str)> = fields.iter().map(|(f, s, _)| (*f, *s)).collect();
+            let st = q.analyse(m, &fields);
+            if st.excluded.iter().any(|&e| e) {
+                return None; // changed since pass 1
+            }
+            if !st.matches() {
+                continue;
+            }
+            for (g, h) in has_group.iter_mut().enumerate() {
+                *h |= st.has(g);
+            }
+            let contributions = scorer.contributions(&st);
+            let bonus = scorer.bonus(&st);
+            let total = contributions.iter().sum::<f64>() + bonus;
+            docs.push(Scored { target: ti, doc, total });
+            parts.push((contributions, bonus));
+        }
+    }
+    if docs.is_empty() || q.groups.iter().enumerate().any(|(g, grp)| grp.required && !has_group[g]) {
+        return None;
+    }
+    let score = (lx::dossier_score(&parts) * 1e9).round() / 1e9;
+    docs.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.target.cmp(&b.target)));
+    Some(Ranked { dossier: d, score, touched: None, docs })
+}
+
+/// A target's bytes, read.
+enum Read {
+    /// Removed mid-search, permissions: no hits.
+    Unreadable,
+    /// The prefilter rejected it (its length).
+    Rejected(u64),
+    /// It has a NUL byte (its length).
+    Binary(u64),
+    /// Content and sidecar.
+    Text(Vec<u8>, Option<Vec<u8>>),
+}
+
+/// Read a target (with its sidecar) and, given the prefilter, reject it when no query term
+/// can be in it.
+fn read(t: &Target, ac: Option<&AhoCorasick>) -> Read {
+    let Ok(content) = std::fs::read(&t.path) else { return Read::Unreadable };
     let sidecar = t.sidecar.as_ref().and_then(|p| std::fs::read(p).ok());
-    out.bytes = content.len() as u64;
     // The prefilter's patterns are folded ASCII: a word written with a diacritic ("résumé",
     // "Zoë") never matches them, so a file holding one is always analysed, where folding
     // runs. Those letters' UTF-8 lead bytes are 0xC3–0xCF (Latin-1 to Greek and Cyrillic)
@@ -389,28 +577,18 @@ fn one(t: &Target, q: &lx::Query, m: &Terms, ac: &AhoCorasick) -> FileOut {
     let folds = |b: &[u8]| {
         b.chunks(4096).any(|c| c.iter().fold(false, |acc, &x| acc | (x.wrapping_sub(0xC3) <= 0x0C) | (x == 0xE1)))
     };
-    if !ac.is_match(&content[..])
+    if let Some(ac) = ac
+        && !ac.is_match(&content[..])
         && !sidecar.as_ref().is_some_and(|s| ac.is_match(&s[..]))
         && !folds(&content)
         && !sidecar.as_deref().is_some_and(folds)
     {
-        return out;
+        return Read::Rejected(content.len() as u64);
     }
-    out.candidate = true;
     if memchr::memchr(0, &content).is_some() {
-        out.binary = true;
-        return out;
+        return Read::Binary(content.len() as u64);
     }
-    let text = String::from_utf8_lossy(&content);
-    let side = sidecar.as_ref().map(|s| String::from_utf8_lossy(s));
-    for (doc, fields) in documents(t, &text, side.as_deref(), q) {
-        let fields: Vec<(Field, &str)> = fields.iter().map(|(f, s, _)| (*f, *s)).collect();
-        let st = q.analyse(m, &fields);
-        if st.matches() || st.excluded.iter().any(|&e| e) {
-            out.docs.push((doc, st));
-        }
-    }
-    out
+    Read::Text(content, sidecar)
 }
 
 /// A field's text and the line (1-based) it starts on: in `dossier.md` the file's line, in
@@ -666,4 +844,35 @@ fn marked(line: &str, marks: &Terms) -> String {
         out.push('…');
     }
     out.trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bounded list keeps exactly the first `keep` of the whole order, whatever order the
+    /// Dossiers arrive in, ties (equal scores: touched, then slug) included.
+    #[test]
+    fn the_top_list_keeps_the_first_of_the_whole_order_in_any_arrival_order() {
+        // No dossier.md: every touched time reads as 0, so ties fall to the slug.
+        let dirs: Vec<PathBuf> =
+            (0..40).map(|i| PathBuf::from(format!("/nonexistent/d{:02}", (i * 17) % 40))).collect();
+        let score = |d: usize| -> f64 { [1.5, 2.0, 2.0, 3.25, 2.0][d % 5] };
+        let whole = {
+            let mut all: Vec<usize> = (0..dirs.len()).collect();
+            all.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(dirs[a].cmp(&dirs[b])));
+            all
+        };
+        for keep in [0, 1, 3, 8, 17, 40, 100] {
+            for stride in [1usize, 7, 13, 39] {
+                let mut top = Top { keep, list: Vec::new(), dirs: &dirs };
+                for k in 0..dirs.len() {
+                    let d = (k * stride) % dirs.len();
+                    top.insert(Ranked { dossier: d, score: score(d), touched: None, docs: Vec::new() });
+                }
+                let got: Vec<usize> = top.list.iter().map(|r| r.dossier).collect();
+                assert_eq!(got, whole[..keep.min(whole.len())].to_vec(), "keep {keep}, stride {stride}");
+            }
+        }
+    }
 }
