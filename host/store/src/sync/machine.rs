@@ -103,6 +103,14 @@ pub fn write_state(store: &Store, state: &State) -> Result<()> {
     files::write_atomic(&dir.join("state.json"), text.as_bytes())
 }
 
+/// Record a sync (or `init`/`clone`) that completed at `now`.
+pub fn write_success(store: &Store, now: &str) -> Result<()> {
+    write_state(
+        store,
+        &State { last_attempt_at: Some(now.to_string()), last_success_at: Some(now.to_string()), last_error: None },
+    )
+}
+
 /// The exclusive sync lock (`.sync/lock`), held until dropped or the process dies.
 pub struct SyncLock {
     _file: std::fs::File,

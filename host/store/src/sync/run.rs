@@ -355,11 +355,7 @@ pub fn init(app: &App, remote: &str, allow_secrets: bool) -> Result<InitOutcome>
         }
     }
     let head = git.rev_parse("HEAD")?.unwrap_or_default();
-    let now = model::now_timestamp();
-    machine::write_state(
-        store,
-        &machine::State { last_attempt_at: Some(now.clone()), last_success_at: Some(now), last_error: None },
-    )?;
+    machine::write_success(store, &model::now_timestamp())?;
     Ok(InitOutcome {
         remote: remote.to_string(),
         branch,
@@ -438,11 +434,7 @@ pub fn clone(store: &Store, remote: &str) -> Result<CloneOutcome> {
     machine::protect_key(store)?;
     let branch = branch(&git)?;
     let head = git.rev_parse("HEAD")?.unwrap_or_default();
-    let now = model::now_timestamp();
-    machine::write_state(
-        store,
-        &machine::State { last_attempt_at: Some(now.clone()), last_success_at: Some(now), last_error: None },
-    )?;
+    machine::write_success(store, &model::now_timestamp())?;
     Ok(CloneOutcome {
         remote: remote.to_string(),
         branch,
