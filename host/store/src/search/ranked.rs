@@ -4,15 +4,18 @@
 //! language and scoring of the one lexical engine (`dossier_core::lexical`, compiled in
 //! natively; docs/search.md says why not in the component).
 //!
-//! How a search runs, in two passes over the files in scope. Pass 1 (statistics): every
-//! file is read once and run through an aho-corasick automaton of the query's terms (ASCII
-//! case-insensitive prefixes of the stems, and their spaced/hyphenated splits for
-//! compounds); only the files it matches are tokenised, to find which query groups each
-//! document has — counts only (document frequencies, matching documents, bytes for the mean
-//! body length), a flag per file and per Dossier. Pass 2 (scoring): the files with a
-//! matching document are read again a Dossier at a time, analysed and scored with the
-//! finished statistics, and only the best `offset + limit` Dossiers are kept (a bounded top
-//! list); snippets are made for the page's Dossiers only. Memory is thus bounded by the
+//! How a search runs. Pass 1 (statistics and records): every file is read once and run
+//! through an aho-corasick automaton of the query's terms (ASCII case-insensitive prefixes
+//! of the stems, and their spaced/hyphenated splits for compounds); only the files it
+//! matches are tokenised and analysed — document frequencies, matching documents, bytes for
+//! the mean body length, a flag per file and per Dossier, and for each matching document a
+//! compact scoring record (sparse per-group, per-field counts, field lengths, proximity
+//! cover, adjacent pairs: everything of its score that needs no collection statistics).
+//! When pass 1 ends, the records are scored with the finished statistics, a Dossier at a
+//! time, and only the best `offset + limit` Dossiers are kept (a bounded top list);
+//! snippets are made by re-reading the page's Dossiers only. The records live in
+//! [`RECORD_BUDGET`]; a search that overruns it drops them and reads the matching files
+//! again (pass 2), with the same result. Memory is thus bounded by the budget plus the
 //! page, not by the number of matching documents. Both passes run in parallel.
 //!
 //! Order is deterministic: score (rounded to 1e-9), then most recently touched, then slug.
@@ -254,7 +257,9 @@ struct Scan {
     scorer: Scorer,
     top: Vec<Ranked>,
     total_dossiers: usize,
-    /// Ranked from pass 1's records (within the budget), not by a second read.
+    /// Ranked from pass 1's records (within the budget), not by a second read (the tests
+    /// check which path ran).
+    #[cfg_attr(not(test), allow(dead_code))]
     from_records: bool,
 }
 
