@@ -762,7 +762,6 @@ fn rank_records(
     if let Some(d) = current {
         flush(d, &mut docs, &mut parts, &mut has_group, files);
     }
-    drop(flush);
     (top.list, total)
 }
 
