@@ -4,15 +4,18 @@
 //! language and scoring of the one lexical engine (`dossier_core::lexical`, compiled in
 //! natively; docs/search.md says why not in the component).
 //!
-//! How a search runs, in two passes over the files in scope. Pass 1 (statistics): every
-//! file is read once and run through an aho-corasick automaton of the query's terms (ASCII
-//! case-insensitive prefixes of the stems, and their spaced/hyphenated splits for
-//! compounds); only the files it matches are tokenised, to find which query groups each
-//! document has — counts only (document frequencies, matching documents, bytes for the mean
-//! body length), a flag per file and per Dossier. Pass 2 (scoring): the files with a
-//! matching document are read again a Dossier at a time, analysed and scored with the
-//! finished statistics, and only the best `offset + limit` Dossiers are kept (a bounded top
-//! list); snippets are made for the page's Dossiers only. Memory is thus bounded by the
+//! How a search runs. Pass 1 (statistics and records): every file is read once and run
+//! through an aho-corasick automaton of the query's terms (ASCII case-insensitive prefixes
+//! of the stems, and their spaced/hyphenated splits for compounds); only the files it
+//! matches are tokenised and analysed — document frequencies, matching documents, bytes for
+//! the mean body length, a flag per file and per Dossier, and for each matching document a
+//! compact scoring record (sparse per-group, per-field counts, field lengths, proximity
+//! cover, adjacent pairs: everything of its score that needs no collection statistics).
+//! When pass 1 ends, the records are scored with the finished statistics, a Dossier at a
+//! time, and only the best `offset + limit` Dossiers are kept (a bounded top list);
+//! snippets are made by re-reading the page's Dossiers only. The records live in
+//! [`RECORD_BUDGET`]; a search that overruns it drops them and reads the matching files
+//! again (pass 2), with the same result. Memory is thus bounded by the budget plus the
 //! page, not by the number of matching documents. Both passes run in parallel.
 //!
 //! Order is deterministic: score (rounded to 1e-9), then most recently touched, then slug.
@@ -130,32 +133,9 @@ pub fn search(app: &App, q: &RankedQuery<'_>, progress: &dyn Progress) -> Result
     let matcher = query.matcher();
     let automaton = prefilter(&query);
 
-    // Pass 1, statistics: counts only (document frequencies, matching documents, bytes),
-    // which files have a matching document, which Dossiers an exclusion drops.
-    progress.start("searching", targets.len() as u64, Unit::Files);
-    let stats = statistics(&targets, dirs.len(), &query, &automaton, progress);
-    progress.finish();
-
-    let (mut docs_n, mut body_docs) = (0u64, 0u64);
-    for t in &targets {
-        if t.artifact_id.is_some() {
-            docs_n += 1;
-            body_docs += 1;
-        } else {
-            docs_n += 6;
-            body_docs += 5;
-        }
-    }
-    let mut avg = [0.0; FIELDS];
-    avg[Field::Body as usize] = stats.bytes as f64 / body_docs.max(1) as f64;
-    let scorer = Scorer::new(docs_n, &stats.df, avg);
-
-    // Pass 2, scoring: the matching files again, a Dossier at a time, each Dossier scored
-    // from its documents and kept only if it can be on the page (a bounded top list).
     let keep = q.offset.saturating_add(q.limit);
-    progress.start("ranking", stats.matched_files as u64, Unit::Files);
-    let (top, total_dossiers) = rank(&targets, &dirs, &stats, &query, &scorer, keep, progress);
-    progress.finish();
+    let Scan { stats, scorer, top, total_dossiers, .. } =
+        scan(&targets, &dirs, &query, &automaton, keep, RECORD_BUDGET, progress);
 
     let page: Vec<&Ranked> = top.iter().skip(q.offset).take(q.limit).collect();
     let marks = {
@@ -264,7 +244,72 @@ fn prefilter(q: &lx::Query) -> AhoCorasick {
     AhoCorasick::builder().ascii_case_insensitive(true).build(&pats).expect("literal patterns always build")
 }
 
-/// Pass 1's answer: counts only, whatever the number of matching documents.
+/// Memory for pass 1's scoring records ([`Record`], [`Tf`]): within it a search is one read
+/// of the store; a search whose matching documents need more (about 60 bytes each, so some
+/// 500,000 documents) drops its records and takes the re-read path ([`rank`]). Memory is
+/// thus bounded by this budget plus the page, whatever the number of matches.
+pub const RECORD_BUDGET: usize = 32 << 20;
+
+/// What a search found: the statistics, the scorer made from them, the best `keep`
+/// Dossiers (best first) and how many Dossiers match in all.
+struct Scan {
+    stats: Stats,
+    scorer: Scorer,
+    top: Vec<Ranked>,
+    total_dossiers: usize,
+    /// Ranked from pass 1's records (within the budget), not by a second read (the tests
+    /// check which path ran).
+    #[cfg_attr(not(test), allow(dead_code))]
+    from_records: bool,
+}
+
+/// Both passes: the statistics (pass 1, which also keeps each matching document's scoring
+/// record while they fit in `budget` bytes), then the ranking, from the records when they
+/// fit, else by reading the matching files again (pass 2). Either way gives the same order,
+/// scores and documents.
+fn scan(
+    targets: &[Target],
+    dirs: &[PathBuf],
+    query: &lx::Query,
+    automaton: &AhoCorasick,
+    keep: usize,
+    budget: usize,
+    progress: &dyn Progress,
+) -> Scan {
+    // Pass 1, statistics: counts (document frequencies, matching documents, bytes), which
+    // files have a matching document, which Dossiers an exclusion drops, and the records.
+    progress.start("searching", targets.len() as u64, Unit::Files);
+    let mut stats = statistics(targets, dirs.len(), query, automaton, budget, progress);
+    progress.finish();
+
+    let (mut docs_n, mut body_docs) = (0u64, 0u64);
+    for t in targets {
+        if t.artifact_id.is_some() {
+            docs_n += 1;
+            body_docs += 1;
+        } else {
+            docs_n += 6;
+            body_docs += 5;
+        }
+    }
+    let mut avg = [0.0; FIELDS];
+    avg[Field::Body as usize] = stats.bytes as f64 / body_docs.max(1) as f64;
+    let scorer = Scorer::new(docs_n, &stats.df, avg);
+
+    // Scoring: each Dossier scored from its documents and kept only if it can be on the
+    // page (a bounded top list); from the records, or (over budget) pass 2's second read.
+    progress.start("ranking", stats.matched_files as u64, Unit::Files);
+    let from_records = stats.records.is_some();
+    let (top, total_dossiers) = match stats.records.take() {
+        Some(records) => rank_records(records, targets, dirs, &stats, query, &scorer, keep, progress),
+        None => rank(targets, dirs, &stats, query, &scorer, keep, progress),
+    };
+    progress.finish();
+    Scan { stats, scorer, top, total_dossiers, from_records }
+}
+
+/// Pass 1's answer: counts only, whatever the number of matching documents, and the
+/// scoring records when they fit the budget.
 struct Stats {
     /// Per query group, the documents that have it.
     df: Vec<u64>,
@@ -279,6 +324,90 @@ struct Stats {
     matched_files: usize,
     /// Per Dossier: one of its documents has an exclusion (pass 2 skips it).
     excluded: Vec<bool>,
+    /// Every matching document's record, per worker thread (each in target order), or
+    /// `None` when they did not fit the budget (or the query cannot be recorded).
+    records: Option<Vec<Records>>,
+}
+
+/// One matching document's part of the score that does not depend on the collection (no
+/// df, idf, document count or mean length): what [`Scorer::contributions`] and
+/// [`Scorer::bonus`] read of its [`lx::DocStats`], its term counts kept sparse in
+/// [`Records::tf`].
+struct Record {
+    target: u32,
+    /// Its [`DocRef`]: 0 the frontmatter, 1 + s section s, `u8::MAX` an artifact.
+    doc: u8,
+    tf_len: u16,
+    tf_start: u32,
+    /// [`lx::DocStats::cover`].
+    cover: u32,
+    /// [`lx::DocStats::adjacent`], a bit per pair.
+    adjacent: u64,
+    /// [`lx::DocStats::len`].
+    len: [u32; FIELDS],
+}
+
+/// A non-zero term count: group, field, occurrences.
+#[derive(Clone, Copy)]
+struct Tf {
+    group: u16,
+    field: u8,
+    n: u32,
+}
+
+/// One worker's records, in the order it read them (targets ascending, documents in file
+/// order).
+#[derive(Default)]
+struct Records {
+    list: Vec<Record>,
+    tf: Vec<Tf>,
+}
+
+impl Records {
+    fn bytes(&self) -> usize {
+        self.list.capacity() * std::mem::size_of::<Record>() + self.tf.capacity() * std::mem::size_of::<Tf>()
+    }
+
+    fn push(&mut self, target: usize, doc: DocRef, st: &lx::DocStats) {
+        let tf_start = self.tf.len() as u32;
+        for (g, per_field) in st.tf.iter().enumerate() {
+            for (f, &n) in per_field.iter().enumerate() {
+                if n > 0 {
+                    self.tf.push(Tf { group: g as u16, field: f as u8, n });
+                }
+            }
+        }
+        let adjacent = st.adjacent.iter().enumerate().fold(0u64, |b, (i, &a)| b | u64::from(a) << i);
+        self.list.push(Record {
+            target: target as u32,
+            doc: match doc {
+                DocRef::Frontmatter => 0,
+                DocRef::Section(s) => 1 + s as u8,
+                DocRef::Artifact => u8::MAX,
+            },
+            tf_len: (self.tf.len() as u32 - tf_start) as u16,
+            tf_start,
+            cover: st.cover,
+            adjacent,
+            len: st.len,
+        });
+    }
+
+    /// The record's stats again, as [`lx::Query::analyse`] gave them (exclusions aside:
+    /// pass 1 flagged those per Dossier).
+    fn stats(&self, r: &Record, groups: usize) -> (DocRef, lx::DocStats) {
+        let mut tf = vec![[0u32; FIELDS]; groups];
+        for t in &self.tf[r.tf_start as usize..r.tf_start as usize + r.tf_len as usize] {
+            tf[t.group as usize][t.field as usize] = t.n;
+        }
+        let adjacent = (0..groups.saturating_sub(1)).map(|i| r.adjacent >> i & 1 == 1).collect();
+        let doc = match r.doc {
+            0 => DocRef::Frontmatter,
+            u8::MAX => DocRef::Artifact,
+            s => DocRef::Section(s as usize - 1),
+        };
+        (doc, lx::DocStats { tf, excluded: Vec::new(), len: r.len, cover: r.cover, adjacent })
+    }
 }
 
 fn threads() -> usize {
@@ -286,12 +415,24 @@ fn threads() -> usize {
 }
 
 /// Pass 1: read and prefilter every target, find which query groups and exclusions each
-/// candidate document has (no positions: a document's scan stops once all are seen), in
-/// parallel. Counts only; the per-file and per-Dossier flags are one byte each.
-fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasick, progress: &dyn Progress) -> Stats {
+/// candidate document has, in parallel. While the records fit `budget` bytes, each
+/// candidate document is analysed in full and a matching one's [`Record`] kept; past it
+/// (or for a query of more than 64 groups) the records are dropped and a document's scan
+/// stops once every group and exclusion has been seen (counts only).
+fn statistics(
+    targets: &[Target],
+    dossiers: usize,
+    q: &lx::Query,
+    ac: &AhoCorasick,
+    budget: usize,
+    progress: &dyn Progress,
+) -> Stats {
     let next = AtomicUsize::new(0);
     let matched: Vec<AtomicBool> = (0..targets.len()).map(|_| AtomicBool::new(false)).collect();
     let excluded: Vec<AtomicBool> = (0..dossiers).map(|_| AtomicBool::new(false)).collect();
+    // Bytes the workers' records hold (their vectors' capacity), and whether they overran.
+    let held = AtomicUsize::new(0);
+    let over = AtomicBool::new(q.groups.len() > 64 || targets.len() > u32::MAX as usize);
     struct Local {
         df: Vec<u64>,
         hits: u64,
@@ -299,6 +440,7 @@ fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasi
         candidates: usize,
         binary: usize,
         matched: usize,
+        records: Records,
     }
     let locals: Vec<Local> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads())
@@ -307,8 +449,16 @@ fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasi
                     // Each thread has its own matcher scratch space.
                     let m = q.matcher();
                     let presence = Presence::new(q, &m);
-                    let mut l =
-                        Local { df: vec![0; q.groups.len()], hits: 0, bytes: 0, candidates: 0, binary: 0, matched: 0 };
+                    let mut l = Local {
+                        df: vec![0; q.groups.len()],
+                        hits: 0,
+                        bytes: 0,
+                        candidates: 0,
+                        binary: 0,
+                        matched: 0,
+                        records: Records::default(),
+                    };
+                    let mut mine = 0usize; // bytes of `l.records` counted in `held`
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(t) = targets.get(i) else { break };
@@ -332,9 +482,19 @@ fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasi
                         let text = String::from_utf8_lossy(&content);
                         let side = sidecar.as_ref().map(|s| String::from_utf8_lossy(s));
                         let mut any = false;
-                        for (_, fields) in documents(t, &text, side.as_deref(), q) {
+                        for (doc, fields) in documents(t, &text, side.as_deref(), q) {
                             let fields: Vec<(Field, &str)> = fields.iter().map(|(f, s, _)| (*f, *s)).collect();
-                            let found = presence.find(q, &m, &fields);
+                            let recording = !over.load(Ordering::Relaxed);
+                            let found = if recording {
+                                let st = q.analyse(&m, &fields);
+                                if st.matches() {
+                                    l.records.push(i, doc, &st);
+                                }
+                                let groups = (0..q.groups.len()).filter(|&g| st.has(g)).fold(0u64, |b, g| b | 1 << g);
+                                lx::Found { groups, excluded: st.excluded.iter().any(|&e| e) }
+                            } else {
+                                presence.find(q, &m, &fields)
+                            };
                             if found.matches() {
                                 l.hits += 1;
                                 any = true;
@@ -350,6 +510,23 @@ fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasi
                             matched[i].store(true, Ordering::Relaxed);
                             l.matched += 1;
                         }
+                        // Account for the records' growth; past the budget every worker
+                        // drops its records and counts only from here on.
+                        if over.load(Ordering::Relaxed) {
+                            if mine > 0 {
+                                l.records = Records::default();
+                                mine = 0;
+                            }
+                        } else if l.records.bytes() != mine {
+                            let now = l.records.bytes();
+                            let total = held.fetch_add(now - mine, Ordering::Relaxed) + now - mine;
+                            mine = now;
+                            if total > budget {
+                                over.store(true, Ordering::Relaxed);
+                                l.records = Records::default();
+                                mine = 0;
+                            }
+                        }
                     }
                     l
                 })
@@ -357,6 +534,7 @@ fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasi
             .collect();
         handles.into_iter().map(|h| h.join().expect("search worker panicked")).collect()
     });
+    let over = over.into_inner();
     let mut st = Stats {
         df: vec![0; q.groups.len()],
         total_hits: 0,
@@ -366,6 +544,7 @@ fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasi
         matched: matched.into_iter().map(AtomicBool::into_inner).collect(),
         matched_files: 0,
         excluded: excluded.into_iter().map(AtomicBool::into_inner).collect(),
+        records: (!over).then(Vec::new),
     };
     for l in locals {
         for (a, b) in st.df.iter_mut().zip(&l.df) {
@@ -376,6 +555,9 @@ fn statistics(targets: &[Target], dossiers: usize, q: &lx::Query, ac: &AhoCorasi
         st.candidates += l.candidates;
         st.binary += l.binary;
         st.matched_files += l.matched;
+        if let Some(r) = st.records.as_mut() {
+            r.push(l.records);
+        }
     }
     st
 }
@@ -502,6 +684,83 @@ fn rank(
         for r in t.list {
             top.insert(r);
         }
+    }
+    (top.list, total)
+}
+
+/// Rank from pass 1's records, without reading a file again: each worker's records are in
+/// target order and a target's are all one worker's, so merging the lists by target meets
+/// each Dossier's documents together, in the order [`rank`] reads them. Each Dossier is
+/// scored exactly as [`score_dossier`] scores it and kept only if it can be on the page.
+#[allow(clippy::too_many_arguments)]
+fn rank_records(
+    lists: Vec<Records>,
+    targets: &[Target],
+    dirs: &[PathBuf],
+    stats: &Stats,
+    q: &lx::Query,
+    scorer: &Scorer,
+    keep: usize,
+    progress: &dyn Progress,
+) -> (Vec<Ranked>, usize) {
+    let groups = q.groups.len();
+    let mut top = Top { keep, list: Vec::new(), dirs };
+    let mut total = 0usize;
+    let mut at = vec![0usize; lists.len()];
+    // The current Dossier's documents: (target, doc, contributions, bonus), groups seen.
+    let mut current: Option<usize> = None;
+    let mut docs: Vec<Scored> = Vec::new();
+    let mut parts: Vec<(Vec<f64>, f64)> = Vec::new();
+    let mut has_group = vec![false; groups];
+    let mut files = 0u64;
+    let mut flush =
+        |d: usize, docs: &mut Vec<Scored>, parts: &mut Vec<(Vec<f64>, f64)>, has: &mut [bool], files: u64| {
+            progress.advance(files);
+            let scored = !stats.excluded[d]
+                && !docs.is_empty()
+                && !q.groups.iter().enumerate().any(|(g, grp)| grp.required && !has[g]);
+            if scored {
+                let score = (lx::dossier_score(parts) * 1e9).round() / 1e9;
+                let mut list = std::mem::take(docs);
+                list.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.target.cmp(&b.target)));
+                total += 1;
+                top.insert(Ranked { dossier: d, score, touched: None, docs: list });
+            }
+            docs.clear();
+            parts.clear();
+            has.iter_mut().for_each(|h| *h = false);
+        };
+    loop {
+        // The worker whose next record has the lowest target.
+        let next =
+            (0..lists.len()).filter_map(|w| lists[w].list.get(at[w]).map(|r| (r.target, w))).min_by_key(|&(t, _)| t);
+        let Some((target, w)) = next else { break };
+        let ti = target as usize;
+        let d = targets[ti].dossier;
+        if current.is_some_and(|c| c != d) {
+            flush(current.expect("checked"), &mut docs, &mut parts, &mut has_group, files);
+            files = 0;
+        }
+        current = Some(d);
+        files += 1;
+        while let Some(r) = lists[w].list.get(at[w]).filter(|r| r.target == target) {
+            at[w] += 1;
+            if stats.excluded[d] {
+                continue;
+            }
+            let (doc, st) = lists[w].stats(r, groups);
+            for (g, h) in has_group.iter_mut().enumerate() {
+                *h |= st.has(g);
+            }
+            let contributions = scorer.contributions(&st);
+            let bonus = scorer.bonus(&st);
+            let total = contributions.iter().sum::<f64>() + bonus;
+            docs.push(Scored { target: ti, doc, total });
+            parts.push((contributions, bonus));
+        }
+    }
+    if let Some(d) = current {
+        flush(d, &mut docs, &mut parts, &mut has_group, files);
     }
     (top.list, total)
 }
@@ -872,6 +1131,68 @@ mod tests {
                 }
                 let got: Vec<usize> = top.list.iter().map(|r| r.dossier).collect();
                 assert_eq!(got, whole[..keep.min(whole.len())].to_vec(), "keep {keep}, stride {stride}");
+            }
+        }
+    }
+
+    /// Over the record budget (none at all, or overrun part-way through the scan) a search
+    /// re-reads the matching files; it ranks exactly as the records do: the same Dossiers,
+    /// scores, documents and their order, counts and document frequencies.
+    #[test]
+    fn the_over_budget_re_read_ranks_exactly_as_the_in_budget_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = crate::generate::Spec { dossiers: 40, artifacts_per_dossier: 4, body_bytes: 1_500, seed: 7 };
+        crate::generate::generate(dir.path(), &spec).unwrap();
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("dossier.md").is_file())
+            .collect();
+        dirs.sort();
+        // A rare word in the first artifact of every fifth Dossier.
+        for d in dirs.iter().step_by(5) {
+            let mut arts: Vec<PathBuf> =
+                std::fs::read_dir(d.join("artifacts")).unwrap().map(|e| e.unwrap().path()).collect();
+            arts.retain(|p| p.extension().is_some_and(|e| e == "md" || e == "txt"));
+            arts.sort();
+            let mut text = std::fs::read_to_string(&arts[0]).unwrap();
+            text.push_str("\nThe Zephyrine cutover is scheduled.\n");
+            std::fs::write(&arts[0], text).unwrap();
+        }
+        type Shape = (usize, Vec<(usize, f64, Vec<(usize, DocRef, f64)>)>, u64, Vec<u64>, usize);
+        let run = |query: &lx::Query, keep: usize, budget: usize| -> (Shape, bool) {
+            let targets = targets(&dirs, query);
+            let s = scan(&targets, &dirs, query, &prefilter(query), keep, budget, &crate::progress::SILENT);
+            let top = s
+                .top
+                .iter()
+                .map(|r| (r.dossier, r.score, r.docs.iter().map(|d| (d.target, d.doc, d.total)).collect()))
+                .collect();
+            ((s.total_dossiers, top, s.stats.total_hits, s.stats.df, s.stats.matched_files), s.from_records)
+        };
+        for text in [
+            "failover",
+            "failover replica timeout",
+            "\"failover replica\" alerting",
+            "failover -zephyrine",
+            "zephyrine",
+            "zephyrine failover",
+            "in:decisions failover",
+            "kind:artifact design export",
+        ] {
+            let query = lx::parse(text).unwrap();
+            for keep in [1, 5, 1_000] {
+                let (within, recorded) = run(&query, keep, usize::MAX);
+                assert!(recorded, "{text}: the records fit an unlimited budget");
+                assert!(within.0 > 0 && within.2 > 0, "{text}: the generated store matches it");
+                for budget in [0, 2_000] {
+                    let (over, recorded) = run(&query, keep, budget);
+                    // 2,000 bytes hold some 30 records: overrun part-way for the frequent words.
+                    if budget == 0 || within.2 > 100 {
+                        assert!(!recorded, "{text}: {budget} bytes is over budget");
+                    }
+                    assert_eq!(over, within, "{text}, keep {keep}, budget {budget}");
+                }
             }
         }
     }
