@@ -386,8 +386,19 @@ fn spec_8_6_link_candidates_have_id_name_confidence_and_reason() {
 fn spec_8_7_target_survives_source_is_archived_and_the_archive_is_unified() {
     let s = store();
     let (source, target, sids, tids) = crate::merge::pair(&s, false);
-    let r =
-        McpSession::new(&s, "sess-mg").call("dossier_merge", json!({"source_id": source, "target_id": target})).run();
+    let args = json!({"source_id": source, "target_id": target});
+    // The review round first (issue 19): the pair lists only pairs the rules think compatible;
+    // the agent judges them so, and the merge completes.
+    let r = McpSession::new(&s, "sess-mg").call("dossier_merge", args.clone()).run();
+    assert_eq!(r[0].code(), "conflict_detected", "{:#}", r[0].envelope);
+    let review = r[0].envelope["error"]["details"]["review"].as_array().unwrap().clone();
+    assert!(!review.is_empty() && review.iter().all(|i| i["compatible_hint"].is_string()), "{review:#?}");
+    let mut answered = args.clone();
+    answered["reviews"] = review
+        .iter()
+        .map(|i| json!({"conflict_id": i["conflict_id"], "verdict": "compatible", "reason": "additive detail"}))
+        .collect();
+    let r = McpSession::new(&s, "sess-mg").call("dossier_merge", answered).run();
     assert!(r[0].ok(), "{:#}", r[0].envelope);
     let t = cli_ok(&s, &["show", &target]);
     assert_eq!(t["frontmatter"]["status"], "active", "the target survives");

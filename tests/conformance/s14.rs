@@ -409,7 +409,7 @@ fn spec_14_5_d_source_dossier_files_are_not_deleted() {
     let s = store();
     let (source, target, _, _) = crate::merge::pair(&s, false);
     let before: Vec<String> = snapshot(&s.root().join(&source)).into_iter().map(|(p, _)| p).collect();
-    cli_ok(&s, &["merge", &source, &target]);
+    cli_ok(&s, &["merge", &source, &target, "--keep-both-possible"]);
     let after: Vec<String> = snapshot(&s.root().join(&source)).into_iter().map(|(p, _)| p).collect();
     for p in &before {
         assert!(after.contains(p), "{p} was deleted by the merge");
