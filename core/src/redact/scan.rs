@@ -1725,7 +1725,7 @@ fn assignment(v: &str, name: &str) -> bool {
     if w.last().is_some_and(|l| l == "id") {
         let n = w.len();
         let secret_id = n >= 2 && w[n - 2] == "secret" && (n == 2 || matches!(w[n - 3].as_str(), "vault" | "approle"));
-        let secret_id = secret_id || (n == 3 && w[0] == "private" && w[1] == "key");
+        let secret_id = secret_id || (n >= 3 && w[n - 2] == "key" && w[n - 3] == "private");
         if !secret_id {
             return false;
         }

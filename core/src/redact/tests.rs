@@ -554,6 +554,8 @@ fn fourth_round_context_beyond_the_line_is_caught() {
             "c7Hq2LmX9vRt",
         ),
         ("smtp_password:\n  value: \"Gx8#qLp2Vz7mTk\"\n  rotate: true", "assignment", "Gx8#qLp2Vz7m"),
+        // A service account's key id sits beside its key: a secret (recall first; see scan.rs).
+        ("  \"gcp_private_key_id\": \"2b0b6d130392bd7e3020e809c8898ae2f5db6ef8\",", "assignment", "2b0b6d130392"),
         (
             "\"relay_secret\": {\n  \"description\": \"relay\",\n  \"value\": \"Zt5Qw9Lx2Bn7Vc4Mk8Pj3Hr6\"\n}",
             "assignment",
