@@ -680,3 +680,24 @@ fn issue_23_a_killed_sync_does_not_stop_the_next_one() {
     assert!(json_of(&out)["error"]["message"].as_str().unwrap().contains("index.lock"));
     assert!(a.root().join(".git/index.lock").exists());
 }
+
+/// A remote made with a plain `git init --bare` names `master` as its HEAD, while the first
+/// machine's store pushes `main`: `sync clone` still checks out the store (found by hand: a
+/// plain `git clone` checked out nothing and the clone reported 0 Dossiers as a success).
+#[test]
+fn issue_23_sync_clone_checks_out_the_stores_branch_from_a_plain_bare_remote() {
+    let dir = tempfile::tempdir().unwrap();
+    git_in(dir.path(), &["init", "-q", "--bare", "-b", "master", "remote.git"]);
+    let url = format!("file://{}", dir.path().join("remote.git").display());
+    let a = Machine::new();
+    a.store.init();
+    a.ok(&["promote", "--name", "Alpha work"]);
+    a.ok(&["sync", "init", &url]);
+    let b = Machine::new();
+    let cloned = b.ok(&["sync", "clone", &url]);
+    assert_eq!(cloned["data"]["branch"], "main", "{cloned:#}");
+    assert_eq!(cloned["data"]["dossiers"], 1, "{cloned:#}");
+    assert_eq!(show(&b, "alpha-work")["frontmatter"]["name"], "Alpha work");
+    b.ok(&["sync"]);
+    assert_converged(&a, &b);
+}

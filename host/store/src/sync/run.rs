@@ -187,6 +187,33 @@ fn remote_heads(git: &Git, remote: &str) -> Result<Vec<(String, String)>> {
         .collect())
 }
 
+/// The branch `sync clone` checks out. A bare repository made with a plain `git init --bare`
+/// names `master` as its HEAD whatever branch the first machine pushed (`main`), and a plain
+/// `git clone` of it then checks out nothing: the remote's HEAD when it names a branch that
+/// exists, else its only branch, else `main` or `master`; several others are refused, named.
+fn clone_branch(git: &Git, remote: &str, heads: &[(String, String)]) -> Result<String> {
+    let has = |name: &str| heads.iter().any(|(h, _)| h == name);
+    let symref = git.run(["ls-remote", "--symref", remote, "HEAD"]).map_err(|e| git::unreachable(remote, e))?;
+    let named =
+        symref.lines().find_map(|l| l.strip_prefix("ref: refs/heads/")?.strip_suffix("\tHEAD").map(str::to_string));
+    if let Some(name) = named.filter(|n| has(n)) {
+        return Ok(name);
+    }
+    if let [(only, _)] = heads {
+        return Ok(only.clone());
+    }
+    if let Some(name) = ["main", "master"].into_iter().find(|n| has(n)) {
+        return Ok(name.to_string());
+    }
+    let names: Vec<&str> = heads.iter().map(|(h, _)| h.as_str()).collect();
+    Err(DossierError::new(
+        Code::InvalidInput,
+        format!("the remote {remote} has several branches ({}) and its HEAD names none of them", names.join(", ")),
+    )
+    .with_details(json!({ "field": "remote", "got": names, "expected": "a remote whose HEAD names the store's branch" }))
+    .with_next("set the remote's HEAD to the store's branch (`git symbolic-ref HEAD refs/heads/<branch>` in the bare repository), then clone again"))
+}
+
 /// How a push ended.
 enum Pushed {
     Done,
@@ -428,12 +455,22 @@ pub fn clone(store: &Store, remote: &str) -> Result<CloneOutcome> {
             .with_details(json!({ "field": "remote", "got": remote, "expected": "a remote a store was pushed to" }))
             .with_next(format!("dossier sync init {remote}  (on the machine that has the store)")));
     }
-    git.run([OsStr::new("clone"), OsStr::new("-q"), OsStr::new(remote), root.as_os_str()])
-        .map_err(|e| git::unreachable(remote, e))?;
+    let branch = clone_branch(&git, remote, &heads)?;
+    git.run([
+        OsStr::new("clone"),
+        OsStr::new("-q"),
+        OsStr::new("--branch"),
+        OsStr::new(&branch),
+        OsStr::new(remote),
+        root.as_os_str(),
+    ])
+    .map_err(|e| git::unreachable(remote, e))?;
     let git = Git::at(root);
     machine::protect_key(store)?;
-    let branch = branch(&git)?;
-    let head = git.rev_parse("HEAD")?.unwrap_or_default();
+    let head = git.rev_parse("HEAD")?.ok_or_else(|| {
+        DossierError::new(Code::StoreUnavailable, format!("the clone of {remote} has no commit on `{branch}`"))
+            .with_next(format!("check the remote's branches with `git ls-remote {remote}`"))
+    })?;
     machine::write_success(store, &model::now_timestamp())?;
     Ok(CloneOutcome {
         remote: remote.to_string(),
