@@ -680,3 +680,169 @@ fn issue_23_a_killed_sync_does_not_stop_the_next_one() {
     assert!(json_of(&out)["error"]["message"].as_str().unwrap().contains("index.lock"));
     assert!(a.root().join(".git/index.lock").exists());
 }
+
+/// `dossier hook <event>` on `m` as Claude Code runs it (the event's JSON on stdin); stdout and
+/// the hook's wall time. Hooks always exit 0.
+fn hook(m: &Machine, event: &str, input: &serde_json::Value) -> (String, std::time::Duration) {
+    let t = std::time::Instant::now();
+    let out = m.cmd().args(["hook", event]).write_stdin(input.to_string()).output().unwrap();
+    let took = t.elapsed();
+    assert!(out.status.success(), "hooks always exit 0: {out:?}");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), took)
+}
+
+/// Turn `sync.auto` on in `m`'s config.yaml (the shared part), starting a background sync at
+/// every session start (`min_interval_minutes`).
+fn auto_on(m: &Machine, min_interval_minutes: u64) {
+    let path = m.root().join("config.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut text = text.split("\nsync:\n").next().unwrap().to_string();
+    text.push_str(&format!("\nsync:\n  auto: true\n  min_interval_minutes: {min_interval_minutes}\n"));
+    std::fs::write(&path, text).unwrap();
+}
+
+/// Whether a `dossier sync` holds `m`'s sync lock now.
+fn sync_running(m: &Machine) -> bool {
+    let f =
+        std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(m.root().join(".sync/lock")).unwrap();
+    matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock))
+}
+
+/// Poll `what` every 100 ms for at most 60 s.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let t = std::time::Instant::now();
+    while !done() {
+        assert!(t.elapsed() < std::time::Duration::from_secs(60), "waited 60 s for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+fn wait_idle(m: &Machine) {
+    wait_until("the background sync to finish", || !sync_running(m));
+}
+
+#[test]
+fn issue_23_sync_auto_session_start_syncs_in_the_background_and_says_when_the_store_last_synced() {
+    let remote = Remote::new();
+    let (a, b) = two_machines(&remote);
+    // Off (the default): session start starts nothing, and says when the store last synced.
+    let (out, _) = hook(&a, "session-start", &serde_json::json!({ "session_id": "s0", "source": "startup" }));
+    assert!(out.contains("Store synced under a minute ago."), "{out}");
+    assert!(!a.root().join(".sync/background.started").exists(), "auto is off: nothing started");
+    // On, with the default interval: the sync `init` just made is recent, so none starts.
+    auto_on(&a, 5);
+    let (out, _) = hook(&a, "session-start", &serde_json::json!({ "session_id": "s1", "source": "startup" }));
+    assert!(!out.contains("background sync started"), "{out}");
+    assert!(!a.root().join(".sync/background.started").exists());
+
+    // On, every session: A's edit goes out and B's comes in, without the hook waiting for it.
+    auto_on(&a, 0);
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    b.ok(&["next", "alpha-work", "Written on B"]);
+    b.sync();
+    let (out, _) = hook(&a, "session-start", &serde_json::json!({ "session_id": "s2", "source": "startup" }));
+    assert!(out.contains("(a background sync started)"), "{out}");
+    wait_until("A's edit on the remote", || remote.show("alpha-work/dossier.md").contains("lead: Alice"));
+    wait_idle(&a);
+    assert!(a.read("alpha-work/dossier.md").contains("next_action: Written on B"), "pulled");
+    assert!(a.read(".sync/background.log").contains("synced with"), "{}", a.read(".sync/background.log"));
+    assert_eq!(doctor_codes(&a, "sync"), ["ok"]);
+    b.sync();
+    assert_converged(&a, &b);
+
+    // `dossier sync --background` is the same start, from the command line.
+    a.ok(&["lead", "alpha-work", "Anna"]);
+    let v = a.ok(&["sync", "--background"]);
+    assert_eq!(v["data"]["started"], true, "{v}");
+    wait_until("the --background sync's push", || remote.show("alpha-work/dossier.md").contains("lead: Anna"));
+    wait_idle(&a);
+}
+
+#[test]
+fn issue_23_sync_auto_session_end_pushes_the_captured_transcript_in_the_background() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    auto_on(&a, 5);
+    a.cmd().args(["switch", "alpha-work", "--session", "s-end"]).assert().success();
+    let t = a.store.dir.path().join("transcript.jsonl");
+    std::fs::write(&t, "{\"type\":\"user\",\"message\":\"hello\"}\n").unwrap();
+    let input = serde_json::json!({ "session_id": "s-end", "transcript_path": t, "reason": "other" });
+    let (out, took) = hook(&a, "session-end", &input);
+    assert!(!out.contains("could not start"), "{out}");
+    assert!(took < std::time::Duration::from_millis(1_500), "the SessionEnd budget holds: {took:?}");
+    // The interval only spaces out session starts: the push after a capture always starts.
+    wait_until("the transcript artifact on the remote", || {
+        remote.files().iter().any(|f| f.starts_with("alpha-work/artifacts/") && f.ends_with(".txt"))
+    });
+    wait_idle(&a);
+    assert_eq!(a.git(&["status", "--porcelain"]), "");
+}
+
+#[test]
+fn issue_23_sync_auto_never_waits_on_a_hanging_remote_and_its_failure_shows_at_the_next_session_start() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    auto_on(&a, 0);
+    // An ssh remote whose connection hangs (a host that drops packets), then times out: git
+    // waits on it inside the fetch.
+    let ssh = a.store.dir.path().join("hanging-ssh");
+    std::fs::write(
+        &ssh,
+        "#!/bin/sh\nsleep 4\necho 'ssh: connect to host dossier.invalid port 22: Connection timed out' >&2\nexit 255\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    a.git(&["config", "core.sshCommand", ssh.to_str().unwrap()]);
+    a.git(&["remote", "set-url", "origin", "ssh://dossier.invalid/srv/dossier.git"]);
+    a.ok(&["next", "alpha-work", "Offline edit"]);
+
+    let (out, took) = hook(&a, "session-start", &serde_json::json!({ "session_id": "h1", "source": "startup" }));
+    assert!(out.contains("(a background sync started)"), "{out}");
+    assert!(out.contains("1 open dossier(s): Alpha work"), "the normal nudge: {out}");
+    assert!(took < std::time::Duration::from_secs(2), "the hook never waits on the network: {took:?}");
+    assert!(sync_running(&a), "the background sync is still waiting on the remote when the hook is done");
+    // A second session meanwhile starts none (the lock) and says one is running.
+    let (out, _) = hook(&a, "session-start", &serde_json::json!({ "session_id": "h2", "source": "startup" }));
+    assert!(out.contains("(a sync is running)"), "{out}");
+
+    wait_idle(&a);
+    assert!(a.read(".sync/state.json").contains("remote_unavailable"));
+    a.git(&["config", "--unset", "core.sshCommand"]);
+    // The failure is in the next session's context and in doctor, with the fix.
+    auto_on(&a, 60);
+    let (out, _) = hook(&a, "session-start", &serde_json::json!({ "session_id": "h3", "source": "startup" }));
+    assert!(
+        out.contains("Warning: last sync FAILED")
+            && out.contains("remote_unavailable")
+            && out.contains("run `dossier sync`"),
+        "{out}"
+    );
+    assert_eq!(doctor_codes(&a, "sync"), ["sync_failed"]);
+    // The local edit is intact and committed.
+    assert_eq!(show(&a, "alpha-work")["frontmatter"]["next_action"], "Offline edit");
+    assert!(a.git(&["log", "-1", "--format=%s"]).contains("alpha-work"), "committed locally");
+}
+
+#[test]
+fn issue_23_sync_auto_a_background_sync_that_cannot_start_is_a_warning_and_the_hook_still_answers() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    auto_on(&a, 0);
+    // The log cannot be created (a directory in its place): the start fails.
+    std::fs::create_dir_all(a.root().join(".sync/background.log")).unwrap();
+    let (out, _) = hook(&a, "session-start", &serde_json::json!({ "session_id": "x1", "source": "startup" }));
+    assert!(out.contains("Warning: sync.auto: the background sync could not start"), "{out}");
+    assert!(out.contains("run `dossier sync`"), "{out}");
+    assert!(out.contains("1 open dossier(s): Alpha work"), "the normal nudge: {out}");
+    assert!(!sync_running(&a));
+    a.cmd().args(["switch", "alpha-work", "--session", "x1"]).assert().success();
+    let t = a.store.dir.path().join("transcript.jsonl");
+    std::fs::write(&t, "{\"type\":\"user\",\"message\":\"hello\"}\n").unwrap();
+    let (out, _) =
+        hook(&a, "session-end", &serde_json::json!({ "session_id": "x1", "transcript_path": t, "reason": "other" }));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["systemMessage"].as_str().unwrap().contains("background sync could not start"), "{out}");
+    let captured = std::fs::read_dir(a.root().join("alpha-work/artifacts")).unwrap().count();
+    assert!(captured >= 1, "the transcript was captured all the same");
+}

@@ -314,6 +314,10 @@ pub enum Command {
     /// Exit codes: 0 synced, 7 not synced, 8 git missing or too old, 10 remote unreachable,
     /// 11 push rejected, 12 another sync is running.
     Sync {
+        /// Start the sync as a detached process and return at once (what the `sync.auto` hooks
+        /// do); its output goes to .sync/background.log, its result to `dossier doctor`.
+        #[arg(long)]
+        background: bool,
         #[command(subcommand)]
         command: Option<SyncCommand>,
     },

@@ -4,7 +4,10 @@
 //! `resume`/`compact`) that block, then the Distillation Guide and the active Distilled State in
 //! full when they fit under Claude Code's ~10,000-character hook cap, otherwise the explicit
 //! pointer (what to call to load what is not shown). Never output that Claude Code would cut
-//! to a preview. A binding whose Dossier no longer exists is said, with the ways out. First,
+//! to a preview. A binding whose Dossier no longer exists is said, with the ways out. In a
+//! synced store one line says when it last synced, or a warning that the last sync failed;
+//! with `sync.auto` a background sync is started first, never waited for
+//! (`crate::ops::sync::session_start_status`). First,
 //! once per session, the repository HEAD of the session's cwd and whether its tracked files were
 //! dirty are recorded in its binding (`work_start`, for codecall's locate rules), read on a
 //! thread while the payload is built (HEAD from the repository's files, one `git status
@@ -60,6 +63,11 @@ fn session_start_payload(app: &App, input: &HookInput) -> Result<HookOutput> {
     {
         warnings.push(format!("Transcript {} is not readable; transcript capture will fail.", p.display()));
     }
+    // The store's sync: a failed last attempt is a warning; with `sync.auto` a background sync
+    // starts here (never waited for).
+    let sync = crate::ops::sync::session_start_status(app);
+    warnings.extend(sync.warnings);
+    let notes = sync.notes;
     if let Some((binding, id)) = bound_dossier(app, &input.session_id)? {
         if let Some(missing) = sessions::missing_dossier(app, &binding) {
             // A dead binding is said first, with the two ways out; never the nudge alone.
@@ -71,13 +79,13 @@ fn session_start_payload(app: &App, input: &HookInput) -> Result<HookOutput> {
                 ),
             );
         } else {
-            match bound_payload(app, &id, &warnings) {
+            match bound_payload(app, &id, &warnings, &notes) {
                 Ok(text) => return Ok(HookOutput::Text(text)),
                 Err(e) => warnings.push(format!("the bound Dossier `{id}` could not be loaded: {}", e.message)),
             }
         }
     }
-    Ok(HookOutput::Text(nudge(app, &warnings)))
+    Ok(HookOutput::Text(nudge(app, &warnings, &notes)))
 }
 
 /// Read, on a thread, the repository HEAD of the session's working directory and whether its
@@ -112,9 +120,9 @@ fn record_work_start(app: &App, input: &HookInput, state: dossier_evidence::loca
 }
 
 /// The unbound payload of SPEC §9.1: the `# Dossier Library` header, the capability warnings
-/// one a line, and one line naming the open Dossiers in priority order while they fit
-/// [`NUDGE_NAMES_CHARS`] (then "and N more").
-pub fn nudge(app: &App, warnings: &[String]) -> String {
+/// one a line, the notes (the store's sync) one a line, and one line naming the open Dossiers
+/// in priority order while they fit [`NUDGE_NAMES_CHARS`] (then "and N more").
+pub fn nudge(app: &App, warnings: &[String], notes: &[String]) -> String {
     let mut out = String::from("# Dossier Library\n\n");
     let (names, order_note) = match listing::list(app, &Status::OPEN, listing::now_millis()) {
         Ok(l) => (l.dossiers.into_iter().map(|d| d.name).collect::<Vec<_>>(), None),
@@ -127,6 +135,10 @@ pub fn nudge(app: &App, warnings: &[String]) -> String {
     }
     if let Some(note) = order_note {
         out.push_str(&format!("Warning: open dossiers are not in priority order ({}).\n", one_line(&note)));
+        warned = true;
+    }
+    for n in notes {
+        out.push_str(&format!("{}\n", one_line(n)));
         warned = true;
     }
     if warned {
@@ -201,10 +213,10 @@ fn tilde(p: &Path) -> String {
 /// Distilled State in full when both fit under the hook cap; when they do not, the state whole
 /// and the explicit pointer to the guide, or — when the state alone does not fit — a header
 /// and the exact calls that load guide and state. Never cut silently.
-fn bound_payload(app: &App, id: &str, warnings: &[String]) -> Result<String> {
+fn bound_payload(app: &App, id: &str, warnings: &[String], notes: &[String]) -> Result<String> {
     let r = recall::recall(app, id, None)?;
     let guide_path = tilde(&app.store.guide_path());
-    let mut head = nudge(app, warnings);
+    let mut head = nudge(app, warnings, notes);
     head.push_str(&format!("\n# Dossier: {} (bound to this session)\n\n", one_line(&r.name)));
     for w in &r.warnings {
         head.push_str(&format!("Warning: {}\n", one_line(w)));

@@ -1,10 +1,14 @@
 //! Sync through the user's git (issue 23, docs/sync.md): `init`, `clone` and `sync` as use
 //! cases — the store's `dossier_store::sync` does the work; this adds what follows (the context
-//! library refreshed after the working tree moved, the conflicts to resolve as next steps).
+//! library refreshed after the working tree moved, the conflicts to resolve as next steps) —
+//! and `sync.auto`'s side: the detached background sync the hooks start
+//! ([`start_background`]) and what a session start says about the last sync
+//! ([`session_start_status`]).
 //!
 //! Not for: the merge rules or git (`dossier_store::sync`), parsing or rendering.
 
-use dossier_store::error::Result;
+use dossier_store::error::{DossierError, Result};
+use dossier_store::model;
 use dossier_store::sync::{self, CloneOutcome, InitOutcome, SyncOutcome};
 use dossier_store::{App, Store, context};
 
@@ -55,4 +59,138 @@ pub fn sync(app: &App) -> Result<Outcome<SyncOutcome>> {
         ));
     }
     Ok(out)
+}
+
+/// The background `dossier sync` the hooks start (`sync.auto`, docs/sync.md), or that `dossier
+/// sync --background` starts: what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Background {
+    /// A `dossier sync` was started (its process id); it runs on after this process exits.
+    Started(u32),
+    /// Another sync holds `.sync/lock`: none was started.
+    Running,
+    /// The last attempt (or the last background start) was this many minutes ago, less than
+    /// `sync.min_interval_minutes`: none was started.
+    Recent(u64),
+}
+
+/// Where the last background sync writes its output (this machine's, never synced).
+pub fn background_log(store: &Store) -> std::path::PathBuf {
+    sync::machine::sync_dir(store).join("background.log")
+}
+
+fn spawned_at_path(store: &Store) -> std::path::PathBuf {
+    sync::machine::sync_dir(store).join("background.started")
+}
+
+/// Seconds since an RFC 3339 timestamp (`None` when it does not parse).
+pub fn seconds_since(ts: &str) -> Option<i64> {
+    let t = time::OffsetDateTime::parse(ts, &time::format_description::well_known::Rfc3339).ok()?;
+    Some((time::OffsetDateTime::now_utc() - t).whole_seconds().max(0))
+}
+
+/// Start `dossier sync` as a detached process: its own session (`setsid`: no terminal, so an
+/// ssh that would prompt fails instead of stopping), stdin from /dev/null, stdout and stderr to
+/// [`background_log`]; never waited for. Not started while another sync holds the lock, nor —
+/// with `min_interval` — when the last attempt or background start is more recent than that.
+/// The caller must not block on anything but the `fork`/`exec`.
+pub fn start_background(app: &App, min_interval: Option<std::time::Duration>) -> Result<Background> {
+    use std::os::unix::process::CommandExt as _;
+    let store = &app.store;
+    match sync::machine::try_lock(store)? {
+        None => return Ok(Background::Running),
+        Some(lock) => drop(lock),
+    }
+    if let Some(min) = min_interval.filter(|m| !m.is_zero()) {
+        let state = sync::machine::read_state(store);
+        let spawned = std::fs::read_to_string(spawned_at_path(store)).ok();
+        let recent = [state.last_attempt_at.as_deref(), spawned.as_deref().map(str::trim)]
+            .into_iter()
+            .flatten()
+            .filter_map(seconds_since)
+            .min();
+        if let Some(secs) = recent
+            && (secs as u64) < min.as_secs()
+        {
+            return Ok(Background::Recent(secs as u64 / 60));
+        }
+    }
+    let log_path = background_log(store);
+    let log = std::fs::File::create(&log_path).map_err(|e| DossierError::io("create", &log_path, e))?;
+    let err = log.try_clone().map_err(|e| DossierError::io("open", &log_path, e))?;
+    let exe = std::env::current_exe().map_err(|e| DossierError::io("find", std::path::Path::new("dossier"), e))?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("sync").env("DOSSIER_HOME", store.root()).stdin(std::process::Stdio::null()).stdout(log).stderr(err);
+    // SAFETY: `setsid` is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let child = cmd.spawn().map_err(|e| DossierError::io("start", std::path::Path::new("dossier sync"), e))?;
+    let _ = dossier_store::files::write_atomic(&spawned_at_path(store), model::now_timestamp().as_bytes());
+    Ok(Background::Started(child.id()))
+}
+
+/// How long ago, for a person: `12 min`, `3 h`, `2 days`.
+pub fn ago(secs: i64) -> String {
+    match secs {
+        s if s < 60 => "under a minute".to_string(),
+        s if s < 3_600 => format!("{} min", s / 60),
+        s if s < 172_800 => format!("{} h", s / 3_600),
+        s => format!("{} days", s / 86_400),
+    }
+}
+
+/// What a session start says about the store's sync (docs/sync.md): a warning when the last
+/// attempt failed (shown whether `sync.auto` is on or not), otherwise a note saying when it
+/// last synced; with `sync.auto` on, a background sync is started first (never waited for) and
+/// the line says so. Nothing for a store that is not synced. Never fails: a sync that could not
+/// start is a warning.
+#[derive(Clone, Debug, Default)]
+pub struct Status {
+    pub warnings: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+pub fn session_start_status(app: &App) -> Status {
+    let mut s = Status::default();
+    if !app.store.is_synced() {
+        return s;
+    }
+    let state = sync::machine::read_state(&app.store);
+    let background = if app.config.sync.auto {
+        let every = std::time::Duration::from_secs(app.config.sync.min_interval_minutes.saturating_mul(60));
+        match start_background(app, Some(every)) {
+            Ok(Background::Started(_)) => Some("a background sync started".to_string()),
+            Ok(Background::Running) => Some("a sync is running".to_string()),
+            Ok(Background::Recent(_)) => None,
+            Err(e) => {
+                s.warnings.push(format!(
+                    "sync.auto: the background sync could not start ({}); run `dossier sync`",
+                    e.message
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let when = |ts: &Option<String>| ts.as_deref().and_then(seconds_since).map(ago);
+    let tail = background.map(|b| format!(" ({b})")).unwrap_or_default();
+    match (&state.last_error, when(&state.last_attempt_at), when(&state.last_success_at)) {
+        (Some(e), at, _) => {
+            let code = e.split(':').next().unwrap_or(e);
+            s.warnings.push(format!(
+                "last sync FAILED {} ago: {code} — run `dossier sync` (`dossier doctor` has the details){tail}",
+                at.unwrap_or_else(|| "some time".into())
+            ));
+        }
+        (None, _, Some(ok)) => s.notes.push(format!("Store synced {ok} ago{tail}.")),
+        (None, _, None) => s.notes.push(format!("Store never synced: run `dossier sync`{tail}.")),
+    }
+    s
 }
