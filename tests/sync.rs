@@ -440,8 +440,22 @@ fn issue_23_divergent_distilled_states_give_the_same_conflict_file_on_both_machi
         assert_eq!(created.len(), 1, "{created:?}");
         assert_eq!(created[0]["conflict_id"], id.as_str());
     }
-    // Doctor shows it with the command that resolves it.
+    // Doctor shows it with the command that resolves it; so do `ls` (and its --json count) and
+    // session start, on both machines.
     assert_eq!(doctor_codes(&a, "sync.conflicts"), ["sync_conflict_open"]);
+    for m in [&a, &b] {
+        let item = m.ok(&["ls"])["data"]["dossiers"][0].clone();
+        assert_eq!(item["open_conflicts"], 1, "{item}");
+        let table = String::from_utf8_lossy(&m.run(&["ls"]).stdout).into_owned();
+        assert!(table.contains("!1 Alpha work"), "{table}");
+        assert!(table.contains("dossier conflicts resolve <id>"), "{table}");
+        let (out, _) = hook(m, "session-start", &serde_json::json!({ "session_id": "c1", "source": "startup" }));
+        assert!(
+            out.contains(&format!("Warning: 1 open conflict(s): {id} in alpha-work"))
+                && out.contains("`dossier conflicts resolve <id> --keep current|proposal`"),
+            "{out}"
+        );
+    }
     // The conflict file keeps both revisions and the base.
     assert!(file.contains("base_state:") && file.contains("current_state:") && file.contains("proposal_revision:"));
 
@@ -454,6 +468,9 @@ fn issue_23_divergent_distilled_states_give_the_same_conflict_file_on_both_machi
     for m in [&a, &b] {
         assert!(m.ok(&["conflicts", "list"])["data"]["conflicts"].as_array().unwrap().is_empty());
         assert!(doctor_codes(m, "sync.conflicts").is_empty());
+        assert_eq!(m.ok(&["ls"])["data"]["dossiers"][0]["open_conflicts"], 0);
+        let (out, _) = hook(m, "session-start", &serde_json::json!({ "session_id": "c2", "source": "startup" }));
+        assert!(!out.contains("open conflict"), "{out}");
         let state = m.read("alpha-work/dossier.md");
         assert!(state.contains(proposal_had), "{state}");
     }

@@ -194,3 +194,9 @@ mod tests {
         assert_eq!(pad("abcdef", 4), "abcdef");
     }
 }
+
+/// `!N ` before the name of a Dossier with N open conflicts, nothing otherwise (`dossier ls`
+/// and the TUI list mark them alike).
+pub fn conflict_mark(open: usize) -> String {
+    if open == 0 { String::new() } else { format!("!{open} ") }
+}
