@@ -353,7 +353,8 @@ fn issue_23_sync_errors_name_the_fix() {
     c.store.init();
     let out = c.run(&["sync", "init", &remote.url(), "--json"]);
     assert_eq!(out.status.code(), Some(5));
-    assert!(json_of(&out)["next_actions"].to_string().contains("dossier sync clone"));
+    let next = json_of(&out)["next_actions"].to_string();
+    assert!(next.contains("dossier sync clone") && next.contains("--join"), "{next}");
     assert!(!c.root().join(".git").exists(), "nothing written");
 }
 
@@ -862,4 +863,57 @@ fn issue_23_sync_auto_a_background_sync_that_cannot_start_is_a_warning_and_the_h
     assert!(v["systemMessage"].as_str().unwrap().contains("background sync could not start"), "{out}");
     let captured = std::fs::read_dir(a.root().join("alpha-work/artifacts")).unwrap().count();
     assert!(captured >= 1, "the transcript was captured all the same");
+}
+
+#[test]
+fn issue_23_sync_init_join_merges_two_existing_stores_and_keeps_both_same_slug_dossiers() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let remote = Remote::new();
+    let a = Machine::new();
+    a.store.init();
+    let shared_a = a.ok(&["promote", "--name", "Shared plan"])["data"]["id"].as_str().unwrap().to_string();
+    a.ok(&["promote", "--name", "Only on A", "--create"]);
+    a.ok(&["sync", "init", &remote.url()]);
+    // Another machine with its own store (its own key), sharing a slug and one of its own.
+    let b = Machine::new();
+    b.store.init();
+    let shared_b = b.ok(&["promote", "--name", "Shared plan"])["data"]["id"].as_str().unwrap().to_string();
+    b.ok(&["promote", "--name", "Only on B", "--create"]);
+    let before = support::snapshot(b.root());
+    let key_b = std::fs::read(b.root().join(".keys/redaction.key")).unwrap();
+    // Without the flag: refused, naming it, nothing written.
+    let out = b.run(&["sync", "init", &remote.url(), "--json"]);
+    assert_eq!(out.status.code(), Some(5));
+    assert!(json_of(&out)["next_actions"].to_string().contains(&format!("dossier sync init {} --join", remote.url())));
+    assert_eq!(support::snapshot(b.root()), before, "nothing written on the refusal");
+
+    let v = b.ok(&["sync", "init", &remote.url(), "--join"]);
+    let joined = &v["data"]["joined"];
+    assert_eq!(joined["pushed"], true, "{v}");
+    assert_eq!(joined["merge"]["renamed"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["data"]["dossiers"], 4);
+    assert!(v["warnings"].to_string().contains("SPEC 12.2"), "{v}");
+    a.sync();
+    assert_converged(&a, &b);
+    for m in [&a, &b] {
+        let slugs = m.store.ls_slugs(&[]);
+        assert_eq!(slugs.len(), 4, "{slugs:?}");
+        assert!(slugs.contains(&"only-on-a".to_string()) && slugs.contains(&"only-on-b".to_string()), "{slugs:?}");
+        let shared: Vec<&String> = slugs.iter().filter(|s| s.starts_with("shared-plan")).collect();
+        let ids: Vec<String> =
+            shared.iter().map(|s| show(m, s)["frontmatter"]["id"].as_str().unwrap().to_string()).collect();
+        assert!(ids.contains(&shared_a) && ids.contains(&shared_b), "both kept: {ids:?}");
+        for s in shared {
+            assert_eq!(show(m, s)["frontmatter"]["slug"], s.as_str());
+        }
+        // One key from now on (the joined store's); B's own is kept beside it, owner-only.
+        let key = |m: &Machine| std::fs::read(m.root().join(".keys/redaction.key")).unwrap();
+        assert_eq!(key(m), key(&a));
+        let kept = m.root().join(".keys/redaction.key.before-join");
+        assert_eq!(std::fs::read(&kept).unwrap(), key_b);
+        assert_eq!(std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    // A second `--join` onto its own history is a plain init (nothing to join).
+    let v = b.ok(&["sync", "init", &remote.url(), "--join"]);
+    assert!(v["data"]["joined"].is_null(), "{v}");
 }

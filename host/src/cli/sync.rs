@@ -15,9 +15,9 @@ pub(super) fn cmd_sync(background: bool, command: Option<SyncCommand>) -> Result
         return cmd_background(command.is_some());
     }
     match command {
-        Some(SyncCommand::Init { remote, allow_secrets }) => {
+        Some(SyncCommand::Init { remote, allow_secrets, join }) => {
             let app = crate::app::open()?;
-            let o = crate::ops::sync::init(&app, &remote, allow_secrets)?;
+            let o = crate::ops::sync::init(&app, &remote, allow_secrets, join)?;
             Ok(Output::of(o, json_of, |r| {
                 let mut text = format!(
                     "synced: {} Dossier(s) pushed to {} ({}, {})\n",
@@ -31,6 +31,13 @@ pub(super) fn cmd_sync(background: bool, command: Option<SyncCommand>) -> Result
                 }
                 if r.machine_config_moved {
                     text.push_str("this machine's part of config.yaml moved to config.machine.yaml (not synced)\n");
+                }
+                if let Some(j) = &r.joined {
+                    text.push_str("joined the store the remote already held:\n");
+                    for line in human(j).lines().skip(1) {
+                        text.push_str(line);
+                        text.push('\n');
+                    }
                 }
                 text
             }))

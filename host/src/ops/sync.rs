@@ -14,9 +14,17 @@ use dossier_store::{App, Store, context};
 
 use super::{Next, Outcome};
 
-pub fn init(app: &App, remote: &str, allow_secrets: bool) -> Result<Outcome<InitOutcome>> {
-    let r = sync::init(app, remote, allow_secrets)?;
+pub fn init(app: &App, remote: &str, allow_secrets: bool, join: bool) -> Result<Outcome<InitOutcome>> {
+    let r = sync::init(app, remote, allow_secrets, join)?;
     let mut out = Outcome::new(r);
+    if let Some(joined) = &out.data.joined {
+        if !joined.came_in.is_empty() {
+            out.warnings.extend(context::after_mutation(app));
+        }
+        let (w, n) = merge_notes(&joined.merge);
+        out.warnings.extend(w);
+        out.next.extend(n);
+    }
     if out.data.secrets_allowed > 0 {
         out.warnings.push(format!(
             "{} secret(s) stored in plain text were pushed (--allow-secrets); `dossier doctor` lists them",
@@ -39,26 +47,35 @@ pub fn sync(app: &App) -> Result<Outcome<SyncOutcome>> {
     if !out.data.came_in.is_empty() {
         out.warnings.extend(context::after_mutation(app));
     }
-    for c in &out.data.merge.conflicts {
-        out.warnings.push(format!(
+    let (w, n) = merge_notes(&out.data.merge);
+    out.warnings.extend(w);
+    out.next.extend(n);
+    Ok(out)
+}
+
+/// What a sync merge did that the user must know, as warnings and next steps.
+fn merge_notes(m: &sync::merge::Report) -> (Vec<String>, Vec<Next>) {
+    let (mut warnings, mut next) = (Vec::new(), Vec::new());
+    for c in &m.conflicts {
+        warnings.push(format!(
             "{}: the Distilled State diverged on two machines; the other version is kept in {}",
             c.slug, c.path
         ));
-        out.next.push(Next::say(format!("dossier conflicts resolve {} --keep current|proposal", c.conflict_id)));
+        next.push(Next::say(format!("dossier conflicts resolve {} --keep current|proposal", c.conflict_id)));
     }
-    for c in &out.data.merge.clashes {
-        out.warnings.push(format!(
+    for c in &m.clashes {
+        warnings.push(format!(
             "{} had different contents on two machines: one is kept there, the other in {} (nothing was overwritten)",
             c.path, c.other
         ));
     }
-    for r in &out.data.merge.renamed {
-        out.warnings.push(format!(
+    for r in &m.renamed {
+        warnings.push(format!(
             "the slug {} was created on two machines: {} is now {} (SPEC 12.2)",
             r.from, r.dossier_id, r.to
         ));
     }
-    Ok(out)
+    (warnings, next)
 }
 
 /// The background `dossier sync` the hooks start (`sync.auto`, docs/sync.md), or that `dossier
