@@ -110,9 +110,10 @@ pub fn seconds_since(ts: &str) -> Option<i64> {
 /// ssh that would prompt fails instead of stopping), stdin from /dev/null, stdout and stderr to
 /// [`background_log`]; never waited for. Not started while another sync holds the lock, nor —
 /// with `min_interval` — when the last attempt or background start is more recent than that.
-/// The caller must not block on anything but the `fork`/`exec`.
+/// The caller must not block on anything but the `fork`/`exec`. A start that fails is recorded
+/// in `.sync/state.json` as the last attempt's error (doctor and the next session start show
+/// it) and returned.
 pub fn start_background(app: &App, min_interval: Option<std::time::Duration>) -> Result<Background> {
-    use std::os::unix::process::CommandExt as _;
     let store = &app.store;
     match sync::machine::try_lock(store)? {
         None => return Ok(Background::Running),
@@ -132,6 +133,25 @@ pub fn start_background(app: &App, min_interval: Option<std::time::Duration>) ->
             return Ok(Background::Recent(secs as u64 / 60));
         }
     }
+    match spawn_background(store) {
+        Ok(pid) => {
+            let _ = dossier_store::files::write_atomic(&spawned_at_path(store), model::now_timestamp().as_bytes());
+            Ok(Background::Started(pid))
+        }
+        Err(e) => {
+            // Recorded as the last attempt, so doctor and the next session start show it too.
+            let mut state = sync::machine::read_state(store);
+            state.last_attempt_at = Some(model::now_timestamp());
+            state.last_error = Some(format!("{}: the background sync could not start: {}", e.code.as_str(), e.message));
+            let _ = sync::machine::write_state(store, &state);
+            Err(e)
+        }
+    }
+}
+
+/// Spawn the detached `dossier sync` (see [`start_background`]); its process id.
+fn spawn_background(store: &Store) -> Result<u32> {
+    use std::os::unix::process::CommandExt as _;
     let log_path = background_log(store);
     let log = std::fs::File::create(&log_path).map_err(|e| DossierError::io("create", &log_path, e))?;
     let err = log.try_clone().map_err(|e| DossierError::io("open", &log_path, e))?;
@@ -148,8 +168,7 @@ pub fn start_background(app: &App, min_interval: Option<std::time::Duration>) ->
         });
     }
     let child = cmd.spawn().map_err(|e| DossierError::io("start", std::path::Path::new("dossier sync"), e))?;
-    let _ = dossier_store::files::write_atomic(&spawned_at_path(store), model::now_timestamp().as_bytes());
-    Ok(Background::Started(child.id()))
+    Ok(child.id())
 }
 
 /// How long ago, for a person: `12 min`, `3 h`, `2 days`.
