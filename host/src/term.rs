@@ -139,6 +139,12 @@ pub fn fit_lines(text: &str, max: Option<usize>) -> String {
     out
 }
 
+/// `!N ` before the name of a Dossier with N open conflicts, nothing otherwise (`dossier ls`
+/// and the TUI list mark them alike).
+pub fn conflict_mark(open: usize) -> String {
+    if open == 0 { String::new() } else { format!("!{open} ") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,10 +199,4 @@ mod tests {
         assert_eq!(pad("ab", 4), "ab  ");
         assert_eq!(pad("abcdef", 4), "abcdef");
     }
-}
-
-/// `!N ` before the name of a Dossier with N open conflicts, nothing otherwise (`dossier ls`
-/// and the TUI list mark them alike).
-pub fn conflict_mark(open: usize) -> String {
-    if open == 0 { String::new() } else { format!("!{open} ") }
 }

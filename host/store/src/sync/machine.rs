@@ -149,11 +149,9 @@ pub fn protect_key(store: &Store) -> Result<()> {
     }
     for (path, mode) in &paths {
         match std::fs::symlink_metadata(path) {
-            Ok(m) if m.is_file() || m.is_dir() => {
-                if m.permissions().mode() & 0o777 != *mode {
-                    std::fs::set_permissions(path, std::fs::Permissions::from_mode(*mode))
-                        .map_err(|e| DossierError::io("set permissions of", path, e))?;
-                }
+            Ok(m) if (m.is_file() || m.is_dir()) && m.permissions().mode() & 0o777 != *mode => {
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(*mode))
+                    .map_err(|e| DossierError::io("set permissions of", path, e))?;
             }
             _ => {}
         }
