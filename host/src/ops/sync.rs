@@ -181,17 +181,18 @@ pub fn ago(secs: i64) -> String {
     }
 }
 
-/// What a session start says about the store's sync (docs/sync.md): a warning when the last
-/// attempt failed (shown whether `sync.auto` is on or not), otherwise a note saying when it
-/// last synced; with `sync.auto` on, a background sync is started first (never waited for) and
-/// the line says so. Nothing for a store that is not synced. Never fails: a sync that could not
-/// start is a warning.
+/// What a session start says about the store's sync: warning lines and note lines.
 #[derive(Clone, Debug, Default)]
 pub struct Status {
     pub warnings: Vec<String>,
     pub notes: Vec<String>,
 }
 
+/// What a session start says about the store's sync (docs/sync.md): a warning when the last
+/// attempt failed (shown whether `sync.auto` is on or not), otherwise a note saying when it
+/// last synced; with `sync.auto` on, a background sync is started first (never waited for) and
+/// the line says so. Nothing for a store that is not synced. Never fails: a sync that could not
+/// start is a warning.
 pub fn session_start_status(app: &App) -> Status {
     let mut s = Status::default();
     if !app.store.is_synced() {
