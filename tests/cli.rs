@@ -136,6 +136,7 @@ fn ls_sorts_by_priority_then_oldest_touch_and_filters_status() {
         "priority_score",
         "path",
         "warnings",
+        "open_conflicts",
     ] {
         assert!(first.get(key).is_some(), "item lacks {key}: {first}");
     }

@@ -1,6 +1,7 @@
 //! Snapshot tests (insta) of the human-facing text of the real binary: `dossier ls`, `show`,
 //! `doctor` (clean and with problems), the SessionStart hook's payloads (unbound and bound),
-//! a merge's conflict rendering without a terminal, and `dossier conflicts list`. A wording
+//! a merge's conflict rendering without a terminal, `dossier conflicts list`, and open conflicts
+//! as `ls` and session start show them. A wording
 //! change is then a reviewed diff of a committed `tests/snapshots/*.snap` file.
 //!
 //! Ids, times, temp paths and the version are redacted so the snapshots are stable. A
@@ -194,6 +195,30 @@ fn session_start_bound() {
     let out = run(&store, &["switch", &slug, "--session", "s-2"]);
     assert!(out.status.success(), "{}", shown(&out));
     settings(&store).bind(|| insta::assert_snapshot!("session_start_bound", shown(&session_start(&store, "s-2"))));
+}
+
+/// A concurrent edit kept as a conflict file (SPEC §11.5): `ls` marks the Dossier (`!1`) with a
+/// note naming the fix, and session start names the conflict with the fix, unbound and bound.
+#[test]
+fn open_conflicts_in_ls_and_session_start() {
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let slug = promote(&store, "Shared topic");
+    promote(&store, "Quiet topic");
+    let base =
+        support::json_of(&run(&store, &["show", &slug, "--json"]))["data"]["revision"].as_str().unwrap().to_string();
+    for (who, text) in [("theirs", "Schema reviewed."), ("ours", "Schema rejected.")] {
+        let file = store.dir.path().join(format!("{who}.md"));
+        std::fs::write(&file, format!("# Shared topic\n\n## Situation\n\n{text}\n")).unwrap();
+        run(&store, &["save", &slug, "--base-revision", &base, "--from-file", file.to_str().unwrap()]);
+    }
+    let out = run(&store, &["switch", &slug, "--session", "s-c"]);
+    assert!(out.status.success(), "{}", shown(&out));
+    settings(&store).bind(|| {
+        insta::assert_snapshot!("ls_open_conflicts", shown(&run(&store, &["ls"])));
+        insta::assert_snapshot!("session_start_open_conflicts", shown(&session_start(&store, "s-u")));
+        insta::assert_snapshot!("session_start_bound_open_conflicts", shown(&session_start(&store, "s-c")));
+    });
 }
 
 #[test]

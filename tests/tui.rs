@@ -245,7 +245,8 @@ fn a_concurrent_edit_conflict_is_resolved_with_the_users_own_text() {
 
     let t = shell(&store, "tui-edit");
     let before = start_tui(&t, &store, "", "");
-    t.wait_for("show: 1+active");
+    let s = t.wait_for("show: 1+active");
+    assert!(s.contains("!1 Shared topic"), "the list marks the open conflict as `dossier ls` does:\n{s}");
     t.keys(&["c"]);
     t.wait_for("Open conflicts: 1");
     assert!(t.screen().contains("concurrent_edit") && t.screen().contains(&conf));
@@ -270,7 +271,10 @@ fn a_concurrent_edit_conflict_is_resolved_with_the_users_own_text() {
     assert!(file.contains("resolved: true") && file.contains("custom"), "{file}");
     let events = audit_events(&store.root().join(&slug));
     assert_eq!(events.last().map(String::as_str), Some("conflict_resolved"), "{events:?}");
-    t.keys(&["Escape", "q"]);
+    t.keys(&["Escape"]);
+    let s = t.wait_for("show: 1+active");
+    assert!(s.contains("Shared topic") && !s.contains("!1 Shared topic"), "resolved: no mark\n{s}");
+    t.keys(&["q"]);
     assert_restored(&t, &store, &before, "0");
 }
 

@@ -139,6 +139,12 @@ pub fn fit_lines(text: &str, max: Option<usize>) -> String {
     out
 }
 
+/// `!N ` before the name of a Dossier with N open conflicts, nothing otherwise (`dossier ls`
+/// and the TUI list mark them alike).
+pub fn conflict_mark(open: usize) -> String {
+    if open == 0 { String::new() } else { format!("!{open} ") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

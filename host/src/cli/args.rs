@@ -314,6 +314,10 @@ pub enum Command {
     /// Exit codes: 0 synced, 7 not synced, 8 git missing or too old, 10 remote unreachable,
     /// 11 push rejected, 12 another sync is running.
     Sync {
+        /// Start the sync as a detached process and return at once (what the `sync.auto` hooks
+        /// do); its output goes to .sync/background.log, its result to `dossier doctor`.
+        #[arg(long)]
+        background: bool,
         #[command(subcommand)]
         command: Option<SyncCommand>,
     },
@@ -558,13 +562,18 @@ pub enum ContextCommand {
 pub enum SyncCommand {
     /// First machine: make the store a git repository (or adopt it), write .gitignore for this
     /// machine's state, commit, add the remote as `origin` and push. Refuses while stored
-    /// secrets would be pushed (exit 4) and when the remote already holds another history.
+    /// secrets would be pushed (exit 4) and when the remote already holds another history
+    /// (unless `--join`).
     Init {
         /// The remote: any URL or path your git can push to (ssh://, https://, file://).
         remote: String,
         /// Push secrets `dossier doctor` finds stored in plain text instead of refusing.
         #[arg(long)]
         allow_secrets: bool,
+        /// The remote already holds another store's history: merge this store's Dossiers with
+        /// it (the same slug on both: one renamed, SPEC §12.2; nothing is lost), then push.
+        #[arg(long)]
+        join: bool,
     },
     /// Another machine: make the store (DOSSIER_HOME, absent or empty) from the remote; then
     /// run `dossier init` to register the hooks.

@@ -39,7 +39,8 @@ pub(super) fn cmd_ls(filter: &[StatusFilter]) -> Result<Output> {
 }
 
 /// The open-work table: priority, status, staleness, the Dossier's name and slug, its next
-/// action, and — inside a known harness session (SPEC §7.2) — the session's capability
+/// action (a Dossier with open conflicts marked `!N` before its name, with a note saying how to
+/// resolve them), and — inside a known harness session (SPEC §7.2) — the session's capability
 /// warnings, explained under the table. Off a terminal (`width` None) every value is complete;
 /// on one, the columns share the width: the next action shrinks first (to 16 columns), then
 /// the warnings, the name and the slug, cut in the middle so the ends that tell similar
@@ -55,7 +56,12 @@ fn render_table(page: &crate::ops::list::Page, width: Option<usize>) -> String {
         let l = c.labels();
         if l.is_empty() { "none".to_string() } else { l.join(", ") }
     });
-    let names: Vec<String> = dossiers.iter().map(|d| term::one_line(&d.name)).collect();
+    // A Dossier with open conflicts is marked `!N ` before its name (the same count `--json`
+    // carries as `open_conflicts`), and a note under the table says how to resolve them.
+    let names: Vec<String> = dossiers
+        .iter()
+        .map(|d| format!("{}{}", term::conflict_mark(d.open_conflicts), term::one_line(&d.name)))
+        .collect();
     let nexts: Vec<String> = dossiers.iter().map(|d| term::one_line(&d.next_action)).collect();
     let widest =
         |head: &str, vals: &mut dyn Iterator<Item = &str>| vals.map(term::width).max().unwrap_or(0).max(head.len());
@@ -112,10 +118,24 @@ fn render_table(page: &crate::ops::list::Page, width: Option<usize>) -> String {
             [name, &d.slug, next, label],
         ));
     }
+    let mut notes: String = dossiers
+        .iter()
+        .filter(|d| d.open_conflicts > 0)
+        .map(|d| {
+            format!(
+                "note: {}{}: {} open conflict{}; `dossier conflicts list {}`, then `dossier conflicts resolve <id>`\n",
+                term::conflict_mark(d.open_conflicts),
+                d.slug,
+                d.open_conflicts,
+                if d.open_conflicts == 1 { "" } else { "s" },
+                d.slug
+            )
+        })
+        .collect();
     if let Some(caps) = &page.session {
-        let notes: String = caps.warnings().iter().map(|w| format!("note: {w}\n")).collect();
-        s.push_str(&term::fit_lines(&notes, width));
+        notes.extend(caps.warnings().iter().map(|w| format!("note: {w}\n")));
     }
+    s.push_str(&term::fit_lines(&notes, width));
     s
 }
 

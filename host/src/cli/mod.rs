@@ -143,7 +143,7 @@ fn dispatch(command: Command, json: bool) -> Result<Output> {
             merge::cmd_merge(&source, &target, &resolve, resolutions.as_deref(), keep_both_possible, json)
         }
         Command::Conflicts { command } => conflicts::cmd_conflicts(command),
-        Command::Sync { command } => sync::cmd_sync(command),
+        Command::Sync { background, command } => sync::cmd_sync(background, command),
         Command::Active { session } => session::cmd_active(session.as_deref()),
         Command::Switch { target, session } => session::cmd_switch(&target, session.as_deref()),
         Command::Tui { session } => serve::cmd_tui(session.as_deref(), json),

@@ -4,17 +4,20 @@
 //!
 //! Not for: the sync itself (`crate::ops::sync`, `dossier_store::sync`).
 
-use dossier_store::error::Result;
+use dossier_store::error::{Code, DossierError, Result};
 use dossier_store::sync::SyncOutcome;
 
 use super::args::SyncCommand;
 use super::render::{Output, json_of};
 
-pub(super) fn cmd_sync(command: Option<SyncCommand>) -> Result<Output> {
+pub(super) fn cmd_sync(background: bool, command: Option<SyncCommand>) -> Result<Output> {
+    if background {
+        return cmd_background(command.is_some());
+    }
     match command {
-        Some(SyncCommand::Init { remote, allow_secrets }) => {
+        Some(SyncCommand::Init { remote, allow_secrets, join }) => {
             let app = crate::app::open()?;
-            let o = crate::ops::sync::init(&app, &remote, allow_secrets)?;
+            let o = crate::ops::sync::init(&app, &remote, allow_secrets, join)?;
             Ok(Output::of(o, json_of, |r| {
                 let mut text = format!(
                     "synced: {} Dossier(s) pushed to {} ({}, {})\n",
@@ -28,6 +31,13 @@ pub(super) fn cmd_sync(command: Option<SyncCommand>) -> Result<Output> {
                 }
                 if r.machine_config_moved {
                     text.push_str("this machine's part of config.yaml moved to config.machine.yaml (not synced)\n");
+                }
+                if let Some(j) = &r.joined {
+                    text.push_str("joined the store the remote already held:\n");
+                    for line in human(j).lines().skip(1) {
+                        text.push_str(line);
+                        text.push('\n');
+                    }
                 }
                 text
             }))
@@ -52,6 +62,40 @@ pub(super) fn cmd_sync(command: Option<SyncCommand>) -> Result<Output> {
             Ok(Output::of(o, json_of, human))
         }
     }
+}
+
+/// `dossier sync --background`: start it detached (as the `sync.auto` hooks do) and say so.
+fn cmd_background(with_subcommand: bool) -> Result<Output> {
+    if with_subcommand {
+        return Err(DossierError::new(
+            Code::InvalidInput,
+            "--background runs `dossier sync` itself, not `sync init` or `sync clone`",
+        )
+        .with_details(serde_json::json!({ "field": "--background", "expected": "`dossier sync --background` alone" }))
+        .with_next("dossier sync --background"));
+    }
+    let app = crate::app::open()?;
+    dossier_store::sync::git::check_version()?;
+    if !app.store.is_synced() {
+        // The same refusal a foreground sync gives (exit 7, with the way to set it up).
+        crate::ops::sync::sync(&app)?;
+    }
+    let started = crate::ops::sync::start_background(&app, None)?;
+    let log = crate::ops::sync::background_log(&app.store);
+    let (json, text) = match started {
+        crate::ops::sync::Background::Started(pid) => (
+            serde_json::json!({ "started": true, "pid": pid, "log": log }),
+            format!(
+                "a background `dossier sync` started (pid {pid}); output: {}; result: `dossier doctor`\n",
+                log.display()
+            ),
+        ),
+        _ => (
+            serde_json::json!({ "started": false, "running": true, "log": log }),
+            "a `dossier sync` is already running; none started\n".to_string(),
+        ),
+    };
+    Ok(Output::new(json, text))
 }
 
 fn short(oid: &str) -> &str {

@@ -4,7 +4,12 @@
 //! `resume`/`compact`) that block, then the Distillation Guide and the active Distilled State in
 //! full when they fit under Claude Code's ~10,000-character hook cap, otherwise the explicit
 //! pointer (what to call to load what is not shown). Never output that Claude Code would cut
-//! to a preview. A binding whose Dossier no longer exists is said, with the ways out. First,
+//! to a preview. A binding whose Dossier no longer exists is said, with the ways out. In a
+//! synced store one line says when it last synced, or a warning that the last sync failed.
+//! Open conflicts (a concurrent edit, a divergence a sync found, a merge's) are one warning
+//! naming their ids and the fix, for the open Dossiers and again for the bound one;
+//! with `sync.auto` a background sync is started first, never waited for
+//! (`crate::ops::sync::session_start_status`). First,
 //! once per session, the repository HEAD of the session's cwd and whether its tracked files were
 //! dirty are recorded in its binding (`work_start`, for codecall's locate rules), read on a
 //! thread while the payload is built (HEAD from the repository's files, one `git status
@@ -60,6 +65,11 @@ fn session_start_payload(app: &App, input: &HookInput) -> Result<HookOutput> {
     {
         warnings.push(format!("Transcript {} is not readable; transcript capture will fail.", p.display()));
     }
+    // The store's sync: a failed last attempt is a warning; with `sync.auto` a background sync
+    // starts here (never waited for).
+    let sync = crate::ops::sync::session_start_status(app);
+    warnings.extend(sync.warnings);
+    let notes = sync.notes;
     if let Some((binding, id)) = bound_dossier(app, &input.session_id)? {
         if let Some(missing) = sessions::missing_dossier(app, &binding) {
             // A dead binding is said first, with the two ways out; never the nudge alone.
@@ -71,13 +81,13 @@ fn session_start_payload(app: &App, input: &HookInput) -> Result<HookOutput> {
                 ),
             );
         } else {
-            match bound_payload(app, &id, &warnings) {
+            match bound_payload(app, &id, &warnings, &notes) {
                 Ok(text) => return Ok(HookOutput::Text(text)),
                 Err(e) => warnings.push(format!("the bound Dossier `{id}` could not be loaded: {}", e.message)),
             }
         }
     }
-    Ok(HookOutput::Text(nudge(app, &warnings)))
+    Ok(HookOutput::Text(nudge(app, &warnings, &notes)))
 }
 
 /// Read, on a thread, the repository HEAD of the session's working directory and whether its
@@ -112,13 +122,27 @@ fn record_work_start(app: &App, input: &HookInput, state: dossier_evidence::loca
 }
 
 /// The unbound payload of SPEC §9.1: the `# Dossier Library` header, the capability warnings
-/// one a line, and one line naming the open Dossiers in priority order while they fit
-/// [`NUDGE_NAMES_CHARS`] (then "and N more").
-pub fn nudge(app: &App, warnings: &[String]) -> String {
+/// one a line, the notes (the store's sync) one a line, and one line naming the open Dossiers
+/// in priority order while they fit [`NUDGE_NAMES_CHARS`] (then "and N more").
+pub fn nudge(app: &App, warnings: &[String], notes: &[String]) -> String {
+    nudge_except(app, warnings, notes, None)
+}
+
+/// [`nudge`], leaving the Dossier `except` (the bound one, whose own line follows) out of the
+/// open-conflicts warning.
+fn nudge_except(app: &App, warnings: &[String], notes: &[String], except: Option<&str>) -> String {
     let mut out = String::from("# Dossier Library\n\n");
-    let (names, order_note) = match listing::list(app, &Status::OPEN, listing::now_millis()) {
-        Ok(l) => (l.dossiers.into_iter().map(|d| d.name).collect::<Vec<_>>(), None),
-        Err(e) => (open_names_unordered(app), Some(e.message)),
+    let (names, order_note, conflicted) = match listing::list(app, &Status::OPEN, listing::now_millis()) {
+        Ok(l) => {
+            let conflicted: Vec<String> = l
+                .dossiers
+                .iter()
+                .filter(|d| d.open_conflicts > 0 && Some(d.slug.as_str()) != except)
+                .map(|d| d.slug.clone())
+                .collect();
+            (l.dossiers.into_iter().map(|d| d.name).collect::<Vec<_>>(), None, conflicted)
+        }
+        Err(e) => (open_names_unordered(app), Some(e.message), Vec::new()),
     };
     let mut warned = false;
     for w in warnings {
@@ -127,6 +151,14 @@ pub fn nudge(app: &App, warnings: &[String]) -> String {
     }
     if let Some(note) = order_note {
         out.push_str(&format!("Warning: open dossiers are not in priority order ({}).\n", one_line(&note)));
+        warned = true;
+    }
+    if let Some(line) = conflicts_line(app, &conflicted, None) {
+        out.push_str(&format!("Warning: {line}\n"));
+        warned = true;
+    }
+    for n in notes {
+        out.push_str(&format!("{}\n", one_line(n)));
         warned = true;
     }
     if warned {
@@ -159,6 +191,43 @@ pub fn nudge(app: &App, warnings: &[String]) -> String {
         list(shown)
     ));
     out
+}
+
+/// How many conflict ids a session-start line names before "and N more".
+const CONFLICT_IDS_SHOWN: usize = 4;
+
+/// One line naming the open conflicts of the Dossiers `slugs` (the open ones with
+/// `open_conflicts`, or the bound one: `bound` is then its label) with the fix: `dossier
+/// conflicts resolve <id>` for a concurrent edit (from a save, or a divergence a sync found),
+/// `dossier conflicts show <id>` for a merge's (settled by the merge). `None` when there are none.
+fn conflicts_line(app: &App, slugs: &[String], bound: Option<&str>) -> Option<String> {
+    let open: Vec<dossier_store::conflicts::ConflictInfo> =
+        slugs.iter().filter_map(|s| dossier_store::conflicts::list(app, Some(s), false).ok()).flatten().collect();
+    if open.is_empty() {
+        return None;
+    }
+    let mut named: Vec<String> = open
+        .iter()
+        .take(CONFLICT_IDS_SHOWN)
+        .map(|c| if bound.is_some() { c.id.clone() } else { format!("{} in {}", c.id, one_line(&c.slug)) })
+        .collect();
+    if open.len() > CONFLICT_IDS_SHOWN {
+        named.push(format!("and {} more (`dossier conflicts list`)", open.len() - CONFLICT_IDS_SHOWN));
+    }
+    let merge = open.iter().any(|c| c.kind == "merge");
+    let edit = open.iter().any(|c| c.kind != "merge");
+    let mut fix = Vec::new();
+    if edit {
+        fix.push("resolve with `dossier conflicts resolve <id> --keep current|proposal`".to_string());
+    }
+    if merge {
+        fix.push("a merge's conflict: `dossier conflicts show <id>`, then the merge again".to_string());
+    }
+    let what = match bound {
+        Some(label) => format!("this session's Dossier {label} has {} open conflict(s)", open.len()),
+        None => format!("{} open conflict(s)", open.len()),
+    };
+    Some(format!("{what}: {}; {}.", named.join(", "), fix.join("; ")))
 }
 
 /// `s` on one line (a name or warning with a line break must not break the payload's shape).
@@ -201,13 +270,16 @@ fn tilde(p: &Path) -> String {
 /// Distilled State in full when both fit under the hook cap; when they do not, the state whole
 /// and the explicit pointer to the guide, or — when the state alone does not fit — a header
 /// and the exact calls that load guide and state. Never cut silently.
-fn bound_payload(app: &App, id: &str, warnings: &[String]) -> Result<String> {
+fn bound_payload(app: &App, id: &str, warnings: &[String], notes: &[String]) -> Result<String> {
     let r = recall::recall(app, id, None)?;
     let guide_path = tilde(&app.store.guide_path());
-    let mut head = nudge(app, warnings);
+    let mut head = nudge_except(app, warnings, notes, Some(&r.slug));
     head.push_str(&format!("\n# Dossier: {} (bound to this session)\n\n", one_line(&r.name)));
     for w in &r.warnings {
         head.push_str(&format!("Warning: {}\n", one_line(w)));
+    }
+    if let Some(line) = conflicts_line(app, std::slice::from_ref(&r.slug), Some(&format!("`{}`", r.slug))) {
+        head.push_str(&format!("Warning: {line}\n"));
     }
     head.push_str(&format!(
         "Follow the Distillation Guide ({guide_path}) and save with dossier_save (id `{}`, base_revision `{}`).\n\n",

@@ -2,7 +2,8 @@
 //! transcript (whole lines only) as a `transcript` artifact of the bound Dossier through the
 //! Save path; SessionEnd with `reason: clear` then clears the binding (the Dossier on disk is
 //! untouched). Unbound sessions capture nothing; an unavailable transcript is recorded in the
-//! Dossier's audit log and said in one warning.
+//! Dossier's audit log and said in one warning. With `sync.auto` on in a synced store, a
+//! background `dossier sync` is started after the capture (the push; never waited for).
 //!
 //! Not for: the save cadence (`stop`), or what a transcript artifact is (`dossier_store::save`).
 
@@ -20,7 +21,8 @@ use dossier_store::sessions::{self, TranscriptCapture};
 
 /// SessionEnd: capture, then `/clear` unbinds the session.
 pub(crate) fn session_end(app: &App, input: &HookInput) -> Result<HookOutput> {
-    let warnings = capture_transcript(app, input, "hook:session-end")?;
+    let mut warnings = capture_transcript(app, input, "hook:session-end")?;
+    push_in_background(app, &mut warnings);
     if input.reason.as_deref() == Some("clear")
         && let Some(b) = sessions::read(&app.store, &input.session_id)?
         && b.dossier_id.is_some()
@@ -33,8 +35,21 @@ pub(crate) fn session_end(app: &App, input: &HookInput) -> Result<HookOutput> {
 
 /// PreCompact: capture what the compaction is about to summarise away.
 pub(crate) fn pre_compact(app: &App, input: &HookInput) -> Result<HookOutput> {
-    let warnings = capture_transcript(app, input, "hook:pre-compact")?;
+    let mut warnings = capture_transcript(app, input, "hook:pre-compact")?;
+    push_in_background(app, &mut warnings);
     Ok(warnings_output(&warnings))
+}
+
+/// `sync.auto` (docs/sync.md): after the capture, a background `dossier sync` pushes it; the
+/// hook never waits for it (the SessionEnd budget holds). A sync already running is left to
+/// finish (the next one carries what it missed); one that cannot start is a warning.
+fn push_in_background(app: &App, warnings: &mut Vec<String>) {
+    if !app.config.sync.auto || !app.store.is_synced() {
+        return;
+    }
+    if let Err(e) = crate::ops::sync::start_background(app, None) {
+        warnings.push(format!("sync.auto: the background sync could not start ({}); run `dossier sync`", e.message));
+    }
 }
 
 /// Archive the part of the session's transcript not yet captured (whole lines only).

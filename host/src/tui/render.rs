@@ -423,7 +423,14 @@ fn draw_list(f: &mut Frame, area: Rect, s: &mut State) -> &'static str {
     // PRI STATUS STALE TOKENS NAME SLUG NEXT-ACTION: the name, slug and next action share
     // what the fixed columns leave (as `dossier ls` does); the next action shrinks first, the
     // name and slug are cut in the middle, so similar ones stay distinguishable.
-    let names: Vec<String> = s.rows.iter().map(|r| crate::term::one_line(&r.item.name)).collect();
+    // Open conflicts are marked before the name as `dossier ls` marks them (`!N `).
+    let names: Vec<String> = s
+        .rows
+        .iter()
+        .map(|r| {
+            format!("{}{}", crate::term::conflict_mark(r.item.open_conflicts), crate::term::one_line(&r.item.name))
+        })
+        .collect();
     let nexts: Vec<String> = s.rows.iter().map(|r| crate::term::one_line(&r.item.next_action)).collect();
     let widest =
         |head: &str, vals: Vec<&str>| vals.into_iter().map(crate::term::width).max().unwrap_or(0).max(head.len());
@@ -465,7 +472,11 @@ fn draw_list(f: &mut Frame, area: Rect, s: &mut State) -> &'static str {
                 Cell::from(d.status.as_str()).style(Style::new().fg(status_color)),
                 Cell::from(format!("{:>4}d", d.staleness_days)),
                 Cell::from(r.tokens.map_or("?".to_string(), |t| format!("{:>6}", compact(t)))),
-                Cell::from(crate::term::fit_middle(name, w[0])),
+                Cell::from(crate::term::fit_middle(name, w[0])).style(if d.open_conflicts > 0 {
+                    Style::new().fg(Color::Yellow)
+                } else {
+                    Style::new()
+                }),
                 Cell::from(crate::term::fit_middle(&d.slug, w[1])),
                 Cell::from(truncate(next, w[2])),
             ])

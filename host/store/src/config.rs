@@ -46,6 +46,34 @@ pub struct Config {
     pub codecall: CodecallConfig,
     #[serde(default)]
     pub privacy: PrivacyConfig,
+    #[serde(default)]
+    pub sync: SyncConfig,
+}
+
+/// `dossier sync` from the hooks (docs/sync.md, "sync.auto"): shared with every machine, like
+/// the rest of the user's part of `config.yaml`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SyncConfig {
+    /// Off by default. On, in a synced store: SessionStart starts a background `dossier sync`
+    /// (a pull; the hook never waits on the network) and SessionEnd / PreCompact start one after
+    /// the transcript capture (the push).
+    #[serde(default)]
+    pub auto: bool,
+    /// SessionStart starts no background sync when the last attempt (or the last one it
+    /// started) is less than this many minutes old; 0 starts one every session.
+    #[serde(default = "default_sync_min_interval")]
+    pub min_interval_minutes: u64,
+}
+
+fn default_sync_min_interval() -> u64 {
+    5
+}
+
+impl Default for SyncConfig {
+    fn default() -> Self {
+        SyncConfig { auto: false, min_interval_minutes: default_sync_min_interval() }
+    }
 }
 
 /// Secret redaction (issue 20, docs/privacy.md): whether every text entering the store (and
@@ -277,6 +305,7 @@ impl Default for Config {
             hooks: HooksConfig::default(),
             codecall: CodecallConfig::default(),
             privacy: PrivacyConfig::default(),
+            sync: SyncConfig::default(),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The open-work list: every Dossier's frontmatter, filtered by status and ordered by the
-//! priority policy, with derived fields (staleness, priority score). Shared by `dossier
+//! priority policy, with derived fields (staleness, priority score, open conflicts). Shared by `dossier
 //! ls`, the context library, and later the MCP `dossier_list` tool; [`names`] is the same
 //! read without the policy, for shell completion.
 //!
@@ -34,6 +34,9 @@ pub struct ListItem {
     pub priority_score: u8,
     pub path: PathBuf,
     pub warnings: Vec<String>,
+    /// Open conflict files in the Dossier (`dossier conflicts list <slug>` lists them: concurrent
+    /// edits, divergences a sync found, merge conflicts).
+    pub open_conflicts: usize,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -82,6 +85,7 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
         let i = r.index as usize;
         let (fm, file) = rows[i].take().expect("the policy host checked the permutation");
         let staleness_days = ((now - inputs[i].last_touched_at) / DAY_MS).max(0);
+        let path = file.parent().map(PathBuf::from).unwrap_or_default();
         listing.dossiers.push(ListItem {
             id: fm.id,
             name: fm.name,
@@ -96,7 +100,8 @@ pub fn list(app: &App, statuses: &[Status], now: i64) -> Result<Listing> {
             last_touched_at: fm.last_touched_at,
             staleness_days,
             priority_score: r.score,
-            path: file.parent().map(PathBuf::from).unwrap_or_default(),
+            open_conflicts: crate::save::open_conflict_count(&path),
+            path,
             warnings: Vec::new(),
         });
     }

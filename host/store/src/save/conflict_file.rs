@@ -1,5 +1,5 @@
-//! Conflict files' own format: splitting one into its frontmatter and body, and marking one
-//! resolved (the file is kept, never deleted).
+//! Conflict files' own format: splitting one into its frontmatter and body, marking one
+//! resolved (the file is kept, never deleted), and counting a Dossier's open ones.
 //!
 //! Not for: listing or resolving conflicts (`crate::conflicts`).
 
@@ -42,6 +42,23 @@ pub fn mark_conflict_resolved(
     ev.details.insert("conflict_id".into(), json!(id));
     ev.details.insert("resolution".into(), resolution);
     audit::append(dir, &ev)
+}
+
+/// How many conflict files of the Dossier at `dir` are open (`conflicts/<id>.md` whose header
+/// is not `resolved: true`; any kind: a concurrent edit, one a sync created, a merge's): what
+/// `dossier conflicts list` lists, counted for `ls`, session start and the TUI. A Dossier
+/// without a `conflicts/` directory costs one failed `opendir`.
+pub fn open_conflict_count(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir.join("conflicts")) else { return 0 };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter_map(|p| fs::read_to_string(p).ok())
+        .filter(|t| {
+            split_conflict(t).is_some_and(|(h, _)| !h.get("resolved").and_then(|v| v.as_bool()).unwrap_or(false))
+        })
+        .count()
 }
 
 /// A conflict file's YAML header (as a map, keys in order) and the rest of the file.

@@ -34,7 +34,7 @@ mod request;
 mod revision;
 
 pub use artifacts::artifact_too_large;
-pub use conflict_file::{mark_conflict_resolved, split_conflict};
+pub use conflict_file::{mark_conflict_resolved, open_conflict_count, split_conflict};
 pub use create::create;
 pub use edit::save;
 pub use merge::{

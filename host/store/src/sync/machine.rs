@@ -136,15 +136,21 @@ pub fn try_lock(store: &Store) -> Result<Option<SyncLock>> {
 
 /// git keeps no file modes but the executable bit, so a key that came in through git is as
 /// readable as the umask makes it: give `.keys/` and the key their owner-only modes again
-/// (0700, 0600), as `crate::redact::key` creates them.
+/// (0700, 0600), as `crate::redact::key` creates them; any other file in `.keys/` (the key
+/// `sync init --join` kept from before) is 0600 too.
 pub fn protect_key(store: &Store) -> Result<()> {
     use std::os::unix::fs::PermissionsExt as _;
     let key = store.redaction_key_path();
     let dir = key.parent().expect("the key file is inside the store");
-    for (path, mode) in [(dir, 0o700), (key.as_path(), 0o600)] {
+    // Every file in `.keys/` (the key, and the one `sync init --join` kept from before) is a key.
+    let mut paths = vec![(dir.to_path_buf(), 0o700), (key.clone(), 0o600)];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        paths.extend(entries.flatten().map(|e| e.path()).filter(|p| *p != key).map(|p| (p, 0o600)));
+    }
+    for (path, mode) in &paths {
         match std::fs::symlink_metadata(path) {
-            Ok(m) if !m.file_type().is_symlink() && m.permissions().mode() & 0o777 != mode => {
-                std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+            Ok(m) if (m.is_file() || m.is_dir()) && m.permissions().mode() & 0o777 != *mode => {
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(*mode))
                     .map_err(|e| DossierError::io("set permissions of", path, e))?;
             }
             _ => {}

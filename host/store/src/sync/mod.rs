@@ -2,8 +2,8 @@
 //! own git. `git` runs git, `machine` says what is this machine's and never syncs, `merge` is
 //! Dossier's merge semantics over three trees, `run` the use cases (`init`, `clone`, `sync`).
 //!
-//! Not for: the command line (`dossier sync` in the binary) or hooks (`sync.auto`, a later
-//! slice).
+//! Not for: the command line (`dossier sync` in the binary) or hooks (`sync.auto`: the
+//! binary's `ops::sync` starts a background sync).
 
 pub mod git;
 pub mod machine;

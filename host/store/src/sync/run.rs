@@ -1,5 +1,6 @@
 //! The sync use cases (docs/sync.md): `init` (the first machine makes its store a repository
-//! and pushes it), `clone` (another machine's store from the remote) and `sync` (commit, fetch,
+//! and pushes it; with `join`, a store onto a remote holding another store's history: the two
+//! merged over an empty base, then pushed), `clone` (another machine's store from the remote) and `sync` (commit, fetch,
 //! merge with Dossier semantics, push, bounded retry).
 //!
 //! What this is for: the order of the steps and what each failure means. Nothing is ever
@@ -43,6 +44,9 @@ pub struct InitOutcome {
     pub head: String,
     /// Secrets stored in plain text that `--allow-secrets` let through (never values).
     pub secrets_allowed: usize,
+    /// `--join`: the remote held another store's history, merged with this one (an empty
+    /// base) and pushed; what that sync did.
+    pub joined: Option<SyncOutcome>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -318,7 +322,7 @@ fn diff(git: &Git, from: Option<&str>, to: &str) -> Result<Vec<String>> {
 }
 
 /// `dossier sync init <remote>` (see the module doc and docs/sync.md).
-pub fn init(app: &App, remote: &str, allow_secrets: bool) -> Result<InitOutcome> {
+pub fn init(app: &App, remote: &str, allow_secrets: bool, join: bool) -> Result<InitOutcome> {
     let store = &app.store;
     store.require()?;
     git::check_version()?;
@@ -339,16 +343,36 @@ pub fn init(app: &App, remote: &str, allow_secrets: bool) -> Result<InitOutcome>
         .with_next(format!("git -C {} remote set-url origin {remote}  (to move it)", store.root().display())));
     }
     let heads = remote_heads(&git, remote)?;
-    let branch = if adopted { branch(&git)? } else { "main".to_string() };
-    if let Some((_, oid)) = heads.iter().find(|(b, _)| *b == branch).or(heads.first()) {
+    let mut branch = if adopted { branch(&git)? } else { "main".to_string() };
+    // `--join`: the remote holds another store's history; this store's is merged into it.
+    let mut joining = false;
+    if let Some((theirs, oid)) = heads.iter().find(|(b, _)| *b == branch).or(heads.first()) {
         let known = adopted && git.ok(["cat-file", "-e", &format!("{oid}^{{commit}}")])?;
-        if !known {
+        if !known && !join {
             return Err(DossierError::new(
                 Code::InvalidInput,
-                format!("the remote {remote} already holds a store's history; `sync init` starts an empty one"),
+                format!("the remote {remote} already holds a store's history; `sync init` starts an empty one unless told to join it"),
             )
-            .with_details(json!({ "field": "remote", "got": remote, "expected": "an empty repository" }))
+            .with_details(json!({ "field": "remote", "got": remote, "expected": "an empty repository, or --join" }))
+            .with_next(format!("dossier sync init {remote} --join  (merge this store's Dossiers with the remote's; nothing is lost)"))
             .with_next(format!("dossier sync clone {remote}  (on a machine whose DOSSIER_HOME is empty or absent)")));
+        }
+        if !known {
+            if adopted && *theirs != branch {
+                return Err(DossierError::new(
+                    Code::InvalidInput,
+                    format!(
+                        "the store's branch is `{branch}` but the remote's is `{theirs}`; `--join` merges one branch"
+                    ),
+                )
+                .with_details(json!({ "field": "branch", "got": branch, "expected": theirs }))
+                .with_next(format!(
+                    "git -C {} branch -m {theirs}  (then the same `sync init --join`)",
+                    store.root().display()
+                )));
+            }
+            branch = theirs.clone();
+            joining = true;
         }
     }
 
@@ -357,6 +381,13 @@ pub fn init(app: &App, remote: &str, allow_secrets: bool) -> Result<InitOutcome>
     }
     if remote_url(&git)?.is_none() {
         git.run(["remote", "add", REMOTE, remote])?;
+    }
+    if joining {
+        // The joined store's key becomes this one's (markers stay equal on every machine).
+        let tracking = format!("refs/remotes/{REMOTE}/{branch}");
+        git.run(["fetch", "-q", REMOTE, &format!("+refs/heads/{branch}:{tracking}")])
+            .map_err(|e| git::unreachable(remote, e))?;
+        adopt_key(store, &git, &tracking)?;
     }
     // The redaction key travels with the store, so markers stay equal on every machine.
     crate::redact::key(store)?;
@@ -371,6 +402,27 @@ pub fn init(app: &App, remote: &str, allow_secrets: bool) -> Result<InitOutcome>
     }
     git.run(["config", &format!("branch.{branch}.remote"), REMOTE])?;
     git.run(["config", &format!("branch.{branch}.merge"), &format!("refs/heads/{branch}")])?;
+    if joining {
+        // The two histories share no commit: `dossier sync`'s merge step with an empty base
+        // (the same slug on both sides is renamed by SPEC §12.2; nothing is dropped), then the push.
+        let Some(_lock) = machine::try_lock(store)? else {
+            return Err(DossierError::new(Code::SyncBusy, "another `dossier sync` is running on this store")
+                .with_next(format!("dossier sync init {remote} --join  (once it is done)")));
+        };
+        let joined = sync_locked(store, &git, remote)?;
+        machine::protect_key(store)?;
+        machine::write_success(store, &model::now_timestamp())?;
+        return Ok(InitOutcome {
+            remote: remote.to_string(),
+            branch,
+            adopted,
+            machine_config_moved,
+            dossiers: store.dossier_files()?.len(),
+            head: joined.head.clone(),
+            secrets_allowed: secrets.len(),
+            joined: Some(joined),
+        });
+    }
     match push(&git, remote, &branch)? {
         Pushed::Done => {}
         Pushed::Moved => {
@@ -391,7 +443,38 @@ pub fn init(app: &App, remote: &str, allow_secrets: bool) -> Result<InitOutcome>
         dossiers,
         head,
         secrets_allowed: secrets.len(),
+        joined: None,
     })
+}
+
+/// `--join`: take the redaction key of the store being joined (its `.keys/redaction.key` at
+/// `tracking`), so the same secret gets the same marker on every machine from now on. This
+/// store's own key, if different, is kept beside it as `.keys/redaction.key.before-join` (the
+/// markers already written with it stay as they are; nothing is re-keyed or lost).
+fn adopt_key(store: &Store, git: &Git, tracking: &str) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = store.redaction_key_path();
+    let rel = path.strip_prefix(store.root()).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let Some(entry) = git.tree(Some(tracking))?.remove(&rel) else { return Ok(()) };
+    let theirs = git.blob(&entry.oid)?;
+    let ours = match std::fs::read(&path) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(DossierError::io("read", &path, e)),
+    };
+    if ours.as_deref() == Some(theirs.as_slice()) {
+        return Ok(());
+    }
+    let dir = path.parent().expect("the key file is inside the store");
+    std::fs::create_dir_all(dir).map_err(|e| DossierError::io("create", dir, e))?;
+    if let Some(ours) = ours {
+        let kept = dir.join("redaction.key.before-join");
+        crate::files::write_atomic(&kept, &ours)?;
+        std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| DossierError::io("set permissions of", &kept, e))?;
+    }
+    crate::files::write_atomic(&path, &theirs)?;
+    machine::protect_key(store)
 }
 
 /// Secrets the doctor's scan finds in what `sync init` would push (Dossiers and `learning/`).
