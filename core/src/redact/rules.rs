@@ -986,6 +986,8 @@ pub const RULES: &[Rule] = &[
             "\\\"type\\\"",
             "- name: ",
             "\"value\"",
+            "\"ParameterKey\"",
+            "\\\"ParameterKey\\\"",
         ],
         keywords: &[],
         matcher: Matcher::Sibling,
@@ -1291,6 +1293,7 @@ pub fn kinds() -> Vec<&'static str> {
             out.push(r.kind);
         }
     }
+    out.push(super::net::KIND);
     out
 }
 

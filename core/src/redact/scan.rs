@@ -20,6 +20,7 @@ use regex_automata::{Input, PatternID};
 
 use super::checks;
 use super::marker;
+use super::net;
 use super::rules::{Gate, Matcher, Pre, RULES, Rule};
 
 /// A secret to replace: bytes `start..end` of the input (on char boundaries).
@@ -307,7 +308,39 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
         spans.push(Span { start: c.start, end: c.end, kind: RULES[c.rule].kind });
         last_end = c.end;
     }
+    if depth == 0 {
+        add_net(text, allow, &markers, &mut spans);
+    }
     spans
+}
+
+/// The high-entropy net's runs (`net.rs`) that no rule's span or marker overlaps, added to
+/// `spans` (kept in order).
+fn add_net(text: &str, allow: &[String], markers: &[(usize, usize)], spans: &mut Vec<Span>) {
+    let runs = net::find(text.as_bytes());
+    if runs.is_empty() {
+        return;
+    }
+    let overlaps = |list: &[(usize, usize)], s: usize, e: usize| {
+        let i = list.partition_point(|m| m.1 <= s);
+        list.get(i).is_some_and(|m| m.0 < e)
+    };
+    let taken: Vec<(usize, usize)> = spans.iter().map(|sp| (sp.start, sp.end)).collect();
+    let mut added = false;
+    for (s, e) in runs {
+        if overlaps(&taken, s, e) || overlaps(markers, s, e) {
+            continue;
+        }
+        let secret = &text[s..e];
+        if allow.iter().any(|a| !a.is_empty() && secret.contains(a.as_str())) {
+            continue;
+        }
+        spans.push(Span { start: s, end: e, kind: net::KIND });
+        added = true;
+    }
+    if added {
+        spans.sort_unstable_by_key(|sp| sp.start);
+    }
 }
 
 /// `cli_secret`'s look at a keyword hit at `a`: a `--` in the 40 bytes before.
@@ -753,6 +786,9 @@ fn sibling_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
         &[b"\"value", b"\"result", b"\"plaintext_value", b"\"key", b"\"secret", b"\"password", b"\"token"]
     } else if tf {
         &[b"\"value", b"\"result", b"\"plaintext_value"]
+    } else if word == b"ParameterKey" {
+        // CloudFormation parameters: `{"ParameterKey": "DbPassword", "ParameterValue": "…"}`.
+        &[b"\"ParameterValue"]
     } else {
         &[b"\"value"]
     };
@@ -1664,7 +1700,7 @@ const SECRET_LAST: &[&str] = &[
 const SECRET_SUFFIXES: &[&str] =
     &["password", "passwd", "secret", "apikey", "secretkey", "accesskey", "privatekey", "token"];
 /// Words before `key` or `token` that make the name something other than a secret.
-const NOT_SECRET_BEFORE: &[&str] = &[
+pub(super) const NOT_SECRET_BEFORE: &[&str] = &[
     "public",
     "pub",
     "cache",
