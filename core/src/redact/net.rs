@@ -55,17 +55,21 @@ static TOKEN: [bool; 256] = {
 /// The net's candidates in `bytes`: `(start, end)` of each random-looking run not excluded.
 pub fn find(bytes: &[u8]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
+    // Armor lines, found once (`in_armor` looks them up).
+    let armor = Armor {
+        begins: memchr::memmem::find_iter(bytes, b"-----BEGIN ").collect(),
+        ends: memchr::memmem::find_iter(bytes, b"-----END ").collect(),
+    };
     let n = bytes.len();
     let mut i = 0;
     while i < n {
-        if !TOKEN[bytes[i] as usize] {
-            i += 1;
-            continue;
+        // Iterator scans (no bounds check a byte): to the next token byte, then past the run.
+        match bytes[i..].iter().position(|&c| TOKEN[c as usize]) {
+            Some(k) => i += k,
+            None => break,
         }
         let mut s = i;
-        while i < n && TOKEN[bytes[i] as usize] {
-            i += 1;
-        }
+        i += bytes[i..].iter().position(|&c| !TOKEN[c as usize]).unwrap_or(n - i);
         // A JSON escape's letters before the run are not part of it (`\nGd4…`, `\u2192Gd4…`).
         if s > 0 && bytes[s - 1] == b'\\' {
             if matches!(bytes[s], b'n' | b't' | b'r' | b'b' | b'f') {
@@ -92,24 +96,61 @@ pub fn find(bytes: &[u8]) -> Vec<(usize, usize)> {
         if e - s > MAX_LEN {
             continue;
         }
-        if secret_run(bytes, s, e) {
+        if secret_run(bytes, s, e, &armor) {
             out.push((s, e));
         }
     }
     out
 }
 
-/// Whether the run `s..e` is a secret by its shape and context.
-fn secret_run(bytes: &[u8], s: usize, e: usize) -> bool {
+/// Where the text's armor lines start (`-----BEGIN `, `-----END `), in order.
+struct Armor {
+    begins: Vec<usize>,
+    ends: Vec<usize>,
+}
+
+/// Type prefixes of object ids that look random (Claude Code's and AI APIs' tool-use,
+/// message and request ids; Stripe's object ids): ids, not credentials.
+const ID_PREFIXES: &[&[u8]] = &[
+    b"toolu_",
+    b"srvtoolu_",
+    b"msg_",
+    b"req_",
+    b"call_",
+    b"chatcmpl-",
+    b"run_",
+    b"thread_",
+    b"asst_",
+    b"file-",
+    b"file_",
+    b"batch_",
+    b"evt_",
+    b"cus_",
+    b"pi_",
+    b"pm_",
+    b"ch_",
+    b"in_",
+    b"sub_",
+    b"price_",
+    b"prod_",
+    b"seti_",
+    b"txn_",
+    b"acct_",
+    b"cs_live_",
+    b"cs_test_",
+];
+
+/// Whether the run `s..e` is a secret by its shape and context (cheapest checks first).
+fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &Armor) -> bool {
     let run = &bytes[s..e];
     let body = run.strip_suffix(b"==").or_else(|| run.strip_suffix(b"=")).unwrap_or(run);
-    if !shape(body) {
+    if !shape(body) || excluded_before(bytes, s) || ID_PREFIXES.iter().any(|p| body.starts_with(p)) {
         return false;
     }
-    let Ok(v) = std::str::from_utf8(run) else { return false };
     if identifier(body) || path(body) || jwt_part(bytes, s, body) {
         return false;
     }
+    let Ok(v) = std::str::from_utf8(run) else { return false };
     if checks::is_dossier_id(v)
         || checks::is_public_by_design(v)
         || checks::is_documented_example(v)
@@ -118,7 +159,7 @@ fn secret_run(bytes: &[u8], s: usize, e: usize) -> bool {
     {
         return false;
     }
-    if excluded_before(bytes, s) || in_url(bytes, s) || in_armor(bytes, s) || public_name(bytes, s) {
+    if in_url(bytes, s) || in_armor(armor, s) || public_name(bytes, s) {
         return false;
     }
     if MAGIC.iter().any(|m| body.starts_with(m)) {
@@ -251,30 +292,32 @@ fn words(name: &[u8]) -> Vec<String> {
     out
 }
 
-/// Upper, lower and digits, entropy, digits and case flips.
+/// Upper, lower and digits, entropy, digits and case flips (one pass, then the entropy).
 fn shape(b: &[u8]) -> bool {
-    let upper = b.iter().filter(|c| c.is_ascii_uppercase()).count();
-    let lower = b.iter().filter(|c| c.is_ascii_lowercase()).count();
-    let digits = b.iter().filter(|c| c.is_ascii_digit()).count();
-    if upper == 0 || lower == 0 || digits < MIN_DIGITS {
-        return false;
-    }
-    let mut flips = 0;
-    let mut prev: Option<bool> = None;
-    for c in b.iter().filter(|c| c.is_ascii_alphabetic()) {
-        let up = c.is_ascii_uppercase();
-        if prev.is_some_and(|p| p != up) {
-            flips += 1;
+    let (mut upper, mut lower, mut digits, mut flips) = (false, false, 0usize, 0usize);
+    // 0: no letter yet, 1: last letter lower, 2: last letter upper.
+    let mut prev = 0u8;
+    for &c in b {
+        if c.is_ascii_uppercase() {
+            upper = true;
+            flips += (prev == 1) as usize;
+            prev = 2;
+        } else if c.is_ascii_lowercase() {
+            lower = true;
+            flips += (prev == 2) as usize;
+            prev = 1;
+        } else if c.is_ascii_digit() {
+            digits += 1;
         }
-        prev = Some(up);
     }
-    flips >= MIN_CASE_FLIPS && entropy(b) >= MIN_ENTROPY
+    upper && lower && digits >= MIN_DIGITS && flips >= MIN_CASE_FLIPS && entropy(b) >= MIN_ENTROPY
 }
 
 fn entropy(b: &[u8]) -> f64 {
-    let mut counts = [0u32; 256];
+    // Runs are ASCII token characters.
+    let mut counts = [0u16; 128];
     for &c in b {
-        counts[c as usize] += 1;
+        counts[(c & 0x7f) as usize] += 1;
     }
     let n = b.len() as f64;
     counts.iter().filter(|&&k| k > 0).map(|&k| -(k as f64 / n) * (k as f64 / n).log2()).sum()
@@ -386,13 +429,14 @@ fn in_url(bytes: &[u8], s: usize) -> bool {
 
 /// Inside a `-----BEGIN …-----` armor block not yet ended (a public key, a certificate, a
 /// signature; a private key is its own rule's and wins).
-fn in_armor(bytes: &[u8], s: usize) -> bool {
-    let lo = s.saturating_sub(16 * 1024);
-    let hay = &bytes[lo..s];
-    match memchr::memmem::rfind(hay, b"-----BEGIN ") {
-        Some(i) => memchr::memmem::find(&hay[i..], b"-----END ").is_none(),
-        None => false,
+fn in_armor(armor: &Armor, s: usize) -> bool {
+    let i = armor.begins.partition_point(|&b| b < s);
+    if i == 0 {
+        return false;
     }
+    let begin = armor.begins[i - 1];
+    let j = armor.ends.partition_point(|&e| e < begin);
+    armor.ends.get(j).is_none_or(|&e| e > s)
 }
 
 /// Base64 whose decoded bytes are text with words (spaces, newlines, `: `): a structure,
