@@ -1,7 +1,8 @@
 //! The high-entropy net (issue 20, fifth round): a token of a random-looking shape that no
 //! rule anchored is a secret (`high_entropy`) unless it is a known non-secret shape.
 //!
-//! How: one byte scan (a 256-entry table, no regex) for runs of token characters
+//! How: one byte scan (a 256-entry table, no regex, probing every [`MIN_LEN`] bytes) for runs
+//! of token characters
 //! (`[A-Za-z0-9+/_-]`, `=` padding at the end); only a run of at least [`MIN_LEN`] bytes is
 //! looked at, and only then are the exclusions checked (each with its reason in
 //! docs/privacy.md, "Fifth round"):
@@ -55,48 +56,49 @@ static TOKEN: [bool; 256] = {
 /// The net's candidates in `bytes`: `(start, end)` of each random-looking run not excluded.
 pub fn find(bytes: &[u8]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    // Armor lines, found once (`in_armor` looks them up).
-    let armor = Armor {
-        begins: memchr::memmem::find_iter(bytes, b"-----BEGIN ").collect(),
-        ends: memchr::memmem::find_iter(bytes, b"-----END ").collect(),
-    };
+    // Armor lines, found once, the first time a run needs them (`in_armor`).
+    let mut armor: Option<Armor> = None;
     let n = bytes.len();
-    let mut i = 0;
-    while i < n {
-        // Iterator scans (no bounds check a byte): to the next token byte, then past the run.
-        match bytes[i..].iter().position(|&c| TOKEN[c as usize]) {
-            Some(k) => i += k,
-            None => break,
+    // Probes every `MIN_LEN` bytes: a run of `MIN_LEN` or more holds a probe, so a probe on a
+    // non-token byte skips `MIN_LEN` bytes at once; a probe on a token byte is widened to its
+    // run (never left of the previous run's end), and the next probe is `MIN_LEN` past it.
+    let mut p = MIN_LEN - 1;
+    let mut floor = 0usize;
+    while p < n {
+        if !TOKEN[bytes[p] as usize] {
+            p += MIN_LEN;
+            continue;
         }
-        let mut s = i;
-        i += bytes[i..].iter().position(|&c| !TOKEN[c as usize]).unwrap_or(n - i);
+        let left = bytes[floor..p].iter().rposition(|&c| !TOKEN[c as usize]).map_or(floor, |k| floor + k + 1);
+        let right = p + bytes[p..].iter().position(|&c| !TOKEN[c as usize]).unwrap_or(n - p);
+        floor = right;
+        p = right + MIN_LEN;
+        let mut s = left;
         // A JSON escape's letters before the run are not part of it (`\nGd4…`, `\u2192Gd4…`).
         if s > 0 && bytes[s - 1] == b'\\' {
             if matches!(bytes[s], b'n' | b't' | b'r' | b'b' | b'f') {
                 s += 1;
             } else if bytes[s] == b'u' {
-                s = (s + 5).min(i);
+                s = (s + 5).min(right);
             }
         }
-        let mut e = i;
+        let mut e = right;
         if e - s < MIN_LEN {
             continue;
         }
-        // `=` padding belongs to a base64 run.
+        // `=` padding belongs to a base64 run (`a=b` is an assignment, not padding).
         let mut pad = 0;
         while e < n && bytes[e] == b'=' && pad < 2 {
             e += 1;
             pad += 1;
         }
         if pad > 0 && e < n && TOKEN[bytes[e] as usize] {
-            // `a=b` is an assignment, not padding.
             e -= pad;
         }
-        i = e.max(i);
         if e - s > MAX_LEN {
             continue;
         }
-        if secret_run(bytes, s, e, &armor) {
+        if secret_run(bytes, s, e, &mut armor) {
             out.push((s, e));
         }
     }
@@ -141,7 +143,7 @@ const ID_PREFIXES: &[&[u8]] = &[
 ];
 
 /// Whether the run `s..e` is a secret by its shape and context (cheapest checks first).
-fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &Armor) -> bool {
+fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &mut Option<Armor>) -> bool {
     let run = &bytes[s..e];
     let body = run.strip_suffix(b"==").or_else(|| run.strip_suffix(b"=")).unwrap_or(run);
     if !shape(body) || excluded_before(bytes, s) || ID_PREFIXES.iter().any(|p| body.starts_with(p)) {
@@ -159,7 +161,14 @@ fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &Armor) -> bool {
     {
         return false;
     }
-    if in_url(bytes, s) || in_armor(armor, s) || public_name(bytes, s) {
+    if in_url(bytes, s) || public_name(bytes, s) {
+        return false;
+    }
+    let armor = armor.get_or_insert_with(|| Armor {
+        begins: memchr::memmem::find_iter(bytes, b"-----BEGIN ").collect(),
+        ends: memchr::memmem::find_iter(bytes, b"-----END ").collect(),
+    });
+    if in_armor(armor, s) {
         return false;
     }
     if MAGIC.iter().any(|m| body.starts_with(m)) {
