@@ -146,10 +146,10 @@ const ID_PREFIXES: &[&[u8]] = &[
 fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &mut Option<Armor>) -> bool {
     let run = &bytes[s..e];
     let body = run.strip_suffix(b"==").or_else(|| run.strip_suffix(b"=")).unwrap_or(run);
-    if !shape(body) || excluded_before(bytes, s) || ID_PREFIXES.iter().any(|p| body.starts_with(p)) {
+    if !classes(body) || excluded_before(bytes, s) || ID_PREFIXES.iter().any(|p| body.starts_with(p)) {
         return false;
     }
-    if identifier(body) || path(body) || jwt_part(bytes, s, body) {
+    if identifier(body) || path(body) || jwt_part(bytes, s, body) || entropy(body) < MIN_ENTROPY {
         return false;
     }
     let Ok(v) = std::str::from_utf8(run) else { return false };
@@ -301,8 +301,9 @@ fn words(name: &[u8]) -> Vec<String> {
     out
 }
 
-/// Upper, lower and digits, entropy, digits and case flips (one pass, then the entropy).
-fn shape(b: &[u8]) -> bool {
+/// Upper, lower and digits, digits and case flips (one pass; the entropy is taken later,
+/// after the cheaper exclusions).
+fn classes(b: &[u8]) -> bool {
     let (mut upper, mut lower, mut digits, mut flips) = (false, false, 0usize, 0usize);
     // 0: no letter yet, 1: last letter lower, 2: last letter upper.
     let mut prev = 0u8;
@@ -319,7 +320,7 @@ fn shape(b: &[u8]) -> bool {
             digits += 1;
         }
     }
-    upper && lower && digits >= MIN_DIGITS && flips >= MIN_CASE_FLIPS && entropy(b) >= MIN_ENTROPY
+    upper && lower && digits >= MIN_DIGITS && flips >= MIN_CASE_FLIPS
 }
 
 fn entropy(b: &[u8]) -> f64 {
@@ -403,6 +404,9 @@ const NOT_BEFORE: &[&[u8]] = &[
 /// A digest or public-key prefix, an integrity attribute, or a character that makes the run
 /// part of a path, a URL or a reference (`/`, `.`, `\`, `@`, `#`, `%`, `&`, `?`, `~`, `$`).
 fn excluded_before(bytes: &[u8], s: usize) -> bool {
+    if s > 0 && matches!(bytes[s - 1], b'/' | b'.' | b'\\' | b'@' | b'#' | b'%' | b'&' | b'?' | b'~' | b'$') {
+        return true;
+    }
     let lo = s.saturating_sub(32);
     let before = &bytes[lo..s];
     if NOT_BEFORE.iter().any(|p| before.len() >= p.len() && before[before.len() - p.len()..].eq_ignore_ascii_case(p)) {
@@ -412,11 +416,12 @@ fn excluded_before(bytes: &[u8], s: usize) -> bool {
     if [&b"sha1-"[..], b"sha256-", b"sha384-", b"sha512-", b"nonce-"].iter().any(|p| run.starts_with(p)) {
         return true;
     }
-    let near = bytes[s.saturating_sub(24)..s].to_ascii_lowercase();
-    if memchr::memmem::find(&near, b"integrity").is_some() || memchr::memmem::find(&near, b"nonce").is_some() {
+    let near = &bytes[s.saturating_sub(24)..s];
+    let has = |w: &[u8]| near.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w));
+    if has(b"integrity") || has(b"nonce") {
         return true;
     }
-    s > 0 && matches!(bytes[s - 1], b'/' | b'.' | b'\\' | b'@' | b'#' | b'%' | b'&' | b'?' | b'~' | b'$')
+    false
 }
 
 /// The run is part of a URL: `://` or a query's `?` earlier in the same whitespace-free token.
