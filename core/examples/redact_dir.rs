@@ -1,7 +1,8 @@
 //! Redacted copies of a directory's files, for scoring a corpus with its `score.py`
 //! (`tests/fixtures/redaction/score.py <out>`): `cargo run -p dossier-core --example
 //! redact_dir -- <in> <out>`. `⟦⟧` (the calibration corpus's push-protection breaks) is
-//! removed first. Prints each file's hit count by kind.
+//! removed first. Prints each file's hit count by kind. `NET_ONLY=1`: the high-entropy net
+//! alone (no rule), each run it takes replaced by `[NET]`.
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,8 +21,23 @@ fn main() {
         }
         let Ok(text) = std::fs::read_to_string(&p) else { continue };
         let text = text.replace("⟦⟧", "");
-        let r = dossier_core::redact::redact(&text, &opts).unwrap();
         let name = p.file_name().unwrap();
+        if std::env::var_os("NET_ONLY").is_some() {
+            // The high-entropy net alone, each run replaced by `[NET]`.
+            let mut out = String::new();
+            let mut at = 0;
+            let runs = dossier_core::redact::net_only(&text);
+            for &(s, e) in &runs {
+                out.push_str(&text[at..s]);
+                out.push_str("[NET]");
+                at = e;
+            }
+            out.push_str(&text[at..]);
+            println!("{}: {} runs", name.to_string_lossy(), runs.len());
+            std::fs::write(std::path::Path::new(&dst).join(name), out).unwrap();
+            continue;
+        }
+        let r = dossier_core::redact::redact(&text, &opts).unwrap();
         println!("{}: {} hits", name.to_string_lossy(), r.hits.len());
         std::fs::write(std::path::Path::new(&dst).join(name), r.text.unwrap_or(text)).unwrap();
     }

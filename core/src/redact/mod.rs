@@ -18,6 +18,7 @@
 
 mod checks;
 mod marker;
+mod net;
 mod rules;
 mod scan;
 
@@ -64,6 +65,13 @@ impl std::fmt::Display for Error {
             Error::KeyLength(n) => write!(f, "the redaction key must be 32 bytes, got {n}"),
         }
     }
+}
+
+/// The high-entropy net's candidates alone (`net.rs`), as byte ranges: for measuring what it
+/// adds (`examples/redact_dir.rs`, `NET_ONLY=1`); `redact` applies it after the rules.
+#[doc(hidden)]
+pub fn net_only(text: &str) -> Vec<(usize, usize)> {
+    net::find(text.as_bytes())
 }
 
 /// Find the secrets in `text` and replace them (see the module documentation).

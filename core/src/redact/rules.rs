@@ -38,6 +38,13 @@ pub enum Matcher {
     /// A vendor's name in prose or a table row, a token-shaped value after it on the line,
     /// and a secret word on that line or a few lines above (`scan::vendor`).
     Vendor,
+    /// Round 5: a JSON array of two strings whose first names a secret, `["Authorization",
+    /// "Bearer …"]`, `["X-Api-Key", "…"]` (a Sentry event's headers, env pairs, form fields),
+    /// on one line or pretty-printed over lines, plain or JSON-escaped (`scan::pair`).
+    Pair,
+    /// Round 5: a Kubernetes `kind: Secret`'s `data:`/`stringData:` members, every value a
+    /// secret by construction (YAML, plain or JSON-escaped; `scan::k8s_secret`).
+    K8sSecret,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -60,6 +67,9 @@ pub enum Gate {
     /// A header's value (`X-…-Key`, `X-…-Token`): the header name is not a non-secret key
     /// (`X-Idempotency-Key`, `X-Cache-Key`), then `Loose`.
     Header,
+    /// A value named by a secret word right before it in prose (`token was …`, `pw is …`,
+    /// `snyk token: …`): `Context`, but a UUID or a hex string is a secret here (round 5).
+    Named,
     /// No gate (private keys).
     None,
 }
@@ -976,6 +986,8 @@ pub const RULES: &[Rule] = &[
             "\\\"type\\\"",
             "- name: ",
             "\"value\"",
+            "\"ParameterKey\"",
+            "\\\"ParameterKey\\\"",
         ],
         keywords: &[],
         matcher: Matcher::Sibling,
@@ -1130,7 +1142,7 @@ pub const RULES: &[Rule] = &[
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
             r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)(?:[_\-.]?[A-Za-z0-9]{1,16}){0,3})"#,
-            r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
+            r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["']){0,2}(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
         )),
         gate: Gate::Assignment,
         back: 96,
@@ -1152,6 +1164,23 @@ pub const RULES: &[Rule] = &[
         gate: Gate::Context,
         back: 32,
         fwd: 140,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // Round 5: a secret word immediately before the value in prose ("the old circle token
+    // was <40 hex>", "admin pw is …", "snyk token: <uuid>"): the next token-shaped value is
+    // the secret, a UUID or a hex string included (recall first).
+    Rule {
+        kind: "prose_secret",
+        anchors: &[],
+        keywords: &["token", "key", "secret", "password", "passwd", "pw", "pass", "passphrase", "credential"],
+        matcher: Matcher::Regex(
+            r#"(?P<n>(?:[A-Za-z0-9]{2,24}[ \-])?\b(?i:password|passwd|passphrase|pass|pw|api[ \-]?key|key|token|secret|credentials?))(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)(?:\\?["'`]|\*\*)?(?P<s>[A-Za-z0-9+/=_\-.~!@#$%^&*?]{8,256})"#,
+        ),
+        gate: Gate::Named,
+        back: 32,
+        fwd: 300,
         left: false,
         right: true,
         pre: Pre::Auto,
@@ -1178,6 +1207,32 @@ pub const RULES: &[Rule] = &[
         keywords: &[],
         matcher: Matcher::Vendor,
         gate: Gate::Context,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Round 5: `[name, value]` pairs whose name is a secret's (headers, env, form fields).
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Pair,
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Round 5: a Kubernetes Secret's data (`kubectl get secret -o yaml`, a manifest).
+    Rule {
+        kind: "kubernetes_secret",
+        anchors: &["kind: Secret"],
+        keywords: &[],
+        matcher: Matcher::K8sSecret,
+        gate: Gate::Loose,
         back: 0,
         fwd: 0,
         left: false,
@@ -1238,6 +1293,7 @@ pub fn kinds() -> Vec<&'static str> {
             out.push(r.kind);
         }
     }
+    out.push(super::net::KIND);
     out
 }
 
@@ -1255,6 +1311,8 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::HeaderList => r"(?i:headers)[\x22']?\s*[:=]\s*[\x22']?[A-Za-z0-9_\-]+=[^\s,\x22']{8,}".to_string(),
             Matcher::Ppk => r"Private-Lines: [0-9]+".to_string(),
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
+            Matcher::Pair => r#"\[\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}"\s*\]"#.to_string(),
+            Matcher::K8sSecret => r"kind: Secret".to_string(),
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })
         .collect()

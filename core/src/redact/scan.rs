@@ -20,6 +20,7 @@ use regex_automata::{Input, PatternID};
 
 use super::checks;
 use super::marker;
+use super::net;
 use super::rules::{Gate, Matcher, Pre, RULES, Rule};
 
 /// A secret to replace: bytes `start..end` of the input (on char boundaries).
@@ -63,7 +64,13 @@ fn check_of(rule: &Rule) -> Check {
         Check::Base64
     } else if matches!(
         rule.matcher,
-        Matcher::Sibling | Matcher::HeaderList | Matcher::Ppk | Matcher::Block | Matcher::Vendor
+        Matcher::Sibling
+            | Matcher::HeaderList
+            | Matcher::Ppk
+            | Matcher::Block
+            | Matcher::Vendor
+            | Matcher::Pair
+            | Matcher::K8sSecret
     ) {
         Check::Hand
     } else if rule.kind == "prose_secret" && !rule.keywords.is_empty() {
@@ -249,6 +256,12 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
             Matcher::HeaderList => header_list(bytes, r, b, &mut candidates),
             Matcher::Block => block(bytes, r, a, b, &mut candidates),
             Matcher::Vendor => vendor(bytes, r, a, b, &mut candidates),
+            Matcher::Pair => {
+                if let Some((n, (s, e))) = pair(bytes, a, b) {
+                    consider(bytes, r, s, e, Some(&bytes[n.0..n.1]), &mut candidates);
+                }
+            }
+            Matcher::K8sSecret => k8s_secret(bytes, r, a, &mut candidates),
             _ => {}
         }
     }
@@ -295,7 +308,39 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
         spans.push(Span { start: c.start, end: c.end, kind: RULES[c.rule].kind });
         last_end = c.end;
     }
+    if depth == 0 {
+        add_net(text, allow, &markers, &mut spans);
+    }
     spans
+}
+
+/// The high-entropy net's runs (`net.rs`) that no rule's span or marker overlaps, added to
+/// `spans` (kept in order).
+fn add_net(text: &str, allow: &[String], markers: &[(usize, usize)], spans: &mut Vec<Span>) {
+    let runs = net::find(text.as_bytes());
+    if runs.is_empty() {
+        return;
+    }
+    let overlaps = |list: &[(usize, usize)], s: usize, e: usize| {
+        let i = list.partition_point(|m| m.1 <= s);
+        list.get(i).is_some_and(|m| m.0 < e)
+    };
+    let taken: Vec<(usize, usize)> = spans.iter().map(|sp| (sp.start, sp.end)).collect();
+    let mut added = false;
+    for (s, e) in runs {
+        if overlaps(&taken, s, e) || overlaps(markers, s, e) {
+            continue;
+        }
+        let secret = &text[s..e];
+        if allow.iter().any(|a| !a.is_empty() && secret.contains(a.as_str())) {
+            continue;
+        }
+        spans.push(Span { start: s, end: e, kind: net::KIND });
+        added = true;
+    }
+    if added {
+        spans.sort_unstable_by_key(|sp| sp.start);
+    }
 }
 
 /// `cli_secret`'s look at a keyword hit at `a`: a `--` in the 40 bytes before.
@@ -672,6 +717,21 @@ fn sibling_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
         p = e + 1 + escaped as usize;
         r
     };
+    let (mut ns, mut ne) = (ns, ne);
+    // Postman's API-key auth: `"apikey": [{"key": "value", "value": "<the key>"}, {"key":
+    // "key", "value": "<header name>"}]` — the `value` entry of an `apikey` list is the key
+    // (round 5); the name is taken from the list's `apikey`.
+    if word == b"key" && &bytes[ns..ne] == b"value" {
+        let lo = a.saturating_sub(600);
+        if let Some(i) = memchr::memmem::rfind(&bytes[lo..a], b"apikey\"")
+            .or_else(|| memchr::memmem::rfind(&bytes[lo..a], b"apikey\\\""))
+        {
+            let between = &bytes[lo + i..a];
+            if !between.contains(&b']') {
+                (ns, ne) = (lo + i, lo + i + 6);
+            }
+        }
+    }
     let name = &bytes[ns..ne];
     if name.len() < 2
         || !name.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
@@ -717,7 +777,21 @@ fn sibling_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
     let tf = word == b"type";
     let limit = bytes.len().min(p + if tf { 2000 } else { 600 });
     let hay = &bytes[p..limit];
-    let members: &[&[u8]] = if tf { &[b"\"value", b"\"result", b"\"plaintext_value"] } else { &[b"\"value"] };
+    // A resource whose type names a secret (`datadog_api_key`, `aws_iam_access_key`,
+    // `random_password`, `*_token`, `*_secret`) keeps it in its `key`/`secret`/`password`/
+    // `token` attribute too (round 5).
+    let secret_type =
+        tf && [&b"_api_key"[..], b"_access_key", b"_password", b"_token", b"_secret"].iter().any(|s| name.ends_with(s));
+    let members: &[&[u8]] = if secret_type {
+        &[b"\"value", b"\"result", b"\"plaintext_value", b"\"key", b"\"secret", b"\"password", b"\"token"]
+    } else if tf {
+        &[b"\"value", b"\"result", b"\"plaintext_value"]
+    } else if word == b"ParameterKey" {
+        // CloudFormation parameters: `{"ParameterKey": "DbPassword", "ParameterValue": "…"}`.
+        &[b"\"ParameterValue"]
+    } else {
+        &[b"\"value"]
+    };
     let (at, len) = members
         .iter()
         .filter_map(|m| memchr::memmem::find(hay, m).map(|i| (i, m.len())))
@@ -1289,14 +1363,23 @@ fn vendor(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) 
         return;
     }
     let n = bytes.len();
-    let (le, _) = line_end(bytes, b, n.min(b + 160));
+    let (first_le, first_next) = line_end(bytes, b, n.min(b + 160));
+    let mut le = first_le;
+    let mut wrapped = false;
     let mut p = b;
     let mut value = None;
-    for _ in 0..10 {
+    for _ in 0..20 {
         while p < le
             && matches!(bytes[p], b' ' | b'\t' | b'|' | b':' | b'=' | b'`' | b'"' | b'\'' | b'*' | b'(' | b',' | b'>')
         {
             p += 1;
+        }
+        // Round 5: the sentence may go on on the next line ("the one the runner had,\n<uuid>").
+        if p == le && !wrapped && first_next > first_le && first_next < n {
+            wrapped = true;
+            p = first_next;
+            le = line_end(bytes, p, n.min(p + 160)).0;
+            continue;
         }
         let s = p;
         while p < le && is_token_byte(bytes[p]) {
@@ -1344,7 +1427,11 @@ fn vendor(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) 
     }
     let mut name = bytes[a..b].to_vec();
     name.extend_from_slice(b" token");
-    consider_gated(bytes, r, s, e, Some(&name), Gate::Context, out);
+    // A secret word on the vendor's own line names the value (`SNYK_TOKEN` is …): a UUID or a
+    // hex token is one then (round 5); a word lines above leaves the stricter gate.
+    let gate =
+        if has_word(&bytes[a..first_le.min(s)]) || has_word(&bytes[e..le]) { Gate::Named } else { Gate::Context };
+    consider_gated(bytes, r, s, e, Some(&name), gate, out);
 }
 
 /// The window of `rule` around an anchor at `a..b`, clipped to the anchor's line.
@@ -1409,7 +1496,7 @@ fn consider_gated(
     while e < bytes.len() && (bytes[e] & 0xC0) == 0x80 {
         e += 1;
     }
-    if gate == Gate::Context {
+    if matches!(gate, Gate::Context | Gate::Named) {
         // Prose: a sentence's closing punctuation is not part of the token.
         while e > s && matches!(bytes[e - 1], b'.' | b',' | b';' | b':' | b'!' | b'?' | b')') {
             e -= 1;
@@ -1431,9 +1518,13 @@ fn consider_gated(
         }
         Gate::Loose => loose(secret, name),
         Gate::Context => context(secret, name.unwrap_or("")),
+        Gate::Named => named(secret, name.unwrap_or("")),
         Gate::Header => header(secret, name.unwrap_or("")),
         // A `.netrc` password is a credential whatever its shape (a legacy Heroku API key is a UUID).
         Gate::Assignment if rule.kind == "netrc_password" && checks::is_uuid(secret) => true,
+        // A flag named like a secret takes any token-shaped value, a hex or UUID one too
+        // (round 5: `--token <40 hex>` of an internal CLI).
+        Gate::Assignment if rule.kind == "cli_secret" => flag(secret, name.unwrap_or("")),
         Gate::Assignment => assignment(secret, name.unwrap_or("")),
     };
     // A Supabase anon key is public by design (a JWT whose payload says `"role":"anon"`).
@@ -1503,6 +1594,34 @@ fn context(v: &str, name: &str) -> bool {
             && !checks::repeated(v);
     }
     b.len() >= 16 && checks::random_looking(v) && checks::shannon_entropy(v) >= 3.3
+}
+
+/// `Gate::Named`: a value right after a secret word and `is`/`was`/`:`/`=` in prose. As
+/// `context`, except that a UUID or a hex string of 24+ (a legacy CircleCI token, a Snyk
+/// token) is a secret here: the sentence names it one (round 5, recall first).
+fn named(v: &str, name: &str) -> bool {
+    if context(v, name) {
+        return true;
+    }
+    let w = words(name);
+    let last = w.last().map(String::as_str).unwrap_or("");
+    if PASSWORD_WORDS.contains(&last.trim_end_matches('s')) || last == "pw" {
+        return context(v, "password");
+    }
+    if w.len() >= 2
+        && (NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
+            || CONTEXT_NOT_BEFORE.contains(&w[w.len() - 2].as_str()))
+    {
+        return false;
+    }
+    // A bare `key: <sha>`/`key="<sha>"` is a cache key or a content hash; a qualified name
+    // ("circle token was", "snyk token:") names a credential.
+    if w.len() < 2 || checks::is_placeholder(v) || checks::is_documented_example(v) || checks::repeated(v) {
+        return false;
+    }
+    let b = v.as_bytes();
+    let hex = b.len() >= 24 && b.iter().all(u8::is_ascii_hexdigit) && b.iter().any(u8::is_ascii_digit);
+    hex || checks::is_uuid(v)
 }
 
 /// Words before a secret word in prose that name something public or an identifier.
@@ -1581,7 +1700,7 @@ const SECRET_LAST: &[&str] = &[
 const SECRET_SUFFIXES: &[&str] =
     &["password", "passwd", "secret", "apikey", "secretkey", "accesskey", "privatekey", "token"];
 /// Words before `key` or `token` that make the name something other than a secret.
-const NOT_SECRET_BEFORE: &[&str] = &[
+pub(super) const NOT_SECRET_BEFORE: &[&str] = &[
     "public",
     "pub",
     "cache",
@@ -1766,6 +1885,27 @@ fn assignment(v: &str, name: &str) -> bool {
     checks::random_looking(v) || (checks::is_uuid(v) && w.len() >= 2)
 }
 
+/// The gate of a command-line flag named like a secret (`--token`, `--db-password`,
+/// `--api-key`): the assignment's gate, or a hex string of 16+ or a UUID (a flag's value is
+/// never a commit by its name: recall first, round 5).
+fn flag(v: &str, name: &str) -> bool {
+    if assignment(v, name) {
+        return true;
+    }
+    let mut w = words(name);
+    strip_modifiers(&mut w);
+    let Some(last) = w.last() else { return false };
+    if !SECRET_LAST.contains(&last.as_str()) && !SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
+        return false;
+    }
+    if w.len() >= 2 && NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str()) {
+        return false;
+    }
+    let b = v.as_bytes();
+    let hex = b.len() >= 16 && b.iter().all(u8::is_ascii_hexdigit) && b.iter().any(u8::is_ascii_digit);
+    (hex || checks::is_uuid(v)) && !checks::is_placeholder(v) && !checks::repeated(v)
+}
+
 /// A private key block starting at `a` (`-----BEGIN `): to its `-----END …-----` line, or,
 /// unterminated, over the lines (or JSON-escaped lines) that look like key material.
 fn private_key(bytes: &[u8], a: usize) -> Option<(usize, usize)> {
@@ -1835,4 +1975,204 @@ fn private_key(bytes: &[u8], a: usize) -> Option<(usize, usize)> {
     let end = end?;
     let material = body[..end].iter().filter(|c| c.is_ascii_alphanumeric()).count();
     (material >= 20).then_some((a, body_start + end))
+}
+
+/// Skip whitespace forward at `p`, raw or JSON-escaped (`\n`, `\t`, `\r`), up to `limit`.
+fn skip_ws_fwd(bytes: &[u8], p: &mut usize, limit: usize) {
+    while *p < limit {
+        match bytes[*p] {
+            b' ' | b'\t' | b'\n' | b'\r' => *p += 1,
+            b'\\' if matches!(bytes.get(*p + 1), Some(b'n' | b't' | b'r')) => *p += 2,
+            _ => return,
+        }
+    }
+}
+
+/// `Matcher::Pair` at a secret word `a..b`: the word is inside the first string of a JSON
+/// array of two strings, `["X-Api-Key", "…"]` (whitespace and escaped newlines between),
+/// plain or JSON-escaped; the name's span and the second string's (an auth scheme dropped).
+fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
+    let name_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+    let mut ns = a;
+    while ns > 0 && a - ns < 64 && name_byte(bytes[ns - 1]) {
+        ns -= 1;
+    }
+    if ns == 0 || bytes[ns - 1] != b'"' {
+        return None;
+    }
+    let escaped = ns >= 2 && bytes[ns - 2] == b'\\';
+    let mut p = ns - 1 - escaped as usize;
+    // Back over whitespace, raw or escaped, to the array's `[`.
+    let lo = p.saturating_sub(64);
+    loop {
+        if p <= lo {
+            return None;
+        }
+        match bytes[p - 1] {
+            b' ' | b'\t' | b'\n' | b'\r' => p -= 1,
+            b'n' | b't' | b'r' if p >= 2 && bytes[p - 2] == b'\\' => p -= 2,
+            b'[' => break,
+            _ => return None,
+        }
+    }
+    let mut ne = b;
+    while ne < bytes.len() && ne - b < 64 && name_byte(bytes[ne]) {
+        ne += 1;
+    }
+    let mut q = ne;
+    if escaped {
+        if bytes.get(q) != Some(&b'\\') {
+            return None;
+        }
+        q += 1;
+    }
+    if bytes.get(q) != Some(&b'"') {
+        return None;
+    }
+    q += 1;
+    let limit = bytes.len().min(q + 64);
+    skip_ws_fwd(bytes, &mut q, limit);
+    if bytes.get(q) != Some(&b',') {
+        return None;
+    }
+    q += 1;
+    let limit = bytes.len().min(q + 64);
+    skip_ws_fwd(bytes, &mut q, limit);
+    if escaped {
+        if bytes.get(q) != Some(&b'\\') {
+            return None;
+        }
+        q += 1;
+    }
+    if bytes.get(q) != Some(&b'"') {
+        return None;
+    }
+    let vs = q + 1;
+    let ve = quoted_end(bytes, vs, escaped, 4096)?;
+    let mut t = ve + 1 + escaped as usize;
+    let limit = bytes.len().min(t + 64);
+    skip_ws_fwd(bytes, &mut t, limit);
+    if bytes.get(t) != Some(&b']') {
+        return None;
+    }
+    let name = &bytes[ns..ne];
+    if name.len() < 3 || !secretish(name) {
+        return None;
+    }
+    Some(((ns, ne), strip_scheme(bytes, vs, ve)))
+}
+
+/// A line start at `p`: after a newline, raw or JSON-escaped.
+fn line_start(bytes: &[u8], p: usize) -> bool {
+    p == 0 || bytes[p - 1] == b'\n' || (p >= 2 && bytes[p - 2] == b'\\' && bytes[p - 1] == b'n')
+}
+
+/// The end of the line's content from `p` (a raw newline, `\r` or a `\n` escape) and where
+/// the next line starts, within `limit`.
+fn next_line(bytes: &[u8], p: usize, limit: usize) -> (usize, usize) {
+    let mut q = p;
+    while q < limit {
+        match bytes[q] {
+            b'\n' => return (q, q + 1),
+            b'\r' => return (q, if bytes.get(q + 1) == Some(&b'\n') { q + 2 } else { q + 1 }),
+            b'\\' if bytes.get(q + 1) == Some(&b'n') => return (q, q + 2),
+            b'\\' if bytes.get(q + 1) == Some(&b'r') && bytes.get(q + 2) == Some(&b'\\') => {
+                return (q, q + 4);
+            }
+            _ => q += 1,
+        }
+    }
+    (limit, limit)
+}
+
+/// How far from `kind: Secret` its `data:` may be (kubectl sorts the keys: `data` first).
+const K8S_SPAN: usize = 16 * 1024;
+
+/// Whether a Secret's member is one: its name is a secret's (`SMTP_PASSWORD`), or its value
+/// (decoded, under `data:`) holds a secret the rules find (a database URL with a password) or
+/// looks random. A user name (`POSTGRES_USER`) or a settings file under a plain name is not.
+fn k8s_member_secret(name: &[u8], value: &[u8], base64: bool) -> bool {
+    if secretish(name) {
+        return true;
+    }
+    let decoded;
+    let text = if base64 {
+        let body = value.strip_suffix(b"==").or_else(|| value.strip_suffix(b"=")).unwrap_or(value);
+        let Some(d) = decode_base64(body) else { return true };
+        decoded = d;
+        &decoded[..]
+    } else {
+        value
+    };
+    let Ok(text) = std::str::from_utf8(text) else { return true };
+    if text.bytes().any(|c| c < 0x09 || (c > 0x0d && c < 0x20)) {
+        // Binary (a keystore, a certificate's DER): a secret by construction.
+        return true;
+    }
+    !find_at(text, &[], MAX_BASE64_DEPTH).is_empty()
+        || (text.len() >= 12
+            && !text.bytes().any(|c| c.is_ascii_whitespace())
+            && checks::random_looking(text)
+            && !checks::is_not_a_value(text))
+}
+
+/// `Matcher::K8sSecret` at `kind: Secret` (`a`): the same YAML document's top-level
+/// `data:`/`stringData:` block, before or after it; each member `  NAME: value` is a secret
+/// (gated `Loose`: not a placeholder). Plain YAML and YAML inside a JSON string (a
+/// transcript's `kubectl get secret -o yaml`).
+fn k8s_secret(bytes: &[u8], r: usize, a: usize, out: &mut Vec<Candidate>) {
+    let after = a + b"kind: Secret".len();
+    if !line_start(bytes, a) || !matches!(bytes.get(after), None | Some(b'\n' | b'\r' | b'\\' | b'"' | b' ' | b'\t')) {
+        return;
+    }
+    let lo = a.saturating_sub(K8S_SPAN);
+    let hi = bytes.len().min(after + K8S_SPAN);
+    for key in [&b"data:"[..], b"stringData:"] {
+        for at in memchr::memmem::find_iter(&bytes[lo..hi], key).map(|i| i + lo) {
+            if !line_start(bytes, at) {
+                continue;
+            }
+            let (x, y) = if at < a { (at, a) } else { (after, at) };
+            let between = &bytes[x..y];
+            if memchr::memmem::find(between, b"---").is_some() || memchr::memmem::find(between, b"kind: ").is_some() {
+                continue;
+            }
+            let (ce, mut p) = next_line(bytes, at + key.len(), hi);
+            if bytes[at + key.len()..ce].iter().any(|c| !c.is_ascii_whitespace()) {
+                continue;
+            }
+            while p < hi {
+                let (le, next) = next_line(bytes, p, hi);
+                let mut q = p;
+                while q < le && bytes[q] == b' ' {
+                    q += 1;
+                }
+                if q == p || q == le {
+                    break;
+                }
+                let ns = q;
+                while q < le && (bytes[q].is_ascii_alphanumeric() || matches!(bytes[q], b'_' | b'-' | b'.')) {
+                    q += 1;
+                }
+                if q == ns || bytes.get(q) != Some(&b':') {
+                    break;
+                }
+                let ne = q;
+                q += 1;
+                while q < le && bytes[q] == b' ' {
+                    q += 1;
+                }
+                let quote = matches!(bytes.get(q), Some(b'\'')) as usize;
+                let vs = q + quote;
+                let mut ve = vs;
+                while ve < le && !matches!(bytes[ve], b' ' | b'\t' | b'"' | b'\'' | b'\\') {
+                    ve += 1;
+                }
+                if ve > vs && k8s_member_secret(&bytes[ns..ne], &bytes[vs..ve], key == b"data:") {
+                    consider(bytes, r, vs, ve, Some(&bytes[ns..ne]), out);
+                }
+                p = next;
+            }
+        }
+    }
 }

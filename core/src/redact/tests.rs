@@ -647,3 +647,99 @@ fn yaml_name_quote_without_a_name_does_not_panic() {
     let r = run("- name: \"DB_PASSWORD\"\n  value: \"Hq7#vLm2!XpR9sTw\"");
     assert!(!r.text.unwrap_or_default().contains("Hq7#vLm2"));
 }
+
+/// Fifth round (heldout4's causes, fixed in general ways): secrets inside JSON structures of
+/// generated events (`[name, value]` pairs, a frame's repr-quoted locals), values named by the
+/// prose right before them, a Kubernetes Secret's data, a tfstate resource whose type names a
+/// secret, Postman's API-key auth list, a CLI flag with a hex value, a vendor's sentence
+/// going on on the next line.
+#[test]
+fn fifth_round_structures_and_prose_are_caught() {
+    let k8s = "apiVersion: v1\ndata:\n  DATABASE_URL: cG9zdGdyZXM6Ly9hcHA6VnE3TG0yWGs5UnQ0V3pAZGIuaW50ZXJuYWwuZXhhbXBsZS50ZXN0OjU0MzIvYXBw\n  SIGNING: SHE3dkxtMlhwUjlzVHdRNA==\nkind: Secret\nmetadata:\n  name: app-env\ntype: Opaque\n";
+    let cases: Vec<(String, &str, &str)> = vec![
+        // `[name, value]` pairs, pretty-printed and on one line.
+        (
+            "\"headers\": [\n  [\n    \"Accept\",\n    \"application/json\"\n  ],\n  [\n    \"Authorization\",\n    \"Bearer Kq8Vz3Xm7Lt2Rw9Pn4Hb6Cj5-Yd1\"\n  ]\n]".into(),
+            "assignment",
+            "Kq8Vz3Xm7Lt2",
+        ),
+        ("\"headers\": [[\"X-Api-Key\", \"c4e1a9f07b3d5e2a8c6f0b1d9e7a3c5f\"]]".into(), "assignment", "c4e1a9f07b3d"),
+        // A frame's local variables, repr-quoted inside JSON strings.
+        (
+            "\"vars\": {\n  \"api_key\": \"'AQEzhmfxLI3Mbx+TrVXxxw3ck3YFgdRiYBI/25t41ET3F+aUSD5Re8HD8Z=chGG'\",\n  \"password\": \"'Tq8#Lm3vZx9.K'\"\n}".into(),
+            "assignment",
+            "AQEzhmfxLI3M",
+        ),
+        ("\"vars\": {\"password\": \"'Tq8#Lm3vZx9.K'\"}".into(), "assignment", "Tq8#Lm3vZx9"),
+        // A secret word right before the value in prose, a hex token or a UUID too.
+        (
+            "the old circle token was 3c9e1f7a2b8d4e6f0a1c3e5b7d9f2a4c6e8b0d1f btw, already dead".into(),
+            "prose_secret",
+            "3c9e1f7a2b8d",
+        ),
+        ("staging admin pw is Rt5#kQ9mZx2 until Friday".into(), "prose_secret", "Rt5#kQ9mZx2"),
+        ("the snyk token is 5b2e8c1d-4a7f-4e3b-9c6d-1f0a8e2b7c4d, rotate it".into(), "prose_secret", "5b2e8c1d-4a7f"),
+        ("snyk token: 5b2e8c1d-4a7f-4e3b-9c6d-1f0a8e2b7c4d".into(), "assignment", "5b2e8c1d-4a7f"),
+        // A vendor named in a sentence that goes on on the next line.
+        (
+            "The Snyk step failed: `SNYK_TOKEN` is a UUID, and the one the runner had,\n7d3a9e2c-1b5f-4c8e-a6d0-2e9f4b7c1a3d, is gone.".into(),
+            "vendor_token",
+            "7d3a9e2c-1b5f",
+        ),
+        // A Kubernetes Secret's data: a value holding a URL with a password, a random value.
+        (k8s.into(), "kubernetes_secret", "cG9zdGdyZXM6Ly9hcHA6"),
+        (k8s.into(), "kubernetes_secret", "SHE3dkxtMlhwUjlz"),
+        (serde_json::json!({"stdout": k8s}).to_string(), "kubernetes_secret", "cG9zdGdyZXM6Ly9hcHA6"),
+        ("kind: Secret\nstringData:\n  signing: Hq7vLm2XpR9sTwQ4\n".into(), "kubernetes_secret", "Hq7vLm2XpR9s"),
+        // A tfstate resource whose type names a secret: its `key` attribute.
+        (
+            "{\n  \"type\": \"datadog_api_key\",\n  \"name\": \"main\",\n  \"instances\": [\n    {\n      \"attributes\": {\n        \"id\": \"87ba9598-a803-4fb8-b5d6-d771aa0954f9\",\n        \"key\": \"b7e2c9a4f1d8e3b6a0c5f2d9e4b7a1c3\",\n        \"name\": \"prod\"\n      }\n    }\n  ]\n}".into(),
+            "assignment",
+            "b7e2c9a4f1d8",
+        ),
+        // Postman's API-key auth: the `value` entry of an `apikey` list.
+        (
+            "\"auth\": {\n  \"type\": \"apikey\",\n  \"apikey\": [\n    {\n      \"key\": \"value\",\n      \"value\": \"Zm3Kq8Xv2Lt7Rn4Wp9Hc6Bj5Yd1Vs0Qe3Tu\",\n      \"type\": \"string\"\n    }\n  ]\n}".into(),
+            "assignment",
+            "Zm3Kq8Xv2Lt7",
+        ),
+        // A CLI flag named like a secret with a hex value.
+        (
+            "orchard-release promote --env prod --token 8e2b4d6f1a3c5e7b9d0f2a4c6e8b1d3f5a7c9e0b --sha \"$GIT_SHA\"".into(),
+            "cli_secret",
+            "8e2b4d6f1a3c",
+        ),
+    ];
+    for (text, kind, leaked) in &cases {
+        let r = run(text);
+        let o = r.text.clone().unwrap_or_default();
+        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
+        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
+    }
+    let line = serde_json::json!({"stdout": k8s}).to_string();
+    assert!(serde_json::from_str::<serde_json::Value>(&out(&line)).is_ok());
+}
+
+/// Fifth round: what the new rules leave alone — a Secret's user name and settings file, a
+/// ConfigMap's data, pairs not named like a secret, a bare `key:` holding a hash, a commit in
+/// prose, a non-secret flag, a short hex request id beside a vendor's token header.
+#[test]
+fn fifth_round_near_misses_stay() {
+    for text in [
+        "apiVersion: v1\ndata:\n  POSTGRES_USER: YXBwX3VzZXI=\n  settings.yaml: bG9nX2xldmVsOiBpbmZvCnJlZ2lvbjogZXUtd2VzdC0xCg==\nkind: Secret\n",
+        "apiVersion: v1\ndata:\n  LOG_LEVEL: info\n  REGION: eu-west-1\nkind: ConfigMap\n---\nkind: Secret\ntype: Opaque\n",
+        "\"headers\": [[\"Accept\", \"application/json\"], [\"X-Request-Id\", \"5b2e8c1d-4a7f-4e3b-9c6d-1f0a8e2b7c4d\"]]",
+        "[\"token_type\", \"bearer\"]",
+        "key: 3f786850e387550fdab836ed7e6dc881de23001b",
+        "the commit is 3f786850e387550fdab836ed7e6dc881de23001b",
+        "git push --sha 3f786850e387550fdab836ed7e6dc881de23001b",
+        "the cache key: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+        "headers = {'X-Atlassian-Token': 'no-check', 'X-Trace': '90f40e3649b0f726'}",
+        "\"vars\": {\"self\": \"<orders.Client object at 0x7f3a2c1d9e50>\", \"token\": \"[Filtered]\"}",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
