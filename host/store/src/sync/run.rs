@@ -229,7 +229,8 @@ fn push(git: &Git, remote: &str, branch: &str) -> Result<Pushed> {
         ));
     }
     let args: Vec<OsString> = ["push", "--porcelain", REMOTE, &refspec].iter().map(OsString::from).collect();
-    Err(git::unreachable(remote, git::failed(&args, &out)))
+    let e = git::failed(&args, &out);
+    Err(lock_error(&e).unwrap_or_else(|| git::unreachable(remote, e)))
 }
 
 /// Move the branch and the working tree to `commit` (a descendant of HEAD) with `git merge
@@ -483,18 +484,79 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
     result
 }
 
-/// What a killed sync can leave behind that would stop the next one: git's `index.lock` and the
-/// merge step's private index. Whether anything was removed.
+/// What a killed sync can leave behind that would stop the next one: git's lock files (every
+/// `*.lock` under `.git/`: `index.lock`, and the ref locks a killed `commit`, `fetch`, `merge`
+/// or `push` holds while it moves a branch, such as `refs/remotes/origin/<branch>.lock`) and the
+/// merge step's private index. A git the killed sync started may still be finishing (only
+/// `dossier` was killed): its locks are given a moment to go before they are removed. Whether
+/// anything was removed.
 fn recover(store: &Store) -> Result<bool> {
+    let dot_git = store.root().join(".git");
+    let mut left = git_locks(&dot_git);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left.retain(|p| p.exists());
+    }
+    let private = dot_git.join("dossier-sync-index");
+    if private.exists() {
+        left.push(private);
+    }
     let mut removed = false;
-    for f in [".git/index.lock", ".git/dossier-sync-index"] {
-        let p = store.root().join(f);
-        if p.exists() {
-            std::fs::remove_file(&p).map_err(|e| DossierError::io("remove", &p, e))?;
-            removed = true;
+    for p in left {
+        match std::fs::remove_file(&p) {
+            Ok(()) => removed = true,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(DossierError::io("remove", &p, e)),
         }
     }
     Ok(removed)
+}
+
+/// Every `*.lock` file under `dot_git` (objects are never locked files, so `objects/` is not
+/// walked but for its `info/`).
+fn git_locks(dot_git: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut todo = vec![dot_git.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                let objects = dir == dot_git && e.file_name() == "objects";
+                if !objects {
+                    todo.push(p);
+                } else {
+                    todo.push(p.join("info"));
+                }
+            } else if p.extension().is_some_and(|x| x == "lock") {
+                found.push(p);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A git failure that names one of its lock files ("Unable to create '…/x.lock': File
+/// exists"): another git holds the repository (or one crashed outside a sync), a local
+/// problem, never the remote's.
+fn lock_error(err: &DossierError) -> Option<DossierError> {
+    let stderr = err.details.get("stderr").and_then(|s| s.as_str()).unwrap_or(&err.message);
+    let start = stderr.find("Unable to create '")? + "Unable to create '".len();
+    let path = &stderr[start..][..stderr[start..].find('\'')?];
+    path.ends_with(".lock").then(|| {
+        DossierError::new(
+            Code::Io,
+            format!(
+                "git's lock file {path} exists: another git process is using the store's repository, or one crashed"
+            ),
+        )
+        .with_details(err.details.clone())
+        .with_next("wait for the other git to finish, then `dossier sync` again")
+        .with_next(format!("rm {path}  (if no git is running)"))
+    })
 }
 
 fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
@@ -520,7 +582,8 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
             // A remote without the branch yet (emptied, or a new branch) is pushed to as it is.
             if !stderr.contains("couldn't find remote ref") {
                 let args: Vec<OsString> = ["fetch", REMOTE].iter().map(OsString::from).collect();
-                return Err(git::unreachable(remote, git::failed(&args, &fetch)));
+                let e = git::failed(&args, &fetch);
+                return Err(lock_error(&e).unwrap_or_else(|| git::unreachable(remote, e)));
             }
         }
         let theirs = git.rev_parse(&tracking)?;
