@@ -96,14 +96,19 @@ fn phase(args: &[String]) -> String {
         return Path::new(first).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     }
     while let Some(x) = a.next() {
-        if x == "-C" {
+        if x == "-C" || x == "-c" {
             a.next();
             continue;
         }
         if x.starts_with('-') {
             continue;
         }
-        return if x == "remote" || x == "merge-base" { format!("{x} {}", a.next().unwrap_or("")) } else { x.into() };
+        return match x {
+            "remote" => format!("{x} {}", a.next().unwrap_or("")),
+            "merge-base" if a.next() == Some("--is-ancestor") => "merge-base --is-ancestor".into(),
+            "cat-file" if a.next() == Some("--batch") => "cat-file --batch".into(),
+            _ => x.into(),
+        };
     }
     "git".into()
 }
@@ -201,16 +206,65 @@ fn edit(m: &Machine, i: u64, side: &str, field: &str, value: &str, real: bool) -
     (art, Some(line))
 }
 
+/// What one worker's trials saw.
+#[derive(Default)]
+struct Stats {
+    phases: BTreeMap<String, u32>,
+    recovered: u32,
+    /// The edits (and B's push), the killed syncs, the next syncs, the checks.
+    spent: [Duration; 4],
+    durations: Vec<(Duration, Duration)>,
+}
+
 #[test]
 fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothing() {
     let trials = env_u64("DOSSIER_SYNC_KILL_TRIALS").unwrap_or(300);
+    // Independent pairs of machines (each its own remote) run their trials side by side: a
+    // trial mostly waits on git processes, so two cores keep three busy.
+    let workers = env_u64("DOSSIER_SYNC_KILL_WORKERS").unwrap_or(3).max(1);
     let seed = env_u64("DOSSIER_SYNC_KILL_SEED").unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
     });
-    eprintln!("sync_kill: seed {seed} (DOSSIER_SYNC_KILL_SEED={seed} replays the delays), {trials} trials");
-    let mut rng = Rng(seed);
+    eprintln!(
+        "sync_kill: seed {seed} (DOSSIER_SYNC_KILL_SEED={seed} replays the delays), {trials} trials on {workers} pairs of machines"
+    );
     let started = Instant::now();
+    let handles: Vec<_> = (0..workers)
+        .map(|w| {
+            let n = trials / workers + u64::from(w < trials % workers);
+            std::thread::spawn(move || run_trials(w, n, seed.wrapping_add(w)))
+        })
+        .collect();
+    let mut total = Stats::default();
+    for h in handles {
+        let s = h.join().expect("a worker's trial failed (its message is above)");
+        for (k, v) in s.phases {
+            *total.phases.entry(k).or_default() += v;
+        }
+        total.recovered += s.recovered;
+        for k in 0..4 {
+            total.spent[k] += s.spent[k];
+        }
+        total.durations.extend(s.durations);
+    }
+    eprintln!("sync_kill: a sync takes (local changes only, with the merge step): {:?}", total.durations);
+    eprintln!(
+        "sync_kill: time in edits {:?}, killed syncs {:?}, next syncs {:?}, checks {:?} (summed over workers)",
+        total.spent[0], total.spent[1], total.spent[2], total.spent[3]
+    );
+    eprintln!(
+        "sync_kill: {trials} trials in {:?}; {} next syncs removed what a killed one left; killed in: {:?}",
+        started.elapsed(),
+        total.recovered,
+        total.phases
+    );
+    assert_eq!(total.phases.values().map(|v| u64::from(*v)).sum::<u64>(), trials);
+}
 
+/// `trials` trials on one pair of machines and its remote.
+fn run_trials(worker: u64, trials: u64, seed: u64) -> Stats {
+    let mut rng = Rng(seed);
+    let mut stats = Stats::default();
     let remote = tempfile::tempdir().unwrap();
     git_in(remote.path(), &["init", "-q", "--bare", "-b", "main", "remote.git"]);
     let bare = remote.path().join("remote.git");
@@ -228,7 +282,6 @@ fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothi
     let mut artifacts: Vec<String> = Vec::new();
     let mut slugs: Vec<String> = vec![slug.to_string()];
     let mut lines: BTreeSet<String> = BTreeSet::new();
-    let (mut last_a, mut last_b) = (String::from("none"), String::from("none"));
 
     // How long a sync takes, without and with the merge step (the kill delays' ranges).
     artifacts.push(edit(&a, 99_998, "a", "next_action", "A99998", true).0);
@@ -239,13 +292,9 @@ fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothi
     artifacts.push(edit(&a, 99_999, "a", "next_action", "A99999", true).0);
     let merging = run_sync(&a);
     b.sync();
-    (last_a, last_b) = ("A99999".to_string(), "B99999".to_string());
-    eprintln!("sync_kill: a sync takes {plain:?} (local changes only), {merging:?} (with the merge step)");
-
-    let mut phases: BTreeMap<String, u32> = BTreeMap::new();
-    let mut recovered = 0u32;
-    // Where the time goes: the edits (and B's push), the killed sync, the next sync, the checks.
-    let mut spent = [Duration::ZERO; 4];
+    // The field values each side set last (A sets its own in every trial).
+    let mut last_b = "B99999".to_string();
+    stats.durations.push((plain, merging));
     for i in 1..=trials {
         let t0 = Instant::now();
         // One trial in three, the other machine pushed first, so the merge step runs. B pushes
@@ -270,7 +319,7 @@ fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothi
                 git_in(b.root(), &["push", "-q", "origin", "HEAD:main"]);
             }
         }
-        last_a = format!("A{i}");
+        let last_a = format!("A{i}");
         let (art, line) = edit(&a, i, "a", "next_action", &last_a, real);
         artifacts.push(art);
         lines.extend(line);
@@ -294,7 +343,11 @@ fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothi
         let name = if !running {
             "finished".to_string()
         } else {
-            match all.iter().find(|(_, p)| p.ppid == pid) {
+            // The git it is waiting for: its newest child (the merge step's `cat-file --batch`
+            // stays beside the others until the sync ends).
+            let kids: Vec<&Proc> = all.values().filter(|p| p.ppid == pid).collect();
+            let batch = |p: &&Proc| phase(&p.args) == "cat-file --batch";
+            match kids.iter().rev().find(|p| !batch(p)).or(kids.last()).map(|p| ((), *p)) {
                 Some((_, p)) if p.args.is_empty() => "spawning git".to_string(),
                 Some((_, p)) => phase(&p.args),
                 None => "dossier".to_string(),
@@ -321,13 +374,18 @@ fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothi
                     .any(|(p, x)| *p != me && x.args.iter().any(|arg| arg.contains(&root) || arg.contains(&bare_s)))
         };
         while busy() {
-            assert!(Instant::now() < deadline, "trial {i}: orphaned git processes still running after 20 s");
+            assert!(
+                Instant::now() < deadline,
+                "worker {worker}, trial {i}: orphaned git processes still running after 20 s"
+            );
             std::thread::sleep(Duration::from_millis(2));
         }
-        *phases.entry(format!("{name}{}", if with_git { " +git" } else { "" })).or_default() += 1;
+        *stats.phases.entry(format!("{name}{}", if with_git { " +git" } else { "" })).or_default() += 1;
 
         let t2 = Instant::now();
-        let ctx = format!("trial {i} (seed {seed}, delay {delay:?}, killed in {name}, with its git: {with_git})");
+        let ctx = format!(
+            "worker {worker}, trial {i} (seed {seed}, delay {delay:?}, killed in {name}, with its git: {with_git})"
+        );
         let marked = files_with_markers(a.root());
         assert!(marked.is_empty(), "{ctx}: conflict markers in {marked:?}");
         let out = a.run(&["sync", "--json"]);
@@ -339,7 +397,7 @@ fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothi
             String::from_utf8_lossy(&out.stderr)
         );
         if support::json_of(&out)["data"]["recovered"] == true {
-            recovered += 1;
+            stats.recovered += 1;
         }
         let t3 = Instant::now();
         assert!(!a.root().join(".git/index.lock").exists(), "{ctx}: .git/index.lock left");
@@ -375,22 +433,15 @@ fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothi
             assert!(md.contains(&format!("lead: {last_b}\n")), "{ctx}: B's edit {last_b} lost:\n{md}");
         }
         for (k, d) in [t1 - t0, t2 - t1, t3 - t2, t3.elapsed()].into_iter().enumerate() {
-            spent[k] += d;
+            stats.spent[k] += d;
         }
     }
-    eprintln!(
-        "sync_kill: time in edits {:?}, killed syncs {:?}, next syncs {:?}, checks {:?}",
-        spent[0], spent[1], spent[2], spent[3]
-    );
-    eprintln!(
-        "sync_kill: {trials} trials in {:?}; {recovered} next syncs removed what a killed one left; killed in: {phases:?}",
-        started.elapsed()
-    );
     // The remote holds it all too.
     let listed = git_in(&bare, &["ls-tree", "-r", "--name-only", "main"]);
     for f in &artifacts {
         assert!(listed.lines().any(|l| l == f), "{f} is not on the remote");
     }
+    stats
 }
 
 /// Found by the trials above: a sync killed with its `git push` (or `fetch`, `commit`, `merge`)

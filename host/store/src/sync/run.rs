@@ -89,7 +89,10 @@ impl<'a> Identity<'a> {
     fn env(&self) -> Result<Vec<(&'static str, &OsStr)>> {
         if self.env.get().is_none() {
             let mut env = Vec::new();
-            let get = |k: &str| -> Result<bool> { Ok(self.git.output(["config", "--get", k])?.status.success()) };
+            // One `git config` call for both keys (exit 1 when neither is set).
+            let out = self.git.output(["config", "--get-regexp", r"^user\.(name|email)$"])?;
+            let set = String::from_utf8_lossy(&out.stdout).into_owned();
+            let get = |k: &str| -> Result<bool> { Ok(set.lines().any(|l| l.split_whitespace().next() == Some(k))) };
             if !get("user.name")? {
                 env.push(("GIT_AUTHOR_NAME", OsString::from("Dossier")));
                 env.push(("GIT_COMMITTER_NAME", OsString::from("Dossier")));
@@ -124,17 +127,22 @@ fn split_z(out: &str) -> Vec<String> {
     out.split('\0').filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
 
-/// Stage everything but this machine's files; the staged paths.
+/// Stage everything but this machine's files; the staged paths. A clean store (`git status`
+/// shows nothing: no change in the working tree, none staged) costs that one git process.
 fn stage(git: &Git) -> Result<Vec<String>> {
+    if git.run(["status", "--porcelain", "-z", "--untracked-files=all"])?.is_empty() {
+        return Ok(Vec::new());
+    }
     git.run(["add", "-A"])?;
     let staged = split_z(&git.run(["diff", "--cached", "--name-only", "-z", "--no-renames"])?);
     // `.gitignore` keeps these out; a user's edit of it must not push them anyway.
     let machine: Vec<&String> = staged.iter().filter(|p| machine::is_machine_path(p)).collect();
-    if !machine.is_empty() {
-        let mut args: Vec<&str> = vec!["rm", "--cached", "-q", "-r", "--ignore-unmatch", "--"];
-        args.extend(machine.iter().map(|s| s.as_str()));
-        git.run(args)?;
+    if machine.is_empty() {
+        return Ok(staged);
     }
+    let mut args: Vec<&str> = vec!["rm", "--cached", "-q", "-r", "--ignore-unmatch", "--"];
+    args.extend(machine.iter().map(|s| s.as_str()));
+    git.run(args)?;
     Ok(split_z(&git.run(["diff", "--cached", "--name-only", "-z", "--no-renames"])?))
 }
 
@@ -569,10 +577,15 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
     let mut local_start: Option<Option<String>> = None;
     let mut remote_start: Option<Option<String>> = None;
     for attempt in 1..=ATTEMPTS {
-        if let Some(c) = commit_local(git, &id)? {
-            committed = Some(c);
+        let made = commit_local(git, &id)?;
+        if made.is_some() {
+            committed = made.clone();
         }
-        let local = git.rev_parse("HEAD")?.ok_or_else(|| {
+        let local = match made {
+            Some(c) => Some(c),
+            None => git.rev_parse("HEAD")?,
+        };
+        let local = local.ok_or_else(|| {
             DossierError::new(Code::StoreUnavailable, "the store's repository has no commit yet")
                 .with_next(format!("dossier sync init {remote}"))
         })?;
@@ -589,19 +602,26 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
         let theirs = git.rev_parse(&tracking)?;
         local_start.get_or_insert(Some(local.clone()));
         remote_start.get_or_insert(theirs.clone());
+        // One `git merge-base` tells the three cases apart: theirs is an ancestor (push), ours
+        // is (fast-forward), or neither (merge from their common base, or none).
+        let base = match &theirs {
+            Some(t) if *t != local => {
+                let out = git.output(["merge-base", &local, t])?;
+                out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+            }
+            _ => None,
+        };
         let needs_push = match &theirs {
             None => true,
             Some(t) if *t == local => false,
-            Some(t) if git.ok(["merge-base", "--is-ancestor", t, &local])? => true,
-            Some(t) if git.ok(["merge-base", "--is-ancestor", &local, t])? => {
+            Some(t) if base.as_deref() == Some(t.as_str()) => true,
+            Some(t) if base.as_deref() == Some(local.as_str()) => {
                 if !fast_forward(store, git, t, attempt == ATTEMPTS)? {
                     continue; // a file changed during the sync: commit it and try again
                 }
                 false
             }
             Some(t) => {
-                let base = git.output(["merge-base", &local, t])?;
-                let base = base.status.success().then(|| String::from_utf8_lossy(&base.stdout).trim().to_string());
                 let m = merge::merge(git, &git.tree(base.as_deref())?, &git.tree(Some(&local))?, &git.tree(Some(t))?)?;
                 let tree = write_tree(git, &m.tree)?;
                 let message = merge_message(&branch, &m.report);
@@ -634,6 +654,9 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
             touched(diff(git, local0.as_deref(), &head)?)
         };
         let went_out = if pushed { touched(diff(git, remote0.as_deref(), &head)?) } else { Vec::new() };
+        if committed.is_some() || merged || pushed || !came_in.is_empty() {
+            git.maintenance();
+        }
         return Ok(SyncOutcome {
             remote: remote.to_string(),
             branch,
