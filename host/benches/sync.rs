@@ -34,7 +34,7 @@ fn store() -> &'static (PathBuf, PathBuf) {
         dossier_store::generate::generate(&root, &spec).unwrap();
         let t = Instant::now();
         let url = format!("file://{}", remote.display());
-        let out = dossier(&root, &home).args(["sync", "init", &url]).output().unwrap();
+        let out = dossier(&root, &home).args(["sync", "init", &url, "--allow-secrets"]).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         eprintln!(
             "setup: `dossier sync init` of 1,000 Dossiers x 3 artifacts (secret scan, commit, push): {:?}",

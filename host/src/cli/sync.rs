@@ -13,6 +13,10 @@ use super::render::{Output, json_of};
 pub(super) fn cmd_sync(command: Option<SyncCommand>) -> Result<Output> {
     match command {
         Some(SyncCommand::Init { remote, allow_secrets }) => {
+            // The secret scan calls the redaction policy once per stored file (thousands):
+            // pooled instances keep its memory resident between calls instead of mapping
+            // and faulting it in for each (as the MCP server does).
+            crate::policy::use_pooled_instances();
             let app = crate::app::open()?;
             let o = crate::ops::sync::init(&app, &remote, allow_secrets)?;
             Ok(Output::of(o, json_of, |r| {
