@@ -299,9 +299,9 @@ fn run_trials(worker: u64, trials: u64, seed: u64) -> Stats {
         let t0 = Instant::now();
         // One trial in three, the other machine pushed first, so the merge step runs. B pushes
         // with plain git (fast), every tenth such trial with `dossier sync`.
-        let merge = rng.next() % 3 == 0;
-        let real = i % 10 == 0;
-        let with_git = i % 2 == 0;
+        let merge = rng.next().is_multiple_of(3);
+        let real = i.is_multiple_of(10);
+        let with_git = i.is_multiple_of(2);
         if merge {
             if !real {
                 git_in(b.root(), &["fetch", "-q", "origin"]);
@@ -323,7 +323,7 @@ fn run_trials(worker: u64, trials: u64, seed: u64) -> Stats {
         let (art, line) = edit(&a, i, "a", "next_action", &last_a, real);
         artifacts.push(art);
         lines.extend(line);
-        if i % 50 == 0 {
+        if i.is_multiple_of(50) {
             // Now and then a new Dossier.
             let s = a.ok(&["promote", "--name", &format!("Trial {i}")])["data"]["slug"].as_str().unwrap().to_string();
             slugs.push(s);
@@ -408,7 +408,7 @@ fn run_trials(worker: u64, trials: u64, seed: u64) -> Stats {
             a.git(&["rev-parse", "HEAD"]),
             "{ctx}: the remote does not hold A's head"
         );
-        let full = i % 10 == 0 || i == trials;
+        let full = i.is_multiple_of(10) || i == trials;
         let machines: &[&Machine] = if full { &[&a, &b] } else { &[&a] };
         if full {
             // Both machines converge: B syncs too, and both hold the same tree.
