@@ -37,6 +37,8 @@ mod snapshots;
 mod store;
 mod suggest;
 mod sync;
+mod sync_daemon;
+mod sync_kill;
 mod terminal;
 mod tidy;
 mod tui;

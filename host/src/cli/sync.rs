@@ -16,6 +16,10 @@ pub(super) fn cmd_sync(background: bool, command: Option<SyncCommand>) -> Result
     }
     match command {
         Some(SyncCommand::Init { remote, allow_secrets, join }) => {
+            // The secret scan calls the redaction policy once per stored file (thousands):
+            // pooled instances keep its memory resident between calls instead of mapping
+            // and faulting it in for each (as the MCP server does).
+            crate::policy::use_pooled_instances();
             let app = crate::app::open()?;
             let o = crate::ops::sync::init(&app, &remote, allow_secrets, join)?;
             Ok(Output::of(o, json_of, |r| {

@@ -36,6 +36,24 @@ pub type Tree = std::collections::BTreeMap<String, Entry>;
 #[derive(Clone, Debug)]
 pub struct Git {
     dir: PathBuf,
+    /// One `git cat-file --batch` for every blob a merge reads (started on the first read).
+    batch: std::rc::Rc<std::cell::RefCell<Option<Batch>>>,
+}
+
+/// A running `git cat-file --batch`: object ids in, `<oid> <type> <size>\n<bytes>\n` out.
+#[derive(Debug)]
+struct Batch {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        // Closing its stdin ends it; it is waited for so no zombie is left.
+        drop(self.stdin.take());
+        let _ = self.child.wait();
+    }
 }
 
 fn command(dir: Option<&Path>) -> Command {
@@ -43,6 +61,9 @@ fn command(dir: Option<&Path>) -> Command {
     if let Some(d) = dir {
         c.arg("-C").arg(d);
     }
+    // Auto-maintenance (`gc --auto`) after every commit, fetch, merge and push is one process
+    // each; a sync runs it once at its end instead (`Git::maintenance`).
+    c.args(["-c", "maintenance.auto=false"]);
     c.env("GIT_TERMINAL_PROMPT", "0")
         .env("LC_ALL", "C")
         .env_remove("GIT_DIR")
@@ -86,7 +107,14 @@ fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
 
 impl Git {
     pub fn at(dir: &Path) -> Git {
-        Git { dir: dir.to_path_buf() }
+        Git { dir: dir.to_path_buf(), batch: Default::default() }
+    }
+
+    /// What `commit`, `fetch`, `merge` and `push` would have run on their own (here once per
+    /// sync that changed something): `git gc --auto`, which does nothing until loose objects pile
+    /// up and then packs them in the background.
+    pub fn maintenance(&self) {
+        let _ = self.output(["gc", "--auto", "--quiet"]);
     }
 
     pub fn dir(&self) -> &Path {
@@ -197,13 +225,45 @@ impl Git {
         Ok(tree)
     }
 
-    /// A blob's bytes.
+    /// A blob's bytes (through one `git cat-file --batch` per `Git`, not a process per blob).
     pub fn blob(&self, oid: &str) -> Result<Vec<u8>> {
-        let out = self.output(["cat-file", "blob", oid])?;
-        if !out.status.success() {
-            return Err(failed(&["cat-file".into(), "blob".into(), oid.into()], &out));
+        use std::io::{BufRead as _, Read as _};
+        let mut slot = self.batch.borrow_mut();
+        if slot.is_none() {
+            let mut c = command(Some(&self.dir));
+            c.args(["cat-file", "--batch"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+            let mut child = c.spawn().map_err(|e| not_installed(&format!("`git` could not be run: {e}")))?;
+            let stdin = child.stdin.take().expect("stdin is piped");
+            let stdout = std::io::BufReader::new(child.stdout.take().expect("stdout is piped"));
+            *slot = Some(Batch { child, stdin: Some(stdin), stdout });
         }
-        Ok(out.stdout)
+        let b = slot.as_mut().expect("just started");
+        let broken = |e: std::io::Error| {
+            DossierError::new(Code::Io, format!("`git cat-file --batch` failed reading {oid}: {e}"))
+        };
+        let read = (|| -> std::io::Result<Option<Vec<u8>>> {
+            let stdin = b.stdin.as_mut().expect("open until drop");
+            stdin.write_all(format!("{oid}\n").as_bytes())?;
+            stdin.flush()?;
+            let mut header = String::new();
+            b.stdout.read_line(&mut header)?;
+            let mut f = header.split_whitespace();
+            let (Some(_), Some(kind), Some(size)) = (f.next(), f.next(), f.next()) else { return Ok(None) };
+            let size: usize = size.parse().map_err(|_| std::io::Error::other(header.trim().to_string()))?;
+            let mut bytes = vec![0; size + 1];
+            b.stdout.read_exact(&mut bytes)?;
+            bytes.pop();
+            Ok((kind == "blob").then_some(bytes))
+        })();
+        match read {
+            Ok(Some(bytes)) => Ok(bytes),
+            Ok(None) => Err(DossierError::new(Code::Io, format!("git has no blob {oid}"))
+                .with_details(json!({ "git": ["cat-file", "--batch"], "object": oid }))),
+            Err(e) => {
+                *slot = None;
+                Err(broken(e))
+            }
+        }
     }
 
     /// Store `bytes` as a blob; its object id.

@@ -93,7 +93,10 @@ impl<'a> Identity<'a> {
     fn env(&self) -> Result<Vec<(&'static str, &OsStr)>> {
         if self.env.get().is_none() {
             let mut env = Vec::new();
-            let get = |k: &str| -> Result<bool> { Ok(self.git.output(["config", "--get", k])?.status.success()) };
+            // One `git config` call for both keys (exit 1 when neither is set).
+            let out = self.git.output(["config", "--get-regexp", r"^user\.(name|email)$"])?;
+            let set = String::from_utf8_lossy(&out.stdout).into_owned();
+            let get = |k: &str| -> Result<bool> { Ok(set.lines().any(|l| l.split_whitespace().next() == Some(k))) };
             if !get("user.name")? {
                 env.push(("GIT_AUTHOR_NAME", OsString::from("Dossier")));
                 env.push(("GIT_COMMITTER_NAME", OsString::from("Dossier")));
@@ -128,17 +131,22 @@ fn split_z(out: &str) -> Vec<String> {
     out.split('\0').filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
 
-/// Stage everything but this machine's files; the staged paths.
+/// Stage everything but this machine's files; the staged paths. A clean store (`git status`
+/// shows nothing: no change in the working tree, none staged) costs that one git process.
 fn stage(git: &Git) -> Result<Vec<String>> {
+    if git.run(["status", "--porcelain", "-z", "--untracked-files=all"])?.is_empty() {
+        return Ok(Vec::new());
+    }
     git.run(["add", "-A"])?;
     let staged = split_z(&git.run(["diff", "--cached", "--name-only", "-z", "--no-renames"])?);
     // `.gitignore` keeps these out; a user's edit of it must not push them anyway.
     let machine: Vec<&String> = staged.iter().filter(|p| machine::is_machine_path(p)).collect();
-    if !machine.is_empty() {
-        let mut args: Vec<&str> = vec!["rm", "--cached", "-q", "-r", "--ignore-unmatch", "--"];
-        args.extend(machine.iter().map(|s| s.as_str()));
-        git.run(args)?;
+    if machine.is_empty() {
+        return Ok(staged);
     }
+    let mut args: Vec<&str> = vec!["rm", "--cached", "-q", "-r", "--ignore-unmatch", "--"];
+    args.extend(machine.iter().map(|s| s.as_str()));
+    git.run(args)?;
     Ok(split_z(&git.run(["diff", "--cached", "--name-only", "-z", "--no-renames"])?))
 }
 
@@ -260,7 +268,8 @@ fn push(git: &Git, remote: &str, branch: &str) -> Result<Pushed> {
         ));
     }
     let args: Vec<OsString> = ["push", "--porcelain", REMOTE, &refspec].iter().map(OsString::from).collect();
-    Err(git::unreachable(remote, git::failed(&args, &out)))
+    let e = git::failed(&args, &out);
+    Err(lock_error(&e).unwrap_or_else(|| git::unreachable(remote, e)))
 }
 
 /// Move the branch and the working tree to `commit` (a descendant of HEAD) with `git merge
@@ -603,18 +612,79 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
     result
 }
 
-/// What a killed sync can leave behind that would stop the next one: git's `index.lock` and the
-/// merge step's private index. Whether anything was removed.
+/// What a killed sync can leave behind that would stop the next one: git's lock files (every
+/// `*.lock` under `.git/`: `index.lock`, and the ref locks a killed `commit`, `fetch`, `merge`
+/// or `push` holds while it moves a branch, such as `refs/remotes/origin/<branch>.lock`) and the
+/// merge step's private index. A git the killed sync started may still be finishing (only
+/// `dossier` was killed): its locks are given a moment to go before they are removed. Whether
+/// anything was removed.
 fn recover(store: &Store) -> Result<bool> {
+    let dot_git = store.root().join(".git");
+    let mut left = git_locks(&dot_git);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left.retain(|p| p.exists());
+    }
+    let private = dot_git.join("dossier-sync-index");
+    if private.exists() {
+        left.push(private);
+    }
     let mut removed = false;
-    for f in [".git/index.lock", ".git/dossier-sync-index"] {
-        let p = store.root().join(f);
-        if p.exists() {
-            std::fs::remove_file(&p).map_err(|e| DossierError::io("remove", &p, e))?;
-            removed = true;
+    for p in left {
+        match std::fs::remove_file(&p) {
+            Ok(()) => removed = true,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(DossierError::io("remove", &p, e)),
         }
     }
     Ok(removed)
+}
+
+/// Every `*.lock` file under `dot_git` (objects are never locked files, so `objects/` is not
+/// walked but for its `info/`).
+fn git_locks(dot_git: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut todo = vec![dot_git.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                let objects = dir == dot_git && e.file_name() == "objects";
+                if !objects {
+                    todo.push(p);
+                } else {
+                    todo.push(p.join("info"));
+                }
+            } else if p.extension().is_some_and(|x| x == "lock") {
+                found.push(p);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A git failure that names one of its lock files ("Unable to create '…/x.lock': File
+/// exists"): another git holds the repository (or one crashed outside a sync), a local
+/// problem, never the remote's.
+fn lock_error(err: &DossierError) -> Option<DossierError> {
+    let stderr = err.details.get("stderr").and_then(|s| s.as_str()).unwrap_or(&err.message);
+    let start = stderr.find("Unable to create '")? + "Unable to create '".len();
+    let path = &stderr[start..][..stderr[start..].find('\'')?];
+    path.ends_with(".lock").then(|| {
+        DossierError::new(
+            Code::Io,
+            format!(
+                "git's lock file {path} exists: another git process is using the store's repository, or one crashed"
+            ),
+        )
+        .with_details(err.details.clone())
+        .with_next("wait for the other git to finish, then `dossier sync` again")
+        .with_next(format!("rm {path}  (if no git is running)"))
+    })
 }
 
 fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
@@ -627,10 +697,15 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
     let mut local_start: Option<Option<String>> = None;
     let mut remote_start: Option<Option<String>> = None;
     for attempt in 1..=ATTEMPTS {
-        if let Some(c) = commit_local(git, &id)? {
-            committed = Some(c);
+        let made = commit_local(git, &id)?;
+        if made.is_some() {
+            committed = made.clone();
         }
-        let local = git.rev_parse("HEAD")?.ok_or_else(|| {
+        let local = match made {
+            Some(c) => Some(c),
+            None => git.rev_parse("HEAD")?,
+        };
+        let local = local.ok_or_else(|| {
             DossierError::new(Code::StoreUnavailable, "the store's repository has no commit yet")
                 .with_next(format!("dossier sync init {remote}"))
         })?;
@@ -640,25 +715,33 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
             // A remote without the branch yet (emptied, or a new branch) is pushed to as it is.
             if !stderr.contains("couldn't find remote ref") {
                 let args: Vec<OsString> = ["fetch", REMOTE].iter().map(OsString::from).collect();
-                return Err(git::unreachable(remote, git::failed(&args, &fetch)));
+                let e = git::failed(&args, &fetch);
+                return Err(lock_error(&e).unwrap_or_else(|| git::unreachable(remote, e)));
             }
         }
         let theirs = git.rev_parse(&tracking)?;
         local_start.get_or_insert(Some(local.clone()));
         remote_start.get_or_insert(theirs.clone());
+        // One `git merge-base` tells the three cases apart: theirs is an ancestor (push), ours
+        // is (fast-forward), or neither (merge from their common base, or none).
+        let base = match &theirs {
+            Some(t) if *t != local => {
+                let out = git.output(["merge-base", &local, t])?;
+                out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+            }
+            _ => None,
+        };
         let needs_push = match &theirs {
             None => true,
             Some(t) if *t == local => false,
-            Some(t) if git.ok(["merge-base", "--is-ancestor", t, &local])? => true,
-            Some(t) if git.ok(["merge-base", "--is-ancestor", &local, t])? => {
+            Some(t) if base.as_deref() == Some(t.as_str()) => true,
+            Some(t) if base.as_deref() == Some(local.as_str()) => {
                 if !fast_forward(store, git, t, attempt == ATTEMPTS)? {
                     continue; // a file changed during the sync: commit it and try again
                 }
                 false
             }
             Some(t) => {
-                let base = git.output(["merge-base", &local, t])?;
-                let base = base.status.success().then(|| String::from_utf8_lossy(&base.stdout).trim().to_string());
                 let m = merge::merge(git, &git.tree(base.as_deref())?, &git.tree(Some(&local))?, &git.tree(Some(t))?)?;
                 let tree = write_tree(git, &m.tree)?;
                 let message = merge_message(&branch, &m.report);
@@ -691,6 +774,9 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
             touched(diff(git, local0.as_deref(), &head)?)
         };
         let went_out = if pushed { touched(diff(git, remote0.as_deref(), &head)?) } else { Vec::new() };
+        if committed.is_some() || merged || pushed || !came_in.is_empty() {
+            git.maintenance();
+        }
         return Ok(SyncOutcome {
             remote: remote.to_string(),
             branch,
