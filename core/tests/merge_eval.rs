@@ -89,6 +89,12 @@ const DEV2_MIN_REACHING_PCT: usize = 100; // sixth round (was 97, the third roun
 const DEV2_MAX_CERTAIN_PCT: usize = 0; // sixth round (was 10)
 const DEV2_MAX_POSSIBLE_PCT: usize = 10; // sixth round (was 20)
 
+/// `MERGE_EVAL_NO_BARS=1` (a "before" run) or `MERGE_EVAL_ONLY=<substring>` (some pairs):
+/// print the figures, hold no set to its bars.
+fn figures_only() -> bool {
+    std::env::var_os("MERGE_EVAL_NO_BARS").is_some() || std::env::var_os("MERGE_EVAL_ONLY").is_some()
+}
+
 /// A conflict's tier (issue 19: every conflict carries `certainty`).
 fn is_certain(c: &Conflict) -> bool {
     c.certainty == merge::Certainty::Certain
@@ -157,6 +163,11 @@ fn load_all(root: &Path) -> Vec<Pair> {
         .map(|e| e.file_name().into_string().unwrap())
         .collect();
     names.sort();
+    // `MERGE_EVAL_ONLY=<substring>` scores only the pairs whose directory name contains it (for
+    // reading one pair's conflicts with `MERGE_EVAL_VERBOSE`; the bars are then skipped).
+    if let Some(only) = std::env::var_os("MERGE_EVAL_ONLY") {
+        names.retain(|n| n.contains(only.to_string_lossy().as_ref()));
+    }
     names
         .into_iter()
         .map(|name| {
@@ -420,6 +431,10 @@ fn score(pairs: &[Pair], title: &str, prefix: &str) -> (Row, Row) {
 #[test]
 fn merge_eval_heldout_set() {
     let pairs = load_all(&heldout_dir());
+    if figures_only() {
+        score(&pairs, "merge held-out evaluation", "merge_eval");
+        return;
+    }
 
     // The set's shape.
     let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
@@ -464,6 +479,10 @@ fn merge_eval_heldout_set() {
 #[allow(clippy::absurd_extreme_comparisons)] // a bar may be 0 (certain alarms today)
 fn merge_eval_dev_set() {
     let pairs = load_all(&dev_dir());
+    if figures_only() {
+        score(&pairs, "merge development set", "merge_dev");
+        return;
+    }
     assert!(pairs.len() >= 90, "at least 90 pairs, found {}", pairs.len());
     check_shape(&pairs, true);
     let (t, c) = score(&pairs, "merge development set", "merge_dev");
@@ -501,6 +520,10 @@ fn merge_eval_dev2_set() {
         return;
     }
     let pairs = load_all(&dev2_dir());
+    if figures_only() {
+        score(&pairs, "merge second development set", "merge_dev2");
+        return;
+    }
     check_shape(&pairs, false);
     let (t, c) = score(&pairs, "merge second development set", "merge_dev2");
     assert!(
@@ -550,7 +573,7 @@ fn merge_eval_dev3_set() {
     let pairs = load_all(&dev3_dir());
     check_shape(&pairs, false);
     let (t, c) = score(&pairs, "merge third development set", "merge_dev3");
-    if std::env::var_os("MERGE_EVAL_NO_BARS").is_some() {
+    if figures_only() {
         return; // a "before" run: figures only
     }
     assert!(
@@ -603,6 +626,10 @@ struct Bars {
 /// Score the held-out set `tests/merge_eval/<name>/` and hold it to `bars`.
 fn run_heldout(name: &str, title: &str, prefix: &str, bars: Bars) {
     let pairs = load_all(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval").join(name));
+    if figures_only() {
+        score(&pairs, title, prefix);
+        return;
+    }
     let contradictions = pairs.iter().filter(|p| p.expect.contradiction).count();
     let compatible = pairs.len() - contradictions;
     assert!(pairs.len() >= bars.pairs, "{name}: at least {} pairs, found {}", bars.pairs, pairs.len());

@@ -1112,3 +1112,64 @@ fn sixth_round_each_source_claim_is_listed_against_at_most_two_target_claims() {
     // The strongest first: both listed ones share the subject.
     assert!(p.unresolved.iter().all(|c| c.compatible_hint.is_none()));
 }
+
+/// Issue 19, seventh round: a side with `body` as its Distilled State.
+fn seventh_side(id: &str, body: &str) -> MergeSide {
+    MergeSide {
+        id: id.into(),
+        name: "x".into(),
+        status: Status::Active,
+        next_action: "Go on.".into(),
+        distilled_state: body.into(),
+    }
+}
+
+/// Whether `plan` lists a conflict between the source claim containing `s` and the target
+/// claim containing `t`.
+fn lists(plan: &MergePlan, s: &str, t: &str) -> bool {
+    plan.unresolved.iter().any(|c| c.source.text.contains(s) && c.target.text.contains(t))
+}
+
+/// Seventh round: *swap* after an article or before a preposition is a noun, not "swap X with
+/// Y" (a replacement whose object is set aside): the claim keeps its subject and its value, and
+/// the value stated in the other claim's later clause clashes with it.
+#[test]
+fn seventh_round_a_noun_swap_is_no_replacement() {
+    let t = "# T\n\n## Findings\n\n- A filter swap at the depot takes ninety seconds with the new clamp.\n";
+    let s = "# S\n\n## Findings\n\n- Turnaround is mostly the filter swap, about 3 min with the new clamp.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "about 3 min", "ninety seconds"), "{:?}", p.unresolved);
+}
+
+/// Seventh round: a claim under another `##` section ("Open Questions") is compared with
+/// Decisions, Findings and Current State, as those are with each other.
+#[test]
+fn seventh_round_other_sections_are_compared_with_decisions() {
+    let t = "# T\n\n## Decisions\n\n- The 2027 membership fee is EUR 40. Decided by the board, 2026-05-08.\n";
+    let s =
+        "# S\n\n## Open Questions\n\n- What will the membership fee be next year? Probably EUR 45 after the vote.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "Probably EUR 45", "membership fee is EUR 40"), "{:?}", p.unresolved);
+}
+
+/// Seventh round: in a decision "choice for subject", the subject ends at a number (the value
+/// that follows is the decision's), and two claims whose values of one kind differ rank first.
+#[test]
+fn seventh_round_a_decision_subject_ends_at_a_number() {
+    let t = "# T\n\n## Decisions\n\n- Cure panels on a separate, slower cycle. Decided by Ewan, 2026-11-01.\n- The slow cure cycle for large panels runs 6 hours from loading to unloading. Decided by Ewan, 2026-11-01.\n\n## Findings\n\n- The normal panel cycle is unchanged.\n";
+    let s = "# S\n\n## Findings\n\n- The large-panel cycle is 300 minutes from loading to unloading.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "300 minutes", "runs 6 hours"), "{:?}", p.unresolved);
+}
+
+/// Seventh round: pairs the rules show compatible — a Situation framing in other words, the
+/// same claim for another region of the qualifier table — are kept both without a listing,
+/// and counted in `unlisted_related`.
+#[test]
+fn seventh_round_provably_compatible_pairs_are_kept_both_not_listed() {
+    let t = "# T\n\n## Situation\n\nThe depot pilot runs in Leeds for six months under a council permit.\n";
+    let s = "# S\n\n## Situation\n\nCouncil notes for the Leeds depot pilot.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(p.unresolved.is_empty(), "{:?}", p.unresolved);
+    assert!(p.unlisted_related >= 1, "the framing pair is counted");
+}
