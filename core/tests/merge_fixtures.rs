@@ -1173,3 +1173,36 @@ fn seventh_round_provably_compatible_pairs_are_kept_both_not_listed() {
     assert!(p.unresolved.is_empty(), "{:?}", p.unresolved);
     assert!(p.unlisted_related >= 1, "the framing pair is counted");
 }
+
+/// Seventh round: two next actions that are the same action in other words are kept both
+/// without a listing: the target's stays the next action, the source's joins the Next Steps,
+/// the pair is counted in `unlisted_related`; merging the result again adds nothing.
+#[test]
+fn seventh_round_a_reworded_next_action_is_kept_both_not_listed() {
+    let body = "# T\n\n## Findings\n\n- The vendor sent a renewal quote.\n";
+    let mut s = seventh_side("dos_s", body);
+    let mut t = seventh_side("dos_t", body);
+    s.next_action = "Follow up with the vendor about the renewal quote.".into();
+    t.next_action = "Chase the vendor about the renewal quote.".into();
+    let p = merge::merge(&s, &t, &[]).unwrap();
+    assert!(p.unresolved.is_empty(), "{:?}", p.unresolved);
+    assert_eq!(p.unlisted_related, 1);
+    assert_eq!(p.converged_next_action, t.next_action);
+    assert!(p.converged_state.contains("Follow up with the vendor about the renewal quote."), "{}", p.converged_state);
+    let again = MergeSide { distilled_state: p.converged_state.clone(), ..t.clone() };
+    let q = merge::merge(&s, &again, &[]).unwrap();
+    assert!(q.unresolved.is_empty() && q.converged_state == p.converged_state, "{:?}", q.unresolved);
+}
+
+/// Seventh round: after a source claim's first listed pair, a hinted pair at most half as
+/// related is counted, not listed.
+#[test]
+fn seventh_round_a_far_weaker_second_pair_is_not_listed() {
+    let t = "# T\n\n## Findings\n\n- 2026-10-01: shelf tags are printed for 12 of 40 shops.\n- Price queries at the till fell 30 % at tagged shops.\n";
+    let s = "# S\n\n## Findings\n\n- 2026-10-15: shelf tags are printed for 31 of 40 shops.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    let listed: Vec<&str> = p.unresolved.iter().map(|c| c.target.text.as_str()).collect();
+    assert!(listed.iter().any(|t| t.contains("12 of 40")), "{listed:?}");
+    assert!(!listed.iter().any(|t| t.contains("Price queries")), "{:?}", p.unresolved);
+    assert!(p.unlisted_related >= 1);
+}

@@ -1441,11 +1441,16 @@ pub(super) fn detect_claims(
         mine.sort_by_key(|f| (f.certainty != Certainty::Certain, f.order.0, std::cmp::Reverse(f.strength)));
         let certain = mine.iter().filter(|f| f.certainty == Certainty::Certain).count();
         let mut room = MAX_LISTED.saturating_sub(certain);
+        // The strength of the source claim's first listed possible conflict: a hinted pair
+        // at most half as related is not listed after it (seventh round: one listing per
+        // source claim when the second target claim is far weaker).
+        let mut first: Option<u32> = None;
         for f in mine.drain(..) {
             if f.certainty == Certainty::Certain {
                 out.push(f);
-            } else if room > 0 {
+            } else if room > 0 && !(f.hint.is_some() && first.is_some_and(|fs| 2 * f.strength <= fs)) {
                 room -= 1;
+                first.get_or_insert(f.strength);
                 out.push(f);
             } else {
                 *unlisted += 1;
@@ -1463,11 +1468,12 @@ pub(super) fn detect_claims(
             let hint = compatible_hint(sa, ta, sb.sec, tb.sec);
             // Seventh round: what the rules can show compatible is kept both without a listing
             // (counted in `unlisted`, merged as for `keep-both`).
-            if kept_without_listing(hint.as_deref(), &w) {
+            if kept_without_listing(hint.as_deref(), &w) || first.is_some_and(|fs| 2 * w.strength <= fs) {
                 *unlisted += 1;
                 continue;
             }
             room -= 1;
+            first.get_or_insert(w.strength);
             let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
             let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
             let stems = inter(&sa.stems, &ta.stems);
