@@ -1206,3 +1206,25 @@ fn seventh_round_a_far_weaker_second_pair_is_not_listed() {
     assert!(!listed.iter().any(|t| t.contains("Price queries")), "{:?}", p.unresolved);
     assert!(p.unlisted_related >= 1);
 }
+
+/// Seventh round: a certain conflict found on two tables points at the rows whose values
+/// clash, not at the tables' header lines.
+#[test]
+fn seventh_round_a_table_conflict_points_at_its_row() {
+    let t = "# T\n\n## Findings\n\n| shop | rent |\n|---|---|\n| Leeds | £900 |\n| York | £700 |\n";
+    let s = "# S\n\n## Findings\n\n| shop | rent |\n|---|---|\n| Leeds | £950 |\n| York | £700 |\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    let c = p.unresolved.first().expect("the Leeds rents clash");
+    assert_eq!((c.source.line, c.target.line), (line_of(s, "£950"), line_of(t, "£900")), "{:?}", p.unresolved);
+}
+
+/// Seventh round: a source Current State claim is listed first against the target's Current
+/// State claims it is related to (two states of one moment), before relations across sections
+/// of the same strength.
+#[test]
+fn seventh_round_two_current_state_claims_rank_first() {
+    let t = "# T\n\n## Decisions\n\n- Keep the rye loaves in store 1 only. Decided by Bo, 2026-01-02.\n\n## Findings\n\n- Harrow sells 300 rye loaves a week.\n\n## Current State\n\n- The Harrow oven is out of action.\n";
+    let s = "# S\n\n## Current State\n\n- Harrow bakes its own loaves each morning.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "Harrow bakes", "Harrow oven"), "{:?}", p.unresolved);
+}

@@ -1057,6 +1057,32 @@ fn unit_an<'d>(doc: &'d Doc, (b, k): Unit) -> &'d Analysis {
     if k == 0 { block.an.as_ref().expect("indexed blocks are analysed") } else { &block.subs[k - 1].0 }
 }
 
+/// Seventh round: the sub-claims (a table's rows, nested items, later clauses) of two blocks
+/// that share a subject key and state incompatible typed values, if any: where a conflict found
+/// on the blocks' first clauses is shown.
+fn clashing_units(s: &Doc, si: usize, t: &Doc, ti: usize) -> Option<(Unit, Unit)> {
+    let (n, m) = (s.blocks[si].subs.len(), t.blocks[ti].subs.len());
+    if n == 0 && m == 0 {
+        return None;
+    }
+    for sk in 0..=n {
+        for tk in 0..=m {
+            if sk == 0 && tk == 0 {
+                continue;
+            }
+            let (sa, ta) = (unit_an(s, (si, sk)), unit_an(t, (ti, tk)));
+            if sa.subject.is_some()
+                && sa.subject == ta.subject
+                && !(sa.subject_carried && ta.subject_carried)
+                && values_incompatible(&sa.values, &ta.values)
+            {
+                return Some(((si, sk), (ti, tk)));
+            }
+        }
+    }
+    None
+}
+
 /// The typed values of all of a block's units (its claim and sub-claims).
 fn block_values(doc: &Doc, b: usize) -> Vec<Value> {
     let block = &doc.blocks[b];
@@ -1249,12 +1275,17 @@ pub(super) fn detect_claims(
                 };
                 // Only conflicts need the words for display.
                 let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+                // Seventh round: a conflict found on two claims' own first clauses points at the
+                // rows or items inside them that state the clashing values, when there are
+                // ("| Studio A | £520 |" in a table whose first line is its header).
+                let (shown_su, shown_tu) =
+                    if sub_pair { (su, tu) } else { clashing_units(s, si, t, ti).unwrap_or((su, tu)) };
                 mine.push(Found {
                     kind,
                     key,
                     subject: if by_subject { shown.subject_display } else { shown.pol_display },
-                    source: unit_side(s, su),
-                    target: unit_side(t, tu),
+                    source: unit_side(s, shown_su),
+                    target: unit_side(t, shown_tu),
                     norms: (sb.key, tb.key),
                     pairs: vec![(si, ti)],
                     order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
@@ -1388,7 +1419,11 @@ pub(super) fn detect_claims(
                                 // Typed values of one kind that differ are what a contradiction
                                 // states: ranked as strongly as a shared subject (seventh round).
                                 let clash = values_clash(&sa.values, &ta.values);
-                                let strength = w as u32 + strength(sa, ta) + if clash { 4 } else { 0 };
+                                // Two Current State claims are two states of the same moment:
+                                // ranked before a relation across sections (seventh round).
+                                let state = sb.sec == CURRENT_STATE && tb.sec == CURRENT_STATE;
+                                let strength =
+                                    w as u32 + strength(sa, ta) + if clash { 4 } else { 0 } + if state { 2 } else { 0 };
                                 match weak_of.get(&ti) {
                                     Some(&k) if weak[k].strength >= strength => {}
                                     Some(&k) => weak[k] = Weak { su, tu, strength, shared: w, clash },
