@@ -1228,3 +1228,19 @@ fn seventh_round_two_current_state_claims_rank_first() {
     let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
     assert!(lists(&p, "Harrow bakes", "Harrow oven"), "{:?}", p.unresolved);
 }
+
+/// Seventh round: a later sentence of a paragraph points at the line it starts on, so a
+/// Current State paragraph of one sentence per line shows the sentence a conflict is about.
+#[test]
+fn seventh_round_a_later_sentence_points_at_its_own_line() {
+    let t = "# T\n\n## Current State\n\nThe web builds are green; the iOS job fails two tests. [src:art_01a]\nThe 2.0 release branch is frozen: only bug fixes land. [src:art_01b]\n";
+    let s = "# S\n\n## Current State\n\nThe web builds are green; the iOS job fails two tests. [src:art_02a]\nFeature PRs are still merging into the 2.0 release branch. [src:art_02b]\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(
+        p.unresolved
+            .iter()
+            .any(|c| c.source.line == line_of(s, "Feature PRs") && c.target.line == line_of(t, "is frozen")),
+        "{:?}",
+        p.unresolved
+    );
+}
