@@ -1244,3 +1244,14 @@ fn seventh_round_a_later_sentence_points_at_its_own_line() {
         p.unresolved
     );
 }
+
+/// Seventh round: a possible conflict points at the nested item that states the clash — a
+/// terse "key: value" note under a parent item — rather than at the parent's first line.
+#[test]
+fn seventh_round_a_conflict_points_at_the_nested_note_that_clashes() {
+    let t =
+        "# T\n\n## Decisions\n\n- Status reports go to the client weekly, every Monday. Decided by Anil, 2026-01-20.\n";
+    let s = "# S\n\n## Decisions\n\n- Client reporting (agreed at the January meeting):\n  - cadence: fortnightly\n  - format: one-page summary\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(p.unresolved.iter().any(|c| c.source.line == line_of(s, "cadence: fortnightly")), "{:?}", p.unresolved);
+}

@@ -1083,6 +1083,49 @@ fn clashing_units(s: &Doc, si: usize, t: &Doc, ti: usize) -> Option<(Unit, Unit)
     None
 }
 
+/// Seventh round: a possible conflict points at the units of its two claims that state a
+/// clash — members of one group of the opposition lexicon that differ ("cadence: fortnightly"
+/// nested under "Client reporting:" / "Progress reports go to the client weekly"), or typed
+/// values of one kind that differ between units sharing a word — when the units it was found
+/// on (by their lines) state none.
+fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
+    let Some(&(_, ti)) = f.pairs.first() else { return };
+    let (n, m) = (s.blocks[si].subs.len(), t.blocks[ti].subs.len());
+    if n == 0 && m == 0 {
+        return;
+    }
+    let clash = |sa: &Analysis, ta: &Analysis| {
+        sa.stems.len() >= 2
+            && ta.stems.len() >= 2
+            && (opposed_lexicon(sa, ta)
+                || (values_clash(&sa.values, &ta.values) && !inter(&sa.stems, &ta.stems).is_empty()))
+    };
+    let line = |doc: &Doc, (b, k): Unit| {
+        if k == 0 { doc.lines[doc.blocks[b].start].0 } else { doc.lines[doc.blocks[b].subs[k - 1].1].0 }
+    };
+    let units = |n: usize, b: usize| (0..=n).map(move |k| (b, k));
+    let shown = |su: Unit, tu: Unit| line(s, su) == f.source.line && line(t, tu) == f.target.line;
+    let mut best: Option<(Unit, Unit)> = None;
+    for su in units(n, si) {
+        for tu in units(m, ti) {
+            let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
+            if shown(su, tu) && sa.subject.is_some() && sa.subject == ta.subject && !sa.subject_carried {
+                return; // the shown units share their stated subject: they are the point
+            }
+            if clash(sa, ta) {
+                if shown(su, tu) {
+                    return; // the shown units state a clash already
+                }
+                best.get_or_insert((su, tu));
+            }
+        }
+    }
+    if let Some((su, tu)) = best {
+        f.source = unit_side(s, su);
+        f.target = unit_side(t, tu);
+    }
+}
+
 /// The typed values of all of a block's units (its claim and sub-claims).
 fn block_values(doc: &Doc, b: usize) -> Vec<Value> {
     let block = &doc.blocks[b];
@@ -1486,6 +1529,8 @@ pub(super) fn detect_claims(
             } else if room > 0 && !(f.hint.is_some() && first.is_some_and(|fs| 2 * f.strength <= fs)) {
                 room -= 1;
                 first.get_or_insert(f.strength);
+                let mut f = f;
+                show_the_clash(&mut f, s, si, t);
                 out.push(f);
             } else {
                 *unlisted += 1;
@@ -1526,6 +1571,9 @@ pub(super) fn detect_claims(
                 hint: Some(hint.unwrap_or_else(|| weak_hint(w.shared))),
                 strength: w.strength,
             });
+            if let Some(f) = out.last_mut() {
+                show_the_clash(f, s, si, t);
+            }
         }
     }
 }
