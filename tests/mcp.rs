@@ -136,18 +136,19 @@ fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first
     let d = &r[0].envelope["error"]["details"];
     let review = d["review"].as_array().unwrap_or_else(|| panic!("details.review: {d:#}"));
     // Every possible pair, those the rules think compatible too, with their hint (issue 19,
-    // sixth round): the two Findings pairs, then the Situation framing.
+    // sixth round): the two Findings pairs that may contradict, then two other measures of one
+    // kitchen (the Situation framing is kept both without a listing since the seventh round).
     assert_eq!(review.len(), 3, "{d:#}");
     for item in review {
         assert!(item["conflict_id"].as_str().unwrap().starts_with("conf_"), "{item}");
-        let section = if item["compatible_hint"].is_string() { "Situation" } else { "Findings" };
+        let section = "Findings";
         for side in ["target", "source"] {
             assert_eq!(item[side]["section"], section, "{item}");
             assert!(!item[side]["text"].as_str().unwrap().is_empty(), "{item}");
         }
     }
     let framing = review.iter().find(|i| i["compatible_hint"].is_string()).unwrap_or_else(|| panic!("{d:#}"));
-    assert_eq!(framing["compatible_hint"], "framing of the situation, not a claim to choose between");
+    assert_eq!(framing["compatible_hint"], "other measures of one thing");
     let framing_id = framing["conflict_id"].as_str().unwrap().to_string();
     assert!(
         r[0].next_actions().iter().any(|n| n.contains("reviews") && n.contains("verdict")),

@@ -610,13 +610,19 @@ fn spec_8_7_the_human_merge_error_prints_each_conflict_id_and_the_resolve_comman
 pub(crate) fn tiered_pair(store: &TempStore) -> (String, String) {
     let findings =
         |a: &str, b: &str| format!("- Peak load is 1,200 events per second. [src:{{0}}#L4-L5]\n- {a}\n- {b}\n");
+    // Since issue 19's seventh round the Situation framing is kept both without a listing: the
+    // pair the rules think compatible and still list is two other measures of one kitchen.
     let t = target_state(PG).replace(
         "- Peak load is 1,200 events per second during invoicing runs. [src:{0}#L4-L5]\n",
-        &findings("180 tenants are still on the cron jobs.", "Enterprise renewals move to annual."),
+        &(findings("180 tenants are still on the cron jobs.", "Enterprise renewals move to annual.")
+            + "- Average ticket time at the Briggate kitchen is 14 minutes.\n"),
     );
     let s = source_state(SQLITE).replace(
         "- Replays must finish within 10 minutes for a day of events. [src:{0}#L7-L8]\n",
-        &findings("Cron jobs disabled for migrated tenants.", "Monthly enterprise deals churn at 3x the annual rate."),
+        &(findings(
+            "Cron jobs disabled for migrated tenants.",
+            "Monthly enterprise deals churn at 3x the annual rate.",
+        ) + "- Food waste at the Briggate kitchen is 6 % of purchases.\n"),
     );
     let (target, _) = make(store, "Event ingestion", "Benchmark write throughput", &t, &[("evt.txt", LOG)]);
     let (source, _) = make(store, "Webhook pipeline", "Benchmark write throughput", &s, &[("hook.txt", LOG)]);
@@ -655,8 +661,8 @@ fn spec_8_7_conflict_detected_lists_both_tiers_and_keep_both_possible_answers_on
     let (code, v) = merge(&store, &[&source, &target]);
     assert_eq!(code, Some(4), "{v}");
     let (certain, possible) = tiers(&v);
-    // Two that may contradict, and the Situation framing the rules think compatible, listed
-    // with its hint (sixth round: it was dropped before).
+    // Two that may contradict, and one the rules think compatible, listed with its hint (sixth
+    // round: it was dropped before; the Situation framing is kept both since the seventh).
     assert_eq!((certain.len(), possible.len()), (1, 3), "{v}");
     let hinted: Vec<&Value> = v["error"]["details"]["conflicts"]
         .as_array()
@@ -665,8 +671,8 @@ fn spec_8_7_conflict_detected_lists_both_tiers_and_keep_both_possible_answers_on
         .filter(|c| c["compatible_hint"].is_string())
         .collect();
     assert_eq!(hinted.len(), 1, "{v}");
-    assert_eq!(hinted[0]["compatible_hint"], "framing of the situation, not a claim to choose between");
-    assert!(hinted[0]["source"]["text"].as_str().unwrap().contains("Webhooks are stored for replay"), "{v}");
+    assert_eq!(hinted[0]["compatible_hint"], "other measures of one thing");
+    assert!(hinted[0]["source"]["text"].as_str().unwrap().contains("Food waste at the Briggate kitchen"), "{v}");
     let tdir = store.root().join(&target);
     let before = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
 
@@ -692,6 +698,7 @@ fn spec_8_7_conflict_detected_lists_both_tiers_and_keep_both_possible_answers_on
         "renewals move to annual",
         "3x the annual rate",
         "Webhooks are stored for replay",
+        "Food waste at the Briggate kitchen",
     ] {
         assert!(state.contains(both), "both claims kept ({both}): {state}");
     }
@@ -716,8 +723,8 @@ fn spec_8_7_the_human_merge_error_shows_the_certain_and_possible_tiers_separatel
         assert!(at(id) > p && at(id) < q, "{id} under the may-contradict heading: {human}");
     }
     assert!(at(&possible[2]) > q, "the hinted one under the probably-compatible heading: {human}");
-    assert!(at("probably compatible: framing of the situation") > at(&possible[2]), "its hint: {human}");
-    assert!(human.contains("1 more related pair(s) not listed"), "the capped pairs are counted: {human}");
+    assert!(at("probably compatible: other measures of one thing") > at(&possible[2]), "its hint: {human}");
+    assert!(human.contains("2 more related pair(s) not listed"), "the capped pairs are counted: {human}");
     let cmd = human.lines().find(|l| l.contains("--keep-both-possible") && l.contains("dossier merge")).unwrap();
     assert!(!possible.iter().any(|id| cmd.contains(id.as_str())), "possible ones are covered by the flag: {cmd}");
     let cmd = &cmd[cmd.find("dossier merge").unwrap()..];
@@ -770,8 +777,8 @@ fn spec_8_7_a_terminal_merge_walks_certain_conflicts_then_one_checklist_of_possi
         may < s.find("still on the cron jobs").unwrap() && s.find("still on the cron jobs").unwrap() < probably,
         "{s}"
     );
-    assert!(s[probably..].contains("— framing of the situation"), "{s}");
-    assert!(s.contains("1 more related pair(s) not listed"), "{s}");
+    assert!(s[probably..].contains("— other measures of one thing"), "{s}");
+    assert!(s.contains("2 more related pair(s) not listed"), "{s}");
     let usage = s.lines().position(|l| l.contains("still on the cron jobs")).unwrap();
     let n =
         s.lines().take(usage).filter(|l| l.contains("[ ] keep both")).last().unwrap().trim().chars().next().unwrap();

@@ -377,8 +377,8 @@ fn spec_8_7_the_tui_merge_walks_certain_conflicts_then_one_checklist_of_possible
     // Two groups (issue 19, sixth round): may contradict, then probably compatible with why.
     let (may, probably) = (s.find("May contradict").unwrap(), s.find("Probably compatible").unwrap());
     assert!(may < s.find("cron").unwrap() && s.find("cron").unwrap() < probably, "{s}");
-    assert!(s[probably..].contains("— framing of the situation"), "{s}");
-    assert!(s.contains("1 more related pair(s) not listed"), "{s}");
+    assert!(s[probably..].contains("— other measures"), "{s}");
+    assert!(s.contains("2 more related pair(s) not listed"), "{s}");
     let first = s.lines().find(|l| l.contains("> [ ] keep both")).unwrap().to_string();
     if !first.contains("cron") {
         t.keys(&["Down"]);

@@ -1112,3 +1112,146 @@ fn sixth_round_each_source_claim_is_listed_against_at_most_two_target_claims() {
     // The strongest first: both listed ones share the subject.
     assert!(p.unresolved.iter().all(|c| c.compatible_hint.is_none()));
 }
+
+/// Issue 19, seventh round: a side with `body` as its Distilled State.
+fn seventh_side(id: &str, body: &str) -> MergeSide {
+    MergeSide {
+        id: id.into(),
+        name: "x".into(),
+        status: Status::Active,
+        next_action: "Go on.".into(),
+        distilled_state: body.into(),
+    }
+}
+
+/// Whether `plan` lists a conflict between the source claim containing `s` and the target
+/// claim containing `t`.
+fn lists(plan: &MergePlan, s: &str, t: &str) -> bool {
+    plan.unresolved.iter().any(|c| c.source.text.contains(s) && c.target.text.contains(t))
+}
+
+/// Seventh round: *swap* after an article or before a preposition is a noun, not "swap X with
+/// Y" (a replacement whose object is set aside): the claim keeps its subject and its value, and
+/// the value stated in the other claim's later clause clashes with it.
+#[test]
+fn seventh_round_a_noun_swap_is_no_replacement() {
+    let t = "# T\n\n## Findings\n\n- A filter swap at the depot takes ninety seconds with the new clamp.\n";
+    let s = "# S\n\n## Findings\n\n- Turnaround is mostly the filter swap, about 3 min with the new clamp.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "about 3 min", "ninety seconds"), "{:?}", p.unresolved);
+}
+
+/// Seventh round: a claim under another `##` section ("Open Questions") is compared with
+/// Decisions, Findings and Current State, as those are with each other.
+#[test]
+fn seventh_round_other_sections_are_compared_with_decisions() {
+    let t = "# T\n\n## Decisions\n\n- The 2027 membership fee is EUR 40. Decided by the board, 2026-05-08.\n";
+    let s =
+        "# S\n\n## Open Questions\n\n- What will the membership fee be next year? Probably EUR 45 after the vote.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "Probably EUR 45", "membership fee is EUR 40"), "{:?}", p.unresolved);
+}
+
+/// Seventh round: in a decision "choice for subject", the subject ends at a number (the value
+/// that follows is the decision's), and two claims whose values of one kind differ rank first.
+#[test]
+fn seventh_round_a_decision_subject_ends_at_a_number() {
+    let t = "# T\n\n## Decisions\n\n- Cure panels on a separate, slower cycle. Decided by Ewan, 2026-11-01.\n- The slow cure cycle for large panels runs 6 hours from loading to unloading. Decided by Ewan, 2026-11-01.\n\n## Findings\n\n- The normal panel cycle is unchanged.\n";
+    let s = "# S\n\n## Findings\n\n- The large-panel cycle is 300 minutes from loading to unloading.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "300 minutes", "runs 6 hours"), "{:?}", p.unresolved);
+}
+
+/// Seventh round: pairs the rules show compatible — a Situation framing in other words, the
+/// same claim for another region of the qualifier table — are kept both without a listing,
+/// and counted in `unlisted_related`.
+#[test]
+fn seventh_round_provably_compatible_pairs_are_kept_both_not_listed() {
+    let t = "# T\n\n## Situation\n\nThe depot pilot runs in Leeds for six months under a council permit.\n";
+    let s = "# S\n\n## Situation\n\nCouncil notes for the Leeds depot pilot.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(p.unresolved.is_empty(), "{:?}", p.unresolved);
+    assert!(p.unlisted_related >= 1, "the framing pair is counted");
+}
+
+/// Seventh round: two next actions that are the same action in other words are kept both
+/// without a listing: the target's stays the next action, the source's joins the Next Steps,
+/// the pair is counted in `unlisted_related`; merging the result again adds nothing.
+#[test]
+fn seventh_round_a_reworded_next_action_is_kept_both_not_listed() {
+    let body = "# T\n\n## Findings\n\n- The vendor sent a renewal quote.\n";
+    let mut s = seventh_side("dos_s", body);
+    let mut t = seventh_side("dos_t", body);
+    s.next_action = "Follow up with the vendor about the renewal quote.".into();
+    t.next_action = "Chase the vendor about the renewal quote.".into();
+    let p = merge::merge(&s, &t, &[]).unwrap();
+    assert!(p.unresolved.is_empty(), "{:?}", p.unresolved);
+    assert_eq!(p.unlisted_related, 1);
+    assert_eq!(p.converged_next_action, t.next_action);
+    assert!(p.converged_state.contains("Follow up with the vendor about the renewal quote."), "{}", p.converged_state);
+    let again = MergeSide { distilled_state: p.converged_state.clone(), ..t.clone() };
+    let q = merge::merge(&s, &again, &[]).unwrap();
+    assert!(q.unresolved.is_empty() && q.converged_state == p.converged_state, "{:?}", q.unresolved);
+}
+
+/// Seventh round: after a source claim's first listed pair, a hinted pair at most half as
+/// related is counted, not listed.
+#[test]
+fn seventh_round_a_far_weaker_second_pair_is_not_listed() {
+    let t = "# T\n\n## Findings\n\n- 2026-10-01: shelf tags are printed for 12 of 40 shops.\n- Price queries at the till fell 30 % at tagged shops.\n";
+    let s = "# S\n\n## Findings\n\n- 2026-10-15: shelf tags are printed for 31 of 40 shops.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    let listed: Vec<&str> = p.unresolved.iter().map(|c| c.target.text.as_str()).collect();
+    assert!(listed.iter().any(|t| t.contains("12 of 40")), "{listed:?}");
+    assert!(!listed.iter().any(|t| t.contains("Price queries")), "{:?}", p.unresolved);
+    assert!(p.unlisted_related >= 1);
+}
+
+/// Seventh round: a certain conflict found on two tables points at the rows whose values
+/// clash, not at the tables' header lines.
+#[test]
+fn seventh_round_a_table_conflict_points_at_its_row() {
+    let t = "# T\n\n## Findings\n\n| shop | rent |\n|---|---|\n| Leeds | £900 |\n| York | £700 |\n";
+    let s = "# S\n\n## Findings\n\n| shop | rent |\n|---|---|\n| Leeds | £950 |\n| York | £700 |\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    let c = p.unresolved.first().expect("the Leeds rents clash");
+    assert_eq!((c.source.line, c.target.line), (line_of(s, "£950"), line_of(t, "£900")), "{:?}", p.unresolved);
+}
+
+/// Seventh round: a source Current State claim is listed first against the target's Current
+/// State claims it is related to (two states of one moment), before relations across sections
+/// of the same strength.
+#[test]
+fn seventh_round_two_current_state_claims_rank_first() {
+    let t = "# T\n\n## Decisions\n\n- Keep the rye loaves in store 1 only. Decided by Bo, 2026-01-02.\n\n## Findings\n\n- Harrow sells 300 rye loaves a week.\n\n## Current State\n\n- The Harrow oven is out of action.\n";
+    let s = "# S\n\n## Current State\n\n- Harrow bakes its own loaves each morning.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "Harrow bakes", "Harrow oven"), "{:?}", p.unresolved);
+}
+
+/// Seventh round: a later sentence of a paragraph points at the line it starts on, so a
+/// Current State paragraph of one sentence per line shows the sentence a conflict is about.
+#[test]
+fn seventh_round_a_later_sentence_points_at_its_own_line() {
+    let t = "# T\n\n## Current State\n\nThe web builds are green; the iOS job fails two tests. [src:art_01a]\nThe 2.0 release branch is frozen: only bug fixes land. [src:art_01b]\n";
+    let s = "# S\n\n## Current State\n\nThe web builds are green; the iOS job fails two tests. [src:art_02a]\nFeature PRs are still merging into the 2.0 release branch. [src:art_02b]\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(
+        p.unresolved
+            .iter()
+            .any(|c| c.source.line == line_of(s, "Feature PRs") && c.target.line == line_of(t, "is frozen")),
+        "{:?}",
+        p.unresolved
+    );
+}
+
+/// Seventh round: a possible conflict points at the nested item that states the clash — a
+/// terse "key: value" note under a parent item — rather than at the parent's first line.
+#[test]
+fn seventh_round_a_conflict_points_at_the_nested_note_that_clashes() {
+    let t =
+        "# T\n\n## Decisions\n\n- Status reports go to the client weekly, every Monday. Decided by Anil, 2026-01-20.\n";
+    let s = "# S\n\n## Decisions\n\n- Client reporting (agreed at the January meeting):\n  - cadence: fortnightly\n  - format: one-page summary\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(p.unresolved.iter().any(|c| c.source.line == line_of(s, "cadence: fortnightly")), "{:?}", p.unresolved);
+}

@@ -280,8 +280,15 @@ impl Scratch {
                 })
             {
                 role[start..f].fill(Role::Predicate);
+                // The subject also ends at a number: what follows is the value ("The slow
+                // anneal cycle for thick bowls runs 14 hours …", seventh round).
                 let m = (f + 1..end)
-                    .find(|&i| tk.has(i, W_QUAL_STOP) || matches!(tk.punct(i), Some(',' | '(')))
+                    .find(|&i| {
+                        tk.has(i, W_QUAL_STOP)
+                            || matches!(tk.punct(i), Some(',' | '('))
+                            || tk.toks[i].kind == Tk::Num
+                            || super::values::number_words(tk, i, end).is_some()
+                    })
                     .unwrap_or(end);
                 role[f + 1..m].fill(Role::Subject);
                 role[m..end].fill(Role::Predicate);
@@ -863,6 +870,11 @@ fn stem_us(w: &str) -> u64 {
             break;
         }
     }
+    // A final *e* is not part of the stem (seventh round): "frame" = "frames" (*-es* stripped:
+    // "fram"), "rate" = "rates", "site" = "sites", "framed", "framing".
+    if w.len() >= 4 && w.ends_with('e') {
+        w = &w[..w.len() - 1];
+    }
     let mut buf = [0u8; 5];
     let mut n = 0;
     let b = w.as_bytes();
@@ -995,6 +1007,10 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                 if (w == "rather" && tk.is(i + 1, "than")) || (w == "instead" && tk.is(i + 1, "of")) {
                     Some((i, i + 2))
                 } else if tk.is_any(i, REPLACE_VERBS)
+                    // A noun, not the verb: "A battery swap at the hangar takes ninety seconds
+                    // with the quick-release tray" (seventh round).
+                    && !(i > start && tk.is_any(i - 1, &["a", "an", "the"]))
+                    && !tk.is_any(i + 1, &["at", "in", "on", "of", "for", "from", "is", "was", "takes", "took"])
                     && let Some(with) = (i + 2..end.min(i + 9)).find(|&k| tk.is_any(k, &["with", "by"]))
                     && (i + 1..with).all(|k| tk.toks[k].kind != Tk::Punct(',') && !tk.has(k, W_NEG))
                 {
@@ -1211,6 +1227,17 @@ pub(super) mod tests {
         let mut k: Vec<u64> = words.iter().map(|w| fold_hash(w)).collect();
         k.sort_unstable();
         words_key(&k)
+    }
+
+    /// Seventh round: a final *e* is not part of a stem ("frames" lost it with *-es*).
+    #[test]
+    fn seventh_round_a_final_e_is_not_part_of_the_stem() {
+        for (a, b) in
+            [("frames", "frame"), ("rates", "rate"), ("sites", "site"), ("framed", "frame"), ("cases", "case")]
+        {
+            assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        assert_ne!(stem("frame"), stem("free"));
     }
 
     #[test]

@@ -272,14 +272,15 @@ pub(super) fn parse<'a>(
         b.open_fence = opening.map(|l| &l[..3]);
     }
     let Doc { lines, blocks, .. } = &mut doc;
+    let mut line_ends: Vec<usize> = Vec::new();
     for b in blocks.iter_mut() {
-        let own_tokens = block_key(lines, b, scratch);
+        let own_tokens = block_key(lines, b, scratch, &mut line_ends);
         if analyse(b) {
             scratch.tk.toks.truncate(own_tokens);
             let decision = b.sec == DECISIONS;
             let (main, end, _) = scratch.analyse_clause(decision, false, 0);
             let mut subs = Vec::new();
-            later_clauses(scratch, decision, end, &main, b.start, &mut subs);
+            later_clauses(scratch, decision, end, &main, (b.start, &line_ends), &mut subs);
             // A Markdown table: each body row is a "key: value" sub-claim, its first cell the
             // key ("| Launch date | June 30 |" reads "Launch date: June 30").
             if lines[b.start].1.trim_start().starts_with('|') {
@@ -316,7 +317,7 @@ pub(super) fn parse<'a>(
                 let (mut item, end, _) = scratch.analyse_clause(decision, false, 0);
                 if !item.core_words.is_empty() {
                     inherit_subject(&mut item, &main);
-                    later_clauses(scratch, decision, end, &item, first, &mut subs);
+                    later_clauses(scratch, decision, end, &item, (first, &[]), &mut subs);
                     subs.push((item, first));
                 }
             }
@@ -367,9 +368,16 @@ fn later_clauses(
     decision: bool,
     mut end: usize,
     parent: &Analysis,
-    line: usize,
+    (line, line_ends): (usize, &[usize]),
     out: &mut Vec<(Analysis, usize)>,
 ) {
+    // Seventh round: a clause points at the line it starts on (`line_ends`: the token count
+    // after each of the block's lines; empty: every clause at `line`), so that a paragraph of
+    // one sentence per line shows the sentence a conflict is about.
+    let line_of = |token: usize| {
+        let k = line_ends.iter().position(|&e| e > token).unwrap_or(0);
+        line + k
+    };
     let n = scratch.tk.len();
     let mut clauses = 0;
     while end < n && clauses < 12 {
@@ -381,6 +389,7 @@ fn later_clauses(
             clauses += 1;
             continue;
         }
+        let start = end;
         let (mut a, e, aside) = scratch.analyse_clause(decision, false, end);
         if e <= end {
             break;
@@ -391,7 +400,9 @@ fn later_clauses(
             continue;
         }
         inherit_subject(&mut a, parent);
-        out.push((a, line));
+        // The clause's first word, past the punctuation that cut it.
+        let first = (start..e).find(|&k| scratch.tk.punct(k).is_none()).unwrap_or(start);
+        out.push((a, line_of(first)));
     }
 }
 
@@ -434,10 +445,16 @@ fn new_block<'a>(sec: usize, kind: Kind, idx: usize, blank_before: bool) -> Bloc
 /// in `scratch`; returns how many of them are its own text's. Code blocks are keyed by their
 /// exact text (and carry no provenance); a block whose normalised text is empty (only
 /// punctuation or markers) is keyed by its trimmed text.
-fn block_key<'a>(lines: &[(u32, &'a str)], b: &mut Block<'a>, scratch: &mut Scratch) -> usize {
+fn block_key<'a>(
+    lines: &[(u32, &'a str)],
+    b: &mut Block<'a>,
+    scratch: &mut Scratch,
+    line_ends: &mut Vec<usize>,
+) -> usize {
     let body = &lines[b.start..=b.end];
     let tk = &mut scratch.tk;
     tk.clear();
+    line_ends.clear();
     if b.kind == Kind::Code {
         // The content relative to the opening fence, not the fences: an unclosed or indented
         // block and its closed, dedented rendering are equal.
@@ -454,6 +471,7 @@ fn block_key<'a>(lines: &[(u32, &'a str)], b: &mut Block<'a>, scratch: &mut Scra
         let l = strip_marker(l);
         let l = if b.kind == Kind::Heading { l.trim_start_matches('#') } else { l };
         tk.push_text(l);
+        line_ends.push(tk.len());
         if b.start + k == b.own_end {
             own_tokens = tk.len();
         }

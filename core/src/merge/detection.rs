@@ -853,7 +853,10 @@ const LOCATED: &[&str] = &[
 
 /// Sections whose claims are compared across sections in the possible tier.
 fn cross_section(sec: usize) -> bool {
-    matches!(sec, DECISIONS | FINDINGS | CURRENT_STATE)
+    // Seventh round: and any other `##` section ("Open Questions", "Risks"): a question
+    // answered there ("What will the adult day ticket cost? Probably EUR 68 …") states what a
+    // Decision or Finding states.
+    matches!(sec, DECISIONS | FINDINGS | CURRENT_STATE) || sec > NEXT_STEPS
 }
 
 /// The possible tier's relation (docs/merge.md, "Possible conflicts"): two claims, not a
@@ -1054,6 +1057,81 @@ fn unit_an<'d>(doc: &'d Doc, (b, k): Unit) -> &'d Analysis {
     if k == 0 { block.an.as_ref().expect("indexed blocks are analysed") } else { &block.subs[k - 1].0 }
 }
 
+/// Seventh round: the sub-claims (a table's rows, nested items, later clauses) of two blocks
+/// that share a subject key and state incompatible typed values, if any: where a conflict found
+/// on the blocks' first clauses is shown.
+fn clashing_units(s: &Doc, si: usize, t: &Doc, ti: usize) -> Option<(Unit, Unit)> {
+    let (n, m) = (s.blocks[si].subs.len(), t.blocks[ti].subs.len());
+    if n == 0 && m == 0 {
+        return None;
+    }
+    for sk in 0..=n {
+        for tk in 0..=m {
+            if sk == 0 && tk == 0 {
+                continue;
+            }
+            let (sa, ta) = (unit_an(s, (si, sk)), unit_an(t, (ti, tk)));
+            if sa.subject.is_some()
+                && sa.subject == ta.subject
+                && !(sa.subject_carried && ta.subject_carried)
+                && values_incompatible(&sa.values, &ta.values)
+            {
+                return Some(((si, sk), (ti, tk)));
+            }
+        }
+    }
+    None
+}
+
+/// Seventh round: a possible conflict points at the units of its two claims that state a
+/// clash — members of one group of the opposition lexicon that differ ("cadence: fortnightly"
+/// nested under "Client reporting:" / "Progress reports go to the client weekly"), or typed
+/// values of one kind that differ between units sharing a word — when the units it was found
+/// on (by their lines) state none.
+fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
+    let Some(&(_, ti)) = f.pairs.first() else { return };
+    let (n, m) = (s.blocks[si].subs.len(), t.blocks[ti].subs.len());
+    if n == 0 && m == 0 {
+        return;
+    }
+    let clash = |sa: &Analysis, ta: &Analysis| {
+        sa.stems.len() >= 2
+            && ta.stems.len() >= 2
+            && (opposed_lexicon(sa, ta)
+                || (values_clash(&sa.values, &ta.values) && !inter(&sa.stems, &ta.stems).is_empty()))
+    };
+    let line = |doc: &Doc, (b, k): Unit| {
+        if k == 0 { doc.lines[doc.blocks[b].start].0 } else { doc.lines[doc.blocks[b].subs[k - 1].1].0 }
+    };
+    let units = |n: usize, b: usize| (0..=n).map(move |k| (b, k));
+    let shown = |su: Unit, tu: Unit| line(s, su) == f.source.line && line(t, tu) == f.target.line;
+    let mut best: Option<(Unit, Unit)> = None;
+    for su in units(n, si) {
+        for tu in units(m, ti) {
+            let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
+            if shown(su, tu) && sa.subject.is_some() && sa.subject == ta.subject && !sa.subject_carried {
+                return; // the shown units share their stated subject: they are the point
+            }
+            if clash(sa, ta) {
+                if shown(su, tu) {
+                    return; // the shown units state a clash already
+                }
+                best.get_or_insert((su, tu));
+            }
+        }
+    }
+    if let Some((su, tu)) = best {
+        f.source = unit_side(s, su);
+        f.target = unit_side(t, tu);
+    }
+}
+
+/// The typed values of all of a block's units (its claim and sub-claims).
+fn block_values(doc: &Doc, b: usize) -> Vec<Value> {
+    let block = &doc.blocks[b];
+    block.an.iter().chain(block.subs.iter().map(|s| &s.0)).flat_map(|a| a.values.iter().copied()).collect()
+}
+
 /// A block as a conflict's side, pointing at the line of the unit the conflict was found in.
 fn unit_side(doc: &Doc, (b, k): Unit) -> ConflictSide {
     let block = &doc.blocks[b];
@@ -1091,6 +1169,8 @@ struct Weak {
     tu: Unit,
     strength: u32,
     shared: usize,
+    /// Their typed values clash (values of one kind that differ).
+    clash: bool,
 }
 
 /// Claim conflicts of every new source claim against the target's claims (the certain rules,
@@ -1163,6 +1243,7 @@ pub(super) fn detect_claims(
             continue;
         }
         let s_stems = if sb.subs.is_empty() { Vec::new() } else { block_stems(s, si) };
+        let sv = block_values(s, si);
         // A sub-claim restating part of the other claim is no conflict (a containment
         // restatement: it is not even listed).
         let mut contained = |su: Unit, tu: Unit| {
@@ -1237,12 +1318,17 @@ pub(super) fn detect_claims(
                 };
                 // Only conflicts need the words for display.
                 let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+                // Seventh round: a conflict found on two claims' own first clauses points at the
+                // rows or items inside them that state the clashing values, when there are
+                // ("| Studio A | £520 |" in a table whose first line is its header).
+                let (shown_su, shown_tu) =
+                    if sub_pair { (su, tu) } else { clashing_units(s, si, t, ti).unwrap_or((su, tu)) };
                 mine.push(Found {
                     kind,
                     key,
                     subject: if by_subject { shown.subject_display } else { shown.pol_display },
-                    source: unit_side(s, su),
-                    target: unit_side(t, tu),
+                    source: unit_side(s, shown_su),
+                    target: unit_side(t, shown_tu),
                     norms: (sb.key, tb.key),
                     pairs: vec![(si, ti)],
                     order: (group, t.lines[tb.start].0, s.lines[sb.start].0),
@@ -1291,11 +1377,11 @@ pub(super) fn detect_claims(
             candidates.dedup();
             for &tu in &candidates {
                 let ti = tu.0;
+                let tb = &t.blocks[ti];
+                let ta = unit_an(t, tu);
                 if pairs_seen.contains(&(si, ti)) || contained(su, tu) {
                     continue;
                 }
-                let tb = &t.blocks[ti];
-                let ta = unit_an(t, tu);
                 let sub_pair = sk != 0 || tu.1 != 0;
                 if let Some((kind, words)) = extended_conflict(sa, ta, sb.sec, tb.sec) {
                     // As for the subject rules: one side negated, the other using a negative verb
@@ -1368,14 +1454,25 @@ pub(super) fn detect_claims(
                             // rules think it compatible (`compatible_hint`), unless it is a
                             // containment restatement; ranked last, within the cap.
                             // (The hint is computed only for the pairs the cap lists.)
-                            if let Some(w) = weak_pair(sa, ta, sb.sec, tb.sec) {
-                                let strength = w as u32 + strength(sa, ta);
+                            let clash_elsewhere = || {
+                                let tv = block_values(t, ti);
+                                values_clash(&sv, &tv)
+                            };
+                            if let Some(w) = weak_pair(sa, ta, sb.sec, tb.sec, clash_elsewhere) {
+                                // Typed values of one kind that differ are what a contradiction
+                                // states: ranked as strongly as a shared subject (seventh round).
+                                let clash = values_clash(&sa.values, &ta.values);
+                                // Two Current State claims are two states of the same moment:
+                                // ranked before a relation across sections (seventh round).
+                                let state = sb.sec == CURRENT_STATE && tb.sec == CURRENT_STATE;
+                                let strength =
+                                    w as u32 + strength(sa, ta) + if clash { 4 } else { 0 } + if state { 2 } else { 0 };
                                 match weak_of.get(&ti) {
                                     Some(&k) if weak[k].strength >= strength => {}
-                                    Some(&k) => weak[k] = Weak { su, tu, strength, shared: w },
+                                    Some(&k) => weak[k] = Weak { su, tu, strength, shared: w, clash },
                                     None => {
                                         weak_of.insert(ti, weak.len());
-                                        weak.push(Weak { su, tu, strength, shared: w });
+                                        weak.push(Weak { su, tu, strength, shared: w, clash });
                                     }
                                 }
                             }
@@ -1422,29 +1519,45 @@ pub(super) fn detect_claims(
         mine.sort_by_key(|f| (f.certainty != Certainty::Certain, f.order.0, std::cmp::Reverse(f.strength)));
         let certain = mine.iter().filter(|f| f.certainty == Certainty::Certain).count();
         let mut room = MAX_LISTED.saturating_sub(certain);
+        // The strength of the source claim's first listed possible conflict: a hinted pair
+        // at most half as related is not listed after it (seventh round: one listing per
+        // source claim when the second target claim is far weaker).
+        let mut first: Option<u32> = None;
         for f in mine.drain(..) {
             if f.certainty == Certainty::Certain {
                 out.push(f);
-            } else if room > 0 {
+            } else if room > 0 && !(f.hint.is_some() && first.is_some_and(|fs| 2 * f.strength <= fs)) {
                 room -= 1;
+                first.get_or_insert(f.strength);
+                let mut f = f;
+                show_the_clash(&mut f, s, si, t);
                 out.push(f);
             } else {
                 *unlisted += 1;
             }
         }
+        let mut tries = 0;
         for w in weak.drain(..) {
-            if room == 0 {
+            if room == 0 || tries == MAX_HINT_TRIES {
+                *unlisted += 1;
+                continue;
+            }
+            tries += 1;
+            let tb = &t.blocks[w.tu.0];
+            let (sa, ta) = (unit_an(s, w.su), unit_an(t, w.tu));
+            let hint = compatible_hint(sa, ta, sb.sec, tb.sec);
+            // Seventh round: what the rules can show compatible is kept both without a listing
+            // (counted in `unlisted`, merged as for `keep-both`).
+            if kept_without_listing(hint.as_deref(), &w) || first.is_some_and(|fs| 2 * w.strength <= fs) {
                 *unlisted += 1;
                 continue;
             }
             room -= 1;
-            let tb = &t.blocks[w.tu.0];
+            first.get_or_insert(w.strength);
             let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
             let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
-            let (sa, ta) = (unit_an(s, w.su), unit_an(t, w.tu));
             let stems = inter(&sa.stems, &ta.stems);
             let sub_pair = w.su.1 != 0 || w.tu.1 != 0;
-            let hint = compatible_hint(sa, ta, sb.sec, tb.sec);
             out.push(Found {
                 kind: ConflictKind::RelatedClaims,
                 key: if stems.is_empty() { ta.subject.unwrap_or(ta.head) } else { words_key(&stems) },
@@ -1458,8 +1571,40 @@ pub(super) fn detect_claims(
                 hint: Some(hint.unwrap_or_else(|| weak_hint(w.shared))),
                 strength: w.strength,
             });
+            if let Some(f) = out.last_mut() {
+                show_the_clash(f, s, si, t);
+            }
         }
     }
+}
+
+/// A source claim's weakly related pairs whose compatible hint is computed, at most (the
+/// others are counted, as those beyond the cap).
+const MAX_HINT_TRIES: usize = 8;
+
+/// Seventh round: whether a weakly related pair (no rule relates it) is kept both without
+/// being listed, because what the rules know shows the two claims compatible — unless their
+/// typed values clash:
+///
+/// - one side is in Situation (the framing of the Dossier, not a claim to choose between);
+/// - the qualifier table gives them different scopes (another platform, region, customer
+///   tier, kind of client, setting, species);
+/// - they share one word and no subject or head word, and a compatible filter explains them
+///   (a decision and an observation of it, other measures of one thing, the same value in
+///   other units, a later step of a log, a restatement, the same claim for something else,
+///   different actions, a negative verb) — but not "about different subjects", which says
+///   their subjects differ in words, what a renamed subject looks like.
+///
+/// Measured on the eight development sets before the rule was adopted: no contradiction loses
+/// its listing this way (docs/merge.md, "Seventh round").
+fn kept_without_listing(hint: Option<&str>, w: &Weak) -> bool {
+    let Some(h) = hint else { return false };
+    if w.clash {
+        return false;
+    }
+    h == H_SITUATION
+        || h.starts_with("the same claim for another ")
+        || (w.shared <= 1 && w.strength <= 2 && h != H_SUBJECTS)
 }
 
 /// Sixth round: whether two units no rule relates are still related in the issue's sense —
@@ -1467,13 +1612,23 @@ pub(super) fn detect_claims(
 /// restatement (one's core words all among the other's, the same polarity, no typed values
 /// clashing); and sharing a subject key, a head word or a content stem. Returns the number of
 /// shared stems (at least 1).
-fn weak_pair(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> Option<usize> {
+fn weak_pair(
+    s: &Analysis,
+    t: &Analysis,
+    s_sec: usize,
+    t_sec: usize,
+    mut clash_elsewhere: impl FnMut() -> bool,
+) -> Option<usize> {
     if s_sec != t_sec && !(cross_section(s_sec) && cross_section(t_sec)) {
         return None;
     }
+    // Seventh round: a value the claim states in another clause ("Turnaround … is mostly the
+    // battery swap, about 3 min with the quick-release tray" / "A battery swap … takes ninety
+    // seconds …") keeps a containment from being a restatement.
     if s.negated == t.negated
         && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
         && !values_clash(&s.values, &t.values)
+        && !clash_elsewhere()
     {
         return None;
     }

@@ -160,9 +160,17 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
         let key = norm_hash(text);
         t.blocks.iter().any(|b| b.sec == NEXT_STEPS && b.key == key)
     };
-    if let Some((certainty, hint)) =
-        next_action_relation(&s_next, &t_next).filter(|&(c, _)| c == Certainty::Certain || !planned(&s_next))
-    {
+    let mut unlisted_related = 0;
+    let mut extra_next_step: Option<String> = None;
+    let relation =
+        next_action_relation(&s_next, &t_next).filter(|&(c, _)| c == Certainty::Certain || !planned(&s_next));
+    if let Some((Certainty::Possible, Some(_))) = relation {
+        // Seventh round: the same action in other words (one verb class, the same objects) is
+        // kept both without a listing: the target's stays the next action, the source's joins
+        // the Next Steps (counted in `unlisted_related`).
+        unlisted_related += 1;
+        extra_next_step = Some(s_next.clone());
+    } else if let Some((certainty, hint)) = relation {
         let provenance = |text: &str| markers(text).map(str::to_string).collect();
         conflicts.push(Found {
             kind: ConflictKind::DivergentNextAction,
@@ -189,7 +197,6 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
         });
     }
     let s_words = doc_words(&s, &source.next_action);
-    let mut unlisted_related = 0;
     detect_claims(&t, &s, &t_first, &s_new, &s_words, &mut scratch, &mut conflicts, &mut unlisted_related);
 
     // Ids, grouping of identical disagreements, order.
@@ -238,7 +245,6 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
 
     let mut converged_status = status.unwrap_or(target.status);
     let mut converged_next = if t_next.is_empty() { s_next.clone() } else { t_next.clone() };
-    let mut extra_next_step: Option<String> = None;
     let mut fate = Fate::default();
     let mut unresolved = Vec::new();
     for &k in &order {

@@ -112,7 +112,7 @@ fn certain_first(views: &mut [ConflictView]) {
 pub fn unlisted_line(unlisted: u32) -> Option<String> {
     (unlisted > 0).then(|| {
         format!(
-            "{unlisted} more related pair(s) not listed: each source claim is shown against its 2 most related target claims; those pairs are merged keeping both claims"
+            "{unlisted} more related pair(s) not listed: the rules show them compatible (a Situation framing, another region or tier, one shared word they explain, a next action reworded) or they rank below a source claim's 2 most related target claims; those pairs are merged keeping both claims"
         )
     })
 }
