@@ -418,7 +418,11 @@ fn issue_23_divergent_distilled_states_give_the_same_conflict_file_on_both_machi
     assert_eq!(conflict_files(&b, "alpha-work"), conflict_files(&b2, "alpha-work"), "same bytes on both");
     assert_eq!(b.git(&["rev-parse", "HEAD^{tree}"]), b2.git(&["rev-parse", "HEAD^{tree}"]));
 
-    a.sync();
+    // A's user is told too: the conflict B's sync made came in (found by hand: "needs you:
+    // nothing" while an open conflict arrived).
+    let pulled = a.sync();
+    assert_eq!(pulled["incoming_conflicts"][0]["id"], id.as_str(), "{pulled}");
+    assert_eq!(pulled["incoming_conflicts"].as_array().unwrap().len(), 1, "{pulled}");
     assert_converged(&a, &b);
     assert_eq!(conflict_files(&a, "alpha-work"), conflict_files(&b, "alpha-work"));
     // Never last-write-wins: one version is the head, the other is in the conflict file.
@@ -463,8 +467,9 @@ fn issue_23_divergent_distilled_states_give_the_same_conflict_file_on_both_machi
     // Resolved on B (keeping the proposal), the resolution reaches A.
     let proposal_had = if body.contains(on_b) { on_b } else { on_a };
     b.ok(&["conflicts", "resolve", &id, "--keep", "proposal"]);
-    b.sync();
-    a.sync();
+    assert!(b.sync()["incoming_conflicts"].as_array().unwrap().is_empty());
+    let pulled = a.sync();
+    assert!(pulled["incoming_conflicts"].as_array().unwrap().is_empty(), "resolved: nothing to do: {pulled}");
     assert_converged(&a, &b);
     for m in [&a, &b] {
         assert!(m.ok(&["conflicts", "list"])["data"]["conflicts"].as_array().unwrap().is_empty());

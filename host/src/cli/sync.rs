@@ -115,7 +115,7 @@ fn human(r: &SyncOutcome) -> String {
     text.push_str(&format!("  in:  {}\n", list(&r.came_in)));
     text.push_str(&format!("  out: {}\n", list(&r.went_out)));
     let m = &r.merge;
-    if m.conflicts.is_empty() && m.clashes.is_empty() {
+    if m.conflicts.is_empty() && m.clashes.is_empty() && r.incoming_conflicts.is_empty() {
         text.push_str("  needs you: nothing\n");
     } else {
         text.push_str("  needs you:\n");
@@ -123,6 +123,12 @@ fn human(r: &SyncOutcome) -> String {
             text.push_str(&format!(
                 "    {} in {}: the Distilled State diverged; `dossier conflicts resolve {} --keep current|proposal`\n",
                 c.conflict_id, c.slug, c.conflict_id
+            ));
+        }
+        for c in &r.incoming_conflicts {
+            text.push_str(&format!(
+                "    {} in {}: came in from another machine ({}); `dossier conflicts resolve {} --keep current|proposal`\n",
+                c.id, c.slug, c.summary, c.id
             ));
         }
         for c in &m.clashes {

@@ -50,6 +50,11 @@ pub fn sync(app: &App) -> Result<Outcome<SyncOutcome>> {
     let (w, n) = merge_notes(&out.data.merge);
     out.warnings.extend(w);
     out.next.extend(n);
+    for c in &out.data.incoming_conflicts {
+        out.warnings
+            .push(format!("{}: an open conflict came in from another machine: {} ({})", c.slug, c.id, c.summary));
+        out.next.push(Next::say(format!("dossier conflicts resolve {} --keep current|proposal", c.id)));
+    }
     Ok(out)
 }
 

@@ -76,6 +76,10 @@ pub struct SyncOutcome {
     pub merge: Report,
     /// A previous sync had been killed; what it left in `.git/` was removed first.
     pub recovered: bool,
+    /// Open conflicts that came in from another machine (in the Dossiers the remote changed),
+    /// other than those this sync's merge created (`merge.conflicts`): another machine's sync
+    /// made them, and this machine's user must resolve them too.
+    pub incoming_conflicts: Vec<crate::conflicts::ConflictInfo>,
 }
 
 /// `git` identity for Dossier's commits when the user has none configured; asked of git only
@@ -598,6 +602,7 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
     }
     if let Ok(r) = result.as_mut() {
         r.recovered = recovered;
+        r.incoming_conflicts = incoming_conflicts(app, r);
     }
     let mut state = machine::read_state(store);
     state.last_attempt_at = Some(started);
@@ -610,6 +615,19 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
     }
     machine::write_state(store, &state)?;
     result
+}
+
+/// The open conflict files of the Dossiers `r` brought in that its own merge did not create.
+/// Only the Dossiers that came in are read, so a sync with nothing to do reads none.
+fn incoming_conflicts(app: &App, r: &SyncOutcome) -> Vec<crate::conflicts::ConflictInfo> {
+    let created: BTreeSet<&str> = r.merge.conflicts.iter().map(|c| c.conflict_id.as_str()).collect();
+    r.came_in
+        .iter()
+        .filter(|slug| !slug.contains('/') && !slug.starts_with('.'))
+        .filter_map(|slug| crate::conflicts::list(app, Some(slug), false).ok())
+        .flatten()
+        .filter(|c| !created.contains(c.id.as_str()))
+        .collect()
 }
 
 /// What a killed sync can leave behind that would stop the next one: git's lock files (every
@@ -789,6 +807,7 @@ fn sync_locked(store: &Store, git: &Git, remote: &str) -> Result<SyncOutcome> {
             head,
             merge: report,
             recovered: false,
+            incoming_conflicts: Vec::new(),
         });
     }
     Err(DossierError::new(
