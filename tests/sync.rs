@@ -10,17 +10,17 @@ use std::process::{Command, Output};
 
 use support::{TempStore, json_of};
 
-/// One machine: its own store and HOME.
-struct Machine {
-    store: TempStore,
+/// One machine: its own store and HOME. Shared with `sync_daemon` and `sync_kill`.
+pub(crate) struct Machine {
+    pub(crate) store: TempStore,
 }
 
 impl Machine {
-    fn new() -> Machine {
+    pub(crate) fn new() -> Machine {
         Machine { store: TempStore::new(crate::DOSSIER) }
     }
 
-    fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         self.store.root()
     }
 
@@ -30,12 +30,36 @@ impl Machine {
         c
     }
 
-    fn run(&self, args: &[&str]) -> Output {
+    /// The binary as a `std` command (to spawn and kill it).
+    pub(crate) fn cmd_std(&self) -> Command {
+        let mut c = self.store.cmd_std();
+        c.env("GIT_CONFIG_NOSYSTEM", "1");
+        c
+    }
+
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
         self.cmd().args(args).output().unwrap()
     }
 
+    /// A first machine: a store holding `alpha-work`, `sync init` to `url`.
+    pub(crate) fn first(url: &str) -> Machine {
+        let a = Machine::new();
+        a.store.init();
+        a.ok(&["promote", "--name", "Alpha work"]);
+        a.ok(&["sync", "init", url]);
+        a
+    }
+
+    /// Another machine: `sync clone` from `url`, then `dossier init`.
+    pub(crate) fn cloned(url: &str) -> Machine {
+        let b = Machine::new();
+        b.ok(&["sync", "clone", url]);
+        b.cmd().args(["init", "--yes", "--no-self-install"]).assert().success();
+        b
+    }
+
     /// `args` must succeed; its `--json` envelope.
-    fn ok(&self, args: &[&str]) -> serde_json::Value {
+    pub(crate) fn ok(&self, args: &[&str]) -> serde_json::Value {
         let mut a = args.to_vec();
         a.push("--json");
         let out = self.run(&a);
@@ -49,20 +73,20 @@ impl Machine {
         json_of(&out)
     }
 
-    fn sync(&self) -> serde_json::Value {
+    pub(crate) fn sync(&self) -> serde_json::Value {
         self.ok(&["sync"])["data"].clone()
     }
 
-    fn git(&self, args: &[&str]) -> String {
+    pub(crate) fn git(&self, args: &[&str]) -> String {
         git_in(self.root(), args)
     }
 
-    fn read(&self, rel: &str) -> String {
+    pub(crate) fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
 }
 
-fn git_in(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git_in(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -141,7 +165,7 @@ fn audit_lines(m: &Machine, slug: &str) -> Vec<serde_json::Value> {
 }
 
 /// Both stores hold the same bytes in every synced file, and both working trees are clean.
-fn assert_converged(a: &Machine, b: &Machine) {
+pub(crate) fn assert_converged(a: &Machine, b: &Machine) {
     assert_eq!(a.git(&["rev-parse", "HEAD^{tree}"]), b.git(&["rev-parse", "HEAD^{tree}"]), "same tree");
     for m in [a, b] {
         assert_eq!(m.git(&["status", "--porcelain"]), "", "clean working tree in {}", m.root().display());
@@ -359,7 +383,7 @@ fn issue_23_sync_errors_name_the_fix() {
 }
 
 /// Save a new Distilled State on `m` from its current revision.
-fn save_state(m: &Machine, slug: &str, findings: &str) {
+pub(crate) fn save_state(m: &Machine, slug: &str, findings: &str) {
     let rev = show(m, slug)["revision"].as_str().unwrap().to_string();
     let f = m.store.dir.path().join("state.md");
     std::fs::write(
@@ -372,7 +396,7 @@ fn save_state(m: &Machine, slug: &str, findings: &str) {
     m.ok(&["save", slug, "--base-revision", &rev, "--from-file", f.to_str().unwrap()]);
 }
 
-fn conflict_files(m: &Machine, slug: &str) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn conflict_files(m: &Machine, slug: &str) -> Vec<(String, Vec<u8>)> {
     let dir = m.root().join(slug).join("conflicts");
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .into_iter()

@@ -9,112 +9,17 @@
 //! RHEL, Arch and Alpine split it into `git-daemon` (Arch: part of `git`). A missing daemon
 //! fails these tests saying what to install; it never skips them.
 //!
-//! The helpers (`Machine`, `git_in`, `Daemon`) are shared with `sync_kill`.
+//! The machines and their checks are `sync`'s (`crate::sync`).
 
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt as _;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{TempStore, json_of};
+use support::json_of;
 
-/// One machine: its own store and HOME.
-pub(crate) struct Machine {
-    pub(crate) store: TempStore,
-}
-
-impl Machine {
-    pub(crate) fn new() -> Machine {
-        Machine { store: TempStore::new(crate::DOSSIER) }
-    }
-
-    pub(crate) fn root(&self) -> &Path {
-        self.store.root()
-    }
-
-    pub(crate) fn cmd_std(&self) -> Command {
-        let mut c = self.store.cmd_std();
-        c.env("GIT_CONFIG_NOSYSTEM", "1");
-        c
-    }
-
-    pub(crate) fn run(&self, args: &[&str]) -> Output {
-        let mut c = self.store.cmd();
-        c.env("GIT_CONFIG_NOSYSTEM", "1");
-        c.args(args).output().unwrap()
-    }
-
-    /// `args` must succeed; its `--json` envelope.
-    pub(crate) fn ok(&self, args: &[&str]) -> serde_json::Value {
-        let mut a = args.to_vec();
-        a.push("--json");
-        let out = self.run(&a);
-        assert!(
-            out.status.success(),
-            "dossier {args:?} in {} failed ({:?}): {}{}",
-            self.root().display(),
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        json_of(&out)
-    }
-
-    pub(crate) fn sync(&self) -> serde_json::Value {
-        self.ok(&["sync"])["data"].clone()
-    }
-
-    pub(crate) fn git(&self, args: &[&str]) -> String {
-        git_in(self.root(), args)
-    }
-
-    pub(crate) fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-
-    /// A first machine: a store holding `alpha-work`, `sync init` to `url`.
-    pub(crate) fn first(url: &str) -> Machine {
-        let a = Machine::new();
-        a.store.init();
-        a.ok(&["promote", "--name", "Alpha work"]);
-        a.ok(&["sync", "init", url]);
-        a
-    }
-
-    /// Another machine: `sync clone` from `url`, then `dossier init`.
-    pub(crate) fn cloned(url: &str) -> Machine {
-        let b = Machine::new();
-        b.ok(&["sync", "clone", url]);
-        b.store.cmd().args(["init", "--yes", "--no-self-install"]).assert().success();
-        b
-    }
-}
-
-pub(crate) fn git_in(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?} in {}: {}", dir.display(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Both stores hold the same tree, clean, with no conflict markers in any tracked file.
-pub(crate) fn assert_converged(a: &Machine, b: &Machine) {
-    assert_eq!(a.git(&["rev-parse", "HEAD^{tree}"]), b.git(&["rev-parse", "HEAD^{tree}"]), "same tree");
-    for m in [a, b] {
-        assert_eq!(m.git(&["status", "--porcelain"]), "", "clean working tree in {}", m.root().display());
-        for f in m.git(&["ls-files"]).lines() {
-            let bytes = std::fs::read(m.root().join(f)).unwrap();
-            assert!(!String::from_utf8_lossy(&bytes).contains("<<<<<<<"), "{f} holds conflict markers");
-        }
-    }
-}
+use crate::sync::{Machine, assert_converged, conflict_files, git_in, save_state};
 
 /// A `git daemon` serving a bare `remote.git` on a free loopback port, receive-pack enabled;
 /// killed on drop.
@@ -221,32 +126,6 @@ impl Drop for Daemon {
             let _ = c.wait();
         }
     }
-}
-
-fn save_state(m: &Machine, slug: &str, findings: &str) {
-    let rev = m.ok(&["show", slug])["data"]["revision"].as_str().unwrap().to_string();
-    let f = m.store.dir.path().join("state.md");
-    std::fs::write(
-        &f,
-        format!(
-            "# Alpha work\n\n## Situation\n\nShared.\n\n## Decisions\n\n## Findings\n\n- {findings}\n\n## Current State\n\n## Next Steps\n"
-        ),
-    )
-    .unwrap();
-    m.ok(&["save", slug, "--base-revision", &rev, "--from-file", f.to_str().unwrap()]);
-}
-
-fn conflict_files(m: &Machine, slug: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = m.root().join(slug).join("conflicts");
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.path().is_file())
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

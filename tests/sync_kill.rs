@@ -20,7 +20,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::sync_daemon::{Machine, git_in};
+use crate::sync::{Machine, git_in};
 
 /// splitmix64: a small seeded generator (no dependency, same numbers everywhere).
 struct Rng(u64);

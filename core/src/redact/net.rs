@@ -456,29 +456,7 @@ fn in_armor(armor: &Armor, s: usize) -> bool {
 /// Base64 whose decoded bytes are text with words (spaces, newlines, `: `): a structure,
 /// not a key. Random printable text (a base64 password) is not excluded.
 fn base64_of_text(b: &[u8]) -> bool {
-    if b.len() % 4 == 1 {
-        return false;
-    }
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let mut out = Vec::with_capacity(b.len() * 3 / 4);
-    for chunk in b.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            let Some(x) = val(c) else { return false };
-            n |= x << (18 - 6 * i);
-        }
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend_from_slice(&bytes[..chunk.len() - 1]);
-    }
+    let Some(out) = super::scan::decode_base64(b) else { return false };
     let printable = out.iter().all(|&c| c == b'\n' || c == b'\t' || c == b'\r' || (0x20..0x7f).contains(&c));
     if !printable {
         return false;

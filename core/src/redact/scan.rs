@@ -449,7 +449,7 @@ fn nested_base64(bytes: &[u8], a: usize, allow: &[String], depth: u8) -> Option<
 
 /// Decode standard or URL-safe base64 without padding; `None` on a character outside both
 /// alphabets or a length that cannot be base64.
-fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
+pub(super) fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
     if s.len() % 4 == 1 {
         return None;
     }
