@@ -1,6 +1,7 @@
 //! The checks a candidate secret passes before it is redacted: word boundaries that know
 //! JSON escapes, placeholders and templates, values that are code or ids rather than
-//! secrets, and the entropy/shape gate of generic assignments.
+//! secrets, the entropy/shape gate of generic assignments, and what the rules and the net share
+//! (base64 decoding, the words before `key`/`token` that make a name something else).
 //!
 //! Not for: finding candidates (`scan.rs`) or the rule table (`rules.rs`).
 
@@ -298,6 +299,117 @@ pub fn random_looking(v: &str) -> bool {
     };
     h >= needed
 }
+
+/// Decode standard or URL-safe base64 without padding; `None` on a character outside both
+/// alphabets or a length that cannot be base64.
+pub(super) fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
+    if s.len() % 4 == 1 {
+        return None;
+    }
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    for chunk in s.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= val(c)? << (18 - 6 * i);
+        }
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..chunk.len() - 1]);
+    }
+    Some(out)
+}
+
+/// Words before `key` or `token` that make the name something other than a secret.
+pub(super) const NOT_SECRET_BEFORE: &[&str] = &[
+    "public",
+    "pub",
+    "cache",
+    "primary",
+    "foreign",
+    "sort",
+    "partition",
+    "idempotency",
+    "object",
+    "lookup",
+    "map",
+    "dict",
+    "hash",
+    "row",
+    "group",
+    "unique",
+    "composite",
+    "index",
+    "i18n",
+    "translation",
+    "react",
+    "list",
+    "route",
+    "query",
+    "next",
+    "page",
+    "continuation",
+    "pagination",
+    "cursor",
+    "sync",
+    "start",
+    "end",
+    "max",
+    "min",
+    "num",
+    "total",
+    "input",
+    "output",
+    "prompt",
+    "completion",
+    "eof",
+    "lexer",
+    "parse",
+    "csrf",
+    "sort",
+    "dedupe",
+    "dedup",
+    "file",
+    "config",
+    "registry",
+    "s3",
+    "bucket",
+    "storage",
+    "kms",
+    "gpg",
+    "pgp",
+    "ssh",
+    "host",
+    "known",
+    "keyboard",
+    "hot",
+    "short",
+    "shortcut",
+    "sign",
+    "verify",
+    "verification",
+    "upload",
+    "download",
+    "form",
+    "publishable",
+    "publish",
+    "site",
+    "recaptcha",
+    "search",
+    "get",
+    "set",
+    "pop",
+    "has",
+    "sorted",
+];
 
 #[cfg(test)]
 mod tests {

@@ -228,7 +228,7 @@ fn public_name(bytes: &[u8], s: usize) -> bool {
     let n = w.len();
     if n >= 2
         && matches!(w[n - 1].as_str(), "key" | "token" | "auth")
-        && super::scan::NOT_SECRET_BEFORE.contains(&w[n - 2].as_str())
+        && checks::NOT_SECRET_BEFORE.contains(&w[n - 2].as_str())
     {
         return true;
     }
@@ -456,7 +456,7 @@ fn in_armor(armor: &Armor, s: usize) -> bool {
 /// Base64 whose decoded bytes are text with words (spaces, newlines, `: `): a structure,
 /// not a key. Random printable text (a base64 password) is not excluded.
 fn base64_of_text(b: &[u8]) -> bool {
-    let Some(out) = super::scan::decode_base64(b) else { return false };
+    let Some(out) = checks::decode_base64(b) else { return false };
     let printable = out.iter().all(|&c| c == b'\n' || c == b'\t' || c == b'\r' || (0x20..0x7f).contains(&c));
     if !printable {
         return false;

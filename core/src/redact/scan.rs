@@ -438,41 +438,13 @@ fn nested_base64(bytes: &[u8], a: usize, allow: &[String], depth: u8) -> Option<
     if e < bytes.len() && (bytes[e].is_ascii_alphanumeric() || bytes[e] == b'=') {
         return None;
     }
-    let decoded = decode_base64(&bytes[a..body_end])?;
+    let decoded = checks::decode_base64(&bytes[a..body_end])?;
     let text = std::str::from_utf8(&decoded).ok()?;
     if text.bytes().any(|c| c < 0x09 || (c > 0x0d && c < 0x20)) {
         return None;
     }
     let inner = find_at(text, allow, depth + 1);
     (!inner.is_empty()).then_some((a, e))
-}
-
-/// Decode standard or URL-safe base64 without padding; `None` on a character outside both
-/// alphabets or a length that cannot be base64.
-pub(super) fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
-    if s.len() % 4 == 1 {
-        return None;
-    }
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    for chunk in s.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            n |= val(c)? << (18 - 6 * i);
-        }
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend_from_slice(&bytes[..chunk.len() - 1]);
-    }
-    Some(out)
 }
 
 /// A cheap look at a keyword hit ending at `b` before any regex: the rest of a key name, an
@@ -1539,7 +1511,7 @@ fn consider_gated(
 fn anon_jwt(v: &str) -> bool {
     let mut parts = v.split('.');
     let (Some(_), Some(payload)) = (parts.next(), parts.next()) else { return false };
-    let Some(decoded) = decode_base64(payload.trim_end_matches('=').as_bytes()) else { return false };
+    let Some(decoded) = checks::decode_base64(payload.trim_end_matches('=').as_bytes()) else { return false };
     let compact: Vec<u8> = decoded.into_iter().filter(|c| !c.is_ascii_whitespace()).collect();
     memchr::memmem::find(&compact, b"\"role\":\"anon\"").is_some()
 }
@@ -1562,7 +1534,7 @@ fn context(v: &str, name: &str) -> bool {
     let w = words(name);
     let last = w.last().map(String::as_str).unwrap_or("");
     if w.len() >= 2
-        && (NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
+        && (checks::NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
             || CONTEXT_NOT_BEFORE.contains(&w[w.len() - 2].as_str()))
     {
         return false;
@@ -1609,7 +1581,7 @@ fn named(v: &str, name: &str) -> bool {
         return context(v, "password");
     }
     if w.len() >= 2
-        && (NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
+        && (checks::NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
             || CONTEXT_NOT_BEFORE.contains(&w[w.len() - 2].as_str()))
     {
         return false;
@@ -1632,7 +1604,7 @@ const CONTEXT_NOT_BEFORE: &[&str] = &["ssh", "gpg", "pgp", "request", "trace", "
 fn header(v: &str, name: &str) -> bool {
     let w = words(name);
     if w.len() >= 2
-        && (NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
+        && (checks::NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
             || ["request", "correlation", "trace", "ratelimit", "rate", "idempotency", "dedup", "client"]
                 .contains(&w[w.len() - 2].as_str()))
     {
@@ -1699,88 +1671,6 @@ const SECRET_LAST: &[&str] = &[
 ];
 const SECRET_SUFFIXES: &[&str] =
     &["password", "passwd", "secret", "apikey", "secretkey", "accesskey", "privatekey", "token"];
-/// Words before `key` or `token` that make the name something other than a secret.
-pub(super) const NOT_SECRET_BEFORE: &[&str] = &[
-    "public",
-    "pub",
-    "cache",
-    "primary",
-    "foreign",
-    "sort",
-    "partition",
-    "idempotency",
-    "object",
-    "lookup",
-    "map",
-    "dict",
-    "hash",
-    "row",
-    "group",
-    "unique",
-    "composite",
-    "index",
-    "i18n",
-    "translation",
-    "react",
-    "list",
-    "route",
-    "query",
-    "next",
-    "page",
-    "continuation",
-    "pagination",
-    "cursor",
-    "sync",
-    "start",
-    "end",
-    "max",
-    "min",
-    "num",
-    "total",
-    "input",
-    "output",
-    "prompt",
-    "completion",
-    "eof",
-    "lexer",
-    "parse",
-    "csrf",
-    "sort",
-    "dedupe",
-    "dedup",
-    "file",
-    "config",
-    "registry",
-    "s3",
-    "bucket",
-    "storage",
-    "kms",
-    "gpg",
-    "pgp",
-    "ssh",
-    "host",
-    "known",
-    "keyboard",
-    "hot",
-    "short",
-    "shortcut",
-    "sign",
-    "verify",
-    "verification",
-    "upload",
-    "download",
-    "form",
-    "publishable",
-    "publish",
-    "site",
-    "recaptcha",
-    "search",
-    "get",
-    "set",
-    "pop",
-    "has",
-    "sorted",
-];
 
 /// Drop the words after a name's secret word that say which copy or encoding it is, not
 /// what it is (one notion of a secret-bearing name for every syntax): `SECRET_KEY_BASE`,
@@ -1855,7 +1745,9 @@ fn assignment(v: &str, name: &str) -> bool {
     if !SECRET_LAST.contains(&last) && !SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
         return false;
     }
-    if w.len() >= 2 && matches!(last, "key" | "token" | "auth") && NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
+    if w.len() >= 2
+        && matches!(last, "key" | "token" | "auth")
+        && checks::NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
     {
         return false;
     }
@@ -1898,7 +1790,7 @@ fn flag(v: &str, name: &str) -> bool {
     if !SECRET_LAST.contains(&last.as_str()) && !SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
         return false;
     }
-    if w.len() >= 2 && NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str()) {
+    if w.len() >= 2 && checks::NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str()) {
         return false;
     }
     let b = v.as_bytes();
@@ -2098,7 +1990,7 @@ fn k8s_member_secret(name: &[u8], value: &[u8], base64: bool) -> bool {
     let decoded;
     let text = if base64 {
         let body = value.strip_suffix(b"==").or_else(|| value.strip_suffix(b"=")).unwrap_or(value);
-        let Some(d) = decode_base64(body) else { return true };
+        let Some(d) = checks::decode_base64(body) else { return true };
         decoded = d;
         &decoded[..]
     } else {
