@@ -220,7 +220,7 @@ fn public_name(bytes: &[u8], s: usize) -> bool {
     } else {
         name
     };
-    let w = words(&name);
+    let w = checks::words(&String::from_utf8_lossy(&name));
     if w.iter().any(|x| x == "public" || x == "pub") {
         return true;
     }
@@ -274,31 +274,6 @@ fn name_before(bytes: &[u8], s: usize) -> Option<Vec<u8>> {
         p -= 1;
     }
     (e > p).then(|| bytes[p..e].to_vec())
-}
-
-/// The words of a name: `WIREGUARD_PUBLIC_KEY` → wireguard, public, key; `clientId` → client, id.
-fn words(name: &[u8]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for &c in name {
-        if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        cur.push(c.to_ascii_lowercase() as char);
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
 }
 
 /// Upper, lower and digits, digits and case flips (one pass; the entropy is taken later,

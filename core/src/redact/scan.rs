@@ -1531,7 +1531,7 @@ fn loose(v: &str, name: Option<&str>) -> bool {
 /// digest, UUID, public value or a hex string of a hash's length; passwords need letters with
 /// digits or symbols (8+), other tokens must look random (16+, entropy ≥ 3.3).
 fn context(v: &str, name: &str) -> bool {
-    let w = words(name);
+    let w = checks::words(name);
     let last = w.last().map(String::as_str).unwrap_or("");
     if w.len() >= 2
         && (checks::NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
@@ -1575,7 +1575,7 @@ fn named(v: &str, name: &str) -> bool {
     if context(v, name) {
         return true;
     }
-    let w = words(name);
+    let w = checks::words(name);
     let last = w.last().map(String::as_str).unwrap_or("");
     if PASSWORD_WORDS.contains(&last.trim_end_matches('s')) || last == "pw" {
         return context(v, "password");
@@ -1602,7 +1602,7 @@ const CONTEXT_NOT_BEFORE: &[&str] = &["ssh", "gpg", "pgp", "request", "trace", "
 /// A header value: the header is not a non-secret key (`X-Idempotency-Key`), then `loose`,
 /// at least 8 characters.
 fn header(v: &str, name: &str) -> bool {
-    let w = words(name);
+    let w = checks::words(name);
     if w.len() >= 2
         && (checks::NOT_SECRET_BEFORE.contains(&w[w.len() - 2].as_str())
             || ["request", "correlation", "trace", "ratelimit", "rate", "idempotency", "dedup", "client"]
@@ -1618,31 +1618,6 @@ fn header(v: &str, name: &str) -> bool {
         && loose(v, Some(name))
         && !checks::is_public_by_design(v)
         && !checks::is_documented_example(v)
-}
-
-/// The words of a key name: `DB_PASSWORD` → db, password; `apiKey` → api, key.
-fn words(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        cur.push(c.to_ascii_lowercase());
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
 }
 
 const PASSWORD_WORDS: &[&str] =
@@ -1725,7 +1700,7 @@ fn assignment(v: &str, name: &str) -> bool {
     {
         return false;
     }
-    let mut w = words(name);
+    let mut w = checks::words(name);
     strip_modifiers(&mut w);
     // An id is not a secret (a key's id is the public `kid` of every token it signs), except
     // Vault's AppRole `secret_id` and a service account's `private_key_id`: the two held-out
@@ -1784,7 +1759,7 @@ fn flag(v: &str, name: &str) -> bool {
     if assignment(v, name) {
         return true;
     }
-    let mut w = words(name);
+    let mut w = checks::words(name);
     strip_modifiers(&mut w);
     let Some(last) = w.last() else { return false };
     if !SECRET_LAST.contains(&last.as_str()) && !SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
