@@ -36,6 +36,8 @@ def parse(text):
             elif cur is None:
                 k, v = ln.split(":", 1)
                 meta[k.strip()] = v.strip()
+            elif ln.strip() in ("B", "T", "S"):
+                cur[1].append((ln.strip(), ""))
             elif ln.strip():
                 tag, rest = ln[0], ln[2:] if len(ln) > 2 else ""
                 assert tag in "BTS" and ln[1] == " ", (name, ln)
@@ -80,6 +82,10 @@ def render(name, kind, meta, secs, side):
         out += [f"## {sec}", ""]
         prev_para = False
         for t in ls:
+            if t == "":
+                out.append("")
+                prev_para = False
+                continue
             if "{src}" in t:
                 t = t.replace("{src}", marker())
             elif t.endswith("@"):
