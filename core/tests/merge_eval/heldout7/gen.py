@@ -50,7 +50,8 @@ def side_val(meta, key, side):
 
 def render(name, kind, meta, secs, side):
     rnd = random.Random(name + side)
-    words = [w for w in name.split("-")[1:] if len(w) > 2] or ["misc"]
+    title = side_val(meta, "title", side)
+    words = [w for w in re.findall(r"[a-z]+", title.lower()) if len(w) > 3 and w not in ("with", "from", "for", "the")] or ["misc"]
     base = "art_0" + rnd.choice(["1k", "1m", "2a", "1jz", "3p", "1h"]) + "".join(rnd.choice("0123456789abcdefghjkmnpqrstvwxyz") for _ in range(3))
     arts = [base + rnd.choice(words) + rnd.choice(SUFFIX) for _ in range(3)]
     line = [rnd.randint(2, 30)]
