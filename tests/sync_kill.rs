@@ -216,13 +216,12 @@ struct Stats {
     durations: Vec<(Duration, Duration)>,
 }
 
-/// Quarantined, not passing: the fresh-clone CI at 45b25484 lost an audit line (seed
-/// 1796177199773328839, worker 2, trial 48: `dossier sync` and its git SIGKILLed during the
-/// merge's `git merge --ff-only`, which writes files in place; the next sync then committed
-/// what the killed checkout left). Issue 23 stays open until the recovery survives this; run it
-/// with `--ignored` (and `DOSSIER_SYNC_KILL_SEED` to replay the delays).
+/// The fresh-clone CI at 45b25484 found a loss here (seed 1796177199773328839, worker 2, trial
+/// 48: `dossier sync` and its git SIGKILLed inside the merge's `git merge --ff-only`, which
+/// rewrites files in place; the next sync committed what the killed checkout left, and an audit
+/// line was gone). Fixed by undoing a checkout cut short (`sync::recover`); the deterministic
+/// regression is `issue_23_a_sync_killed_inside_its_checkout_loses_nothing` below.
 #[test]
-#[ignore = "issue 23: a sync killed inside git's checkout can lose an audit line (seed 1796177199773328839); see docs/sync.md, Failure modes"]
 fn issue_23_sync_sigkilled_at_300_random_points_stays_consistent_and_loses_nothing() {
     let trials = env_u64("DOSSIER_SYNC_KILL_TRIALS").unwrap_or(300);
     // Independent pairs of machines (each its own remote) run their trials side by side: a
@@ -448,6 +447,85 @@ fn run_trials(worker: u64, trials: u64, seed: u64) -> Stats {
         assert!(listed.lines().any(|l| l == f), "{f} is not on the remote");
     }
     stats
+}
+
+/// Found by the trials above (the fresh-clone CI at 45b25484, seed 1796177199773328839): a sync
+/// killed inside the merge's `git merge --ff-only`, which rewrites files in place before it moves
+/// the branch, left `audit.log` empty (created, not yet written) and the branch on the commit it
+/// was leaving; the next sync committed that as this machine's change and the merge's union then
+/// lost the audit line only this machine had. Built here as the kill leaves it, deterministically:
+/// the new commit's `dossier.md` written, `audit.log` empty, another file not yet written, the
+/// index already the new commit's, the branch not moved.
+#[test]
+fn issue_23_a_sync_killed_inside_its_checkout_loses_nothing() {
+    let remote = tempfile::tempdir().unwrap();
+    git_in(remote.path(), &["init", "-q", "--bare", "-b", "main", "remote.git"]);
+    let url = format!("file://{}", remote.path().join("remote.git").display());
+    let a = Machine::first(&url);
+    let b = Machine::cloned(&url);
+    b.ok(&["next", "alpha-work", "From B"]);
+    b.ok(&["promote", "--name", "Beta work"]);
+    b.sync();
+    a.ok(&["lead", "alpha-work", "Alice"]);
+    let a_line =
+        std::fs::read_to_string(a.root().join("alpha-work/audit.log")).unwrap().lines().last().unwrap().to_string();
+
+    // The sync's first steps, as `dossier sync` runs them: commit, fetch, a merge commit.
+    a.git(&["add", "-A"]);
+    a.git(&["-c", "user.name=A", "-c", "user.email=a@example.test", "commit", "-q", "-m", "local"]);
+    let from = a.git(&["rev-parse", "HEAD"]).trim().to_string();
+    a.git(&["fetch", "-q", "origin", "+refs/heads/main:refs/remotes/origin/main"]);
+    let theirs = a.git(&["rev-parse", "origin/main"]).trim().to_string();
+    let tree = a.git(&["rev-parse", &format!("{theirs}^{{tree}}")]).trim().to_string();
+    let to = a
+        .git(&[
+            "-c",
+            "user.name=A",
+            "-c",
+            "user.email=a@example.test",
+            "commit-tree",
+            &tree,
+            "-p",
+            &from,
+            "-p",
+            &theirs,
+            "-m",
+            "merge",
+        ])
+        .trim()
+        .to_string();
+    // Killed mid-checkout: some files written, one empty, one not there yet; the index is the
+    // new commit's, the branch still the old one.
+    let show = |path: &str| a.git(&["show", &format!("{to}:{path}")]);
+    std::fs::write(a.root().join("alpha-work/dossier.md"), show("alpha-work/dossier.md")).unwrap();
+    std::fs::write(a.root().join("alpha-work/audit.log"), "").unwrap();
+    a.git(&["read-tree", &to]);
+    assert!(!a.root().join("beta-work/dossier.md").exists());
+    std::fs::write(a.root().join(".sync/running"), "12345").unwrap();
+    std::fs::write(a.root().join(".sync/moving"), format!("{{\"from\":\"{from}\",\"to\":\"{to}\"}}")).unwrap();
+
+    let out = a.sync();
+    assert_eq!(out["recovered"], true, "{out}");
+    assert_eq!(out["merged"], true, "the merge is made again: {out}");
+    assert!(!a.root().join(".sync/moving").exists());
+    b.sync();
+    crate::sync::assert_converged(&a, &b);
+    for m in [&a, &b] {
+        let log = m.read("alpha-work/audit.log");
+        assert!(log.lines().any(|l| l == a_line), "A's audit line is lost on {}:\n{log}", m.root().display());
+        let md = m.read("alpha-work/dossier.md");
+        assert!(md.contains("lead: Alice") && md.contains("next_action: From B"), "{md}");
+        assert!(m.root().join("beta-work/dossier.md").is_file());
+    }
+
+    // A record of a checkout that finished (the branch moved) changes nothing.
+    let head = a.git(&["rev-parse", "HEAD"]).trim().to_string();
+    std::fs::write(a.root().join(".sync/running"), "12345").unwrap();
+    std::fs::write(a.root().join(".sync/moving"), format!("{{\"from\":\"{from}\",\"to\":\"{head}\"}}")).unwrap();
+    let out = a.sync();
+    assert_eq!(out["came_in"], serde_json::json!([]), "{out}");
+    assert_eq!(out["committed"], serde_json::Value::Null, "{out}");
+    assert!(!a.root().join(".sync/moving").exists());
 }
 
 /// Found by the trials above: a sync killed with its `git push` (or `fetch`, `commit`, `merge`)

@@ -20,6 +20,7 @@ use serde_json::json;
 use super::git::{self, Git, Tree};
 use super::machine;
 use super::merge::{self, Report};
+use super::recover;
 use crate::app::App;
 use crate::error::{Code, DossierError, Result};
 use crate::layout::Store;
@@ -74,7 +75,8 @@ pub struct SyncOutcome {
     pub head: String,
     /// What the merge did that the user should know (conflicts to resolve, clashes, renames).
     pub merge: Report,
-    /// A previous sync had been killed; what it left in `.git/` was removed first.
+    /// A previous sync had been killed; what it left was put right first (its git locks removed,
+    /// a checkout it cut short undone: `super::recover`).
     pub recovered: bool,
     /// Open conflicts that came in from another machine (in the Dossiers the remote changed),
     /// other than those this sync's merge created (`merge.conflicts`): another machine's sync
@@ -290,7 +292,11 @@ fn fast_forward(store: &Store, git: &Git, commit: &str, last_attempt: bool) -> R
             locks.push(crate::save::lock_dossier(&dir)?);
         }
     }
+    // A sync killed while git checks out leaves this record: the next one puts back what the
+    // checkout wrote before the branch moved (`recover::undo_checkout`).
+    let checkout = head.as_deref().map(|from| recover::begin_checkout(store, from, commit)).transpose()?;
     let out = git.output(["merge", "--ff-only", "-q", commit])?;
+    drop(checkout);
     drop(locks);
     if out.status.success() {
         return Ok(true);
@@ -593,7 +599,8 @@ pub fn sync(app: &App) -> Result<SyncOutcome> {
     // `.sync/running` exists while a sync runs; found at the start (under the lock), the
     // previous sync was killed, and git's index lock it may have left is its own.
     let running = machine::sync_dir(store).join("running");
-    let recovered = running.exists() && recover(store)?;
+    let mut recovered = running.exists() && recover::remove_locks(store)?;
+    recovered |= !recover::undo_checkout(store, &git)?.is_empty();
     crate::files::write_atomic(&running, std::process::id().to_string().as_bytes())?;
     let mut result = sync_locked(store, &git, &remote);
     let _ = std::fs::remove_file(&running);
@@ -628,61 +635,6 @@ fn incoming_conflicts(app: &App, r: &SyncOutcome) -> Vec<crate::conflicts::Confl
         .flatten()
         .filter(|c| !created.contains(c.id.as_str()))
         .collect()
-}
-
-/// What a killed sync can leave behind that would stop the next one: git's lock files (every
-/// `*.lock` under `.git/`: `index.lock`, and the ref locks a killed `commit`, `fetch`, `merge`
-/// or `push` holds while it moves a branch, such as `refs/remotes/origin/<branch>.lock`) and the
-/// merge step's private index. A git the killed sync started may still be finishing (only
-/// `dossier` was killed): its locks are given a moment to go before they are removed. Whether
-/// anything was removed.
-fn recover(store: &Store) -> Result<bool> {
-    let dot_git = store.root().join(".git");
-    let mut left = git_locks(&dot_git);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
-    while !left.is_empty() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        left.retain(|p| p.exists());
-    }
-    let private = dot_git.join("dossier-sync-index");
-    if private.exists() {
-        left.push(private);
-    }
-    let mut removed = false;
-    for p in left {
-        match std::fs::remove_file(&p) {
-            Ok(()) => removed = true,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(DossierError::io("remove", &p, e)),
-        }
-    }
-    Ok(removed)
-}
-
-/// Every `*.lock` file under `dot_git` (objects are never locked files, so `objects/` is not
-/// walked but for its `info/`).
-fn git_locks(dot_git: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut found = Vec::new();
-    let mut todo = vec![dot_git.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for e in entries.flatten() {
-            let p = e.path();
-            let Ok(kind) = e.file_type() else { continue };
-            if kind.is_dir() {
-                let objects = dir == dot_git && e.file_name() == "objects";
-                if !objects {
-                    todo.push(p);
-                } else {
-                    todo.push(p.join("info"));
-                }
-            } else if p.extension().is_some_and(|x| x == "lock") {
-                found.push(p);
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 /// A git failure that names one of its lock files ("Unable to create '…/x.lock': File
