@@ -895,6 +895,53 @@ fn issue_23_sync_auto_never_waits_on_a_hanging_remote_and_its_failure_shows_at_t
     assert!(a.git(&["log", "-1", "--format=%s"]).contains("alpha-work"), "committed locally");
 }
 
+/// A background sync whose remote never answers is stopped after
+/// `sync.background_time_limit_seconds`, with the git and ssh it runs: the lock is free again,
+/// the failure is recorded for the next session start, and the next sync completes.
+#[test]
+fn issue_23_a_background_sync_that_hangs_is_stopped_at_its_time_limit_and_the_next_sync_completes() {
+    let remote = Remote::new();
+    let (a, _b) = two_machines(&remote);
+    auto_on(&a, 0);
+    let path = a.root().join("config.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("  background_time_limit_seconds: 2\n");
+    std::fs::write(&path, text).unwrap();
+    // An ssh that never gives up (a host that drops packets, no ConnectTimeout).
+    let ssh = a.store.dir.path().join("endless-ssh");
+    let marker = a.store.dir.path().join("ssh-still-running");
+    std::fs::write(&ssh, format!("#!/bin/sh\ntouch {}\nsleep 300\n", marker.display())).unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    a.git(&["config", "core.sshCommand", ssh.to_str().unwrap()]);
+    let url = a.git(&["remote", "get-url", "origin"]).trim().to_string();
+    a.git(&["remote", "set-url", "origin", "ssh://dossier.invalid/srv/dossier.git"]);
+    a.ok(&["next", "alpha-work", "Edit while the remote hangs"]);
+
+    let started = std::time::Instant::now();
+    let (out, _) = hook(&a, "session-start", &serde_json::json!({ "session_id": "t1", "source": "startup" }));
+    assert!(out.contains("(a background sync started)"), "{out}");
+    wait_until("the hanging ssh to start", || marker.exists());
+    wait_idle(&a);
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(30), "stopped at its 2 s limit, not by ssh's 300 s: {took:?}");
+    let state = a.read(".sync/state.json");
+    assert!(state.contains("was stopped") && state.contains("background_time_limit_seconds"), "{state}");
+    // The ssh the sync ran went with it (its process group).
+    let alive = std::process::Command::new("pgrep").args(["-f", ssh.to_str().unwrap()]).output().unwrap();
+    assert!(alive.stdout.is_empty(), "the hanging ssh was left running: {}", String::from_utf8_lossy(&alive.stdout));
+    // The next session start says so.
+    auto_on(&a, 60);
+    let (out, _) = hook(&a, "session-start", &serde_json::json!({ "session_id": "t2", "source": "startup" }));
+    assert!(out.contains("Warning: last sync FAILED") && out.contains("run `dossier sync`"), "{out}");
+    // A sync typed by hand with the remote back completes, and the edit reaches the remote.
+    a.git(&["config", "--unset", "core.sshCommand"]);
+    a.git(&["remote", "set-url", "origin", &url]);
+    let out = a.sync();
+    assert_eq!(out["pushed"], true, "{out}");
+    assert!(remote.show("alpha-work/dossier.md").contains("Edit while the remote hangs"));
+}
+
 #[test]
 fn issue_23_sync_auto_a_background_sync_that_cannot_start_is_a_warning_and_the_hook_still_answers() {
     let remote = Remote::new();

@@ -62,6 +62,7 @@ pub(super) fn cmd_sync(background: bool, command: Option<SyncCommand>) -> Result
         }
         None => {
             let app = crate::app::open()?;
+            crate::ops::sync::arm_time_limit(&app.store);
             let o = crate::ops::sync::sync(&app)?;
             Ok(Output::of(o, json_of, human))
         }

@@ -2,8 +2,8 @@
 //! cases — the store's `dossier_store::sync` does the work; this adds what follows (the context
 //! library refreshed after the working tree moved, the conflicts to resolve as next steps) —
 //! and `sync.auto`'s side: the detached background sync the hooks start
-//! ([`start_background`]) and what a session start says about the last sync
-//! ([`session_start_status`]).
+//! ([`start_background`]), its time limit ([`arm_time_limit`]), and what a session start says
+//! about the last sync ([`session_start_status`]).
 //!
 //! Not for: the merge rules or git (`dossier_store::sync`), parsing or rendering.
 
@@ -138,7 +138,7 @@ pub fn start_background(app: &App, min_interval: Option<std::time::Duration>) ->
             return Ok(Background::Recent(secs as u64 / 60));
         }
     }
-    match spawn_background(store) {
+    match spawn_background(store, app.config.sync.background_time_limit_seconds) {
         Ok(pid) => {
             let _ = dossier_store::files::write_atomic(&spawned_at_path(store), model::now_timestamp().as_bytes());
             Ok(Background::Started(pid))
@@ -154,15 +154,25 @@ pub fn start_background(app: &App, min_interval: Option<std::time::Duration>) ->
     }
 }
 
-/// Spawn the detached `dossier sync` (see [`start_background`]); its process id.
-fn spawn_background(store: &Store) -> Result<u32> {
+/// The variable [`spawn_background`] hands its child: the time limit in seconds
+/// (`sync.background_time_limit_seconds`), armed by [`arm_time_limit`].
+pub const TIME_LIMIT_ENV: &str = "DOSSIER_SYNC_TIME_LIMIT_SECS";
+
+/// Spawn the detached `dossier sync` (see [`start_background`]), with its time limit in
+/// seconds (0: none); its process id.
+fn spawn_background(store: &Store, time_limit: u64) -> Result<u32> {
     use std::os::unix::process::CommandExt as _;
     let log_path = background_log(store);
     let log = std::fs::File::create(&log_path).map_err(|e| DossierError::io("create", &log_path, e))?;
     let err = log.try_clone().map_err(|e| DossierError::io("open", &log_path, e))?;
     let exe = std::env::current_exe().map_err(|e| DossierError::io("find", std::path::Path::new("dossier"), e))?;
     let mut cmd = std::process::Command::new(exe);
-    cmd.arg("sync").env("DOSSIER_HOME", store.root()).stdin(std::process::Stdio::null()).stdout(log).stderr(err);
+    cmd.arg("sync")
+        .env("DOSSIER_HOME", store.root())
+        .env(TIME_LIMIT_ENV, time_limit.to_string())
+        .stdin(std::process::Stdio::null())
+        .stdout(log)
+        .stderr(err);
     // SAFETY: `setsid` is async-signal-safe and touches no memory of the parent.
     unsafe {
         cmd.pre_exec(|| {
@@ -174,6 +184,39 @@ fn spawn_background(store: &Store) -> Result<u32> {
     }
     let child = cmd.spawn().map_err(|e| DossierError::io("start", std::path::Path::new("dossier sync"), e))?;
     Ok(child.id())
+}
+
+/// In a background sync — a process [`spawn_background`] started, which leads its own process
+/// group — stop the sync once it has run for the time limit its starter handed it: this
+/// process and every git and ssh it runs (the group) are killed, after the reason is recorded
+/// in `.sync/state.json` as the attempt's error (doctor and the next session start show it). The
+/// next sync puts right what the stop left, as after any kill (`dossier_store::sync::recover`).
+/// Nothing happens in any other process: a `dossier sync` typed in a terminal is never stopped.
+pub fn arm_time_limit(store: &Store) {
+    let Some(secs) = std::env::var(TIME_LIMIT_ENV).ok().and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0) else {
+        return;
+    };
+    // SAFETY: getpgrp and getpid have no preconditions and touch no memory.
+    if unsafe { libc::getpgrp() != libc::getpid() } {
+        return;
+    }
+    let store = store.clone();
+    let started = model::now_timestamp();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(secs));
+        let mut state = sync::machine::read_state(&store);
+        state.last_attempt_at = Some(started);
+        state.last_error = Some(format!(
+            "remote_unavailable: the background sync was still running after {secs} s \
+             (sync.background_time_limit_seconds) and was stopped with the git it ran: the remote \
+             or git hung; local work is intact and the next `dossier sync` completes it"
+        ));
+        let _ = sync::machine::write_state(&store, &state);
+        // SAFETY: kill(2) on this process's own group: the sync, its git and ssh.
+        unsafe {
+            libc::kill(0, libc::SIGKILL);
+        }
+    });
 }
 
 /// How long ago, for a person: `12 min`, `3 h`, `2 days`.

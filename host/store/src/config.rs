@@ -64,15 +64,28 @@ pub struct SyncConfig {
     /// started) is less than this many minutes old; 0 starts one every session.
     #[serde(default = "default_sync_min_interval")]
     pub min_interval_minutes: u64,
+    /// A background sync (started by the hooks or `dossier sync --background`) still running
+    /// after this many seconds is stopped with the git it runs, and the failure recorded: a
+    /// remote that hangs never holds `.sync/lock` for good. 0: no limit.
+    #[serde(default = "default_sync_time_limit")]
+    pub background_time_limit_seconds: u64,
 }
 
 fn default_sync_min_interval() -> u64 {
     5
 }
 
+fn default_sync_time_limit() -> u64 {
+    600
+}
+
 impl Default for SyncConfig {
     fn default() -> Self {
-        SyncConfig { auto: false, min_interval_minutes: default_sync_min_interval() }
+        SyncConfig {
+            auto: false,
+            min_interval_minutes: default_sync_min_interval(),
+            background_time_limit_seconds: default_sync_time_limit(),
+        }
     }
 }
 
