@@ -449,6 +449,143 @@ fn run_trials(worker: u64, trials: u64, seed: u64) -> Stats {
     stats
 }
 
+/// The random kills above land inside git's checkout (the merge's `git merge --ff-only`) only
+/// about once in a hundred trials, and the loss they found was there: this test aims at it.
+/// Every trial the other machine pushes a change touching many files (an audit line, a field,
+/// 120 artifacts), so checking it out takes a while; this machine makes its own edit, starts
+/// `dossier sync`, watches for its `git merge`, and SIGKILLs both after a random part of a
+/// checkout's measured duration. Then the same checks as above: the next sync completes, no
+/// line, artifact or edit of either side is lost, both machines converge.
+/// `DOSSIER_SYNC_CHECKOUT_TRIALS` (default 40) and `DOSSIER_SYNC_KILL_SEED` as above.
+#[test]
+fn issue_23_sync_sigkilled_inside_its_checkout_loses_nothing() {
+    let trials = env_u64("DOSSIER_SYNC_CHECKOUT_TRIALS").unwrap_or(40);
+    let seed = env_u64("DOSSIER_SYNC_KILL_SEED").unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+    });
+    eprintln!("sync_kill checkout: seed {seed}, {trials} trials");
+    let mut rng = Rng(seed);
+    let remote = tempfile::tempdir().unwrap();
+    git_in(remote.path(), &["init", "-q", "--bare", "-b", "main", "remote.git"]);
+    let bare = remote.path().join("remote.git");
+    let url = format!("file://{}", bare.display());
+    let a = Machine::first(&url);
+    let b = Machine::cloned(&url);
+    let slug = "alpha-work";
+    a.ok(&["lead", slug, "none"]);
+    a.ok(&["next", slug, "none"]);
+    a.sync();
+    b.sync();
+    let mut artifacts: Vec<String> = Vec::new();
+    let mut lines: BTreeSet<String> = BTreeSet::new();
+    let filler = "captured text, long enough that writing it takes git a moment\n".repeat(40);
+    // B pushes a change of many files: an audit line, a field, and 120 artifacts.
+    let push_from_b = |i: u64, artifacts: &mut Vec<String>, lines: &mut BTreeSet<String>| {
+        git_in(b.root(), &["fetch", "-q", "origin"]);
+        git_in(b.root(), &["merge", "-q", "--ff-only", "origin/main"]);
+        std::fs::create_dir_all(b.root().join(slug).join("artifacts")).unwrap();
+        for k in 0..120 {
+            let art = format!("{slug}/artifacts/art_checkout{i:03}{k:03}b.txt");
+            std::fs::write(b.root().join(&art), format!("trial {i}, artifact {k}\n{filler}")).unwrap();
+            artifacts.push(art);
+        }
+        let (art, line) = edit(&b, 10_000 + i, "b", "lead", &format!("B{i}"), false);
+        artifacts.push(art);
+        lines.extend(line);
+        git_in(b.root(), &["add", "-A"]);
+        git_in(b.root(), &["-c", "user.name=B", "-c", "user.email=b@localhost", "commit", "-q", "-m", "B"]);
+        git_in(b.root(), &["push", "-q", "origin", "HEAD:main"]);
+    };
+    // `dossier sync` on A, and the pid of its `git merge` once it runs (None: it never did).
+    let start_and_watch = || {
+        let mut child = a.cmd_std().args(["sync", "--json"]).spawn().unwrap();
+        let pid = child.id();
+        let t = Instant::now();
+        loop {
+            let all = processes();
+            if let Some((p, _)) = all.iter().find(|(_, x)| x.ppid == pid && phase(&x.args) == "merge") {
+                return (child, pid, Some((*p, Instant::now())));
+            }
+            if child.try_wait().unwrap().is_some() || t.elapsed() > Duration::from_secs(30) {
+                return (child, pid, None);
+            }
+        }
+    };
+
+    // How long a checkout of such a change lasts, seen from here (the kills' range).
+    push_from_b(0, &mut artifacts, &mut lines);
+    std::fs::create_dir_all(a.root().join(slug).join("artifacts")).unwrap();
+    let (_, line) = edit(&a, 20_000, "a", "next_action", "A0", false);
+    lines.extend(line);
+    let (mut child, _, merge) = start_and_watch();
+    let (mpid, seen) = merge.expect("the first sync runs a merge");
+    while alive(mpid) {
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    let checkout = seen.elapsed().max(Duration::from_millis(2));
+    assert!(child.wait().unwrap().success());
+    eprintln!("sync_kill checkout: a checkout of 122 files lasts ~{checkout:?} seen from here");
+
+    let mut inside = 0;
+    for i in 1..=trials {
+        push_from_b(i, &mut artifacts, &mut lines);
+        let last_a = format!("A{i}");
+        let (art, line) = edit(&a, 20_000 + i, "a", "next_action", &last_a, false);
+        artifacts.push(art);
+        lines.extend(line);
+        lines.extend(audit(&a, slug));
+
+        let (mut child, pid, merge) = start_and_watch();
+        let delay = rng.upto(checkout);
+        let mut ctx = format!("trial {i} (seed {seed}, delay {delay:?})");
+        if let Some((mpid, _)) = merge {
+            std::thread::sleep(delay);
+            let was_inside = alive(mpid);
+            sigkill(&[pid, mpid]);
+            if was_inside {
+                inside += 1;
+                ctx.push_str(", killed inside the checkout");
+            }
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while alive(mpid) {
+                assert!(Instant::now() < deadline, "{ctx}: git merge still running 20 s after SIGKILL");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        let _ = child.wait();
+
+        let marked = files_with_markers(a.root());
+        assert!(marked.is_empty(), "{ctx}: conflict markers in {marked:?}");
+        let out = a.run(&["sync", "--json"]);
+        assert!(
+            out.status.success(),
+            "{ctx}: the next sync failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(a.git(&["status", "--porcelain"]), "", "{ctx}: A is not clean");
+        assert!(!a.root().join(".sync/moving").exists(), "{ctx}: .sync/moving left");
+        let full = i.is_multiple_of(10) || i == trials;
+        if full {
+            b.sync();
+            crate::sync::assert_converged(&a, &b);
+        }
+        let machines: &[&Machine] = if full { &[&a, &b] } else { &[&a] };
+        for m in machines {
+            let missing: Vec<&String> = artifacts.iter().filter(|f| !m.root().join(f).is_file()).collect();
+            assert!(missing.is_empty(), "{ctx}: artifacts lost on {}: {missing:?}", m.root().display());
+            let have = audit(m, slug);
+            let lost: Vec<&String> = lines.difference(&have).collect();
+            assert!(lost.is_empty(), "{ctx}: audit lines lost on {}: {lost:#?}", m.root().display());
+            let md = m.read(&format!("{slug}/dossier.md"));
+            assert!(md.contains(&format!("next_action: {last_a}\n")), "{ctx}: A's edit lost:\n{md}");
+            assert!(md.contains(&format!("lead: B{i}\n")), "{ctx}: B's edit lost:\n{md}");
+        }
+    }
+    eprintln!("sync_kill checkout: {inside} of {trials} kills landed while git's checkout ran");
+    assert!(inside * 4 >= trials, "too few kills landed inside the checkout ({inside} of {trials}) to test it");
+}
+
 /// Found by the trials above (the fresh-clone CI at 45b25484, seed 1796177199773328839): a sync
 /// killed inside the merge's `git merge --ff-only`, which rewrites files in place before it moves
 /// the branch, left `audit.log` empty (created, not yet written) and the branch on the commit it
