@@ -495,6 +495,37 @@ fn embedded_redaction_matches_native_core() {
     }
 }
 
+/// `redact_many` (doctor's and `sync init`'s scans: one instance for many texts) answers each
+/// text exactly as `redact` does, in order, through the embedded component and through an
+/// alternate one (whose outputs are checked call by call: one bad answer fails the batch).
+#[test]
+fn redact_many_answers_each_text_as_redact_does() {
+    use dossier::policy::RedactionOptions;
+    let p = policies(None, &[], Limits::default());
+    let options = RedactionOptions { key: vec![7; 32], allow: vec![] };
+    let mut texts = redaction_texts();
+    texts.extend(redaction_texts().into_iter().rev());
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let many = p.redact_many(&refs, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(many.len(), texts.len());
+    for (text, got) in texts.iter().zip(&many) {
+        let one = p.redact(text, &options).unwrap();
+        assert_eq!(got.text, one.text, "{text}");
+        let hits = |r: &dossier::policy::Redaction| -> Vec<(String, u32, u32, String)> {
+            r.hits.iter().map(|h| (h.kind.clone(), h.first_line, h.last_line, h.marker.clone())).collect()
+        };
+        assert_eq!(hits(got), hits(&one), "{text}");
+    }
+    assert!(many.iter().any(|r| !r.hits.is_empty()), "the texts hold secrets");
+
+    let path = fixture("redaction_bad");
+    let alt = policies(None, &[(Interface::Redaction, path.clone())], Limits::default());
+    let got = alt.redact_many(&["hello", "world"], &options).unwrap();
+    assert_eq!(got.iter().map(|r| r.text.as_deref()).collect::<Vec<_>>(), [Some("HELLO"), Some("WORLD")]);
+    let e = alt.redact_many(&["hello", "lines\n"], &options).unwrap_err();
+    assert!(e.to_string().contains("the redacted text has 0 newlines, the input 1"), "{e}");
+}
+
 #[test]
 fn redacted_jsonl_lines_stay_valid_json_through_the_component() {
     use dossier::policy::RedactionOptions;

@@ -278,7 +278,22 @@ pub fn run() -> Result<Report> {
         );
     }
     let (mut checked, mut passed) = (0usize, 0usize);
-    for file in app.store.dossier_files()? {
+    let files = app.store.dossier_files()?;
+    // Secrets already stored, scanned for every Dossier in one pass (the policy is set up once
+    // per batch of files, not once per Dossier): each Dossier's findings, or the scan's error.
+    let readable: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|f| f.parent().map(PathBuf::from))
+        .filter(|d| layout::entry_links(d).is_empty())
+        .collect();
+    let mut scanned: std::collections::HashMap<PathBuf, Vec<dossier_store::redact::Found>> = Default::default();
+    if policy_loads {
+        match dossier_store::redact::scan_dirs(&dossier_store::redact::Redactor::scanner(&app), &readable) {
+            Ok(found) => scanned = readable.iter().cloned().zip(found).collect(),
+            Err(e) => checks.push(Check::problem(Severity::Error, "dossier.secrets", e.code.as_str(), e.message)),
+        }
+    }
+    for file in files {
         let dir = file.parent().map(PathBuf::from).unwrap_or_default();
         checked += 1;
         if !layout::entry_links(&dir).is_empty() {
@@ -330,17 +345,16 @@ pub fn run() -> Result<Report> {
         }
         // Secrets already stored (a store written before redaction, or with it off): file,
         // line and kind, never the value; the fix rewrites them through the Save path.
-        if policy_loads {
-            match dossier_store::redact::scan(&dossier_store::redact::Redactor::scanner(&app), &dir) {
-                Ok(found) => checks.extend(secret_checks(&found, Some(&slug))),
-                Err(e) => checks.push(Check::problem(Severity::Error, "dossier.secrets", e.code.as_str(), e.message)),
-            }
+        if let Some(found) = scanned.get(&dir) {
+            checks.extend(secret_checks(found, Some(&slug)));
         }
         // One line per Dossier that passed, so a user sees it was checked.
         if checks[start..].iter().all(|c| c.severity == Severity::Ok) {
             passed += 1;
-            let what = if policy_loads {
+            let what = if scanned.contains_key(&dir) {
                 "frontmatter, audit log, archive, sections, provenance and secrets"
+            } else if policy_loads {
+                "frontmatter, audit log, archive, sections and provenance"
             } else {
                 "frontmatter, audit log and archive"
             };

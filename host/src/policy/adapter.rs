@@ -121,20 +121,28 @@ impl s::Policy for ComponentPolicy {
 
     fn redact(&self, text: &str, options: &s::RedactionOptions) -> Result<s::Redaction> {
         let options = RedactionOptions { key: options.key.clone(), allow: options.allow.clone() };
-        let r = self.policies()?.redact(text, &options)?;
-        Ok(s::Redaction {
-            text: r.text,
-            hits: r
-                .hits
-                .into_iter()
-                .map(|h| s::RedactionHit {
-                    kind: h.kind,
-                    first_line: h.first_line,
-                    last_line: h.last_line,
-                    marker: h.marker,
-                })
-                .collect(),
-        })
+        Ok(redaction(self.policies()?.redact(text, &options)?))
+    }
+
+    fn redact_many(&self, texts: &[&str], options: &s::RedactionOptions) -> Result<Vec<s::Redaction>> {
+        let options = RedactionOptions { key: options.key.clone(), allow: options.allow.clone() };
+        Ok(self.policies()?.redact_many(texts, &options)?.into_iter().map(redaction).collect())
+    }
+}
+
+fn redaction(r: super::runtime::Redaction) -> s::Redaction {
+    s::Redaction {
+        text: r.text,
+        hits: r
+            .hits
+            .into_iter()
+            .map(|h| s::RedactionHit {
+                kind: h.kind,
+                first_line: h.first_line,
+                last_line: h.last_line,
+                marker: h.marker,
+            })
+            .collect(),
     }
 }
 

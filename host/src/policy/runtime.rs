@@ -109,6 +109,9 @@ const WASM_PAGE: usize = 64 << 10;
 /// transcript gets 128 MB. Never beyond this (inputs up to ~120 MB).
 const REDACTION_MEMORY_MAX: usize = 512 << 20;
 
+/// The redaction interface's one function, as errors name it.
+const REDACT: &str = "redact";
+
 /// The memory cap of one `redaction.redact` call on `len` bytes of text.
 fn redaction_memory(limits: &Limits, len: usize) -> usize {
     limits
@@ -726,11 +729,43 @@ impl Policies {
     /// `1 <= first-line <= last-line <=` the input's line count and a marker naming its kind;
     /// a redacted text has exactly as many newlines as the input.
     pub fn redact(&self, text: &str, options: &RedactionOptions) -> Result<Redaction, PolicyError> {
-        const F: &str = "redact";
         let cap = redaction_memory(&self.limits, text.len());
-        let out = self.call_capped(Interface::Redaction, F, cap, |store, guest: &redaction::Guest| {
+        let out = self.call_capped(Interface::Redaction, REDACT, cap, |store, guest: &redaction::Guest| {
             guest.call_redact(store, text, options)
         })?;
+        self.checked_redaction(text, out)
+    }
+
+    /// [`Self::redact`] for each of `texts`, in order, through one instance of the component:
+    /// a scan of thousands of stored files (doctor, `sync init`) pays the instantiation and the
+    /// rules' first-use set-up once, not once per file. Each call is checked like `redact`'s and
+    /// has its own deadline; the memory cap is that of all the texts together (the instance's
+    /// allocator keeps what earlier calls grew), so callers bound a batch's total size.
+    pub fn redact_many(&self, texts: &[&str], options: &RedactionOptions) -> Result<Vec<Redaction>, PolicyError> {
+        let total = texts.iter().map(|t| t.len()).sum();
+        let cap = redaction_memory(&self.limits, total);
+        let bounded = matches!(self.source(Interface::Redaction), Source::File(_));
+        let ticks = deadline::ticks(self.limits.time_ms);
+        let outs = self.call_capped(Interface::Redaction, REDACT, cap, |store, guest: &redaction::Guest| {
+            let mut outs = Vec::with_capacity(texts.len());
+            for text in texts {
+                if bounded {
+                    store.set_epoch_deadline(ticks);
+                }
+                outs.push(guest.call_redact(&mut *store, text, options)?);
+            }
+            Ok(outs)
+        })?;
+        texts.iter().zip(outs).map(|(text, out)| self.checked_redaction(text, out)).collect()
+    }
+
+    /// A redaction's output for `text`, refused or checked (see [`Self::redact`]).
+    fn checked_redaction(
+        &self,
+        text: &str,
+        out: Result<Redaction, ComponentRefusal>,
+    ) -> Result<Redaction, PolicyError> {
+        const F: &str = REDACT;
         let r = out.map_err(|e| self.refused(Interface::Redaction, F, e))?;
         let bad = |reason: String| Err(self.invalid(Interface::Redaction, F, reason));
         let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();

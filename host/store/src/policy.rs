@@ -318,4 +318,13 @@ pub trait Policy: Any + Send {
     /// Find and replace the secrets in `text` (`redaction.redact`). The implementation checks
     /// that every hit's lines lie in `text` and that a redacted text has as many lines.
     fn redact(&self, text: &str, options: &RedactionOptions) -> Result<Redaction>;
+    /// [`Policy::redact`] for each of `texts`, in order: the same results, for a caller that
+    /// scans many texts at once (doctor, `sync init`), so an implementation can set up once.
+    /// Callers keep a batch's total size bounded ([`REDACT_BATCH_BYTES`]).
+    fn redact_many(&self, texts: &[&str], options: &RedactionOptions) -> Result<Vec<Redaction>> {
+        texts.iter().map(|t| self.redact(t, options)).collect()
+    }
 }
+
+/// The most text one [`Policy::redact_many`] call is handed (a single larger text goes alone).
+pub const REDACT_BATCH_BYTES: usize = 4 << 20;

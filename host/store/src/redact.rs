@@ -151,6 +151,31 @@ impl<'a> Redactor<'a> {
         Ok(Redacted { text: r.text.unwrap_or_else(|| text.to_string()), hits: r.hits })
     }
 
+    /// [`Self::redact`] for each of `texts`, in order, handed to the policy in batches of at
+    /// most [`crate::policy::REDACT_BATCH_BYTES`] (a scan of thousands of files sets the policy
+    /// up once per batch, not once per file).
+    pub fn redact_many(&self, texts: &[&str]) -> Result<Vec<Redacted>> {
+        if !self.on {
+            return Ok(texts.iter().map(|t| Redacted { text: t.to_string(), hits: Vec::new() }).collect());
+        }
+        let options = self.options()?;
+        let mut out = Vec::with_capacity(texts.len());
+        let mut start = 0;
+        while start < texts.len() {
+            let (mut end, mut size) = (start, 0);
+            while end < texts.len() && (end == start || size + texts[end].len() <= crate::policy::REDACT_BATCH_BYTES) {
+                size += texts[end].len();
+                end += 1;
+            }
+            let batch = &texts[start..end];
+            for (text, r) in batch.iter().zip(self.policy.redact_many(batch, &options)?) {
+                out.push(Redacted { text: r.text.unwrap_or_else(|| text.to_string()), hits: r.hits });
+            }
+            start = end;
+        }
+        Ok(out)
+    }
+
     /// Redact `text` in place, counting into `counts`.
     pub fn apply(&self, text: &mut String, counts: &mut Counts) -> Result<()> {
         if !self.on || text.is_empty() {
@@ -241,15 +266,56 @@ pub fn scan_store(redactor: &Redactor<'_>) -> Result<Vec<Found>> {
     scan_files(redactor, &store_files(redactor.store))
 }
 
-fn scan_files(redactor: &Redactor<'_>, files: &[PathBuf]) -> Result<Vec<Found>> {
-    let mut found = Vec::new();
-    for file in files {
-        let Ok(text) = fs::read_to_string(file) else { continue };
-        for h in redactor.redact(&text)?.hits {
-            found.push(Found { file: file.clone(), line: h.first_line, last_line: h.last_line, kind: h.kind });
+/// [`scan`] for each of `dirs` (Dossier directories), in one pass: the findings of each, in
+/// order. The files of many Dossiers share the policy's set-up (doctor, `sync init`).
+pub fn scan_dirs(redactor: &Redactor<'_>, dirs: &[PathBuf]) -> Result<Vec<Vec<Found>>> {
+    let (mut files, mut owner) = (Vec::new(), Vec::new());
+    for (i, dir) in dirs.iter().enumerate() {
+        for f in text_files(dir).into_iter().chain([crate::audit::log_path(dir)]) {
+            files.push(f);
+            owner.push(i);
         }
     }
-    Ok(found)
+    let mut out = vec![Vec::new(); dirs.len()];
+    for (k, found) in scan_each(redactor, &files)?.into_iter().enumerate() {
+        out[owner[k]].extend(found);
+    }
+    Ok(out)
+}
+
+fn scan_files(redactor: &Redactor<'_>, files: &[PathBuf]) -> Result<Vec<Found>> {
+    Ok(scan_each(redactor, files)?.into_iter().flatten().collect())
+}
+
+/// What each of `files` holds, in order: read and handed to the policy a batch at a time (at
+/// most about [`crate::policy::REDACT_BATCH_BYTES`] of text in memory), so a store of any
+/// size is scanned with one policy set-up per batch. Unreadable or non-UTF-8 files hold
+/// nothing here (the Save path stores none).
+fn scan_each(redactor: &Redactor<'_>, files: &[PathBuf]) -> Result<Vec<Vec<Found>>> {
+    let mut out: Vec<Vec<Found>> = Vec::with_capacity(files.len());
+    let mut next = 0;
+    while next < files.len() {
+        let (mut batch, mut size): (Vec<(usize, String)>, usize) = (Vec::new(), 0);
+        while next < files.len() && size < crate::policy::REDACT_BATCH_BYTES {
+            if let Ok(text) = fs::read_to_string(&files[next])
+                && !text.is_empty()
+            {
+                size += text.len();
+                batch.push((next, text));
+            }
+            out.push(Vec::new());
+            next += 1;
+        }
+        let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+        for ((k, _), r) in batch.iter().zip(redactor.redact_many(&texts)?) {
+            out[*k] = r
+                .hits
+                .into_iter()
+                .map(|h| Found { file: files[*k].clone(), line: h.first_line, last_line: h.last_line, kind: h.kind })
+                .collect();
+        }
+    }
+    Ok(out)
 }
 
 /// Redact `text` with `app`'s store options: the store-level entry point.

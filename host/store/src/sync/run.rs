@@ -499,12 +499,10 @@ fn adopt_key(store: &Store, git: &Git, tracking: &str) -> Result<()> {
 /// Secrets the doctor's scan finds in what `sync init` would push (Dossiers and `learning/`).
 fn stored_secrets(app: &App) -> Result<Vec<crate::redact::Found>> {
     let redactor = crate::redact::Redactor::scanner(app);
-    let mut found = Vec::new();
-    for file in app.store.dossier_files()? {
-        if let Some(dir) = file.parent() {
-            found.extend(crate::redact::scan(&redactor, dir)?);
-        }
-    }
+    let dirs: Vec<std::path::PathBuf> =
+        app.store.dossier_files()?.iter().filter_map(|f| f.parent().map(std::path::Path::to_path_buf)).collect();
+    let mut found: Vec<crate::redact::Found> =
+        crate::redact::scan_dirs(&redactor, &dirs)?.into_iter().flatten().collect();
     found.extend(
         crate::redact::scan_store(&redactor)?.into_iter().filter(|f| f.file.starts_with(app.store.learning_dir())),
     );
