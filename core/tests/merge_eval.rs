@@ -797,3 +797,23 @@ fn merge_eval_heldout6_set() {
     };
     run_heldout("heldout6", "merge sixth held-out evaluation", "merge_eval6", bars);
 }
+
+/// The seventh held-out set (`tests/merge_eval/heldout7/`, 90 pairs: 55 contradictions, 35
+/// compatible), written by a seventh fresh author (helper `mergeeval7`, session 11) who never
+/// opened the rules, docs/merge.md or another set's pairs; never opened by the eighth round's
+/// builder (docs/merge.md, "Seventh held-out set"). Bars: its figures (set by the lead's
+/// measurement; see the docs for the runs).
+#[test]
+fn merge_eval_heldout7_set() {
+    let bars = Bars {
+        pairs: 90,
+        contradictions: 55,
+        compatible: 35,
+        caught_certain: 0,
+        caught_any: 0,
+        located: 0,
+        max_certain_alarms: 35,
+        max_possible_alarms: 35,
+    };
+    run_heldout("heldout7", "merge seventh held-out evaluation", "merge_eval7", bars);
+}
