@@ -649,9 +649,100 @@ fn max_listed(name: &str) -> Option<usize> {
     }
 }
 
+/// The section a line of a Distilled State is in (`## Heading`), or "frontmatter" for line 0
+/// (status and next action), as `dossier_merge`'s review list names it.
+fn section_of(side: &MergeSide, line: u32) -> String {
+    if line == 0 {
+        return "frontmatter".into();
+    }
+    let lines: Vec<&str> = side.distilled_state.lines().collect();
+    lines[..(line as usize).min(lines.len())]
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("## "))
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The agent's review round (issue 19, item 3), measured with a real model as the reviewer.
+///
+/// `MERGE_EVAL_REVIEW_DUMP=<file>` writes, one JSON line per pair, what `dossier_merge` hands
+/// the agent for that merge — every possible conflict with both claims, their sections and the
+/// rules' compatible hint — and nothing of the set's labels (pairs are named `p<n>`). A reviewer
+/// who has not seen the set answers each pair `contradiction` or `compatible` with a reason, as
+/// `{"p<n>": {"<conflict id>": {"verdict": "...", "reason": "..."}}}` in a file;
+/// `MERGE_EVAL_REVIEWS=<file>` then scores what reaches the user: a certain conflict, or a
+/// possible one the reviewer marked a contradiction (the user's form); a pair marked compatible
+/// is merged keeping both, named in one line of the result.
+fn review_round(pairs: &[Pair], prefix: &str) {
+    if let Some(path) = std::env::var_os("MERGE_EVAL_REVIEW_DUMP") {
+        let mut out = String::new();
+        for (i, p) in pairs.iter().enumerate() {
+            let plan = merge::merge(&p.source, &p.target, &[]).unwrap();
+            let side = |m: &MergeSide, c: &dossier_core::merge::ConflictSide| serde_json::json!({ "text": claim_text(m, c.line).trim(), "section": section_of(m, c.line) });
+            let review: Vec<serde_json::Value> = plan
+                .unresolved
+                .iter()
+                .filter(|c| !is_certain(c))
+                .map(|c| {
+                    let mut item = serde_json::json!({ "conflict_id": c.id, "target": side(&p.target, &c.target), "source": side(&p.source, &c.source) });
+                    if let Some(h) = &c.compatible_hint {
+                        item["compatible_hint"] = serde_json::json!(h);
+                    }
+                    item
+                })
+                .collect();
+            let certain = plan.unresolved.iter().filter(|c| is_certain(c)).count();
+            out.push_str(
+                &serde_json::json!({ "pair": format!("p{}", i + 1), "certain": certain, "review": review }).to_string(),
+            );
+            out.push('\n');
+        }
+        fs::write(&path, out).unwrap();
+    }
+    let Some(path) = std::env::var_os("MERGE_EVAL_REVIEWS") else { return };
+    let verdicts: BTreeMap<String, BTreeMap<String, serde_json::Value>> =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let (mut reach, mut located_after, mut contra) = (0, 0, 0);
+    let (mut compat, mut certain_alarm, mut possible_prompt, mut unreviewed) = (0, 0, 0, 0);
+    let mut marked_compatible_contradictions = Vec::new();
+    for (i, p) in pairs.iter().enumerate() {
+        let plan = merge::merge(&p.source, &p.target, &[]).unwrap();
+        let mine = verdicts.get(&format!("p{}", i + 1));
+        let mut asked = |c: &Conflict| {
+            is_certain(c) || {
+                let v = mine.and_then(|m| m.get(&c.id)).and_then(|v| v["verdict"].as_str());
+                if v.is_none() {
+                    unreviewed += 1;
+                }
+                v != Some("compatible")
+            }
+        };
+        let shown: Vec<&Conflict> = plan.unresolved.iter().filter(|c| asked(c)).collect();
+        if p.expect.contradiction {
+            contra += 1;
+            reach += (!shown.is_empty()) as usize;
+            located_after += shown.iter().any(|c| located(c, p)) as usize;
+            if shown.is_empty() && !plan.unresolved.is_empty() {
+                marked_compatible_contradictions.push(format!("p{} ({})", i + 1, p.expect.kind));
+            }
+        } else {
+            compat += 1;
+            let certain = shown.iter().any(|c| is_certain(c));
+            certain_alarm += certain as usize;
+            possible_prompt += (!certain && !shown.is_empty()) as usize;
+        }
+    }
+    println!(
+        "{prefix}: after_review reaching={reach}/{contra} located={located_after}/{contra} certain_alarms={certain_alarm}/{compat} possible_prompts={possible_prompt}/{compat} unreviewed_possible={unreviewed}"
+    );
+    println!("{prefix}: contradictions the reviewer kept both on: {marked_compatible_contradictions:?}");
+}
+
 /// Score the held-out set `tests/merge_eval/<name>/` and hold it to `bars`.
 fn run_heldout(name: &str, title: &str, prefix: &str, bars: Bars) {
     let pairs = load_all(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge_eval").join(name));
+    review_round(&pairs, prefix);
     if figures_only() {
         score(&pairs, title, prefix);
         return;
