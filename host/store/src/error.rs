@@ -149,8 +149,10 @@ impl Code {
 pub struct DossierError {
     pub code: Code,
     pub message: String,
-    #[serde(skip_serializing_if = "Value::is_null")]
-    pub details: Value,
+    /// Structured details (`null` when none). Boxed: an error travels in every `Result` of the
+    /// store, and a `serde_json::Value` inline would make each of them large.
+    #[serde(skip_serializing_if = "details_are_null")]
+    pub details: Box<Value>,
     /// What to do next, rendered per surface ([`DossierError::next_actions`]).
     #[serde(skip)]
     pub next: Vec<Next>,
@@ -158,11 +160,11 @@ pub struct DossierError {
 
 impl DossierError {
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        DossierError { code, message: message.into(), details: Value::Null, next: Vec::new() }
+        DossierError { code, message: message.into(), details: Box::new(Value::Null), next: Vec::new() }
     }
 
     pub fn with_details(mut self, details: Value) -> Self {
-        self.details = details;
+        *self.details = details;
         self
     }
 
@@ -180,6 +182,11 @@ impl DossierError {
     pub fn io(what: &str, path: &std::path::Path, err: std::io::Error) -> Self {
         DossierError::new(Code::Io, format!("could not {what} {}: {err}", path.display()))
     }
+}
+
+#[allow(clippy::borrowed_box)] // serde hands the field itself
+fn details_are_null(details: &Box<Value>) -> bool {
+    details.is_null()
 }
 
 impl std::fmt::Display for DossierError {

@@ -311,7 +311,7 @@ fn fast_forward(store: &Store, git: &Git, commit: &str, last_attempt: bool) -> R
                 e.details["stderr"].as_str().unwrap_or_default()
             ),
         )
-        .with_details(e.details)
+        .with_details(*e.details)
         .with_next("dossier sync  (again, once no other process is writing the store)"));
     }
     Ok(false)
@@ -649,7 +649,7 @@ fn lock_error(err: &DossierError) -> Option<DossierError> {
                 "git's lock file {path} exists: another git process is using the store's repository, or one crashed"
             ),
         )
-        .with_details(err.details.clone())
+        .with_details((*err.details).clone())
         .with_next("wait for the other git to finish, then `dossier sync` again")
         .with_next(format!("rm {path}  (if no git is running)"))
     })
