@@ -241,7 +241,7 @@ pub fn review_round(
             // Every conflict of both tiers, as `conflict_detected` lists them elsewhere.
             "conflicts": all.iter().filter(|c| !resolved(c)).collect::<Vec<_>>() }))
         .with_next(format!(
-            "judge each pair in details.review ({}): `contradiction` if both claims cannot hold (the user decides), `compatible` if they can (both are kept), with a one-line reason",
+            "judge each pair in details.review ({}): `contradiction` if both claims cannot hold together, or if you cannot tell (the user decides: one question), `compatible` only if both can hold as written (both are kept, the user is not asked), with a one-line reason; a compatible_hint is the rules' guess, not a verdict",
             ids.join(", ")
         ))
         .with_next("call dossier_merge again with the same arguments and reviews: [{conflict_id, verdict, reason}]"),
