@@ -70,6 +70,18 @@ pub enum Gate {
     /// A value named by a secret word right before it in prose (`token was …`, `pw is …`,
     /// `snyk token: …`): `Context`, but a UUID or a hex string is a secret here (round 5).
     Named,
+    /// A value in a password's position, named by no key (round 6: `AUTH <pw>`, `net use
+    /// \\srv\share <pw>`, `-u user -p <pw>`, a relay map's `user:<pw>`, JAAS
+    /// `user_<name>="<pw>"`): the assignment gate of a `password`, and not a port, a number or
+    /// a port mapping.
+    Password,
+    /// A value its structure names (round 6: a `[name, value]` or `(name, value)` sequence):
+    /// the assignment gate, or a hex string of 16+ or a UUID when the name is a secret's.
+    Structured,
+    /// A quoted literal that may hold spaces and punctuation (round 6: frameworks' salts and
+    /// secret keys, WordPress `AUTH_SALT`): long, of three character classes, random, not
+    /// prose (`scan::random_literal`).
+    Random,
     /// No gate (private keys).
     None,
 }
@@ -113,6 +125,15 @@ pub enum Pre {
     Call,
     /// A generic name right after `(` or `,` (a call's keyword argument), then `=`.
     Kwarg,
+    /// Round 6: a name starting its line (after indentation or a prompt), then blanks and a
+    /// value (`position::directive_plausible`).
+    Directive,
+    /// Round 6: a JAAS login module's option: `LoginModule` a little before
+    /// (`position::jaas_plausible`).
+    Jaas,
+    /// Round 6: a name, `=`/`:`/`,`/`=>` and an opening quote (a quoted literal that may
+    /// hold spaces; `scan::literal_plausible`).
+    Literal,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -855,10 +876,19 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         kind: "cli_secret",
-        anchors: &["config set ", "configure set "],
+        // Round 6: any case (Redis `CONFIG SET requirepass <pw>`) and quoted words (a Redis
+        // `MONITOR` line: `"config" "set" "masterauth" "<pw>"`).
+        anchors: &[
+            "config set ",
+            "configure set ",
+            "CONFIG SET ",
+            "Config Set ",
+            "\"config\" \"set\"",
+            "\"CONFIG\" \"SET\"",
+        ],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"config(?:ure)?\s+set\s+(?:--[a-z\-]+\s+)*(?P<n>[^\s=]*(?i:token|auth|password|passwd|secret|key|credentials?|pat))(?:\s+|=)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
+            r#"(?i:config(?:ure)?)"?\s+"?(?i:set)"?\s+(?:--[a-z\-]+\s+)*"?(?P<n>[^\s="]*(?i:token|auth|pass|passwd|secret|key|credentials?|pat))"?(?:\s+|=)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
         ),
         gate: Gate::Assignment,
         back: 0,
@@ -1219,7 +1249,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Pair,
-        gate: Gate::Assignment,
+        gate: Gate::Structured,
         back: 0,
         fwd: 0,
         left: false,
@@ -1282,6 +1312,133 @@ pub const RULES: &[Rule] = &[
         left: false,
         right: false,
         pre: Pre::Auto,
+    },
+    // Round 6: positions. A secret named by where it stands, not by a key: the classes of
+    // position that five held-out corpora showed, each written for the class.
+    //
+    // A directive or a two-column row: a line that is `<secret-named word> <value>` (a server
+    // config's `requirepass <pw>`, `masterauth <pw>`; a `vault kv get` table's `password
+    // <value>` row; a `Key  Value` listing), plain or in a JSON-escaped line.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(concat!(
+            r#"(?:^|\\n)[ \t]*(?:[A-Za-z0-9_.:@\-]{0,40}[>$#][ \t]+)?"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)[A-Za-z0-9_.\-]*)"#,
+            r#"[ \t]+(?:\\?["'])?(?P<s>[^\s"'\\`]{4,256})(?:\\?["'])?(?:[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#
+        )),
+        gate: Gate::Assignment,
+        back: 300,
+        fwd: 600,
+        left: false,
+        right: false,
+        pre: Pre::Directive,
+    },
+    // A protocol's credential command at a line start or as a logged argument: Redis `AUTH
+    // [user] <pw>` (`redis-cli`, a `MONITOR` line `"AUTH" "<pw>"`), SMTP `AUTH PLAIN <base64>`,
+    // FTP and POP3 `PASS <pw>`, IMAP `<tag> LOGIN <user> <pw>`.
+    Rule {
+        kind: "protocol_password",
+        anchors: &["AUTH ", "auth ", "\"AUTH\" \"", "\"auth\" \"", "PASS ", " LOGIN "],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:(?:^|\\n)[ \t]*(?:[A-Za-z0-9_.:@\[\]\-]{0,40}[>$#][ \t]*)?(?:AUTH|auth|PASS|[A-Za-z0-9]{1,8}[ \t]+LOGIN)[ \t]+(?:(?:PLAIN|[A-Za-z0-9_.@\-]{1,64})[ \t]+)?"#,
+            r#"(?:\\?["'])?(?P<s>[^\s"'\\]{4,256})(?:\\?["'])?(?:[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#,
+            r#"|"(?:AUTH|auth)"[ \t]+(?:"[^"\s]{1,64}"[ \t]+)?"(?P<s2>[^"\s]{4,256})"[ \t]*\r?$)"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 600,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Windows `net use <drive> \\server\share <password> /user:<user>` (the password is the
+    // bare word among the options, before or after `/user:`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["net use ", "NET USE ", "Net Use ", "net.exe use "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?i:net(?:\.exe)?)[ \t]+(?i:use)[ \t]+(?:[A-Za-z]:[ \t]+|\*[ \t]+)?(?:\\\\|//)[^\s"]+(?:[ \t]+/[^\s"]+)*[ \t]+(?P<s>[^\s/*"'][^\s"']{3,127})(?:[ \t]|\r?$)"#,
+        ),
+        gate: Gate::Password,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A password flag after a user flag on one command (`psexec -u admin -p <pw>`, `plink -l
+    // user -pw <pw>`, `smbclient -U user%<pw>`): the user flag says what `-p` is (alone, `-p`
+    // is a port or `mkdir -p`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["-p ", "-P ", "-pw ", "-U ", "--user=", "--username="],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:(?:^|\s)(?:-u|-U|-l|--user|--username)(?:[ \t]+|=)(?:\\?["'])?[^\s"'\\:%]{1,64}(?:\\?["'])?"#,
+            r#"(?:[ \t]+-{1,2}[A-Za-z][A-Za-z0-9\-]*(?:[ \t]+[^\s\-][^\s]*)?){0,3}?[ \t]+-(?:p|P|pw|-pass)[ \t]+(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#,
+            r#"|(?:^|\s)(?:-U|--user(?:name)?=)[ \t]*(?:\\?["'])?[A-Za-z0-9_.@\-]{1,64}%(?P<s2>[^\s"'\\`;|&]{4,128}))"#
+        )),
+        gate: Gate::Password,
+        back: 240,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A relay map line, `<host>[:port] <user>:<password>` (Postfix `sasl_passwd`, similar
+    // client credential maps): a host with a dot, one blank, a user, a colon, the password.
+    Rule {
+        kind: "assignment",
+        anchors: &["]:", "smtp", "mail.", "relay"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:^|\\n)[ \t]*\[?[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[A-Za-z0-9\-]+)+\]?(?::[0-9]{2,5})?[ \t]+"#,
+            r#"(?P<n>[A-Za-z0-9._%+\-]{1,64}(?:@[A-Za-z0-9.\-]{1,128})?):(?P<s>[^\s:"'\\]{4,128})(?:[ \t]*\r?$|\\[nr])"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A JAAS login module's `user_<name>="<password>"` options (Kafka's `PlainLoginModule`
+    // lists each user's password so): `LoginModule` a little before (`Pre::Jaas`).
+    Rule {
+        kind: "assignment",
+        anchors: &["user_"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:^|[\s;])user_(?P<n>[A-Za-z0-9_.\-]{1,64})[ \t]*=[ \t]*\\?"(?P<s>[^"\\\s]{4,256})\\?""#,
+        ),
+        gate: Gate::Password,
+        back: 8,
+        fwd: 360,
+        left: false,
+        right: false,
+        pre: Pre::Jaas,
+    },
+    // A quoted literal with spaces and punctuation under a secret's or a salt's name:
+    // frameworks' generated salts and keys (WordPress `define('AUTH_SALT', '…')`, a Django
+    // `SECRET_KEY = '…'`, `signing_salt: "…"`), which the value classes above stop inside.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: &["salt", "pepper", "key", "secret"],
+        matcher: Matcher::Regex(concat!(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:salt|pepper|key|secret)(?:[_\-.]?[A-Za-z0-9]{1,8}){0,2})(?:\\?["'])?[ \t]*(?:,|=>|=|:)[ \t]*"#,
+            r#"(?:'(?P<s>[^'\n]{24,256})'|"(?P<s2>[^"\n\\]{24,256})")[ \t]*(?:\)|;|,|\r?$)"#
+        )),
+        gate: Gate::Random,
+        back: 96,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Literal,
     },
 ];
 
