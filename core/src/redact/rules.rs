@@ -82,6 +82,10 @@ pub enum Gate {
     /// secret keys, WordPress `AUTH_SALT`): long, of three character classes, random, not
     /// prose (`scan::random_literal`).
     Random,
+    /// A value ending a line after a secret word (round 6: a directive, a table row): a
+    /// sentence's closing punctuation is not part of it (`… takes a password argument.`),
+    /// then `Assignment`.
+    Line,
     /// No gate (private keys).
     None,
 }
@@ -1316,19 +1320,22 @@ pub const RULES: &[Rule] = &[
     // Round 6: positions. A secret named by where it stands, not by a key: the classes of
     // position that five held-out corpora showed, each written for the class.
     //
-    // A directive or a two-column row: a line that is `<secret-named word> <value>` (a server
-    // config's `requirepass <pw>`, `masterauth <pw>`; a `vault kv get` table's `password
-    // <value>` row; a `Key  Value` listing), plain or in a JSON-escaped line.
+    // A directive or a table row: a line that is `<secret-named word> <value>` (a server
+    // config's `requirepass <pw>`; a `vault kv get` table's `password  <value>` row; a CLI
+    // table's `│ DB_PASSWORD │ <value> │`), after at most five words (a prompt, `setx`, a
+    // device config's `username admin privilege 15`; a one-digit type after the name:
+    // `secret 0 <pw>`), plain or in a JSON-escaped line.
     Rule {
         kind: "assignment",
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
-            r#"(?:^|\\n)[ \t]*(?:[A-Za-z0-9_.:@\-]{0,40}[>$#][ \t]+)?"#,
+            r#"(?:^|\\n)[ \t]*(?:(?:\||\xE2\x94\x82)[ \t]*)?(?:[^\s|]{1,40}[ \t]+){0,5}?"#,
             r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)[A-Za-z0-9_.\-]*)"#,
-            r#"[ \t]+(?:\\?["'])?(?P<s>[^\s"'\\`]{4,256})(?:\\?["'])?(?:[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#
+            r#"(?:[ \t]+|[ \t]*(?:\||\xE2\x94\x82)[ \t]*)(?:[0-9][ \t]+)?(?:\\?["'])?(?P<s>[^\s"'\\`|]{4,256})(?:\\?["'])?"#,
+            r#"(?:[ \t]*(?:\||\xE2\x94\x82)?[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#
         )),
-        gate: Gate::Assignment,
+        gate: Gate::Line,
         back: 300,
         fwd: 600,
         left: false,
@@ -1439,6 +1446,59 @@ pub const RULES: &[Rule] = &[
         left: false,
         right: false,
         pre: Pre::Literal,
+    },
+    // A value piped into a command that reads a password or token on its standard input:
+    // `echo <pw> | docker login … --password-stdin`, `| sudo -S …`, `echo 'user:<pw>' |
+    // chpasswd`, `| passwd --stdin`, `| gh auth login --with-token`, `| kinit`.
+    Rule {
+        kind: "cli_secret",
+        anchors: &["--password-stdin", "chpasswd", "sudo -S", "--stdin", "--with-token", "kinit"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:\\?["']%s(?:\\\\?n)?\\?["'][ \t]+)?(?:\\?["'])?(?:[A-Za-z0-9_.\-]{1,32}:)?"#,
+            r#"(?P<s>[^\s"'\\|;&]{4,256})(?:\\?["'])?[ \t]*\|[ \t]*[^|\n]{0,160}?"#,
+            r#"(?:--password-stdin|--stdin|--with-token|chpasswd|sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-S|kinit)"#
+        )),
+        gate: Gate::Password,
+        back: 400,
+        fwd: 16,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Oracle's `user/password@connect` (`sqlplus scott/<pw>@//host:1521/svc`, `expdp`,
+    // `rman target`, `CONNECT user/<pw>@db`, `userid=user/<pw>@db`).
+    Rule {
+        kind: "connection_string",
+        anchors: &["sqlplus", "rman ", "expdp ", "impdp ", "sqlldr ", "CONNECT ", "connect ", "userid="],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:sqlplus|rman[ \t]+target=?|expdp|impdp|sqlldr|CONNECT|connect|userid=)[ \t]*(?:-[A-Za-z]+[ \t]+)*(?:\\?["'])?[A-Za-z][A-Za-z0-9_$#]{0,127}/(?P<s>[^\s@/"'\\]{3,128})@"#,
+        ),
+        gate: Gate::Password,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A fallback literal after an environment lookup of a secret's name: `process.env.API_KEY
+    // || "…"`, `?? '…'`, `ENV["TOKEN"] || "…"`, `ENV.fetch("SECRET") { "…" }`, `os.environ.get
+    // ("KEY") or "…"` (the `getenv("KEY", "…")` form is the call rule's).
+    Rule {
+        kind: "assignment",
+        anchors: &["process.env.", "ENV[", "ENV.fetch(", "environ.get(", "environ["],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:process\.env\.|ENV\[["']|ENV\.fetch\(["']|environ\.get\(["']|environ\[["'])"#,
+            r#"(?P<n>[A-Za-z0-9_]{2,96})["']?\]?\)?[ \t]*(?:\|\||\?\?|or|\{)[ \t]*["'`](?P<s>[^"'`\s\\]{4,256})["'`]"#
+        )),
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
     },
 ];
 

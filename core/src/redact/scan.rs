@@ -1118,6 +1118,27 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
     while ne < n.min(b + 64) && is_name_byte(bytes[ne]) {
         ne += 1;
     }
+    // A list of secrets (round 6): every item, each gated by the name in the singular
+    // (`api_keys` → `api_key`).
+    let items = position::list_items(bytes, ne);
+    if !items.is_empty() {
+        let mut ns = a;
+        while ns > a.saturating_sub(64) && is_name_byte(bytes[ns - 1]) {
+            ns -= 1;
+        }
+        let name = &bytes[ns..ne];
+        if name.len() < 3 || !secretish(name) {
+            return;
+        }
+        let lower = name.to_ascii_lowercase();
+        let plural =
+            [&b"keys"[..], b"tokens", b"secrets", b"passwords", b"passphrases"].iter().any(|w| lower.ends_with(w));
+        let singular = if plural { &name[..name.len() - 1] } else { name };
+        for (s, e) in items {
+            consider_gated(bytes, r, s, e, Some(singular), Gate::Assignment, out);
+        }
+        return;
+    }
     let mut p = ne;
     // Closing quotes (plain or escaped) and Markdown emphasis.
     while p < n.min(ne + 6) && matches!(bytes[p], b'"' | b'\'' | b'\\' | b'*' | b'`') {
@@ -1547,7 +1568,7 @@ fn consider_gated(
     while e < bytes.len() && (bytes[e] & 0xC0) == 0x80 {
         e += 1;
     }
-    if matches!(gate, Gate::Context | Gate::Named) {
+    if matches!(gate, Gate::Context | Gate::Named | Gate::Line) {
         // Prose: a sentence's closing punctuation is not part of the token.
         while e > s && matches!(bytes[e - 1], b'.' | b',' | b';' | b':' | b'!' | b'?' | b')') {
             e -= 1;
@@ -1577,6 +1598,7 @@ fn consider_gated(
         // (round 5: `--token <40 hex>` of an internal CLI).
         Gate::Assignment if rule.kind == "cli_secret" => flag(secret, name.unwrap_or("")),
         Gate::Assignment => assignment(secret, name.unwrap_or("")),
+        Gate::Line => assignment(secret, name.unwrap_or("")),
         Gate::Password => password_position(secret, name),
         Gate::Structured => flag(secret, name.unwrap_or("")),
         Gate::Random => random_literal(secret, name.unwrap_or("")),
