@@ -1320,6 +1320,25 @@ pub const RULES: &[Rule] = &[
     // Round 6: positions. A secret named by where it stands, not by a key: the classes of
     // position that five held-out corpora showed, each written for the class.
     //
+    // A protocol's credential command at a line start or as a logged argument: Redis `AUTH
+    // [user] <pw>` (`redis-cli`, a `MONITOR` line `"AUTH" "<pw>"`), SMTP `AUTH PLAIN <base64>`,
+    // FTP and POP3 `PASS <pw>`, IMAP `<tag> LOGIN <user> <pw>`.
+    Rule {
+        kind: "protocol_password",
+        anchors: &["AUTH ", "auth ", "\"AUTH\" \"", "\"auth\" \"", "PASS ", " LOGIN "],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:(?:^|\\n)[ \t]*(?:[A-Za-z0-9_.:@\[\]\-]{0,40}[>$#][ \t]*)?(?:AUTH|auth|PASS|[A-Za-z0-9]{1,8}[ \t]+LOGIN)[ \t]+(?:(?:PLAIN|[A-Za-z0-9_.@\-]{1,64})[ \t]+)?"#,
+            r#"(?:\\?["'])?(?P<s>[^\s"'\\]{4,256})(?:\\?["'])?(?:[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#,
+            r#"|"(?:AUTH|auth)"[ \t]+(?:"[^"\s]{1,64}"[ \t]+)?"(?P<s2>[^"\s]{4,256})"[ \t]*\r?$)"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 600,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
     // A directive or a table row: a line that is `<secret-named word> <value>` (a server
     // config's `requirepass <pw>`; a `vault kv get` table's `password  <value>` row; a CLI
     // table's `│ DB_PASSWORD │ <value> │`), after at most five words (a prompt, `setx`, a
@@ -1341,25 +1360,6 @@ pub const RULES: &[Rule] = &[
         left: false,
         right: false,
         pre: Pre::Directive,
-    },
-    // A protocol's credential command at a line start or as a logged argument: Redis `AUTH
-    // [user] <pw>` (`redis-cli`, a `MONITOR` line `"AUTH" "<pw>"`), SMTP `AUTH PLAIN <base64>`,
-    // FTP and POP3 `PASS <pw>`, IMAP `<tag> LOGIN <user> <pw>`.
-    Rule {
-        kind: "protocol_password",
-        anchors: &["AUTH ", "auth ", "\"AUTH\" \"", "\"auth\" \"", "PASS ", " LOGIN "],
-        keywords: &[],
-        matcher: Matcher::Regex(concat!(
-            r#"(?:(?:^|\\n)[ \t]*(?:[A-Za-z0-9_.:@\[\]\-]{0,40}[>$#][ \t]*)?(?:AUTH|auth|PASS|[A-Za-z0-9]{1,8}[ \t]+LOGIN)[ \t]+(?:(?:PLAIN|[A-Za-z0-9_.@\-]{1,64})[ \t]+)?"#,
-            r#"(?:\\?["'])?(?P<s>[^\s"'\\]{4,256})(?:\\?["'])?(?:[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#,
-            r#"|"(?:AUTH|auth)"[ \t]+(?:"[^"\s]{1,64}"[ \t]+)?"(?P<s2>[^"\s]{4,256})"[ \t]*\r?$)"#
-        )),
-        gate: Gate::Password,
-        back: 300,
-        fwd: 600,
-        left: false,
-        right: false,
-        pre: Pre::Auto,
     },
     // Windows `net use <drive> \\server\share <password> /user:<user>` (the password is the
     // bare word among the options, before or after `/user:`).

@@ -284,7 +284,12 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
             Matcher::Vendor => vendor(bytes, r, a, b, &mut candidates),
             Matcher::Pair => {
                 if let Some((n, values)) = pair(bytes, a, b) {
-                    for (s, e) in values.into_iter().flatten() {
+                    for (i, (s, e)) in values.into_iter().flatten().enumerate() {
+                        // A later element is a value only as one token (a list of words is
+                        // not a password: `["token", "password", "api key"]`).
+                        if i > 0 && bytes[s..e].iter().any(u8::is_ascii_whitespace) {
+                            break;
+                        }
                         let before = candidates.len();
                         consider(bytes, r, s, e, Some(&bytes[n.0..n.1]), &mut candidates);
                         if candidates.len() > before {
@@ -1876,7 +1881,16 @@ fn assignment(v: &str, name: &str) -> bool {
         return false;
     }
     let b = v.as_bytes();
-    if PASSWORD_WORDS.contains(&last) || last.ends_with("password") || last.ends_with("passwd") {
+    let password = PASSWORD_WORDS.contains(&last) || last.ends_with("password") || last.ends_with("passwd");
+    // Words joined by `-`, `_` or `.` (`X-Api-Key`, a header's name beside `API_KEY` in a
+    // tuple: round 6) are a name, not a key's value; a password may be words.
+    if !password
+        && v.contains(['-', '_', '.'])
+        && v.split(['-', '_', '.']).all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_alphabetic()))
+    {
+        return false;
+    }
+    if password {
         let classes = [
             b.iter().any(u8::is_ascii_lowercase),
             b.iter().any(u8::is_ascii_uppercase),
@@ -2037,10 +2051,13 @@ fn skip_lines_fwd(bytes: &[u8], p: &mut usize, limit: usize) {
     loop {
         let before = *p;
         skip_ws_fwd(bytes, p, limit);
-        if *p > before && *p <= limit && line_start(bytes, *p) {
+        let skipped = &bytes[before..*p];
+        let crossed = skipped.contains(&b'\n') || skipped.windows(2).any(|w| w == b"\\n");
+        let at = *p;
+        if crossed {
             skip_gutter(bytes, p, limit);
         }
-        if *p == before || *p >= limit {
+        if *p == at || *p >= limit {
             return;
         }
     }
