@@ -48,36 +48,7 @@ fn at_line_end(bytes: &[u8], p: usize) -> bool {
 /// one-digit type (`password 0 <pw>`), a value of 4+ bytes, and the line's end (a closing
 /// separator allowed). Not `=` or `:` after the name: those are assignments, another rule's.
 pub(super) fn directive_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
-    let lo = a.saturating_sub(64);
-    let mut p = a;
-    while p > lo && name_byte(bytes[p - 1]) {
-        p -= 1;
-    }
-    let floor = p.saturating_sub(240);
-    let mut words = 0;
-    loop {
-        while p > floor && matches!(bytes[p - 1], b' ' | b'\t' | b'|') {
-            p -= 1;
-        }
-        if p >= floor + 3 && bytes[p - 3..p] == [0xE2, 0x94, 0x82] {
-            p -= 3;
-            continue;
-        }
-        if at_line_start(bytes, p) {
-            break;
-        }
-        if p <= floor || words == 5 {
-            return false;
-        }
-        let end = p;
-        while p > floor && !bytes[p - 1].is_ascii_whitespace() && end - p < 40 {
-            p -= 1;
-        }
-        if p > floor && !bytes[p - 1].is_ascii_whitespace() {
-            return false;
-        }
-        words += 1;
-    }
+    // Forward first (most hits fail here at once: `"token":`, `api_key=`, `tokens.`).
     let n = bytes.len();
     let mut q = b;
     while q < n && q - b < 64 && name_byte(bytes[q]) {
@@ -123,7 +94,40 @@ pub(super) fn directive_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
             break;
         }
     }
-    at_line_end(bytes, q)
+    if !at_line_end(bytes, q) {
+        return false;
+    }
+    // Back to the line's start over at most five words.
+    let lo = a.saturating_sub(64);
+    let mut p = a;
+    while p > lo && name_byte(bytes[p - 1]) {
+        p -= 1;
+    }
+    let floor = p.saturating_sub(240);
+    let mut words = 0;
+    loop {
+        while p > floor && matches!(bytes[p - 1], b' ' | b'\t' | b'|') {
+            p -= 1;
+        }
+        if p >= floor + 3 && bytes[p - 3..p] == [0xE2, 0x94, 0x82] {
+            p -= 3;
+            continue;
+        }
+        if at_line_start(bytes, p) {
+            return true;
+        }
+        if p <= floor || words == 5 {
+            return false;
+        }
+        let end = p;
+        while p > floor && !bytes[p - 1].is_ascii_whitespace() && end - p < 40 {
+            p -= 1;
+        }
+        if p > floor && !bytes[p - 1].is_ascii_whitespace() {
+            return false;
+        }
+        words += 1;
+    }
 }
 
 /// `Pre::Jaas` at a `user_` hit `a`: a JAAS `LoginModule` line within the 2 KB before (the

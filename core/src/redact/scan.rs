@@ -227,7 +227,10 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                 Check::Prose => prose_plausible(bytes, m.start(), m.end()),
                 Check::None => true,
                 Check::Cli => cli_plausible(bytes, m.start()),
-                Check::Directive => position::directive_plausible(bytes, m.start(), m.end()),
+                // A name followed by an operator (the generic look found one) is an assignment.
+                Check::Directive => {
+                    !matches!(generic, Some(Some(_))) && position::directive_plausible(bytes, m.start(), m.end())
+                }
                 Check::Jaas => position::jaas_plausible(bytes, m.start()),
                 Check::Literal => literal_plausible(bytes, m.end()),
                 Check::Generic => {
@@ -687,8 +690,19 @@ fn secretish(name: &[u8]) -> bool {
 /// A cookie's name that says it holds a session (round 6: a HAR's cookies, `{"name":
 /// "_shop_session", "value": …}`): a word starting `sess`, or `sid`, `remember`, `jwt`.
 fn sessionish(name: &[u8]) -> bool {
-    let name = String::from_utf8_lossy(name);
-    checks::words(&name).iter().any(|w| w.starts_with("sess") || matches!(w.as_str(), "sid" | "remember" | "jwt"))
+    // One pass by bytes, no allocation: this runs at every `"name"` of a transcript.
+    let at = |i: usize, w: &[u8]| name.len() >= i + w.len() && name[i..i + w.len()].eq_ignore_ascii_case(w);
+    let word_at = |i: usize, w: &[u8]| {
+        at(i, w)
+            && (i == 0 || !name[i - 1].is_ascii_alphabetic())
+            && name.get(i + w.len()).is_none_or(|c| !c.is_ascii_alphabetic())
+    };
+    (0..name.len()).any(|i| match name[i] | 0x20 {
+        b's' => at(i, b"sess") || word_at(i, b"sid"),
+        b'r' => at(i, b"remember"),
+        b'j' => word_at(i, b"jwt"),
+        _ => false,
+    })
 }
 
 /// Skip an optional backslash and a quote at `p`; whether one was there.
@@ -2114,10 +2128,6 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])>
     while ne < bytes.len() && ne - b < 64 && name_byte(bytes[ne]) {
         ne += 1;
     }
-    let name = &bytes[ns..ne];
-    if name.len() < 3 || !secretish(name) {
-        return None;
-    }
     let mut q = ne;
     let mut values: [Option<Range>; 3] = [None; 3];
     for slot in values.iter_mut() {
@@ -2155,6 +2165,11 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])>
         q = ve;
     }
     values[0]?;
+    // Last: it allocates, and most strings after `,` are an object's members (`, "key":`).
+    let name = &bytes[ns..ne];
+    if name.len() < 3 || !secretish(name) {
+        return None;
+    }
     Some(((ns, ne), values))
 }
 
