@@ -5,10 +5,14 @@
 //! - a **directive or a two-column row**: a line that is `<secret-named word> <value>`
 //!   (`requirepass <pw>` in a server config, a `vault kv get` table's `password  <value>`);
 //! - a **JAAS option** `user_<name>="<pw>"`, which is a password only inside a login
-//!   module's configuration.
+//!   module's configuration;
+//!
+//! and the items of a **list under a secret name** (`"api_keys": ["…", "…"]`, a YAML
+//! sequence), which the block rule (`scan::block`) gates one by one.
 //!
 //! The other position classes (protocol commands, `net use`, a user flag then a password flag,
-//! relay map lines) have literal anchors of their own and need no look.
+//! relay map lines, piped passwords, Oracle connects) have literal anchors of their own and need
+//! no look; sequence pairs over lines are `scan::pair`'s.
 //!
 //! Not for: matching or gating the values (`scan.rs`, `checks.rs`); key/value assignments
 //! (`=`, `:`), which are the generic rules'.
@@ -24,6 +28,19 @@ fn separator(bytes: &[u8], p: usize) -> usize {
         Some(b'|') => 1,
         Some(0xE2) if bytes.get(p + 1) == Some(&0x94) && bytes.get(p + 2) == Some(&0x82) => 3,
         _ => 0,
+    }
+}
+
+/// Past blanks and cell separators from `q`.
+fn skip_cells(bytes: &[u8], mut q: usize) -> usize {
+    loop {
+        if matches!(bytes.get(q), Some(b' ' | b'\t')) {
+            q += 1;
+        } else if separator(bytes, q) > 0 {
+            q += separator(bytes, q);
+        } else {
+            return q;
+        }
     }
 }
 
@@ -55,15 +72,7 @@ pub(super) fn directive_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
         q += 1;
     }
     let name_end = q;
-    loop {
-        if matches!(bytes.get(q), Some(b' ' | b'\t')) {
-            q += 1;
-        } else if separator(bytes, q) > 0 {
-            q += separator(bytes, q);
-        } else {
-            break;
-        }
-    }
+    q = skip_cells(bytes, q);
     if q == name_end {
         return false;
     }
@@ -85,15 +94,7 @@ pub(super) fn directive_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
     if q - vs < 4 || matches!(bytes[vs], b'=' | b':') {
         return false;
     }
-    loop {
-        if matches!(bytes.get(q), Some(b' ' | b'\t')) {
-            q += 1;
-        } else if separator(bytes, q) > 0 {
-            q += separator(bytes, q);
-        } else {
-            break;
-        }
-    }
+    q = skip_cells(bytes, q);
     if !at_line_end(bytes, q) {
         return false;
     }

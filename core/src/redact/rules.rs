@@ -21,7 +21,8 @@ pub enum Matcher {
     /// A JSON/YAML object whose member names the thing and whose sibling `value` holds it:
     /// Postman's `{"key": "x-api-key", "value": "…"}`, Kubernetes `- name: DB_PASSWORD` /
     /// `value: …`, a Terraform state resource `"type": "cloudflare_api_token"` and its
-    /// `attributes` `value`/`result` (`scan::sibling_value`).
+    /// `attributes` `value`/`result` (`scan::sibling_value`); round 6: a session cookie's name
+    /// (`{"name": "_shop_session", "value": …}`), gated as context.
     Sibling,
     /// A header list in one string, `k1=v1,k2=v2` (OTLP `OTEL_EXPORTER_OTLP_HEADERS`,
     /// .NET `"Headers"`), each pair named like a secret or a vendor's key header
@@ -40,7 +41,9 @@ pub enum Matcher {
     Vendor,
     /// Round 5: a JSON array of two strings whose first names a secret, `["Authorization",
     /// "Bearer …"]`, `["X-Api-Key", "…"]` (a Sentry event's headers, env pairs, form fields),
-    /// on one line or pretty-printed over lines, plain or JSON-escaped (`scan::pair`).
+    /// on one line or pretty-printed over lines, plain or JSON-escaped (`scan::pair`); round 6:
+    /// a tuple too, the name after a comma, the value up to two elements on, line-number
+    /// gutters between (`("DD_API_KEY",⏎ 42→ "…")`).
     Pair,
     /// Round 5: a Kubernetes `kind: Secret`'s `data:`/`stringData:` members, every value a
     /// secret by construction (YAML, plain or JSON-escaped; `scan::k8s_secret`).
@@ -1528,7 +1531,7 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::HeaderList => r"(?i:headers)[\x22']?\s*[:=]\s*[\x22']?[A-Za-z0-9_\-]+=[^\s,\x22']{8,}".to_string(),
             Matcher::Ppk => r"Private-Lines: [0-9]+".to_string(),
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
-            Matcher::Pair => r#"\[\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}"\s*\]"#.to_string(),
+            Matcher::Pair => r#"[\[(,]\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}""#.to_string(),
             Matcher::K8sSecret => r"kind: Secret".to_string(),
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })

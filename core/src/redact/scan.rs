@@ -2128,20 +2128,17 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])>
     while ne < bytes.len() && ne - b < 64 && name_byte(bytes[ne]) {
         ne += 1;
     }
+    // A quote at `q` (`\"` when the sequence is JSON-escaped): the byte after it.
+    let quote = |q: usize| {
+        let q = if escaped { q + (bytes.get(q) == Some(&b'\\')) as usize } else { q };
+        (bytes.get(q) == Some(&b'"') && (!escaped || bytes[q - 1] == b'\\')).then_some(q + 1)
+    };
     let mut q = ne;
     let mut values: [Option<Range>; 3] = [None; 3];
     for slot in values.iter_mut() {
         // The end of the previous string, a comma, the next string.
-        if escaped {
-            if bytes.get(q) != Some(&b'\\') {
-                break;
-            }
-            q += 1;
-        }
-        if bytes.get(q) != Some(&b'"') {
-            break;
-        }
-        q += 1;
+        let Some(after) = quote(q) else { break };
+        q = after;
         let limit = bytes.len().min(q + 96);
         skip_lines_fwd(bytes, &mut q, limit);
         if bytes.get(q) != Some(&b',') {
@@ -2150,16 +2147,7 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])>
         q += 1;
         let limit = bytes.len().min(q + 96);
         skip_lines_fwd(bytes, &mut q, limit);
-        if escaped {
-            if bytes.get(q) != Some(&b'\\') {
-                break;
-            }
-            q += 1;
-        }
-        if bytes.get(q) != Some(&b'"') {
-            break;
-        }
-        let vs = q + 1;
+        let Some(vs) = quote(q) else { break };
         let Some(ve) = quoted_end(bytes, vs, escaped, 4096) else { break };
         *slot = Some(strip_scheme(bytes, vs, ve));
         q = ve;

@@ -14,6 +14,20 @@ fn out(text: &str) -> String {
     run(text).text.unwrap_or_else(|| text.to_string())
 }
 
+/// Each `(text, kind, leaked)`: `leaked` is gone, a hit of `kind` says so, the line count is
+/// kept and redacting again finds nothing.
+fn assert_caught<T: AsRef<str>>(cases: &[(T, &str, &str)]) {
+    for (text, kind, leaked) in cases {
+        let text = text.as_ref();
+        let r = run(text);
+        let o = r.text.clone().unwrap_or_default();
+        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
+        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
+    }
+}
+
 /// A GitHub-shaped token built from parts (push protection).
 fn ghp() -> String {
     format!("ghp_{}", "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4")
@@ -491,14 +505,7 @@ fn third_round_contextual_secrets_are_caught() {
             "kUxo+v+B",
         ),
     ];
-    for (text, kind, leaked) in &cases {
-        let r = run(text);
-        let o = r.text.clone().unwrap_or_default();
-        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
-        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
-    }
+    assert_caught(&cases);
     // The same siblings JSON-escaped in a transcript line stay valid JSON.
     let line = serde_json::json!({"content": "{\n  \"key\": \"x-API-key\",\n  \"value\": \"AQEJ0mfxKuzW8Nw0hE/w018rhyMhsflagh8tkv+oRK2LWu\"\n}"}).to_string();
     let o = out(&line);
@@ -589,14 +596,7 @@ fn fourth_round_context_beyond_the_line_is_caught() {
         ),
         ("BUILDKITE: bkua_9f2c4e7a1b3d5f8e0c2a4d6f8b1e3c5a7d9f0b2c", "buildkite_token", "9f2c4e7a1b3d"),
     ];
-    for (text, kind, leaked) in &cases {
-        let r = run(text);
-        let o = r.text.clone().unwrap_or_default();
-        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
-        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
-    }
+    assert_caught(&cases);
     // The same HCL block JSON-escaped in a transcript line (a `cat -n` tool result) stays JSON.
     let line = serde_json::json!({"content": "     1\u{2192}variable \"api_password\" {\n     2\u{2192}  type = string\n     3\u{2192}  default = \"Wq3zT8vLm2Xk9Rp4Hn7s\"\n     4\u{2192}}"}).to_string();
     let o = out(&line);
@@ -710,14 +710,7 @@ fn fifth_round_structures_and_prose_are_caught() {
             "8e2b4d6f1a3c",
         ),
     ];
-    for (text, kind, leaked) in &cases {
-        let r = run(text);
-        let o = r.text.clone().unwrap_or_default();
-        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
-        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
-    }
+    assert_caught(&cases);
     let line = serde_json::json!({"stdout": k8s}).to_string();
     assert!(serde_json::from_str::<serde_json::Value>(&out(&line)).is_ok());
 }
@@ -805,14 +798,7 @@ fn sixth_round_positions_are_caught() {
         ("{\"signing_keys\": [\"Kx8Lq3Vm7Zw2Tn5Rb9P\", \"Zw2Tn5Rb9PKx8Lq3Vm7\"]}".into(), "assignment", "Zw2Tn5Rb9PKx8"),
         ("admin_passwords:\n  - Rt6#Lq9Vm2Zx\n  - Wk3!Zq8Lm5Vx\n".into(), "assignment", "Wk3!Zq8Lm5Vx"),
     ];
-    for (text, kind, leaked) in &cases {
-        let r = run(text);
-        let o = r.text.clone().unwrap_or_default();
-        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
-        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
-    }
+    assert_caught(&cases);
     assert!(serde_json::from_str::<serde_json::Value>(&out(&gutter)).is_ok());
 }
 
