@@ -1503,6 +1503,48 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // Positional passwords of key and user-management tools: `ssh-keygen … -N <new> / -P
+    // <old>`, `wpa_passphrase <ssid> <pw>`, RabbitMQ's `add_user <u> <pw>` / `change_password
+    // <u> <pw>`, `mosquitto_passwd -b <file> <u> <pw>`, `ldappasswd … -s <new>`.
+    Rule {
+        kind: "cli_secret",
+        anchors: &[
+            "ssh-keygen",
+            "wpa_passphrase ",
+            "add_user ",
+            "change_password ",
+            "mosquitto_passwd ",
+            "ldappasswd ",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:ssh-keygen[ \t][^\n]{0,200}?[ \t]-[NP][ \t]+|wpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"']+)[ \t]+"#,
+            r#"|(?:add_user|change_password)[ \t]+(?:\\?["'])?[^\s"']+(?:\\?["'])?[ \t]+"#,
+            r#"|mosquitto_passwd[ \t]+(?:-[A-Za-z]+[ \t]+)*-b[ \t]+\S+[ \t]+\S+[ \t]+|ldappasswd[ \t][^\n]{0,200}?[ \t]-s[ \t]+)"#,
+            r#"(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#
+        )),
+        gate: Gate::Password,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // SQL's unquoted `CREATE USER u IDENTIFIED BY <pw>` (Oracle; the quoted form is above).
+    Rule {
+        kind: "sql_password",
+        anchors: &["IDENTIFIED BY ", "identified by "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:USER|ROLE|user|role)[ \t]+\S+[ \t]+(?i:identified)[ \t]+(?i:by)[ \t]+(?P<s>[A-Za-z0-9_#$!@%^*+\-]{4,128})(?:[ \t;]|\r?$)"#,
+        ),
+        gate: Gate::Password,
+        back: 200,
+        fwd: 200,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
 ];
 
 /// Every kind name, in table order, each once.

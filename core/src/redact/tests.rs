@@ -770,6 +770,11 @@ fn sixth_round_positions_are_caught() {
         ("printf '%s' 'Vz7Kq2Lm9Xw' | podman login quay.test -u bot --password-stdin\n".into(), "cli_secret", "Vz7Kq2Lm9Xw"),
         ("echo 'ops:Hq3Lz8Vm2Kw' | chpasswd\n".into(), "cli_secret", "Hq3Lz8Vm2Kw"),
         ("expdp admin/Kx9Lq2Vm7Zw@PRODDB schemas=HR\n".into(), "connection_string", "Kx9Lq2Vm7Zw"),
+        ("ssh-keygen -t ed25519 -f deploy_ci -N 'Qm4Zx8Lw2Vk' -C ci\n".into(), "cli_secret", "Qm4Zx8Lw2Vk"),
+        ("wpa_passphrase \"Office 5G\" Zt7Kq2Lm9Wx > /etc/wpa.conf\n".into(), "cli_secret", "Zt7Kq2Lm9Wx"),
+        ("rabbitmqctl add_user ingest Wb8Lq3Zm6Vt\n".into(), "cli_secret", "Wb8Lq3Zm6Vt"),
+        ("mosquitto_passwd -b /etc/mosquitto/passwd sensor Hk5Zq9Lm2Vx\n".into(), "cli_secret", "Hk5Zq9Lm2Vx"),
+        ("CREATE USER reporting IDENTIFIED BY Rq7Zm2Lx9Wk;\n".into(), "sql_password", "Rq7Zm2Lx9Wk"),
         // A relay map line; a JAAS option.
         ("[smtp.mailhost.test]:465 alerts@corp.test:Lw9Zq2Km6Vx\n".into(), "assignment", "Lw9Zq2Km6Vx"),
         (
@@ -817,6 +822,8 @@ fn sixth_round_near_misses_stay() {
         "ssh -p 2222 -l root host\ndocker run -u 1000 -p 8080:80 nginx\npsql -U postgres -p 5432\nmysql -u root -p",
         "echo $DOCKER_TOKEN | docker login -u ci --password-stdin",
         "sqlplus / as sysdba",
+        "ssh-keygen -t ed25519 -N '' -f id_ci\nrabbitmqctl add_user\nALTER USER app IDENTIFIED BY VALUES",
+        "a user is identified by the token it presents",
         "const env = process.env.NODE_ENV || \"development\"; const port = process.env.PORT || \"3000\"",
         "PasswordAuthentication no\nPubkeyAuthentication yes\ntoken_ttl   768h\npassword    ********\napi_key     <your-api-key>",
         "| Name | Value |\n| TOKEN_TTL | 3600 |",
