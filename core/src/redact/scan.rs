@@ -1128,6 +1128,17 @@ enum Opens {
     Wrapped,
 }
 
+/// The start of the name around a keyword hit at `a` that ends at `ne`, when the name could be
+/// a secret's (3+ bytes, a secret word in it).
+fn secret_name_start(bytes: &[u8], a: usize, ne: usize) -> Option<usize> {
+    let mut ns = a;
+    while ns > a.saturating_sub(64) && is_name_byte(bytes[ns - 1]) {
+        ns -= 1;
+    }
+    let name = &bytes[ns..ne];
+    (name.len() >= 3 && secretish(name)).then_some(ns)
+}
+
 /// `Matcher::Block` at a keyword hit `a..b`: the name around it must end its line opening
 /// a block, a label or a table column (checked first, forward, a few bytes); then at most
 /// `BLOCK_LINES` lines below are read for the value.
@@ -1141,14 +1152,8 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
     // (`api_keys` → `api_key`).
     let items = position::list_items(bytes, ne);
     if !items.is_empty() {
-        let mut ns = a;
-        while ns > a.saturating_sub(64) && is_name_byte(bytes[ns - 1]) {
-            ns -= 1;
-        }
+        let Some(ns) = secret_name_start(bytes, a, ne) else { return };
         let name = &bytes[ns..ne];
-        if name.len() < 3 || !secretish(name) {
-            return;
-        }
         let lower = name.to_ascii_lowercase();
         let plural =
             [&b"keys"[..], b"tokens", b"secrets", b"passwords", b"passphrases"].iter().any(|w| lower.ends_with(w));
@@ -1214,14 +1219,8 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             }
         }
     }
-    let mut ns = a;
-    while ns > a.saturating_sub(64) && is_name_byte(bytes[ns - 1]) {
-        ns -= 1;
-    }
+    let Some(ns) = secret_name_start(bytes, a, ne) else { return };
     let name = &bytes[ns..ne];
-    if name.len() < 3 || !secretish(name) {
-        return;
-    }
     // The header line's start and indentation.
     let lo = ns.saturating_sub(400);
     let mut ls = ns;
