@@ -90,12 +90,14 @@ fn redaction_heldout4_corpus_through_save_artifact() {
 }
 
 /// The fifth held-out corpus (`redacteval5`, 2026-12-01; written while the fifth round's rules
-/// were written, never opened by their author): the measurement. Bars are its one run's
-/// figures after the fifth round's last rule change (docs/privacy.md, "Fifth held-out corpus"):
-/// 177 of 187 caught, 7 of 158 near-misses redacted, 10 labelled values stored.
+/// were written, never opened by their author): measured once on the fifth round's rules (177
+/// of 187 caught, 7 of 158 near-misses redacted, 10 labelled values stored; docs/privacy.md,
+/// "Fifth held-out corpus"), then the sixth round's validation set, run for its figures only
+/// (never opened; it chose which rules were kept, so it is spent): the bars are the sixth
+/// round's figures (docs/privacy.md, "Sixth round"): 185 caught, 7 near-misses, 2 stored.
 #[test]
 fn redaction_heldout5_corpus_through_save_artifact() {
-    run_corpus("heldout5", Bars { min_caught: 177, max_false_positives: 7, max_leaked: 10 });
+    run_corpus("heldout5", Bars { min_caught: 185, max_false_positives: 7, max_leaked: 2 });
 }
 
 /// Capture every file of the corpus `corpus_name` into a fresh store, score the archived copies and

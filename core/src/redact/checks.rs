@@ -110,6 +110,12 @@ const PLACEHOLDER_WORDS: &[&str] = &[
 /// True for an obvious placeholder or template: `<your-key>`, `${VAR}`, `$(cmd)`, `%s`,
 /// `{{ x }}`, `***`, `example`, `changeme`, `your_api_key_here`, a run of one character.
 pub fn is_placeholder(v: &str) -> bool {
+    v.contains('<') || v.contains('>') || is_placeholder_literal(v)
+}
+
+/// `is_placeholder` for a literal whose alphabet holds `<` and `>` (a framework's generated
+/// salt: round 6): a `<…>` inside is a character, not a placeholder; at its start it still is.
+pub fn is_placeholder_literal(v: &str) -> bool {
     let lower = v.to_ascii_lowercase();
     if v.starts_with(['$', '%', '<', '{', '@', '*', '[', '&'])
         || v.contains("${")
@@ -117,8 +123,6 @@ pub fn is_placeholder(v: &str) -> bool {
         || v.contains("{{")
         || v.contains("%s")
         || v.contains("%(")
-        || v.contains("<")
-        || v.contains(">")
         || v.contains("***")
         || v.contains("...")
         || v.contains("…")
@@ -333,7 +337,6 @@ pub(super) const NOT_SECRET_BEFORE: &[&str] = &[
     "public",
     "pub",
     "cache",
-    "primary",
     "foreign",
     "sort",
     "partition",

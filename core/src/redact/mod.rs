@@ -19,6 +19,7 @@
 mod checks;
 mod marker;
 mod net;
+mod position;
 mod rules;
 mod scan;
 

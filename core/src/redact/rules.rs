@@ -21,7 +21,8 @@ pub enum Matcher {
     /// A JSON/YAML object whose member names the thing and whose sibling `value` holds it:
     /// Postman's `{"key": "x-api-key", "value": "…"}`, Kubernetes `- name: DB_PASSWORD` /
     /// `value: …`, a Terraform state resource `"type": "cloudflare_api_token"` and its
-    /// `attributes` `value`/`result` (`scan::sibling_value`).
+    /// `attributes` `value`/`result` (`scan::sibling_value`); round 6: a session cookie's name
+    /// (`{"name": "_shop_session", "value": …}`), gated as context.
     Sibling,
     /// A header list in one string, `k1=v1,k2=v2` (OTLP `OTEL_EXPORTER_OTLP_HEADERS`,
     /// .NET `"Headers"`), each pair named like a secret or a vendor's key header
@@ -40,7 +41,9 @@ pub enum Matcher {
     Vendor,
     /// Round 5: a JSON array of two strings whose first names a secret, `["Authorization",
     /// "Bearer …"]`, `["X-Api-Key", "…"]` (a Sentry event's headers, env pairs, form fields),
-    /// on one line or pretty-printed over lines, plain or JSON-escaped (`scan::pair`).
+    /// on one line or pretty-printed over lines, plain or JSON-escaped (`scan::pair`); round 6:
+    /// a tuple too, the name after a comma, the value up to two elements on, line-number
+    /// gutters between (`("DD_API_KEY",⏎ 42→ "…")`).
     Pair,
     /// Round 5: a Kubernetes `kind: Secret`'s `data:`/`stringData:` members, every value a
     /// secret by construction (YAML, plain or JSON-escaped; `scan::k8s_secret`).
@@ -70,6 +73,22 @@ pub enum Gate {
     /// A value named by a secret word right before it in prose (`token was …`, `pw is …`,
     /// `snyk token: …`): `Context`, but a UUID or a hex string is a secret here (round 5).
     Named,
+    /// A value in a password's position, named by no key (round 6: `AUTH <pw>`, `net use
+    /// \\srv\share <pw>`, `-u user -p <pw>`, a relay map's `user:<pw>`, JAAS
+    /// `user_<name>="<pw>"`): the assignment gate of a `password`, and not a port, a number or
+    /// a port mapping.
+    Password,
+    /// A value its structure names (round 6: a `[name, value]` or `(name, value)` sequence):
+    /// the assignment gate, or a hex string of 16+ or a UUID when the name is a secret's.
+    Structured,
+    /// A quoted literal that may hold spaces and punctuation (round 6: frameworks' salts and
+    /// secret keys, WordPress `AUTH_SALT`): long, of three character classes, random, not
+    /// prose (`scan::random_literal`).
+    Random,
+    /// A value ending a line after a secret word (round 6: a directive, a table row): a
+    /// sentence's closing punctuation is not part of it (`… takes a password argument.`),
+    /// then `Assignment`.
+    Line,
     /// No gate (private keys).
     None,
 }
@@ -113,6 +132,15 @@ pub enum Pre {
     Call,
     /// A generic name right after `(` or `,` (a call's keyword argument), then `=`.
     Kwarg,
+    /// Round 6: a name starting its line (after indentation or a prompt), then blanks and a
+    /// value (`position::directive_plausible`).
+    Directive,
+    /// Round 6: a JAAS login module's option: `LoginModule` a little before
+    /// (`position::jaas_plausible`).
+    Jaas,
+    /// Round 6: a name, `=`/`:`/`,`/`=>` and an opening quote (a quoted literal that may
+    /// hold spaces; `scan::literal_plausible`).
+    Literal,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -855,10 +883,19 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         kind: "cli_secret",
-        anchors: &["config set ", "configure set "],
+        // Round 6: any case (Redis `CONFIG SET requirepass <pw>`) and quoted words (a Redis
+        // `MONITOR` line: `"config" "set" "masterauth" "<pw>"`).
+        anchors: &[
+            "config set ",
+            "configure set ",
+            "CONFIG SET ",
+            "Config Set ",
+            "\"config\" \"set\"",
+            "\"CONFIG\" \"SET\"",
+        ],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"config(?:ure)?\s+set\s+(?:--[a-z\-]+\s+)*(?P<n>[^\s=]*(?i:token|auth|password|passwd|secret|key|credentials?|pat))(?:\s+|=)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
+            r#"(?i:config(?:ure)?)"?\s+"?(?i:set)"?\s+(?:--[a-z\-]+\s+)*"?(?P<n>[^\s="]*(?i:token|auth|pass|passwd|secret|key|credentials?|pat))"?(?:\s+|=)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
         ),
         gate: Gate::Assignment,
         back: 0,
@@ -1219,7 +1256,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: SECRET_WORDS,
         matcher: Matcher::Pair,
-        gate: Gate::Assignment,
+        gate: Gate::Structured,
         back: 0,
         fwd: 0,
         left: false,
@@ -1283,6 +1320,231 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // Round 6: positions. A secret named by where it stands, not by a key: the classes of
+    // position that five held-out corpora showed, each written for the class.
+    //
+    // A protocol's credential command at a line start or as a logged argument: Redis `AUTH
+    // [user] <pw>` (`redis-cli`, a `MONITOR` line `"AUTH" "<pw>"`), SMTP `AUTH PLAIN <base64>`,
+    // FTP and POP3 `PASS <pw>`, IMAP `<tag> LOGIN <user> <pw>`.
+    Rule {
+        kind: "protocol_password",
+        anchors: &["AUTH ", "auth ", "\"AUTH\" \"", "\"auth\" \"", "PASS ", " LOGIN "],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:(?:^|\\n)[ \t]*(?:[A-Za-z0-9_.:@\[\]\-]{0,40}[>$#][ \t]*)?(?:AUTH|auth|PASS|[A-Za-z0-9]{1,8}[ \t]+LOGIN)[ \t]+(?:(?:PLAIN|[A-Za-z0-9_.@\-]{1,64})[ \t]+)?"#,
+            r#"(?:\\?["'])?(?P<s>[^\s"'\\]{4,256})(?:\\?["'])?(?:[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#,
+            r#"|"(?:AUTH|auth)"[ \t]+(?:"[^"\s]{1,64}"[ \t]+)?"(?P<s2>[^"\s]{4,256})"[ \t]*\r?$)"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 600,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A directive or a table row: a line that is `<secret-named word> <value>` (a server
+    // config's `requirepass <pw>`; a `vault kv get` table's `password  <value>` row; a CLI
+    // table's `│ DB_PASSWORD │ <value> │`), after at most five words (a prompt, `setx`, a
+    // device config's `username admin privilege 15`; a one-digit type after the name:
+    // `secret 0 <pw>`), plain or in a JSON-escaped line.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS,
+        matcher: Matcher::Regex(concat!(
+            r#"(?:^|\\n)[ \t]*(?:(?:\||\xE2\x94\x82)[ \t]*)?(?:[^\s|]{1,40}[ \t]+){0,5}?"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)[A-Za-z0-9_.\-]*)"#,
+            r#"(?:[ \t]+|[ \t]*(?:\||\xE2\x94\x82)[ \t]*)(?:[0-9][ \t]+)?(?:\\?["'])?(?P<s>[^\s"'\\`|]{4,256})(?:\\?["'])?"#,
+            r#"(?:[ \t]*(?:\||\xE2\x94\x82)?[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#
+        )),
+        gate: Gate::Line,
+        back: 300,
+        fwd: 600,
+        left: false,
+        right: false,
+        pre: Pre::Directive,
+    },
+    // Windows `net use <drive> \\server\share <password> /user:<user>` (the password is the
+    // bare word among the options, before or after `/user:`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["net use ", "NET USE ", "Net Use ", "net.exe use "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?i:net(?:\.exe)?)[ \t]+(?i:use)[ \t]+(?:[A-Za-z]:[ \t]+|\*[ \t]+)?(?:\\\\|//)[^\s"]+(?:[ \t]+/[^\s"]+)*[ \t]+(?P<s>[^\s/*"'][^\s"']{3,127})(?:[ \t]|\r?$)"#,
+        ),
+        gate: Gate::Password,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A password flag after a user flag on one command (`psexec -u admin -p <pw>`, `plink -l
+    // user -pw <pw>`, `smbclient -U user%<pw>`): the user flag says what `-p` is (alone, `-p`
+    // is a port or `mkdir -p`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["-p ", "-P ", "-pw ", "-U ", "--user=", "--username="],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:(?:^|\s)(?:-u|-U|-l|--user|--username)(?:[ \t]+|=)(?:\\?["'])?[^\s"'\\:%]{1,64}(?:\\?["'])?"#,
+            r#"(?:[ \t]+-{1,2}[A-Za-z][A-Za-z0-9\-]*(?:[ \t]+[^\s\-][^\s]*)?){0,3}?[ \t]+-(?:p|P|pw|-pass)[ \t]+(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#,
+            r#"|(?:^|\s)(?:-U|--user(?:name)?=)[ \t]*(?:\\?["'])?[A-Za-z0-9_.@\-]{1,64}%(?P<s2>[^\s"'\\`;|&]{4,128}))"#
+        )),
+        gate: Gate::Password,
+        back: 240,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A relay map line, `<host>[:port] <user>:<password>` (Postfix `sasl_passwd`, similar
+    // client credential maps): a host with a dot, one blank, a user, a colon, the password.
+    Rule {
+        kind: "assignment",
+        anchors: &["]:", "smtp", "mail.", "relay"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:^|\\n)[ \t]*\[?[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[A-Za-z0-9\-]+)+\]?(?::[0-9]{2,5})?[ \t]+"#,
+            r#"(?P<n>[A-Za-z0-9._%+\-]{1,64}(?:@[A-Za-z0-9.\-]{1,128})?):(?P<s>[^\s:"'\\]{4,128})(?:[ \t]*\r?$|\\[nr])"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A JAAS login module's `user_<name>="<password>"` options (Kafka's `PlainLoginModule`
+    // lists each user's password so): `LoginModule` a little before (`Pre::Jaas`).
+    Rule {
+        kind: "assignment",
+        anchors: &["user_"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:^|[\s;])user_(?P<n>[A-Za-z0-9_.\-]{1,64})[ \t]*=[ \t]*\\?"(?P<s>[^"\\\s]{4,256})\\?""#,
+        ),
+        gate: Gate::Password,
+        back: 8,
+        fwd: 360,
+        left: false,
+        right: false,
+        pre: Pre::Jaas,
+    },
+    // A quoted literal with spaces and punctuation under a secret's or a salt's name:
+    // frameworks' generated salts and keys (WordPress `define('AUTH_SALT', '…')`, a Django
+    // `SECRET_KEY = '…'`, `signing_salt: "…"`), which the value classes above stop inside.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: &["salt", "pepper", "key", "secret"],
+        matcher: Matcher::Regex(concat!(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:salt|pepper|key|secret)(?:[_\-.]?[A-Za-z0-9]{1,8}){0,2})(?:\\?["'])?[ \t]*(?:,|=>|=|:)[ \t]*"#,
+            r#"(?:'(?P<s>[^'\n]{24,256})'|"(?P<s2>[^"\n\\]{24,256})")[ \t]*(?:\)|;|,|\r?$)"#
+        )),
+        gate: Gate::Random,
+        back: 96,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Literal,
+    },
+    // A value piped into a command that reads a password or token on its standard input:
+    // `echo <pw> | docker login … --password-stdin`, `| sudo -S …`, `echo 'user:<pw>' |
+    // chpasswd`, `| passwd --stdin`, `| gh auth login --with-token`, `| kinit`.
+    Rule {
+        kind: "cli_secret",
+        anchors: &["--password-stdin", "chpasswd", "sudo -S", "--stdin", "--with-token", "kinit"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:\\?["']%s(?:\\\\?n)?\\?["'][ \t]+)?(?:\\?["'])?(?:[A-Za-z0-9_.\-]{1,32}:)?"#,
+            r#"(?P<s>[^\s"'\\|;&]{4,256})(?:\\?["'])?[ \t]*\|[ \t]*[^|\n]{0,160}?"#,
+            r#"(?:--password-stdin|--stdin|--with-token|chpasswd|sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-S|kinit)"#
+        )),
+        gate: Gate::Password,
+        back: 400,
+        fwd: 16,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Oracle's `user/password@connect` (`sqlplus scott/<pw>@//host:1521/svc`, `expdp`,
+    // `rman target`, `CONNECT user/<pw>@db`, `userid=user/<pw>@db`).
+    Rule {
+        kind: "connection_string",
+        anchors: &["sqlplus", "rman ", "expdp ", "impdp ", "sqlldr ", "CONNECT ", "connect ", "userid="],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:sqlplus|rman[ \t]+target=?|expdp|impdp|sqlldr|CONNECT|connect|userid=)[ \t]*(?:-[A-Za-z]+[ \t]+)*(?:\\?["'])?[A-Za-z][A-Za-z0-9_$#]{0,127}/(?P<s>[^\s@/"'\\]{3,128})@"#,
+        ),
+        gate: Gate::Password,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A fallback literal after an environment lookup of a secret's name: `process.env.API_KEY
+    // || "…"`, `?? '…'`, `ENV["TOKEN"] || "…"`, `ENV.fetch("SECRET") { "…" }`, `os.environ.get
+    // ("KEY") or "…"` (the `getenv("KEY", "…")` form is the call rule's).
+    Rule {
+        kind: "assignment",
+        anchors: &["process.env.", "ENV[", "ENV.fetch(", "environ.get(", "environ["],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:process\.env\.|ENV\[["']|ENV\.fetch\(["']|environ\.get\(["']|environ\[["'])"#,
+            r#"(?P<n>[A-Za-z0-9_]{2,96})["']?\]?\)?[ \t]*(?:\|\||\?\?|or|\{)[ \t]*["'`](?P<s>[^"'`\s\\]{4,256})["'`]"#
+        )),
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Positional passwords of key and user-management tools: `ssh-keygen … -N <new> / -P
+    // <old>`, `wpa_passphrase <ssid> <pw>`, RabbitMQ's `add_user <u> <pw>` / `change_password
+    // <u> <pw>`, `mosquitto_passwd -b <file> <u> <pw>`, `ldappasswd … -s <new>`.
+    Rule {
+        kind: "cli_secret",
+        anchors: &[
+            "ssh-keygen",
+            "wpa_passphrase ",
+            "add_user ",
+            "change_password ",
+            "mosquitto_passwd ",
+            "ldappasswd ",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:ssh-keygen[ \t][^\n]{0,200}?[ \t]-[NP][ \t]+|wpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"']+)[ \t]+"#,
+            r#"|(?:add_user|change_password)[ \t]+(?:\\?["'])?[^\s"']+(?:\\?["'])?[ \t]+"#,
+            r#"|mosquitto_passwd[ \t]+(?:-[A-Za-z]+[ \t]+)*-b[ \t]+\S+[ \t]+\S+[ \t]+|ldappasswd[ \t][^\n]{0,200}?[ \t]-s[ \t]+)"#,
+            r#"(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,128})"#
+        )),
+        gate: Gate::Password,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // SQL's unquoted `CREATE USER u IDENTIFIED BY <pw>` (Oracle; the quoted form is above).
+    Rule {
+        kind: "sql_password",
+        anchors: &["IDENTIFIED BY ", "identified by "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:USER|ROLE|user|role)[ \t]+\S+[ \t]+(?i:identified)[ \t]+(?i:by)[ \t]+(?P<s>[A-Za-z0-9_#$!@%^*+\-]{4,128})(?:[ \t;]|\r?$)"#,
+        ),
+        gate: Gate::Password,
+        back: 200,
+        fwd: 200,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
 ];
 
 /// Every kind name, in table order, each once.
@@ -1311,7 +1573,7 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::HeaderList => r"(?i:headers)[\x22']?\s*[:=]\s*[\x22']?[A-Za-z0-9_\-]+=[^\s,\x22']{8,}".to_string(),
             Matcher::Ppk => r"Private-Lines: [0-9]+".to_string(),
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
-            Matcher::Pair => r#"\[\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}"\s*\]"#.to_string(),
+            Matcher::Pair => r#"[\[(,]\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}""#.to_string(),
             Matcher::K8sSecret => r"kind: Secret".to_string(),
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })

@@ -21,6 +21,7 @@ use regex_automata::{Input, PatternID};
 use super::checks;
 use super::marker;
 use super::net;
+use super::position;
 use super::rules::{Gate, Matcher, Pre, RULES, Rule};
 
 /// A secret to replace: bytes `start..end` of the input (on char boundaries).
@@ -55,9 +56,21 @@ enum Check {
     Base64,
     /// Hand-parsed structures (`Matcher::Sibling`, `HeaderList`, `Ppk`): parsed at the hit.
     Hand,
+    /// Round 6: a directive line's name (`position::directive_plausible`).
+    Directive,
+    /// Round 6: a JAAS option (`position::jaas_plausible`).
+    Jaas,
+    /// Round 6: a quoted literal after a name (`literal_plausible`).
+    Literal,
 }
 
 fn check_of(rule: &Rule) -> Check {
+    match rule.pre {
+        Pre::Directive => return Check::Directive,
+        Pre::Jaas => return Check::Jaas,
+        Pre::Literal => return Check::Literal,
+        _ => {}
+    }
     if let Matcher::PrivateKey = rule.matcher {
         Check::PrivateKey
     } else if let Matcher::Base64 = rule.matcher {
@@ -131,6 +144,8 @@ static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
 struct Compiled {
     re: Regex,
     secret: Option<usize>,
+    /// `s2`: the secret of a pattern's second alternative (a group name is used once).
+    secret2: Option<usize>,
     name: Option<usize>,
 }
 
@@ -147,8 +162,8 @@ fn compiled(rule: usize) -> Option<&'static Compiled> {
                 .build(pattern)
                 .unwrap_or_else(|e| panic!("redaction rule `{}` compiles: {e}", RULES[rule].kind));
             let index = |n: &str| re.group_info().to_index(PatternID::ZERO, n);
-            let (secret, name) = (index("s"), index("n"));
-            Some(Compiled { re, secret, name })
+            let (secret, secret2, name) = (index("s"), index("s2"), index("n"));
+            Some(Compiled { re, secret, secret2, name })
         })
         .as_ref()
 }
@@ -212,6 +227,12 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                 Check::Prose => prose_plausible(bytes, m.start(), m.end()),
                 Check::None => true,
                 Check::Cli => cli_plausible(bytes, m.start()),
+                // A name followed by an operator (the generic look found one) is an assignment.
+                Check::Directive => {
+                    !matches!(generic, Some(Some(_))) && position::directive_plausible(bytes, m.start(), m.end())
+                }
+                Check::Jaas => position::jaas_plausible(bytes, m.start()),
+                Check::Literal => literal_plausible(bytes, m.end()),
                 Check::Generic => {
                     let look = *generic.get_or_insert_with(|| plausible(bytes, m.end()));
                     match (look, RULES[r as usize].pre) {
@@ -223,6 +244,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         (Some(l), Pre::KeyValue) => l.op == Op::KeyValue,
                         (Some(l), Pre::Call) => l.op == Op::Call,
                         (Some(l), Pre::Kwarg) => l.op == Op::Assign && kwarg_before(bytes, m.start()),
+                        (Some(_), Pre::Directive | Pre::Jaas | Pre::Literal) => false,
                     }
                 }
             };
@@ -250,15 +272,33 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
             }
             Matcher::Sibling => {
                 if let Some((n, (s, e))) = sibling_value(bytes, a, b) {
-                    consider(bytes, r, s, e, Some(&bytes[n.0..n.1]), &mut candidates);
+                    let name = &bytes[n.0..n.1];
+                    if secretish(name) {
+                        consider(bytes, r, s, e, Some(name), &mut candidates);
+                    } else {
+                        // A session cookie's value (`{"name": "_shop_session", "value": …}`, a
+                        // HAR's `cookies`): random values only (round 6).
+                        consider_gated(bytes, r, s, e, Some(b"session_token"), Gate::Context, &mut candidates);
+                    }
                 }
             }
             Matcher::HeaderList => header_list(bytes, r, b, &mut candidates),
             Matcher::Block => block(bytes, r, a, b, &mut candidates),
             Matcher::Vendor => vendor(bytes, r, a, b, &mut candidates),
             Matcher::Pair => {
-                if let Some((n, (s, e))) = pair(bytes, a, b) {
-                    consider(bytes, r, s, e, Some(&bytes[n.0..n.1]), &mut candidates);
+                if let Some((n, values)) = pair(bytes, a, b) {
+                    for (i, (s, e)) in values.into_iter().flatten().enumerate() {
+                        // A later element is a value only as one token (a list of words is
+                        // not a password: `["token", "password", "api key"]`).
+                        if i > 0 && bytes[s..e].iter().any(u8::is_ascii_whitespace) {
+                            break;
+                        }
+                        let before = candidates.len();
+                        consider(bytes, r, s, e, Some(&bytes[n.0..n.1]), &mut candidates);
+                        if candidates.len() > before {
+                            break;
+                        }
+                    }
                 }
             }
             Matcher::K8sSecret => k8s_secret(bytes, r, a, &mut candidates),
@@ -348,6 +388,39 @@ fn cli_plausible(bytes: &[u8], a: usize) -> bool {
     // By hand: a `memmem` finder costs more to build than 40 bytes take to scan.
     let lo = a.saturating_sub(40);
     bytes[lo..a].windows(2).any(|w| w == b"--")
+}
+
+/// `Pre::Literal`'s look at a keyword hit ending at `b`: the rest of the name, a closing
+/// quote or none, blanks, `=`, `:`, `,` or `=>`, blanks, then an opening quote followed by at
+/// least 24 bytes before the line ends.
+fn literal_plausible(bytes: &[u8], b: usize) -> bool {
+    let n = bytes.len();
+    let mut p = b;
+    while p < n && p - b < 24 && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b'_' | b'.' | b'-')) {
+        p += 1;
+    }
+    if p < n && bytes[p] == b'\\' {
+        p += 1;
+    }
+    if p < n && matches!(bytes[p], b'"' | b'\'') {
+        p += 1;
+    }
+    while p < n && matches!(bytes[p], b' ' | b'\t') {
+        p += 1;
+    }
+    match bytes.get(p) {
+        Some(b'=') if bytes.get(p + 1) == Some(&b'>') => p += 2,
+        Some(b'=' | b':' | b',') => p += 1,
+        _ => return false,
+    }
+    while p < n && matches!(bytes[p], b' ' | b'\t') {
+        p += 1;
+    }
+    if !matches!(bytes.get(p), Some(b'"' | b'\'')) {
+        return false;
+    }
+    let end = n.min(p + 26);
+    end - p == 26 && !bytes[p + 1..end].iter().any(|&c| c == b'\n' || c == bytes[p])
 }
 
 /// `prose_secret`'s look at a keyword hit `a..b`, by hand (secret words are frequent in
@@ -614,6 +687,24 @@ fn secretish(name: &[u8]) -> bool {
         || VENDOR_KEY_HEADERS.iter().any(|h| lower == h.as_bytes())
 }
 
+/// A cookie's name that says it holds a session (round 6: a HAR's cookies, `{"name":
+/// "_shop_session", "value": …}`): a word starting `sess`, or `sid`, `remember`, `jwt`.
+fn sessionish(name: &[u8]) -> bool {
+    // One pass by bytes, no allocation: this runs at every `"name"` of a transcript.
+    let at = |i: usize, w: &[u8]| name.len() >= i + w.len() && name[i..i + w.len()].eq_ignore_ascii_case(w);
+    let word_at = |i: usize, w: &[u8]| {
+        at(i, w)
+            && (i == 0 || !name[i - 1].is_ascii_alphabetic())
+            && name.get(i + w.len()).is_none_or(|c| !c.is_ascii_alphabetic())
+    };
+    (0..name.len()).any(|i| match name[i] | 0x20 {
+        b's' => at(i, b"sess") || word_at(i, b"sid"),
+        b'r' => at(i, b"remember"),
+        b'j' => word_at(i, b"jwt"),
+        _ => false,
+    })
+}
+
 /// Skip an optional backslash and a quote at `p`; whether one was there.
 fn skip_quote(bytes: &[u8], p: &mut usize) -> bool {
     let q = if bytes.get(*p) == Some(&b'\\') { *p + 1 } else { *p };
@@ -707,7 +798,7 @@ fn sibling_value(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
     let name = &bytes[ns..ne];
     if name.len() < 2
         || !name.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
-        || !secretish(name)
+        || !(secretish(name) || sessionish(name))
     {
         return None;
     }
@@ -1037,6 +1128,17 @@ enum Opens {
     Wrapped,
 }
 
+/// The start of the name around a keyword hit at `a` that ends at `ne`, when the name could be
+/// a secret's (3+ bytes, a secret word in it).
+fn secret_name_start(bytes: &[u8], a: usize, ne: usize) -> Option<usize> {
+    let mut ns = a;
+    while ns > a.saturating_sub(64) && is_name_byte(bytes[ns - 1]) {
+        ns -= 1;
+    }
+    let name = &bytes[ns..ne];
+    (name.len() >= 3 && secretish(name)).then_some(ns)
+}
+
 /// `Matcher::Block` at a keyword hit `a..b`: the name around it must end its line opening
 /// a block, a label or a table column (checked first, forward, a few bytes); then at most
 /// `BLOCK_LINES` lines below are read for the value.
@@ -1045,6 +1147,21 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
     let mut ne = b;
     while ne < n.min(b + 64) && is_name_byte(bytes[ne]) {
         ne += 1;
+    }
+    // A list of secrets (round 6): every item, each gated by the name in the singular
+    // (`api_keys` → `api_key`).
+    let items = position::list_items(bytes, ne);
+    if !items.is_empty() {
+        let Some(ns) = secret_name_start(bytes, a, ne) else { return };
+        let name = &bytes[ns..ne];
+        let lower = name.to_ascii_lowercase();
+        let plural =
+            [&b"keys"[..], b"tokens", b"secrets", b"passwords", b"passphrases"].iter().any(|w| lower.ends_with(w));
+        let singular = if plural { &name[..name.len() - 1] } else { name };
+        for (s, e) in items {
+            consider_gated(bytes, r, s, e, Some(singular), Gate::Assignment, out);
+        }
+        return;
     }
     let mut p = ne;
     // Closing quotes (plain or escaped) and Markdown emphasis.
@@ -1102,14 +1219,8 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             }
         }
     }
-    let mut ns = a;
-    while ns > a.saturating_sub(64) && is_name_byte(bytes[ns - 1]) {
-        ns -= 1;
-    }
+    let Some(ns) = secret_name_start(bytes, a, ne) else { return };
     let name = &bytes[ns..ne];
-    if name.len() < 3 || !secretish(name) {
-        return;
-    }
     // The header line's start and indentation.
     let lo = ns.saturating_sub(400);
     let mut ls = ns;
@@ -1431,7 +1542,14 @@ fn match_window(bytes: &[u8], r: usize, ws: usize, we: usize, out: &mut Vec<Cand
         return;
     }
     for caps in c.re.captures_iter(Input::new(hay)) {
-        let Some(s) = c.secret.and_then(|i| caps.get_group(i)).or_else(|| caps.get_group(0)) else { continue };
+        let Some(s) = c
+            .secret
+            .and_then(|i| caps.get_group(i))
+            .or_else(|| c.secret2.and_then(|i| caps.get_group(i)))
+            .or_else(|| caps.get_group(0))
+        else {
+            continue;
+        };
         let name = c.name.and_then(|i| caps.get_group(i)).map(|n| &bytes[ws + n.start..ws + n.end]);
         consider(bytes, r, ws + s.start, ws + s.end, name, out);
     }
@@ -1468,7 +1586,7 @@ fn consider_gated(
     while e < bytes.len() && (bytes[e] & 0xC0) == 0x80 {
         e += 1;
     }
-    if matches!(gate, Gate::Context | Gate::Named) {
+    if matches!(gate, Gate::Context | Gate::Named | Gate::Line) {
         // Prose: a sentence's closing punctuation is not part of the token.
         while e > s && matches!(bytes[e - 1], b'.' | b',' | b';' | b':' | b'!' | b'?' | b')') {
             e -= 1;
@@ -1498,6 +1616,10 @@ fn consider_gated(
         // (round 5: `--token <40 hex>` of an internal CLI).
         Gate::Assignment if rule.kind == "cli_secret" => flag(secret, name.unwrap_or("")),
         Gate::Assignment => assignment(secret, name.unwrap_or("")),
+        Gate::Line => assignment(secret, name.unwrap_or("")),
+        Gate::Password => password_position(secret, name),
+        Gate::Structured => flag(secret, name.unwrap_or("")),
+        Gate::Random => random_literal(secret, name.unwrap_or("")),
     };
     // A Supabase anon key is public by design (a JWT whose payload says `"role":"anon"`).
     let ok = ok && !(secret.starts_with("eyJ") && anon_jwt(secret));
@@ -1514,6 +1636,51 @@ fn anon_jwt(v: &str) -> bool {
     let Some(decoded) = checks::decode_base64(payload.trim_end_matches('=').as_bytes()) else { return false };
     let compact: Vec<u8> = decoded.into_iter().filter(|c| !c.is_ascii_whitespace()).collect();
     memchr::memmem::find(&compact, b"\"role\":\"anon\"").is_some()
+}
+
+/// `Gate::Password`: a value in a password's position (round 6) is gated as a `password`
+/// assignment's; not the user name (`name`, when the rule captured it) again, and not a
+/// port, a number or a port mapping (`-p 8080:80`).
+fn password_position(v: &str, name: Option<&str>) -> bool {
+    name != Some(v)
+        && !v.bytes().all(|c| c.is_ascii_digit() || matches!(c, b':' | b'.' | b'-' | b'/'))
+        && assignment(v, "password")
+}
+
+/// `Gate::Random`: a quoted literal under a secret's or a salt's name (round 6: frameworks'
+/// generated salts and keys hold spaces and punctuation). The name: its last word (modifiers
+/// dropped) `salt`, `pepper`, `key` or `secret`, no `public` word, not a non-secret key
+/// (`cache_key`). The value: 24+ characters, not a placeholder, URL or path, three classes of
+/// lower, upper, digit and punctuation, entropy ≥ 4.0 bits, few blanks and not prose (at
+/// most one word of 3+ letters between blanks).
+fn random_literal(v: &str, name: &str) -> bool {
+    let mut w = checks::words(name);
+    strip_modifiers(&mut w);
+    let n = w.len();
+    let Some(last) = w.last().map(String::as_str) else { return false };
+    if !matches!(last, "salt" | "pepper" | "key" | "secret") || w.iter().any(|x| x == "public" || x == "pub") {
+        return false;
+    }
+    if n >= 2 && last == "key" && checks::NOT_SECRET_BEFORE.contains(&w[n - 2].as_str()) && w[n - 2] != "auth" {
+        return false;
+    }
+    let b = v.as_bytes();
+    if b.len() < 24 || checks::is_placeholder_literal(v) || v.contains("://") || v.starts_with('/') || v.contains("{{")
+    {
+        return false;
+    }
+    let classes = [
+        b.iter().any(u8::is_ascii_lowercase),
+        b.iter().any(u8::is_ascii_uppercase),
+        b.iter().any(u8::is_ascii_digit),
+        b.iter().any(|c| c.is_ascii_punctuation()),
+    ]
+    .iter()
+    .filter(|&&x| x)
+    .count();
+    let blanks = b.iter().filter(|&&c| c == b' ').count();
+    let words = v.split(' ').filter(|t| t.len() >= 3 && t.bytes().all(|c| c.is_ascii_alphabetic())).count();
+    classes >= 3 && blanks * 8 <= b.len() && words <= 1 && checks::shannon_entropy(v) >= 4.0
 }
 
 /// A password in a URL, a connection string or a command line, or a header value.
@@ -1727,7 +1894,16 @@ fn assignment(v: &str, name: &str) -> bool {
         return false;
     }
     let b = v.as_bytes();
-    if PASSWORD_WORDS.contains(&last) || last.ends_with("password") || last.ends_with("passwd") {
+    let password = PASSWORD_WORDS.contains(&last) || last.ends_with("password") || last.ends_with("passwd");
+    // Words joined by `-`, `_` or `.` (`X-Api-Key`, a header's name beside `API_KEY` in a
+    // tuple: round 6) are a name, not a key's value; a password may be words.
+    if !password
+        && v.contains(['-', '_', '.'])
+        && v.split(['-', '_', '.']).all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_alphabetic()))
+    {
+        return false;
+    }
+    if password {
         let classes = [
             b.iter().any(u8::is_ascii_lowercase),
             b.iter().any(u8::is_ascii_uppercase),
@@ -1855,10 +2031,58 @@ fn skip_ws_fwd(bytes: &[u8], p: &mut usize, limit: usize) {
     }
 }
 
-/// `Matcher::Pair` at a secret word `a..b`: the word is inside the first string of a JSON
-/// array of two strings, `["X-Api-Key", "…"]` (whitespace and escaped newlines between),
-/// plain or JSON-escaped; the name's span and the second string's (an auth scheme dropped).
-fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
+/// Skip a line-number gutter at a line start `p` (a `Read` result's `    12→`, `cat -n`'s
+/// `    12\t`, raw or JSON-escaped `\t`): the text after it is the file's line.
+fn skip_gutter(bytes: &[u8], p: &mut usize, limit: usize) {
+    let mut q = *p;
+    while q < limit && matches!(bytes[q], b' ' | b'\t') {
+        q += 1;
+    }
+    let digits = q;
+    while q < limit && q - digits < 7 && bytes[q].is_ascii_digit() {
+        q += 1;
+    }
+    if q == digits {
+        return;
+    }
+    let rest = &bytes[q..limit];
+    let len = if rest.starts_with("→".as_bytes()) {
+        3
+    } else if rest.starts_with(b"\\t") {
+        2
+    } else if rest.first() == Some(&b'\t') {
+        1
+    } else {
+        return;
+    };
+    *p = q + len;
+}
+
+/// `skip_ws_fwd` over lines: whitespace, raw or escaped newlines and, after a newline, a
+/// line-number gutter.
+fn skip_lines_fwd(bytes: &[u8], p: &mut usize, limit: usize) {
+    loop {
+        let before = *p;
+        skip_ws_fwd(bytes, p, limit);
+        let skipped = &bytes[before..*p];
+        let crossed = skipped.contains(&b'\n') || skipped.windows(2).any(|w| w == b"\\n");
+        let at = *p;
+        if crossed {
+            skip_gutter(bytes, p, limit);
+        }
+        if *p == at || *p >= limit {
+            return;
+        }
+    }
+}
+
+/// `Matcher::Pair` at a secret word `a..b`: the word is inside a string that is an element of
+/// a sequence literal — a JSON array `["X-Api-Key", "…"]`, a tuple `("DD_API_KEY", "…")` —
+/// first or after a comma, plain or JSON-escaped, over lines (whitespace, escaped newlines and
+/// line-number gutters between: round 6); the name's span and the spans of the next strings
+/// of the sequence, at most three (an auth scheme dropped): the first its gate accepts is the
+/// value (`("DD_API_KEY", "us5", "<key>")`).
+fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])> {
     let name_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
     let mut ns = a;
     while ns > 0 && a - ns < 64 && name_byte(bytes[ns - 1]) {
@@ -1869,7 +2093,8 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
     }
     let escaped = ns >= 2 && bytes[ns - 2] == b'\\';
     let mut p = ns - 1 - escaped as usize;
-    // Back over whitespace, raw or escaped, to the array's `[`.
+    // Back over whitespace, raw or escaped, and a gutter's digits, to the sequence's `[` or
+    // `(`, or the comma after an earlier element.
     let lo = p.saturating_sub(64);
     loop {
         if p <= lo {
@@ -1878,55 +2103,61 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, Range)> {
         match bytes[p - 1] {
             b' ' | b'\t' | b'\n' | b'\r' => p -= 1,
             b'n' | b't' | b'r' if p >= 2 && bytes[p - 2] == b'\\' => p -= 2,
-            b'[' => break,
-            _ => return None,
+            b'[' | b'(' | b',' => break,
+            _ => {
+                // A gutter (`12→`) after a newline: back over it.
+                let mut q = p;
+                if q >= 3 && &bytes[q - 3..q] == "→".as_bytes() {
+                    q -= 3;
+                } else {
+                    return None;
+                }
+                let d = q;
+                while q > lo && bytes[q - 1].is_ascii_digit() {
+                    q -= 1;
+                }
+                if q == d {
+                    return None;
+                }
+                p = q;
+            }
         }
     }
     let mut ne = b;
     while ne < bytes.len() && ne - b < 64 && name_byte(bytes[ne]) {
         ne += 1;
     }
+    // A quote at `q` (`\"` when the sequence is JSON-escaped): the byte after it.
+    let quote = |q: usize| {
+        let q = if escaped { q + (bytes.get(q) == Some(&b'\\')) as usize } else { q };
+        (bytes.get(q) == Some(&b'"') && (!escaped || bytes[q - 1] == b'\\')).then_some(q + 1)
+    };
     let mut q = ne;
-    if escaped {
-        if bytes.get(q) != Some(&b'\\') {
-            return None;
+    let mut values: [Option<Range>; 3] = [None; 3];
+    for slot in values.iter_mut() {
+        // The end of the previous string, a comma, the next string.
+        let Some(after) = quote(q) else { break };
+        q = after;
+        let limit = bytes.len().min(q + 96);
+        skip_lines_fwd(bytes, &mut q, limit);
+        if bytes.get(q) != Some(&b',') {
+            break;
         }
         q += 1;
+        let limit = bytes.len().min(q + 96);
+        skip_lines_fwd(bytes, &mut q, limit);
+        let Some(vs) = quote(q) else { break };
+        let Some(ve) = quoted_end(bytes, vs, escaped, 4096) else { break };
+        *slot = Some(strip_scheme(bytes, vs, ve));
+        q = ve;
     }
-    if bytes.get(q) != Some(&b'"') {
-        return None;
-    }
-    q += 1;
-    let limit = bytes.len().min(q + 64);
-    skip_ws_fwd(bytes, &mut q, limit);
-    if bytes.get(q) != Some(&b',') {
-        return None;
-    }
-    q += 1;
-    let limit = bytes.len().min(q + 64);
-    skip_ws_fwd(bytes, &mut q, limit);
-    if escaped {
-        if bytes.get(q) != Some(&b'\\') {
-            return None;
-        }
-        q += 1;
-    }
-    if bytes.get(q) != Some(&b'"') {
-        return None;
-    }
-    let vs = q + 1;
-    let ve = quoted_end(bytes, vs, escaped, 4096)?;
-    let mut t = ve + 1 + escaped as usize;
-    let limit = bytes.len().min(t + 64);
-    skip_ws_fwd(bytes, &mut t, limit);
-    if bytes.get(t) != Some(&b']') {
-        return None;
-    }
+    values[0]?;
+    // Last: it allocates, and most strings after `,` are an object's members (`, "key":`).
     let name = &bytes[ns..ne];
     if name.len() < 3 || !secretish(name) {
         return None;
     }
-    Some(((ns, ne), strip_scheme(bytes, vs, ve)))
+    Some(((ns, ne), values))
 }
 
 /// A line start at `p`: after a newline, raw or JSON-escaped.

@@ -14,6 +14,20 @@ fn out(text: &str) -> String {
     run(text).text.unwrap_or_else(|| text.to_string())
 }
 
+/// Each `(text, kind, leaked)`: `leaked` is gone, a hit of `kind` says so, the line count is
+/// kept and redacting again finds nothing.
+fn assert_caught<T: AsRef<str>>(cases: &[(T, &str, &str)]) {
+    for (text, kind, leaked) in cases {
+        let text = text.as_ref();
+        let r = run(text);
+        let o = r.text.clone().unwrap_or_default();
+        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
+        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
+    }
+}
+
 /// A GitHub-shaped token built from parts (push protection).
 fn ghp() -> String {
     format!("ghp_{}", "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4")
@@ -491,14 +505,7 @@ fn third_round_contextual_secrets_are_caught() {
             "kUxo+v+B",
         ),
     ];
-    for (text, kind, leaked) in &cases {
-        let r = run(text);
-        let o = r.text.clone().unwrap_or_default();
-        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
-        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
-    }
+    assert_caught(&cases);
     // The same siblings JSON-escaped in a transcript line stay valid JSON.
     let line = serde_json::json!({"content": "{\n  \"key\": \"x-API-key\",\n  \"value\": \"AQEJ0mfxKuzW8Nw0hE/w018rhyMhsflagh8tkv+oRK2LWu\"\n}"}).to_string();
     let o = out(&line);
@@ -589,14 +596,7 @@ fn fourth_round_context_beyond_the_line_is_caught() {
         ),
         ("BUILDKITE: bkua_9f2c4e7a1b3d5f8e0c2a4d6f8b1e3c5a7d9f0b2c", "buildkite_token", "9f2c4e7a1b3d"),
     ];
-    for (text, kind, leaked) in &cases {
-        let r = run(text);
-        let o = r.text.clone().unwrap_or_default();
-        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
-        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
-    }
+    assert_caught(&cases);
     // The same HCL block JSON-escaped in a transcript line (a `cat -n` tool result) stays JSON.
     let line = serde_json::json!({"content": "     1\u{2192}variable \"api_password\" {\n     2\u{2192}  type = string\n     3\u{2192}  default = \"Wq3zT8vLm2Xk9Rp4Hn7s\"\n     4\u{2192}}"}).to_string();
     let o = out(&line);
@@ -710,14 +710,7 @@ fn fifth_round_structures_and_prose_are_caught() {
             "8e2b4d6f1a3c",
         ),
     ];
-    for (text, kind, leaked) in &cases {
-        let r = run(text);
-        let o = r.text.clone().unwrap_or_default();
-        assert!(!o.contains(leaked), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert!(r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
-        assert_eq!(o.matches('\n').count(), text.matches('\n').count());
-        assert_eq!(run(&o).text, None, "{kind}: redacting twice: {o}");
-    }
+    assert_caught(&cases);
     let line = serde_json::json!({"stdout": k8s}).to_string();
     assert!(serde_json::from_str::<serde_json::Value>(&out(&line)).is_ok());
 }
@@ -738,6 +731,111 @@ fn fifth_round_near_misses_stay() {
         "the cache key: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
         "headers = {'X-Atlassian-Token': 'no-check', 'X-Trace': '90f40e3649b0f726'}",
         "\"vars\": {\"self\": \"<orders.Client object at 0x7f3a2c1d9e50>\", \"token\": \"[Filtered]\"}",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
+
+/// Sixth round: a case per class of position, phrased unlike any corpus line — a directive or
+/// table row, a protocol's credential command, `CONFIG SET` in any case, `net use`'s bare
+/// password, a password flag after a user flag, a relay map line, a JAAS option, a sequence
+/// pair over lines (a tuple, a middle element, a `Read` gutter), a session cookie in a
+/// name/value object, a framework's salt with spaces and punctuation, a primary key, a value
+/// piped to a stdin password reader, Oracle's `user/password@`, an env lookup's fallback, a
+/// list of secrets.
+#[test]
+fn sixth_round_positions_are_caught() {
+    let gutter = serde_json::json!({
+        "content": "    40→PROBES = [\n    41→    (\"STATUS_TOKEN\",\n    42→     \"Vq7Lm2Zx9Kw4Tn8R\"),\n    43→]"
+    })
+    .to_string();
+    let cases: Vec<(String, &str, &str)> = vec![
+        // Directives and table rows.
+        ("bind 127.0.0.1\nmasterauth Ze4Rq9Lm2Xw7\nport 6380\n".into(), "assignment", "Ze4Rq9Lm2Xw7"),
+        ("NAME            VALUE\napi_secret      Hv7Kp2Zq9Lm4Wx8Tc3Nb\n".into(), "assignment", "Hv7Kp2Zq9Lm4"),
+        (serde_json::json!({"stdout": "daemonize no\nrequirepass Pw8Zt2Kq5Lm\n"}).to_string(), "assignment", "Pw8Zt2Kq5Lm"),
+        ("│ SMTP_PASSWORD │ Qa5Zm9Lx2Wv   │\n".into(), "assignment", "Qa5Zm9Lx2Wv"),
+        ("username ops privilege 15 secret 0 Tn6Wq1Zk8Lp\n".into(), "assignment", "Tn6Wq1Zk8Lp"),
+        // A protocol's credential command.
+        ("127.0.0.1:6379> auth Jq3Vm8Lz1Xk\nOK\n".into(), "protocol_password", "Jq3Vm8Lz1Xk"),
+        ("1733000000.1 [0 unix:/run/redis.sock] \"AUTH\" \"svc\" \"Wr2Nx7Kq4Lz\"\n".into(), "protocol_password", "Wr2Nx7Kq4Lz"),
+        ("USER anonymous-no\nPASS Hm4Zq9Wl2Xt\n".into(), "protocol_password", "Hm4Zq9Wl2Xt"),
+        ("a001 LOGIN mailer Gx7Lq2Vz9Kp\n".into(), "protocol_password", "Gx7Lq2Vz9Kp"),
+        ("redis-cli -h cache CONFIG SET requirepass \"Kc9Wz3Lq7Vm\"\n".into(), "cli_secret", "Kc9Wz3Lq7Vm"),
+        // Command lines.
+        ("net use T: \\\\build01\\drop Zx8Kq2Lm5Vw /user:CI\\runner\n".into(), "cli_secret", "Zx8Kq2Lm5Vw"),
+        ("plink -ssh -l deploy -pw Rv3Lq8Zm2Kx bastion.test\n".into(), "cli_secret", "Rv3Lq8Zm2Kx"),
+        ("smbclient -L //nas.test -U backup%Yq5Wz1Lm8Kt\n".into(), "cli_secret", "Yq5Wz1Lm8Kt"),
+        ("printf '%s' 'Vz7Kq2Lm9Xw' | podman login quay.test -u bot --password-stdin\n".into(), "cli_secret", "Vz7Kq2Lm9Xw"),
+        ("echo 'ops:Hq3Lz8Vm2Kw' | chpasswd\n".into(), "cli_secret", "Hq3Lz8Vm2Kw"),
+        ("expdp admin/Kx9Lq2Vm7Zw@PRODDB schemas=HR\n".into(), "connection_string", "Kx9Lq2Vm7Zw"),
+        ("ssh-keygen -t ed25519 -f deploy_ci -N 'Qm4Zx8Lw2Vk' -C ci\n".into(), "cli_secret", "Qm4Zx8Lw2Vk"),
+        ("wpa_passphrase \"Office 5G\" Zt7Kq2Lm9Wx > /etc/wpa.conf\n".into(), "cli_secret", "Zt7Kq2Lm9Wx"),
+        ("rabbitmqctl add_user ingest Wb8Lq3Zm6Vt\n".into(), "cli_secret", "Wb8Lq3Zm6Vt"),
+        ("mosquitto_passwd -b /etc/mosquitto/passwd sensor Hk5Zq9Lm2Vx\n".into(), "cli_secret", "Hk5Zq9Lm2Vx"),
+        ("CREATE USER reporting IDENTIFIED BY Rq7Zm2Lx9Wk;\n".into(), "sql_password", "Rq7Zm2Lx9Wk"),
+        // A relay map line; a JAAS option.
+        ("[smtp.mailhost.test]:465 alerts@corp.test:Lw9Zq2Km6Vx\n".into(), "assignment", "Lw9Zq2Km6Vx"),
+        (
+            "KafkaServer {\n  org.apache.kafka.common.security.plain.PlainLoginModule required\n  user_ingest=\"Mk2Zq8Lw5Vx\";\n};\n".into(),
+            "assignment",
+            "Mk2Zq8Lw5Vx",
+        ),
+        // Sequence pairs over lines: a tuple, a middle element, a Read result's gutter.
+        ("CREDS = (\n    \"SENTRY_AUTH_TOKEN\",\n    \"c9f2e7a1b4d8e3f6a0c5b2d9e4f7a1c3\",\n)\n".into(), "assignment", "c9f2e7a1b4d8"),
+        ("(\"PAGERDUTY_KEY\", \"eu\", \"Qz8Lm3Vx7Kw2Nt5R\")".into(), "assignment", "Qz8Lm3Vx7Kw2"),
+        (gutter.clone(), "assignment", "Vq7Lm2Zx9Kw4"),
+        // A session cookie in a name/value object.
+        (
+            "\"cookies\": [\n  {\n    \"name\": \"laravel_session\",\n    \"value\": \"Xk3Lm8Qz2Vw7Nt4Rb9Pc6Hd1\"\n  }\n]".into(),
+            "assignment",
+            "Xk3Lm8Qz2Vw7",
+        ),
+        // Frameworks' salts and keys: spaces and punctuation; a primary key.
+        ("define('SECURE_AUTH_SALT', 'x]7Lq 2#Vm(9Zk!w4@Tn&8Rb^1Pc*6Hd');".into(), "assignment", "x]7Lq 2#Vm"),
+        ("SECRET_KEY = 'dj-k#9z@Lq2!Vm8$Xw4^Tn7&Rb3*Pc6(Hd'\n".into(), "assignment", "dj-k#9z@Lq2"),
+        ("active_record_encryption:\n  primary_key: Tz4Lq9Vm2Kx7Wn3Rb8Pc5Hd1Js6Gf0U\n".into(), "assignment", "Tz4Lq9Vm2Kx7"),
+        ("{\"keyName\": \"key1\", \"primaryKey\": \"Vq8Lm3Zx7Kw2Tn5Rb9Pc4Hd6Jf1Gs0U\"}".into(), "assignment", "Vq8Lm3Zx7Kw2"),
+        // Fallbacks after env lookups; lists of secrets.
+        ("token = ENV[\"SLACK_SIGNING_SECRET\"] || \"Lm7Zq2Vx9Kw4Tn8Rb3Pc\"\n".into(), "assignment", "Lm7Zq2Vx9Kw4"),
+        ("secret = os.environ.get(\"WEBHOOK_SECRET\") or \"Pq2Lm8Zx5Vw7Kt3N\"\n".into(), "assignment", "Pq2Lm8Zx5Vw7"),
+        ("{\"signing_keys\": [\"Kx8Lq3Vm7Zw2Tn5Rb9P\", \"Zw2Tn5Rb9PKx8Lq3Vm7\"]}".into(), "assignment", "Zw2Tn5Rb9PKx8"),
+        ("admin_passwords:\n  - Rt6#Lq9Vm2Zx\n  - Wk3!Zq8Lm5Vx\n".into(), "assignment", "Wk3!Zq8Lm5Vx"),
+    ];
+    assert_caught(&cases);
+    assert!(serde_json::from_str::<serde_json::Value>(&out(&gutter)).is_ok());
+}
+
+/// Sixth round: what the position rules leave alone — prose about passwords and `AUTH`,
+/// ports after `-p`, `-u` without a password, piped variables, `sqlplus /`, env fallbacks that
+/// are not secrets, directives with switches, masks and placeholders, non-secret pairs and
+/// lists, a database's primary key, a public key, a format string under `key`, JAAS-like
+/// options outside a login module, relay-like lines without a password.
+#[test]
+fn sixth_round_near_misses_stay() {
+    for text in [
+        "The AUTH command takes a password argument.",
+        "Type AUTH and the password interactively.",
+        "password reset\ntoken: pending\nThe secret santa list",
+        "net use Z: \\\\server\\share /persistent:yes",
+        "ssh -p 2222 -l root host\ndocker run -u 1000 -p 8080:80 nginx\npsql -U postgres -p 5432\nmysql -u root -p",
+        "echo $DOCKER_TOKEN | docker login -u ci --password-stdin",
+        "sqlplus / as sysdba",
+        "ssh-keygen -t ed25519 -N '' -f id_ci\nrabbitmqctl add_user\nALTER USER app IDENTIFIED BY VALUES",
+        "a user is identified by the token it presents",
+        "const env = process.env.NODE_ENV || \"development\"; const port = process.env.PORT || \"3000\"",
+        "PasswordAuthentication no\nPubkeyAuthentication yes\ntoken_ttl   768h\npassword    ********\napi_key     <your-api-key>",
+        "| Name | Value |\n| TOKEN_TTL | 3600 |",
+        "primary_key: id\nself.primary_key = \"account_uuid\"",
+        "public_key = \"Xq3$Lm9!Vz2@Kp7#Wt4%Nc8^Rb1&Pd6*\"",
+        "key_format = \"%(asctime)s - %(name)s - %(levelname)s - %(message)s\"",
+        "description: \"Stores the signing key for JWTs; rotate it every 90 days, please.\"",
+        "SERVICES = [\n    (\"API_KEY\", \"X-Api-Key\"),\n    (\"password\", \"string\", \"required\"),\n]",
+        "\"keywords\": [\"token\", \"password\", \"secret\", \"api key\"]",
+        "allowed_keys:\n  - read\n  - write\n",
+        "user_agent=\"Mozilla/5.0 (X11; Linux x86_64)\"\nuser_pool_id=\"us-east-1_AbC123xyz\"",
+        "smtp.example.test 10:30\nrelay.example.test host:8080",
     ] {
         let r = run(text);
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
