@@ -178,8 +178,9 @@ fn run_corpus(corpus_name: &str, bars: Bars) {
 
 /// The sixth held-out corpus (`redacteval6`, session 11, 2026-12-02; written while the sixth
 /// round's rules were written, never opened by their author): the measurement (docs/privacy.md,
-/// "Sixth held-out corpus"). Bars: its figures as measured by the lead.
+/// "Sixth held-out corpus, scored"). Bars: its figures, the same before and after the sixth
+/// round: 193 of 203 caught, 8 of 171 near-misses redacted, 10 labelled values stored.
 #[test]
 fn redaction_heldout6_corpus_through_save_artifact() {
-    run_corpus("heldout6", Bars { min_caught: 0, max_false_positives: 171, max_leaked: 320 });
+    run_corpus("heldout6", Bars { min_caught: 193, max_false_positives: 8, max_leaked: 10 });
 }
