@@ -106,6 +106,19 @@ pub(super) struct Analysis {
     pub(super) log_label: u64,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
+    /// The main clause says that something takes another's place ([`REPLACEMENT`]: *instead,
+    /// replaced, switched, migrated, swapped, superseded, anymore*, "no longer"):
+    /// a change, not one more fact (eighth round).
+    pub(super) replaces: bool,
+    /// The subject ends at a link verb, `:` or `=` ("The studio *is* …", "Owner: …"): what
+    /// follows is the subject's value or state (eighth round).
+    pub(super) linked: bool,
+    /// Stems of the predicate's content words (qualifiers aside), sorted: what is said of the
+    /// subject (eighth round).
+    pub(super) pred_stems: Vec<u64>,
+    /// Stems of the main clause's words of the opposition lexicon, sorted (eighth round: a
+    /// span of words that holds one is a change, not a scope).
+    pub(super) pole_stems: Vec<u64>,
     /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"), or a
     /// qualifier is a word of the qualifier table ("in the US"): its qualifiers say which part
     /// of the world it is about (fifth round).
@@ -251,6 +264,7 @@ impl Scratch {
         let shaped = decision && decision_shape(tk, start, end, skip, role);
         let mut participle = None;
         let mut log_label = 0;
+        let mut linked = false;
         if !shaped {
             if let Some((se, ps)) = generic_split(tk, start, end, skip) {
                 role[start..se].fill(Role::Subject);
@@ -270,6 +284,7 @@ impl Scratch {
                     log_label = h | 1;
                 }
                 participle = participle_at(tk, ps, end);
+                linked = true;
             } else if decision
                 && let Some(f) = (start + 1..end).find(|&i| {
                     // "runs for six weeks": a duration, not what the decision is for.
@@ -298,6 +313,7 @@ impl Scratch {
         }
         let mut a = Analysis { decision, ..Analysis::default() };
         a.action = participle.map_or(0, |k| stem(tk.w(k)));
+        a.linked = linked;
         a.log_label = log_label;
 
         // A leading adverbial ("At the Poplar office, …", "On the Team plan, …", "For
@@ -476,6 +492,12 @@ impl Scratch {
                     let st = stem(synonym_of(w).unwrap_or(w));
                     a.stems.push(st);
                     a.seq.push((w.as_bytes()[0], st));
+                    if role[i] == Role::Predicate && !qual[i] {
+                        a.pred_stems.push(st);
+                    }
+                    if tk.has(i, W_OPPOSITE) {
+                        a.pole_stems.push(st);
+                    }
                     if tk.has(i, W_QUALIFIER)
                         && let Some(c) = QUALIFIER_TABLE.iter().position(|(_, ws)| ws.contains(&w))
                     {
@@ -535,6 +557,12 @@ impl Scratch {
             if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
                 a.exclusive = true;
             }
+            if tk.is_any(i, REPLACEMENT)
+                || tk.is_any(i, REPLACE_VERBS)
+                || (tk.is(i, "longer") && i > start && tk.is(i - 1, "no"))
+            {
+                a.replaces = true;
+            }
         }
         // The alternatives table (fourth round): members read as poles of their groups.
         let mut i = start;
@@ -583,6 +611,10 @@ impl Scratch {
         a.core_words.dedup();
         a.stems.sort_unstable();
         a.stems.dedup();
+        a.pred_stems.sort_unstable();
+        a.pred_stems.dedup();
+        a.pole_stems.sort_unstable();
+        a.pole_stems.dedup();
         a.scope_stems.sort_unstable();
         a.scope_stems.dedup();
         a.names.sort_unstable();
@@ -710,6 +742,25 @@ fn in_relative(tk: &Toks, start: usize, i: usize) -> bool {
 
 /// Verbs of replacement: "replace A with B" rejects A.
 const REPLACE_VERBS: &[&str] = &["replace", "replaces", "replacing", "swap", "swaps", "swapping", "substitute"];
+
+/// Words that say something takes another's place (eighth round: [`Analysis::replaces`]),
+/// beside [`REPLACE_VERBS`] and "no longer".
+const REPLACEMENT: &[&str] = &[
+    "instead",
+    "replaced",
+    "swapped",
+    "substituted",
+    "switch",
+    "switched",
+    "switches",
+    "switching",
+    "migrate",
+    "migrated",
+    "migrating",
+    "superseded",
+    "supersedes",
+    "anymore",
+];
 
 /// Prepositions that open a leading adverbial of scope, up to a comma ("At the Bow office,
 /// …").

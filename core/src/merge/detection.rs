@@ -11,12 +11,13 @@
 
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
+use super::classes::{different_facts, inter, minus, opposed, opposed_lexicon, other_scope, subset};
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
 use super::values::Value;
 use super::values::{slots_meet, values_agree, values_clash, values_incompatible};
-use super::words::{ALTERNATIVES_BASE, synonym_of};
+use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
 /// The lifecycle compatibility table. `None` means incompatible (a conflict); otherwise the
@@ -336,25 +337,6 @@ fn action_words(words: &[u64]) -> Vec<u64> {
     out
 }
 
-/// Whether, for some group of the opposition lexicon, both claims use a member and none in
-/// common ("weekly" / "monthly", "raise" / "lower").
-fn opposed(s: &Analysis, t: &Analysis) -> bool {
-    s.poles.iter().any(|&p| opposed_in(s, t, p >> 8))
-}
-
-/// Whether both claims use members of group `g` (of the lexicon or the alternatives table)
-/// and none in common.
-fn opposed_in(s: &Analysis, t: &Analysis, g: u16) -> bool {
-    s.poles.iter().any(|&p| p >> 8 == g)
-        && t.poles.iter().any(|q| q >> 8 == g)
-        && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
-}
-
-/// [`opposed`], in a group of the opposition lexicon (not the alternatives table).
-fn opposed_lexicon(s: &Analysis, t: &Analysis) -> bool {
-    s.poles.iter().any(|&p| (p >> 8) < ALTERNATIVES_BASE as u16 && opposed_in(s, t, p >> 8))
-}
-
 /// A detected disagreement before ids and grouping.
 pub(super) struct Found {
     pub(super) kind: ConflictKind,
@@ -376,6 +358,9 @@ pub(super) struct Found {
     /// How related the two claims are (shared stems, subject, head): ranks a source claim's
     /// pairs for the cap of [`MAX_LISTED`].
     pub(super) strength: u32,
+    /// The (source, target) units the conflict was found on (claim conflicts only): what the
+    /// eighth round's classes read ([`eighth_round`]).
+    pub(super) units: Option<(Unit, Unit)>,
 }
 
 /// Each source claim is listed against at most this many target claims (issue 19, sixth
@@ -405,16 +390,6 @@ fn scope(x: &Analysis) -> Vec<u64> {
     q.sort_unstable();
     q.dedup();
     q
-}
-
-/// Sorted `a` without the words in sorted `b`.
-fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
-    a.iter().copied().filter(|w| b.binary_search(w).is_err()).collect()
-}
-
-/// Sorted `a` ∩ sorted `b`.
-fn inter(a: &[u64], b: &[u64]) -> Vec<u64> {
-    a.iter().copied().filter(|w| b.binary_search(w).is_ok()).collect()
 }
 
 /// Whether two claims can be compared beyond their subject and word-set keys: same section or
@@ -1049,7 +1024,7 @@ pub(super) fn eligible(b: &Block) -> bool {
 
 /// A claim unit: (block, 0) is a block's own first clause, (block, k) its k-th sub-claim (a
 /// later clause or sentence, a nested item; fifth round).
-type Unit = (usize, usize);
+pub(super) type Unit = (usize, usize);
 
 /// The analysis of a unit of an analysed block.
 fn unit_an<'d>(doc: &'d Doc, (b, k): Unit) -> &'d Analysis {
@@ -1335,6 +1310,7 @@ pub(super) fn detect_claims(
                     certainty,
                     hint,
                     strength: strength(sa, ta),
+                    units: Some((su, tu)),
                 });
             }
 
@@ -1419,6 +1395,7 @@ pub(super) fn detect_claims(
                         certainty,
                         hint,
                         strength: strength(sa, ta),
+                        units: Some((su, tu)),
                     });
                     continue;
                 }
@@ -1446,6 +1423,7 @@ pub(super) fn detect_claims(
                                 certainty: Certainty::Possible,
                                 hint: None,
                                 strength: strength(sa, ta),
+                                units: Some((su, tu)),
                             });
                             continue;
                         }
@@ -1499,6 +1477,7 @@ pub(super) fn detect_claims(
                     certainty: Certainty::Possible,
                     hint: None,
                     strength: strength(sa, ta),
+                    units: Some((su, tu)),
                 });
             }
         }
@@ -1523,14 +1502,15 @@ pub(super) fn detect_claims(
         // at most half as related is not listed after it (seventh round: one listing per
         // source claim when the second target claim is far weaker).
         let mut first: Option<u32> = None;
-        for f in mine.drain(..) {
+        for mut f in mine.drain(..) {
             if f.certainty == Certainty::Certain {
+                eighth_round(&mut f, s, t);
                 out.push(f);
             } else if room > 0 && !(f.hint.is_some() && first.is_some_and(|fs| 2 * f.strength <= fs)) {
                 room -= 1;
                 first.get_or_insert(f.strength);
-                let mut f = f;
                 show_the_clash(&mut f, s, si, t);
+                eighth_round(&mut f, s, t);
                 out.push(f);
             } else {
                 *unlisted += 1;
@@ -1570,12 +1550,50 @@ pub(super) fn detect_claims(
                 certainty: Certainty::Possible,
                 hint: Some(hint.unwrap_or_else(|| weak_hint(w.shared))),
                 strength: w.strength,
+                units: Some((w.su, w.tu)),
             });
             if let Some(f) = out.last_mut() {
                 show_the_clash(f, s, si, t);
             }
         }
     }
+}
+
+/// Eighth round: the hint of a scope that differs (`classes::other_scope`).
+pub(super) const H_OTHER_SCOPE: &str =
+    "the same claim for another scope (a qualifier or a modifier of the subject differs)";
+
+/// Eighth round (issue 19): a conflict already chosen for listing, read for the classes of
+/// compatible pairs (`classes`): between two scopes ([`other_scope`]) a certain conflict
+/// becomes possible and a possible one without a hint gains [`H_OTHER_SCOPE`]; a possible one
+/// without a hint about two different facts of one subject ([`different_facts`]) gains
+/// "different facts about <subject>". The listing is decided before and does not change: a
+/// demoted pair stays listed, with its hint, in the hinted groups of the order.
+fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
+    let Some((su, tu)) = f.units else { return };
+    if f.hint.is_some() {
+        return;
+    }
+    let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
+    let hint = if other_scope(sa, ta) {
+        H_OTHER_SCOPE.to_string()
+    } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s.blocks[su.0].sec, t.blocks[tu.0].sec) {
+        if f.subject.is_empty() {
+            "different facts about one subject".to_string()
+        } else {
+            format!("different facts about {}", f.subject)
+        }
+    } else {
+        return;
+    };
+    if f.certainty == Certainty::Certain {
+        f.kind = ConflictKind::RelatedClaims;
+        f.certainty = Certainty::Possible;
+        f.order.0 = rank(false, false, true);
+    } else {
+        f.order.0 = f.order.0.max(3) + 2;
+    }
+    f.hint = Some(hint);
 }
 
 /// A source claim's weakly related pairs whose compatible hint is computed, at most (the
@@ -1690,11 +1708,6 @@ pub(super) fn same_words_conflict(s: &Analysis, t: &Analysis) -> Option<Conflict
     } else {
         None
     }
-}
-
-/// Whether sorted `a` is contained in sorted `b`.
-fn subset(a: &[u64], b: &[u64]) -> bool {
-    a.iter().all(|x| b.binary_search(x).is_ok())
 }
 
 #[cfg(test)]
@@ -1873,6 +1886,12 @@ mod probe {
             words.insert(fold_hash(&w.to_lowercase()));
         }
         println!("widened {:?}", widened(&s, &t, sec, sec, &words).is_some());
+        println!(
+            "facts {} scope {} opening {}",
+            different_facts(&s, &t, sec, sec),
+            other_scope(&s, &t),
+            super::super::classes::opening_scope(&s, &t)
+        );
     }
 }
 

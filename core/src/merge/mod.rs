@@ -46,6 +46,7 @@
 
 mod analysis;
 mod claims;
+mod classes;
 mod detection;
 mod ids;
 mod render;
@@ -150,6 +151,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             certainty: if status_hint.is_some() { Certainty::Possible } else { Certainty::Certain },
             hint: status_hint,
             strength: u32::MAX,
+            units: None,
         });
     }
     let (s_next, s_next_line) = effective_next_action(&source.next_action, &s);
@@ -194,6 +196,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             certainty,
             hint: hint.map(str::to_string),
             strength: u32::MAX,
+            units: None,
         });
     }
     let s_words = doc_words(&s, &source.next_action);

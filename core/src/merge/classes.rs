@@ -1,0 +1,277 @@
+//! Classes of claim pairs (issue 19, eighth round): what two related claims are, by the shape
+//! of what they say rather than by their words — the opposition between them, and the two
+//! classes of compatible pairs the rules can name: **different facts about one subject** and
+//! **the same claim for another scope**.
+//!
+//! What it is for: [`opposed`] and its variants (moved here from `detection`, which uses them),
+//! the sorted-set helpers the rules share ([`inter`], [`minus`], [`subset`]), and
+//! [`different_facts`] / [`other_scope`], which `detection` applies to conflicts already
+//! chosen for listing: a possible conflict with no hint gains one, a certain conflict between
+//! two scopes becomes possible with one. They never decide whether a pair is listed, so no
+//! related pair leaves the list or the count.
+//!
+//! What it is not for: relating claims (`detection::related`, the widened tier), deciding that
+//! a pair contradicts (the certain rules), or reading a claim (`analysis`). The classes are
+//! lexical guesses about shape: they demote, with a hint the user reads; they never drop.
+
+use super::analysis::Analysis;
+use super::claims::CURRENT_STATE;
+use super::values::{slots_meet, values_incompatible};
+use super::words::ALTERNATIVES_BASE;
+
+/// Sorted `a` without the words in sorted `b`.
+pub(super) fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().copied().filter(|w| b.binary_search(w).is_err()).collect()
+}
+
+/// Sorted `a` ∩ sorted `b`.
+pub(super) fn inter(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().copied().filter(|w| b.binary_search(w).is_ok()).collect()
+}
+
+/// Whether sorted `a` is contained in sorted `b`.
+pub(super) fn subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter().all(|x| b.binary_search(x).is_ok())
+}
+
+/// Whether, for some group of the opposition lexicon, both claims use a member and none in
+/// common ("weekly" / "monthly", "raise" / "lower").
+pub(super) fn opposed(s: &Analysis, t: &Analysis) -> bool {
+    s.poles.iter().any(|&p| opposed_in(s, t, p >> 8))
+}
+
+/// Whether both claims use members of group `g` (of the lexicon or the alternatives table)
+/// and none in common.
+fn opposed_in(s: &Analysis, t: &Analysis, g: u16) -> bool {
+    s.poles.iter().any(|&p| p >> 8 == g)
+        && t.poles.iter().any(|q| q >> 8 == g)
+        && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
+}
+
+/// [`opposed`], in a group of the opposition lexicon (not the alternatives table).
+pub(super) fn opposed_lexicon(s: &Analysis, t: &Analysis) -> bool {
+    s.poles.iter().any(|&p| (p >> 8) < ALTERNATIVES_BASE as u16 && opposed_in(s, t, p >> 8))
+}
+
+/// A change between the two claims: one negated and not the other (or a negative verb on one
+/// side only), opposite members of one group, typed values that cannot both hold, a word that
+/// one claim rejects and the other says, or a claim that says something takes another's place
+/// ("instead of", "no longer", "switched").
+fn changed(s: &Analysis, t: &Analysis) -> bool {
+    s.negated != t.negated
+        || s.neg_pole != t.neg_pole
+        || s.replaces
+        || t.replaces
+        || opposed(s, t)
+        || values_incompatible(&s.values, &t.values)
+        || !inter(&s.rejected, &t.core_words).is_empty()
+        || !inter(&t.rejected, &s.core_words).is_empty()
+}
+
+/// What a unit says of its subject, given the stems two claims share: the predicate's stems
+/// when the claim has a subject; otherwise the stems after the shared words it opens with
+/// ("*Night calls* peak between 2 and 4 am"; at most two words of its own before them). `None` when a shared stem is part of it (the
+/// two claims share a verb or an object: "was caused by X" / "was caused by Y") or when it is
+/// empty.
+fn predicate(x: &Analysis, shared: &[u64]) -> Option<Vec<u64>> {
+    let pred = if x.subject.is_some() {
+        x.pred_stems.clone()
+    } else {
+        // A word or two before them ("*Most* night calls …") may be the claim's own.
+        let from = x.seq.iter().position(|&(_, st)| shared.binary_search(&st).is_ok())?;
+        if from > 2 {
+            return None;
+        }
+        let run = from + x.seq[from..].iter().take_while(|&&(_, st)| shared.binary_search(&st).is_ok()).count();
+        let mut lead: Vec<u64> = x.seq[from..run].iter().map(|p| p.1).collect();
+        lead.sort_unstable();
+        if !subset(shared, &lead) {
+            return None;
+        }
+        let mut p: Vec<u64> = x.seq[run..].iter().map(|p| p.1).collect();
+        p.sort_unstable();
+        p.dedup();
+        p
+    };
+    (!pred.is_empty() && inter(&pred, shared).is_empty()).then_some(pred)
+}
+
+/// **Different facts about one subject** (eighth round): two claims about one subject (the
+/// same subject key or head word, a subject word in common, or the same words they open with)
+/// that say things about different attributes of it, with nothing changed between them
+/// ([`changed`]):
+///
+/// - their typed values are of different families — a date against a quantity, a yes/no
+///   against an amount, a duration against a percentage ("The kiln batch takes 9 hours" / "The
+///   kiln batch is fired at 1,240 °C on a Tuesday");
+/// - or what each says of the subject shares no word with the other's (different verbs or
+///   complements: "Night calls peak between 2 and 4 am" / "Most night calls come from
+///   families") — unless both are a bare value after a link verb or a colon ("The venue is
+///   the Arts Centre" / "The venue is the Town Hall": one slot, two values), each names
+///   something the other does not (two choices), one states an exclusive or a final state
+///   (*only, still, closed, paused*), or both are Current State claims (two states of one
+///   moment: "The kiln is firing the glaze batch" / "The kiln is down for a new element").
+///
+/// Not for: two values of one slot (they clash: a certain rule or the related tier says so),
+/// a change ("no longer", "instead of", "switched"), two choices of names.
+pub(super) fn different_facts(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    if changed(s, t) {
+        return false;
+    }
+    let shared = inter(&s.stems, &t.stems);
+    if shared.is_empty() {
+        return false;
+    }
+    let one_subject = (s.subject.is_some() && s.subject == t.subject)
+        || (s.head != 0 && s.head == t.head)
+        || !inter(&s.subject_words, &t.subject_words).is_empty()
+        || (predicate(s, &shared).is_some() && predicate(t, &shared).is_some());
+    if !one_subject {
+        return false;
+    }
+    // A cause is one slot ("… happened because X" / "The root cause … was Y"); so is a bare
+    // decision's choice ("Use X for bedding" / "Bed the cubicles with Y").
+    if s.cause || t.cause || s.bare_verb != 0 || t.bare_verb != 0 || s.verb_stem != 0 || t.verb_stem != 0 {
+        return false;
+    }
+    if !s.values.is_empty() && !t.values.is_empty() && !slots_meet(&s.values, &t.values) {
+        return true;
+    }
+    if s_sec == CURRENT_STATE && t_sec == CURRENT_STATE {
+        return false;
+    }
+    if s.exclusive || t.exclusive || !s.later_pole_words.is_empty() || !t.later_pole_words.is_empty() {
+        return false;
+    }
+    // One word or two swapped in a claim otherwise the same (the substitution shape: "…
+    // requests go to the on-call registrar" / "… go to the on-call pharmacist").
+    let (only_s, only_t) = (s.stems.len() - shared.len(), t.stems.len() - shared.len());
+    if only_s.max(only_t) <= 2 && shared.len() >= 2 * only_s.max(only_t) {
+        return false;
+    }
+    let bare = |x: &Analysis| x.linked && x.action == 0;
+    if bare(s) && bare(t) {
+        return false;
+    }
+    // Names each side states that the other does not: two choices of one slot.
+    if !minus(&s.name_stems, &t.stems).is_empty() && !minus(&t.name_stems, &s.stems).is_empty() {
+        return false;
+    }
+    predicate(s, &shared).is_some() && predicate(t, &shared).is_some()
+}
+
+/// A unit's qualifiers when they say which part of the world it is about: a leading
+/// adverbial ("In staging, …") or words of the qualifier table ("… in the EU") — not an
+/// *in*/*for* phrase of the predicate, which is what is said of the subject ("Disputes are
+/// heard in London" / "… in Dublin", fifth round).
+fn scope_qualifiers(x: &Analysis) -> &[u64] {
+    if x.leading_scope { &x.qualifiers } else { &[] }
+}
+
+/// The modifiers of a unit's subject: its words other than the head, when the subject is a
+/// plain noun phrase of its own (no preposition inside it: in "Memory available to the game on
+/// Switch" the head is not the thing measured; not carried from its claim), sorted.
+fn modifiers(x: &Analysis) -> Vec<u64> {
+    if !x.attribute.is_empty() || x.subject.is_none() || x.subject_carried {
+        return Vec::new();
+    }
+    x.subject_words.iter().copied().filter(|&w| w != x.head).collect()
+}
+
+/// Each side has a word the other lacks, and no such word is said anywhere in the other claim
+/// (then it is the value, not the scope: "The demo ships first on Windows" / "… on Linux").
+fn differ_apart(a: &[u64], b: &[u64], s: &Analysis, t: &Analysis) -> bool {
+    let (only_a, only_b) = (minus(a, b), minus(b, a));
+    !only_a.is_empty()
+        && !only_b.is_empty()
+        && inter(&only_a, &t.core_words).is_empty()
+        && inter(&only_b, &s.core_words).is_empty()
+}
+
+/// **The same claim for another scope** (eighth round): the claims differ in which part of
+/// the world they are about while the rest agrees —
+///
+/// - the same head word of a plain subject, with modifiers that differ both ways ("*Staging*
+///   deploys are automatic" / "*Production* deploys are manual, approved by on-call";
+///   "*Agency* candidates accept offers 40 % of the time" / "*Referral* candidates …");
+/// - or a scope qualifier on both sides (a leading adverbial on one at least, or words of the
+///   qualifier table) that differ both ways, with the same head word or a word in common
+///   outside both scopes ("In the winter timetable every sailing is off-peak" / "Peak fares
+///   apply on weekend sailings in the summer timetable").
+///
+/// - or the same words but for what each opens with ([`opening_scope`]: "*Agency* candidates
+///   accept offers 40 % of the time" / "*Referral* candidates accept offers 70 % …").
+///
+/// In all, no differing word may be said anywhere in the other claim.
+///
+/// Not for: one scope inside the other ("the database" / "the primary database": the same
+/// thing, the subject rules apply), *in*/*for* phrases of the predicate that are what is said
+/// ("heard in London" / "heard in Dublin"), subjects with a preposition inside.
+pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
+    let same_head = s.head != 0 && s.head == t.head;
+    if same_head && differ_apart(&modifiers(s), &modifiers(t), s, t) {
+        return true;
+    }
+    if opening_scope(s, t) {
+        return true;
+    }
+    let (qs, qt) = (scope_qualifiers(s), scope_qualifiers(t));
+    let (qs, qt) = match (qs.is_empty(), qt.is_empty()) {
+        (true, true) => return false,
+        // One leading adverbial against the other's for/in phrase ("… in the summer timetable").
+        (true, false) => (&s.qualifiers[..], qt),
+        (false, true) => (qs, &t.qualifiers[..]),
+        (false, false) => (qs, qt),
+    };
+    if qs.is_empty() || qt.is_empty() {
+        return false;
+    }
+    let rest = inter(&minus(&s.core_words, qs), &minus(&t.core_words, qt));
+    (same_head || !rest.is_empty()) && differ_apart(qs, qt, s, t)
+}
+
+/// The content words a unit opens with before the words it shares with the other, when they
+/// are its scope: the two claims are the same words but for one span each, at the same place
+/// near the start (after at most one shared word: "Deliveries *within England and Wales* use
+/// the 48-hour box" / "Deliveries *to Scotland* use the 72-hour box"), of 1 to 4 words, part
+/// of the subject when the claim has one, the shared words in the same order in both, with at
+/// most 3 more words of their own later; the span holds no word of the
+/// opposition lexicon (then it is the change: "*Increase* the titrant rate" / "*Decrease* …").
+/// Not between imperatives or bare decisions, whose words after the verb are the choice
+/// ("Use *Postgres* for the queue" / "Use *SQLite* for the queue").
+pub(super) fn opening_scope(s: &Analysis, t: &Analysis) -> bool {
+    if s.bare_verb != 0 || t.bare_verb != 0 || s.verb_stem != 0 || t.verb_stem != 0 {
+        return false;
+    }
+    if s.negated != t.negated || s.replaces || t.replaces {
+        return false;
+    }
+    let shared = inter(&s.stems, &t.stems);
+    if shared.len() < 2 {
+        return false;
+    }
+    let span = |x: &Analysis| -> Option<(usize, usize)> {
+        let is_shared = |k: usize| shared.binary_search(&x.seq[k].1).is_ok();
+        let from = (0..x.seq.len()).find(|&k| !is_shared(k))?;
+        let to = (from..x.seq.len()).find(|&k| is_shared(k))?;
+        let later = (to..x.seq.len()).filter(|&k| !is_shared(k)).count();
+        // With a subject, the span is part of it, not of what is said of it.
+        let in_subject =
+            x.subject.is_none() || x.seq[from..to].iter().all(|p| x.pred_stems.binary_search(&p.1).is_err());
+        (from <= 1 && (1..=4).contains(&(to - from)) && to + 2 <= x.seq.len() && later <= 3 && in_subject)
+            .then_some((from, to))
+    };
+    let (Some((a, b)), Some((c, d))) = (span(s), span(t)) else { return false };
+    // At the same place in both, and the shared words in the same order (not "A over B" / "B
+    // over A").
+    let in_order = |x: &Analysis| -> Vec<u64> {
+        x.seq.iter().map(|p| p.1).filter(|st| shared.binary_search(st).is_ok()).collect()
+    };
+    if a != c || in_order(s) != in_order(t) {
+        return false;
+    }
+    let pole = |x: &Analysis, from: usize, to: usize| {
+        x.seq[from..to].iter().any(|&(_, st)| x.pole_stems.binary_search(&st).is_ok())
+    };
+    !pole(s, a, b) && !pole(t, c, d)
+}
