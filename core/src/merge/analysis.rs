@@ -119,6 +119,11 @@ pub(super) struct Analysis {
     /// Stems of the main clause's words of the opposition lexicon, sorted (eighth round: a
     /// span of words that holds one is a change, not a scope).
     pub(super) pole_stems: Vec<u64>,
+    /// Words of the main clause that name a deployment environment or a plan tier
+    /// ([`ENVIRONMENTS`]: *production, staging, sandbox, free, pro* …), as keys, sorted: scopes
+    /// the qualifier table does not list (eighth round; they do not take part in relating or
+    /// listing, only in the class `classes::other_scope`).
+    pub(super) environments: Vec<u64>,
     /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"), or a
     /// qualifier is a word of the qualifier table ("in the US"): its qualifiers say which part
     /// of the world it is about (fifth round).
@@ -557,6 +562,9 @@ impl Scratch {
             if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
                 a.exclusive = true;
             }
+            if !skip[i] && tk.is_any(i, ENVIRONMENTS) {
+                a.environments.push(tk.key(i));
+            }
             if tk.is_any(i, REPLACEMENT)
                 || tk.is_any(i, REPLACE_VERBS)
                 || (tk.is(i, "longer") && i > start && tk.is(i - 1, "no"))
@@ -615,6 +623,8 @@ impl Scratch {
         a.pred_stems.dedup();
         a.pole_stems.sort_unstable();
         a.pole_stems.dedup();
+        a.environments.sort_unstable();
+        a.environments.dedup();
         a.scope_stems.sort_unstable();
         a.scope_stems.dedup();
         a.names.sort_unstable();
@@ -765,6 +775,32 @@ const REPLACEMENT: &[&str] = &[
 /// Prepositions that open a leading adverbial of scope, up to a comma ("At the Bow office,
 /// …").
 const LEADING_SCOPE: &[&str] = &["at", "on", "for", "in", "during", "across", "within", "under", "from"];
+
+/// Deployment environments and plan tiers (eighth round, [`Analysis::environments`]): which
+/// copy of a system, or which plan of a product, a claim is about ("Staging deploys are
+/// automatic" / "Production deploys are manual"; "Free tier: 3 projects" / "Pro tier:
+/// unlimited").
+const ENVIRONMENTS: &[&str] = &[
+    "production",
+    "prod",
+    "staging",
+    "stage",
+    "sandbox",
+    "preview",
+    "dev",
+    "development",
+    "test",
+    "testing",
+    "qa",
+    "uat",
+    "local",
+    "free",
+    "pro",
+    "plus",
+    "team",
+    "teams",
+    "trial",
+];
 
 /// Words that end a subject's attribute: what follows names the thing measured.
 const ATTRIBUTE_ENDS: &[&str] = &["of", "on", "at", "in", "for", "across", "over", "per", "within", "under"];

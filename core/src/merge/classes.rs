@@ -199,6 +199,9 @@ fn differ_apart(a: &[u64], b: &[u64], s: &Analysis, t: &Analysis) -> bool {
 ///   outside both scopes ("In the winter timetable every sailing is off-peak" / "Peak fares
 ///   apply on weekend sailings in the summer timetable").
 ///
+/// - or words of a deployment environment or a plan tier that differ ("in *staging*" / "in
+///   *production*", "*Free* tier" / "*Pro* tier"), neither claim stating an exclusive state
+///   ("still in staging");
 /// - or the same words but for what each opens with ([`opening_scope`]: "*Agency* candidates
 ///   accept offers 40 % of the time" / "*Referral* candidates accept offers 70 % …").
 ///
@@ -213,6 +216,12 @@ pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
         return true;
     }
     if opening_scope(s, t) {
+        return true;
+    }
+    // Environments or plan tiers that differ ("in staging" / "in production"), unless one
+    // claim asserts its state to the exclusion of another ("still in staging", "staging only":
+    // where the thing is, not which copy the claim is about).
+    if !s.exclusive && !t.exclusive && differ_apart(&s.environments, &t.environments, s, t) {
         return true;
     }
     let (qs, qt) = (scope_qualifiers(s), scope_qualifiers(t));

@@ -1564,7 +1564,8 @@ pub(super) const H_OTHER_SCOPE: &str =
     "the same claim for another scope (a qualifier or a modifier of the subject differs)";
 
 /// Eighth round (issue 19): a conflict already chosen for listing, read for the classes of
-/// compatible pairs (`classes`): between two scopes ([`other_scope`]) a certain conflict
+/// compatible pairs (`classes`): between two scopes ([`other_scope`], or the qualifier table's
+/// [`scoped_apart`]) a certain conflict
 /// becomes possible and a possible one without a hint gains [`H_OTHER_SCOPE`]; a possible one
 /// without a hint about two different facts of one subject ([`different_facts`]) gains
 /// "different facts about <subject>". The listing is decided before and does not change: a
@@ -1575,7 +1576,7 @@ fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         return;
     }
     let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
-    let hint = if other_scope(sa, ta) {
+    let hint = if other_scope(sa, ta) || scoped_apart(sa, ta) {
         H_OTHER_SCOPE.to_string()
     } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s.blocks[su.0].sec, t.blocks[tu.0].sec) {
         if f.subject.is_empty() {
