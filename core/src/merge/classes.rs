@@ -160,12 +160,19 @@ pub(super) fn different_facts(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: u
     predicate(s, &shared).is_some() && predicate(t, &shared).is_some()
 }
 
-/// A unit's qualifiers when they say which part of the world it is about: a leading
-/// adverbial ("In staging, …") or words of the qualifier table ("… in the EU") — not an
+/// A unit's qualifiers when they say which part of the world it is about: the words after
+/// *for*/*in* in its subject ("In the winter timetable every sailing …"), a leading adverbial
+/// ("In staging, …") or words of the qualifier table ("… in the EU") — not an
 /// *in*/*for* phrase of the predicate, which is what is said of the subject ("Disputes are
 /// heard in London" / "… in Dublin", fifth round).
-fn scope_qualifiers(x: &Analysis) -> &[u64] {
-    if x.leading_scope { &x.qualifiers } else { &[] }
+fn scope_qualifiers(x: &Analysis) -> Vec<u64> {
+    let mut q: Vec<u64> = x.scope.clone();
+    if x.leading_scope {
+        q.extend_from_slice(&x.qualifiers);
+    }
+    q.sort_unstable();
+    q.dedup();
+    q
 }
 
 /// The modifiers of a unit's subject: its words other than the head, when the subject is a
@@ -227,16 +234,16 @@ pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
     let (qs, qt) = (scope_qualifiers(s), scope_qualifiers(t));
     let (qs, qt) = match (qs.is_empty(), qt.is_empty()) {
         (true, true) => return false,
-        // One leading adverbial against the other's for/in phrase ("… in the summer timetable").
-        (true, false) => (&s.qualifiers[..], qt),
-        (false, true) => (qs, &t.qualifiers[..]),
+        // One scope against the other's for/in phrase ("… in the summer timetable").
+        (true, false) => (s.qualifiers.clone(), qt),
+        (false, true) => (qs, t.qualifiers.clone()),
         (false, false) => (qs, qt),
     };
     if qs.is_empty() || qt.is_empty() {
         return false;
     }
-    let rest = inter(&minus(&s.core_words, qs), &minus(&t.core_words, qt));
-    (same_head || !rest.is_empty()) && differ_apart(qs, qt, s, t)
+    let rest = inter(&minus(&s.core_words, &qs), &minus(&t.core_words, &qt));
+    (same_head || !rest.is_empty()) && differ_apart(&qs, &qt, s, t)
 }
 
 /// The content words a unit opens with before the words it shares with the other, when they
