@@ -113,8 +113,8 @@ pub(super) struct Analysis {
     /// The subject ends at a link verb, `:` or `=` ("The studio *is* …", "Owner: …"): what
     /// follows is the subject's value or state (eighth round).
     pub(super) linked: bool,
-    /// Stems of the predicate's content words (qualifiers aside), sorted: what is said of the
-    /// subject (eighth round).
+    /// Stems of the predicate's content words (its *for*/*in* phrases too), sorted: what is
+    /// said of the subject (eighth round).
     pub(super) pred_stems: Vec<u64>,
     /// Stems of the main clause's words of the opposition lexicon, sorted (eighth round: a
     /// span of words that holds one is a change, not a scope).
@@ -124,6 +124,9 @@ pub(super) struct Analysis {
     /// the qualifier table does not list (eighth round; they do not take part in relating or
     /// listing, only in the class `classes::other_scope`).
     pub(super) environments: Vec<u64>,
+    /// Stems of the words after "% of" / "percent of" (up to three content words: "70 % of
+    /// *flaky failures*"), sorted: the whole a percentage is of (eighth round).
+    pub(super) pct_wholes: Vec<u64>,
     /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"), or a
     /// qualifier is a word of the qualifier table ("in the US"): its qualifiers say which part
     /// of the world it is about (fifth round).
@@ -497,7 +500,7 @@ impl Scratch {
                     let st = stem(synonym_of(w).unwrap_or(w));
                     a.stems.push(st);
                     a.seq.push((w.as_bytes()[0], st));
-                    if role[i] == Role::Predicate && !qual[i] {
+                    if role[i] == Role::Predicate {
                         a.pred_stems.push(st);
                     }
                     if tk.has(i, W_OPPOSITE) {
@@ -534,6 +537,15 @@ impl Scratch {
         }
         a.negated = negations % 2 == 1;
         for i in start..end {
+            if (tk.punct(i) == Some('%') || tk.is_any(i, &["percent", "pct"])) && tk.is(i + 1, "of") {
+                for k in (i + 2..end.min(i + 8))
+                    .take_while(|&k| tk.toks[k].kind == Tk::Word)
+                    .filter(|&k| !tk.has(k, W_STOP | W_NEG))
+                    .take(3)
+                {
+                    a.pct_wholes.push(stem(tk.w(k)));
+                }
+            }
             if tk.toks[i].kind != Tk::Word {
                 continue;
             }
@@ -625,6 +637,8 @@ impl Scratch {
         a.pole_stems.dedup();
         a.environments.sort_unstable();
         a.environments.dedup();
+        a.pct_wholes.sort_unstable();
+        a.pct_wholes.dedup();
         a.scope_stems.sort_unstable();
         a.scope_stems.dedup();
         a.names.sort_unstable();

@@ -16,7 +16,7 @@
 
 use super::analysis::Analysis;
 use super::claims::CURRENT_STATE;
-use super::values::{slots_meet, values_incompatible};
+use super::values::{U_PERCENT, Value, slots_meet, values_clash};
 use super::words::ALTERNATIVES_BASE;
 
 /// Sorted `a` without the words in sorted `b`.
@@ -53,19 +53,35 @@ pub(super) fn opposed_lexicon(s: &Analysis, t: &Analysis) -> bool {
     s.poles.iter().any(|&p| (p >> 8) < ALTERNATIVES_BASE as u16 && opposed_in(s, t, p >> 8))
 }
 
-/// A change between the two claims: one negated and not the other (or a negative verb on one
-/// side only), opposite members of one group, typed values that cannot both hold, a word that
+
+/// A unit's typed values, without its percentages when both claims say what theirs are of and
+/// the wholes share no word ("70 % of flaky failures" / "18 % of merges": two measures, not
+/// two values of one).
+fn other_wholes(x: &Analysis, y: &Analysis) -> Vec<Value> {
+    let apart = !x.pct_wholes.is_empty() && !y.pct_wholes.is_empty() && inter(&x.pct_wholes, &y.pct_wholes).is_empty();
+    x.values.iter().filter(|v| !(apart && matches!(v, Value::Num { unit: U_PERCENT, .. }))).copied().collect()
+}
+
+/// Which change there is between the two claims: one negated and not the other (or a negative verb on one
+/// side only), opposite members of one group, typed values of one kind and unit that differ
+/// (not the loose reading of two numbers, one without a unit: "Two vendors added …" / "27
+/// vendors have signed …"; not percentages of different wholes), a word that
 /// one claim rejects and the other says, or a claim that says something takes another's place
 /// ("instead of", "no longer", "switched").
-fn changed(s: &Analysis, t: &Analysis) -> bool {
-    s.negated != t.negated
-        || s.neg_pole != t.neg_pole
-        || s.replaces
-        || t.replaces
-        || opposed(s, t)
-        || values_incompatible(&s.values, &t.values)
-        || !inter(&s.rejected, &t.core_words).is_empty()
-        || !inter(&t.rejected, &s.core_words).is_empty()
+fn change_of(s: &Analysis, t: &Analysis) -> Option<&'static str> {
+    Some(if s.negated != t.negated || s.neg_pole != t.neg_pole {
+        "polarity"
+    } else if s.replaces || t.replaces {
+        "replacement"
+    } else if opposed(s, t) {
+        "opposition"
+    } else if values_clash(&other_wholes(s, t), &other_wholes(t, s)) {
+        "values"
+    } else if !inter(&s.rejected, &t.core_words).is_empty() || !inter(&t.rejected, &s.core_words).is_empty() {
+        "rejected"
+    } else {
+        return None;
+    })
 }
 
 /// What a unit says of its subject, given the stems two claims share: the predicate's stems
@@ -83,9 +99,9 @@ fn predicate(x: &Analysis, shared: &[u64]) -> Option<Vec<u64>> {
             return None;
         }
         let run = from + x.seq[from..].iter().take_while(|&&(_, st)| shared.binary_search(&st).is_ok()).count();
-        let mut lead: Vec<u64> = x.seq[from..run].iter().map(|p| p.1).collect();
-        lead.sort_unstable();
-        if !subset(shared, &lead) {
+        // (A shared word that names a number's unit is not in the sequence: "2026 wildflower
+        // intake".)
+        if x.seq[run..].iter().any(|p| shared.binary_search(&p.1).is_ok()) {
             return None;
         }
         let mut p: Vec<u64> = x.seq[run..].iter().map(|p| p.1).collect();
@@ -115,49 +131,55 @@ fn predicate(x: &Analysis, shared: &[u64]) -> Option<Vec<u64>> {
 /// Not for: two values of one slot (they clash: a certain rule or the related tier says so),
 /// a change ("no longer", "instead of", "switched"), two choices of names.
 pub(super) fn different_facts(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
-    if changed(s, t) {
-        return false;
+    facts_reason(s, t, s_sec, t_sec).is_none()
+}
+
+/// [`different_facts`], with the reason why not (for the probe and the tests): `None` when
+/// they are different facts.
+pub(super) fn facts_reason(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> Option<&'static str> {
+    if let Some(c) = change_of(s, t) {
+        return Some(c);
     }
     let shared = inter(&s.stems, &t.stems);
     if shared.is_empty() {
-        return false;
+        return Some("no shared");
     }
     let one_subject = (s.subject.is_some() && s.subject == t.subject)
         || (s.head != 0 && s.head == t.head)
         || !inter(&s.subject_words, &t.subject_words).is_empty()
         || (predicate(s, &shared).is_some() && predicate(t, &shared).is_some());
     if !one_subject {
-        return false;
+        return Some("not one subject");
     }
     // A cause is one slot ("… happened because X" / "The root cause … was Y"); so is a bare
     // decision's choice ("Use X for bedding" / "Bed the cubicles with Y").
     if s.cause || t.cause || s.bare_verb != 0 || t.bare_verb != 0 || s.verb_stem != 0 || t.verb_stem != 0 {
-        return false;
+        return Some("cause or bare decision");
     }
     if !s.values.is_empty() && !t.values.is_empty() && !slots_meet(&s.values, &t.values) {
-        return true;
+        return None;
     }
     if s_sec == CURRENT_STATE && t_sec == CURRENT_STATE {
-        return false;
+        return Some("CS x CS");
     }
     if s.exclusive || t.exclusive || !s.later_pole_words.is_empty() || !t.later_pole_words.is_empty() {
-        return false;
+        return Some("exclusive or final state");
     }
     // One word or two swapped in a claim otherwise the same (the substitution shape: "…
     // requests go to the on-call registrar" / "… go to the on-call pharmacist").
     let (only_s, only_t) = (s.stems.len() - shared.len(), t.stems.len() - shared.len());
     if only_s.max(only_t) <= 2 && shared.len() >= 2 * only_s.max(only_t) {
-        return false;
+        return Some("substitution shape");
     }
     let bare = |x: &Analysis| x.linked && x.action == 0;
     if bare(s) && bare(t) {
-        return false;
+        return Some("two bare values");
     }
     // Names each side states that the other does not: two choices of one slot.
     if !minus(&s.name_stems, &t.stems).is_empty() && !minus(&t.name_stems, &s.stems).is_empty() {
-        return false;
+        return Some("two names");
     }
-    predicate(s, &shared).is_some() && predicate(t, &shared).is_some()
+    if predicate(s, &shared).is_some() && predicate(t, &shared).is_some() { None } else { Some("predicates share a word") }
 }
 
 /// A unit's qualifiers when they say which part of the world it is about: the words after

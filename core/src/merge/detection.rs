@@ -79,7 +79,7 @@ pub fn material_next_action(source: &str, target: &str) -> bool {
 /// about X" / "Call the vendor about X"), so keeping both (the source's becomes a next
 /// step) is the suggested answer.
 pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
-    next_action_relation(source, target).filter(|r| r.1.is_none()).map(|r| r.0)
+    next_action_relation(source, target).filter(|r| r.1 != Some(H_SAME_ACTION)).map(|r| r.0)
 }
 
 /// Issue 19, sixth round: next actions are always compared. Two that are neither empty, nor
@@ -90,6 +90,7 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
 pub fn next_action_relation(source: &str, target: &str) -> Option<(Certainty, Option<&'static str>)> {
     match next_action_tier(source, target) {
         NextTier::Conflict(c) => Some((c, None)),
+        NextTier::OtherVerb => Some((Certainty::Possible, Some(H_OTHER_VERB))),
         NextTier::Reworded => Some((Certainty::Possible, Some(H_SAME_ACTION))),
         NextTier::Same => None,
     }
@@ -101,12 +102,17 @@ enum NextTier {
     Same,
     /// One action in other words (verb classes, generic verbs, reordered verbs).
     Reworded,
+    /// The same objects with another verb, neither a word of the opposition lexicon nor one
+    /// that halts or undoes a plan (eighth round): probably one action in other words, listed
+    /// with the hint [`H_OTHER_VERB`].
+    OtherVerb,
     Conflict(Certainty),
 }
 
 fn next_action_tier(source: &str, target: &str) -> NextTier {
     match next_action_tier_inner(source, target) {
-        Ok(c) => NextTier::Conflict(c),
+        Ok(None) => NextTier::OtherVerb,
+        Ok(Some(c)) => NextTier::Conflict(c),
         Err(reworded) => {
             if reworded {
                 NextTier::Reworded
@@ -117,8 +123,9 @@ fn next_action_tier(source: &str, target: &str) -> NextTier {
     }
 }
 
-/// `Ok(tier)` for a conflict; `Err(true)` for one action reworded, `Err(false)` for nothing.
-fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool> {
+/// `Ok(Some(tier))` for a conflict, `Ok(None)` for the same objects with another verb;
+/// `Err(true)` for one action reworded, `Err(false)` for nothing.
+fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty>, bool> {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
         return Err(false);
     }
@@ -126,7 +133,7 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool>
     let a = scratch.analyse([source].into_iter(), false, false);
     let b = scratch.analyse([target].into_iter(), false, false);
     if values_incompatible(&a.values, &b.values) || a.negated != b.negated || opposed(&a, &b) {
-        return Ok(Certainty::Certain);
+        return Ok(Some(Certainty::Certain));
     }
     // One verb with other particles ("Roll back release 4.2" / "Roll forward release 4.2 …",
     // "Scale up" / "Scale down"): two actions, whatever else they share (fifth round).
@@ -134,7 +141,7 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool>
         && pa.0 == pb.0
         && pa.1 != pb.1
     {
-        return Ok(Certainty::Possible);
+        return Ok(Some(Certainty::Possible));
     }
     let (wa, wb) = (action_words(&a.core_words), action_words(&b.core_words));
     if subset(&wa, &wb) || subset(&wb, &wa) {
@@ -170,7 +177,15 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool>
     if (one_action && objects) || ((one_action || reordered) && names && high_overlap(&a.stems, &b.stems)) {
         return Err(true);
     }
-    Ok(Certainty::Possible)
+    // Eighth round: the same objects and names with verbs of other classes ("Trial the Citra dry
+    // hop in FV4" / "Run the Citra dry-hop trial on fermenter 4"), when neither action uses a
+    // word of the opposition lexicon nor a verb that halts or undoes a plan ("Hold the DPA" /
+    // "Send the DPA"; "Reopen the period" / "Lock the period").
+    let halts = |x: &str| first_stem(x).is_some_and(|w| HALTING.iter().any(|h| super::analysis::stem(h) == w));
+    if objects && names && a.poles.is_empty() && b.poles.is_empty() && !halts(source) && !halts(target) {
+        return Ok(None);
+    }
+    Ok(Some(Certainty::Possible))
 }
 
 /// A next action's verb and the particle right after it ("roll *back*", "scale *down*"),
@@ -611,6 +626,16 @@ pub(super) const H_STEPS: &str = "a later step of the same log";
 pub(super) const H_RESTATED: &str = "a restatement in other words";
 pub(super) const H_NEG_VERB: &str = "the same said with a negative verb";
 pub(super) const H_SAME_ACTION: &str = "the same action in other words";
+/// Eighth round: two next actions on the same objects with verbs of other classes.
+pub(super) const H_OTHER_VERB: &str = "the same objects with another verb: probably one action in other words";
+
+/// Verbs that halt, postpone or undo a plan (eighth round): a next action opening with one is
+/// not the other's action in other words, whatever objects they share.
+const HALTING: &[&str] = &[
+    "hold", "pause", "postpone", "defer", "delay", "stop", "halt", "cancel", "withdraw", "withhold", "revert", "undo",
+    "reopen", "lock", "freeze", "drop", "reject", "decline", "scrap", "abandon", "suspend", "recall", "keep", "retire",
+    "remove", "close", "write", "skip", "block", "reverse",
+];
 
 /// Why the rules think two related claims are compatible, if they do (the filters of rounds
 /// 3–5, first that applies): a Situation framing sentence, scopes of the qualifier table or
@@ -1869,6 +1894,22 @@ mod probe {
     /// `MERGE_PROBE="S text|T text|sec"` (sec: d decisions, f findings, c current state).
     #[test]
     fn probe() {
+        if let Ok(f) = std::env::var("MERGE_PROBE_FILE") {
+            for line in std::fs::read_to_string(f).unwrap().lines() {
+                let v: Vec<&str> = line.split('|').collect();
+                let sec = if v[2] == "d" { DECISIONS } else { FINDINGS };
+                let (s, t) = (an(v[0], sec == DECISIONS), an(v[1], sec == DECISIONS));
+                println!(
+                    "{:?} scope={} table={}\n   S {}\n   T {}",
+                    super::super::classes::facts_reason(&s, &t, sec, sec),
+                    other_scope(&s, &t),
+                    scoped_apart(&s, &t),
+                    v[0],
+                    v[1]
+                );
+            }
+            return;
+        }
         let Ok(p) = std::env::var("MERGE_PROBE") else { return };
         let v: Vec<&str> = p.split('|').collect();
         let sec = match v.get(2).copied().unwrap_or("d") {

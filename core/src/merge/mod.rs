@@ -166,7 +166,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     let mut extra_next_step: Option<String> = None;
     let relation =
         next_action_relation(&s_next, &t_next).filter(|&(c, _)| c == Certainty::Certain || !planned(&s_next));
-    if let Some((Certainty::Possible, Some(_))) = relation {
+    if let Some((Certainty::Possible, Some(detection::H_SAME_ACTION))) = relation {
         // Seventh round: the same action in other words (one verb class, the same objects) is
         // kept both without a listing: the target's stays the next action, the source's joins
         // the Next Steps (counted in `unlisted_related`).
