@@ -313,3 +313,47 @@ pub(super) fn opening_scope(s: &Analysis, t: &Analysis) -> bool {
     };
     !pole(s, a, b) && !pole(t, c, d)
 }
+
+/// **The same words in the same order** (eighth round): two units whose content stems are the
+/// same, in the same order, with the same polarity, no rejected alternative, no opposition and
+/// no clashing values — one claim in other spellings or inflections ("We standardise on the
+/// organisation-wide colour palette" / "We standardize on the organization-wide color
+/// palette"). Not "A over B" / "B over A" (the order differs).
+pub(super) fn same_words(s: &Analysis, t: &Analysis) -> bool {
+    !s.stems.is_empty()
+        && s.stems == t.stems
+        && s.seq.iter().map(|p| p.1).eq(t.seq.iter().map(|p| p.1))
+        && change_of(s, t).is_none()
+        && s.rejected.is_empty()
+        && t.rejected.is_empty()
+}
+
+/// **The same value in other words** (eighth round): both units state typed values that agree
+/// (some value of one equals one of the other, of the same kind and unit: "one and a half
+/// hours" / "90 minutes"), none clash, and nothing changed between them ([`change_of`]), and
+/// not both name something the other does not (then the names are the choice: "Launch on 14
+/// July with Acme" / "… with Globex").
+pub(super) fn same_value(s: &Analysis, t: &Analysis) -> bool {
+    // (A capitalised first word is the sentence's, not a name: "Maximum episode length …".)
+    let names = |x: &Analysis| -> Vec<u64> {
+        x.name_stems.iter().copied().filter(|&w| x.seq.first().is_none_or(|p| p.1 != w)).collect()
+    };
+    super::values::values_agree(&s.values, &t.values)
+        && change_of(s, t).is_none()
+        && (subset(&names(s), &t.stems) || subset(&names(t), &s.stems))
+}
+
+/// **Two entries of one log** (eighth round): both units carry a stamp ("Week 12 (20 March):
+/// …", "As of 17 May, …") and the stamps differ, or both state a date and a measure and both
+/// differ ("80 % of tenants moved (as of 17 May)" / "30 % … (as of 3 May)") — successive
+/// states, with the same polarity and no opposition.
+pub(super) fn log_entries(s: &Analysis, t: &Analysis) -> bool {
+    let dates = |x: &Analysis, date: bool| {
+        x.values.iter().filter(|v| matches!(v, Value::Date { .. }) == date).copied().collect::<Vec<_>>()
+    };
+    let stamped = s.log_label != 0 && t.log_label != 0 && s.log_label != t.log_label;
+    // Dated measures: the dates differ and so do the measures (a date alone is the value:
+    // "Conference date: October 16" / "… on 14 October").
+    let dated = values_clash(&dates(s, true), &dates(t, true)) && values_clash(&dates(s, false), &dates(t, false));
+    (stamped || dated) && s.negated == t.negated && !opposed(s, t)
+}

@@ -11,7 +11,9 @@
 
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
-use super::classes::{different_facts, inter, minus, opposed, opposed_lexicon, other_scope, subset};
+use super::classes::{
+    different_facts, inter, log_entries, minus, opposed, opposed_lexicon, other_scope, same_value, same_words, subset,
+};
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
@@ -1589,11 +1591,13 @@ pub(super) const H_OTHER_SCOPE: &str =
     "the same claim for another scope (a qualifier or a modifier of the subject differs)";
 
 /// Eighth round (issue 19): a conflict already chosen for listing, read for the classes of
-/// compatible pairs (`classes`): between two scopes ([`other_scope`], or the qualifier table's
-/// [`scoped_apart`]) a certain conflict
-/// becomes possible and a possible one without a hint gains [`H_OTHER_SCOPE`]; a possible one
-/// without a hint about two different facts of one subject ([`different_facts`]) gains
-/// "different facts about <subject>". The listing is decided before and does not change: a
+/// compatible pairs (`classes`), first that applies: two scopes ([`other_scope`], or the
+/// qualifier table's [`scoped_apart`]: [`H_OTHER_SCOPE`]), one claim in other spellings
+/// ([`same_words`]: [`H_RESTATED`]), the same value in other words ([`same_value`]:
+/// [`H_SAME_VALUE`]), two entries of one log ([`log_entries`]: [`H_STEPS`]) — a certain
+/// conflict becomes possible, a possible one without a hint gains the hint — and, for a
+/// possible one without a hint only, different facts about one subject ([`different_facts`]:
+/// "different facts about <subject>"). The listing is decided before and does not change: a
 /// demoted pair stays listed, with its hint, in the hinted groups of the order.
 fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
     let Some((su, tu)) = f.units else { return };
@@ -1603,6 +1607,12 @@ fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
     let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
     let hint = if other_scope(sa, ta) || scoped_apart(sa, ta) {
         H_OTHER_SCOPE.to_string()
+    } else if same_words(sa, ta) {
+        H_RESTATED.to_string()
+    } else if same_value(sa, ta) {
+        H_SAME_VALUE.to_string()
+    } else if log_entries(sa, ta) {
+        H_STEPS.to_string()
     } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s.blocks[su.0].sec, t.blocks[tu.0].sec) {
         if f.subject.is_empty() {
             "different facts about one subject".to_string()
@@ -1900,10 +1910,13 @@ mod probe {
                 let sec = if v[2] == "d" { DECISIONS } else { FINDINGS };
                 let (s, t) = (an(v[0], sec == DECISIONS), an(v[1], sec == DECISIONS));
                 println!(
-                    "{:?} scope={} table={}\n   S {}\n   T {}",
+                    "{:?} scope={} table={} same_value={} values={:?}/{:?}\n   S {}\n   T {}",
                     super::super::classes::facts_reason(&s, &t, sec, sec),
                     other_scope(&s, &t),
                     scoped_apart(&s, &t),
+                    same_value(&s, &t),
+                    s.values,
+                    t.values,
                     v[0],
                     v[1]
                 );
