@@ -53,7 +53,6 @@ pub(super) fn opposed_lexicon(s: &Analysis, t: &Analysis) -> bool {
     s.poles.iter().any(|&p| (p >> 8) < ALTERNATIVES_BASE as u16 && opposed_in(s, t, p >> 8))
 }
 
-
 /// A unit's typed values, without its percentages when both claims say what theirs are of and
 /// the wholes share no word ("70 % of flaky failures" / "18 % of merges": two measures, not
 /// two values of one).
@@ -179,7 +178,11 @@ pub(super) fn facts_reason(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usiz
     if !minus(&s.name_stems, &t.stems).is_empty() && !minus(&t.name_stems, &s.stems).is_empty() {
         return Some("two names");
     }
-    if predicate(s, &shared).is_some() && predicate(t, &shared).is_some() { None } else { Some("predicates share a word") }
+    if predicate(s, &shared).is_some() && predicate(t, &shared).is_some() {
+        None
+    } else {
+        Some("predicates share a word")
+    }
 }
 
 /// A unit's qualifiers when they say which part of the world it is about: the words after
@@ -356,4 +359,91 @@ pub(super) fn log_entries(s: &Analysis, t: &Analysis) -> bool {
     // "Conference date: October 16" / "… on 14 October").
     let dated = values_clash(&dates(s, true), &dates(t, true)) && values_clash(&dates(s, false), &dates(t, false));
     (stamped || dated) && s.negated == t.negated && !opposed(s, t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+    use crate::merge::claims::{DECISIONS, FINDINGS};
+
+    fn facts(s: &str, t: &str) -> bool {
+        different_facts(&an(s, false), &an(t, false), FINDINGS, FINDINGS)
+    }
+
+    fn scope(s: &str, t: &str) -> bool {
+        other_scope(&an(s, true), &an(t, true))
+    }
+
+    /// Different facts about one subject: different verbs or complements, or values of other
+    /// families; not one slot with two values, a change, two names for one slot.
+    #[test]
+    fn eighth_round_different_facts_about_one_subject() {
+        assert!(facts("Night buses call at the hospital entrance.", "Most night buses carry a defibrillator."));
+        assert!(facts("The harbour ferry crossing takes 35 minutes.", "The harbour ferry crossing costs £12."));
+        assert!(!facts("The harbour ferry crossing takes 35 minutes.", "The harbour ferry crossing takes 50 minutes."));
+        assert!(!facts(
+            "Night buses now stop at the station instead of the square.",
+            "Most night buses carry a defibrillator."
+        ));
+        assert!(!facts("The venue is the Corn Exchange.", "The venue is the Guildhall."));
+        assert!(!facts("Night buses do not stop at hospital entrances.", "Most night buses carry a defibrillator."));
+        // Percentages of different wholes are two measures.
+        assert!(
+            !change_of(&an("Refunds are 4 % of orders.", false), &an("Refunds are 30 % of support tickets.", false))
+                .is_some()
+        );
+        assert_eq!(
+            change_of(&an("Refunds are 4 % of orders.", false), &an("Refunds are 6 % of orders.", false)),
+            Some("values")
+        );
+    }
+
+    /// The same claim for another scope: modifiers of one head, opening words, environments and
+    /// plan tiers; not a place that is the value, not one scope inside the other.
+    #[test]
+    fn eighth_round_the_same_claim_for_another_scope() {
+        assert!(scope("Weekday matinee tickets are £8.", "Holiday matinee tickets are £11."));
+        assert!(scope("Junior members book courts two days ahead.", "Senior members book courts seven days ahead."));
+        assert!(scope("On preview builds, crash analytics are off.", "On production builds, crash analytics are on."));
+        assert!(scope("Webhook retries on the free plan: 2.", "Webhook retries on the pro plan: 8."));
+        assert!(!scope("Arbitration hearings are held in Geneva.", "Arbitration hearings are held in Vienna."));
+        assert!(!scope("The ledger database runs Postgres 16.", "The primary ledger database runs Postgres 15."));
+        // The opening words are the change, not the scope.
+        assert!(!scope("Increase the glaze firing time.", "Decrease the glaze firing time."));
+        // "A over B" / "B over A": the same words, in another order.
+        assert!(!scope(
+            "Walk-in clients outrank booked clients at the desk.",
+            "Booked clients outrank walk-in clients at the desk."
+        ));
+    }
+
+    /// One claim in other spellings, the same value in other words, two entries of one log.
+    #[test]
+    fn eighth_round_restatements_values_and_logs() {
+        let (a, b) =
+            (an("We optimise the catalogue for search.", true), an("We optimize the catalog for search.", true));
+        assert!(same_words(&a, &b));
+        let (a, b) = (
+            an("Walk-in clients outrank booked clients at the desk.", true),
+            an("Booked clients outrank walk-in clients at the desk.", true),
+        );
+        assert!(!same_words(&a, &b));
+        assert!(same_value(&an("The probation period is six months.", true), &an("Probation lasts 26 weeks.", true)));
+        assert!(!same_value(&an("Launch on 3 May with Northwind.", true), &an("Launch on 3 May with Contoso.", true)));
+        assert!(log_entries(
+            &an("Week 3 (14 May): 40 of 120 trees pruned.", false),
+            &an("Week 5 (28 May): 95 of 120 trees pruned.", false)
+        ));
+        assert!(!log_entries(
+            &an("Harvest supper date: 12 June.", false),
+            &an("The harvest supper takes place on 19 June.", false)
+        ));
+        let _ = DECISIONS;
+        // "one and a half hours" is 90 minutes (read as 1.5, not as one and another half).
+        assert!(same_value(
+            &an("Shifts are capped at one and a half hours.", true),
+            &an("Shifts are capped at 90 minutes.", true)
+        ));
+    }
 }

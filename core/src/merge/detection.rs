@@ -1813,6 +1813,35 @@ mod tests {
             "Roll forward release 4.2 on Android with the 4.2.1 hotfix."
         ));
     }
+
+    /// Eighth round: the same objects and names with verbs of other classes are listed with a
+    /// hint; a verb that halts or undoes a plan, or one of the lexicon, keeps them apart.
+    #[test]
+    fn eighth_round_next_actions_on_the_same_objects() {
+        let other = Some((Certainty::Possible, Some(H_OTHER_VERB)));
+        assert_eq!(
+            next_action_relation(
+                "Photograph the cracked greenhouse panels for the insurer.",
+                "Send the insurer photos of the cracked greenhouse panels."
+            ),
+            other
+        );
+        assert_eq!(
+            next_action_relation(
+                "Hold the cracked greenhouse panels claim for the insurer.",
+                "File the cracked greenhouse panels claim with the insurer."
+            ),
+            Some((Certainty::Possible, None))
+        );
+        // Still a conflict for `next_action_conflict` (it is listed).
+        assert_eq!(
+            next_action_conflict(
+                "Photograph the cracked greenhouse panels for the insurer.",
+                "Send the insurer photos of the cracked greenhouse panels."
+            ),
+            Some(Certainty::Possible)
+        );
+    }
 }
 
 #[cfg(test)]
