@@ -478,7 +478,11 @@ impl Scratch {
             if tk.has(i, W_NEG) {
                 // "… random tokens that cannot be reversed", "… the clinics that do not have
                 // them yet": a negation in a relative clause is not the claim's (fourth round).
-                if !in_relative(tk, start, i) {
+                // "no more than 4 hours", "not later than Friday": a bound, not a negation
+                // (eighth round).
+                let bound = tk.is_any(i + 1, &["more", "less", "later", "earlier", "fewer", "sooner", "longer"])
+                    && tk.is(i + 2, "than");
+                if !in_relative(tk, start, i) && !bound {
                     negations += 1;
                 }
                 continue;

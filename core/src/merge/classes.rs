@@ -346,6 +346,26 @@ pub(super) fn same_value(s: &Analysis, t: &Analysis) -> bool {
         && (subset(&names(s), &t.stems) || subset(&names(t), &s.stems))
 }
 
+/// **The same choice over the same alternative** (eighth round): both units set an
+/// alternative aside (", not X", "rather than X", "instead of X") and share a word of it, and
+/// neither says all the words both set aside, nor do both set aside a word the other says (the
+/// mirror: "A, never B" / "B, never A"), nor names a choice the other lacks ("A scaffold
+/// licence is used instead of a pavement closure" / "We apply for a scaffold licence rather
+/// than a full pavement closure"). Not "Use A rather than C" / "Use B rather than C" (each
+/// names its own choice).
+pub(super) fn same_alternative(s: &Analysis, t: &Analysis) -> bool {
+    let common = inter(&s.rejected, &t.rejected);
+    !common.is_empty()
+        && !subset(&common, &s.core_words)
+        && !subset(&common, &t.core_words)
+        // "A, never B" / "B, never A": each sets aside what the other chooses.
+        && (inter(&s.rejected, &t.core_words).is_empty() || inter(&t.rejected, &s.core_words).is_empty())
+        && s.negated == t.negated
+        && !opposed(s, t)
+        && !values_clash(&s.values, &t.values)
+        && (subset(&s.name_stems, &t.stems) || subset(&t.name_stems, &s.stems))
+}
+
 /// **Two entries of one log** (eighth round): both units carry a stamp ("Week 12 (20 March):
 /// …", "As of 17 May, …") and the stamps differ, or both state a date and a measure and both
 /// differ ("80 % of tenants moved (as of 17 May)" / "30 % … (as of 3 May)") — successive
@@ -440,6 +460,17 @@ mod tests {
             &an("The harvest supper takes place on 19 June.", false)
         ));
         let _ = DECISIONS;
+        // "no more than": a bound, not a negation.
+        assert!(!an("Seed trays are watered no more than twice a day.", true).negated);
+        assert!(an("Seed trays are not watered on Sundays.", true).negated);
+        assert!(same_alternative(
+            &an("The river crossing uses a temporary footbridge instead of a ferry, for six weeks.", true),
+            &an("We hire a temporary footbridge rather than a passenger ferry.", true)
+        ));
+        assert!(!same_alternative(
+            &an("Survey the north bank first, never the south bank first.", true),
+            &an("Survey the south bank first, never the north bank first.", true)
+        ));
         // "one and a half hours" is 90 minutes (read as 1.5, not as one and another half).
         assert!(same_value(
             &an("Shifts are capped at one and a half hours.", true),

@@ -12,7 +12,8 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::classes::{
-    different_facts, inter, log_entries, minus, opposed, opposed_lexicon, other_scope, same_value, same_words, subset,
+    different_facts, inter, log_entries, minus, opposed, opposed_lexicon, other_scope, same_alternative, same_value,
+    same_words, subset,
 };
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
@@ -1586,6 +1587,10 @@ pub(super) fn detect_claims(
     }
 }
 
+/// Eighth round: the hint of two choices that set aside the same alternative
+/// (`classes::same_alternative`).
+pub(super) const H_SAME_ALTERNATIVE: &str = "the same choice over the same alternative";
+
 /// Eighth round: the hint of a scope that differs (`classes::other_scope`).
 pub(super) const H_OTHER_SCOPE: &str =
     "the same claim for another scope (a qualifier or a modifier of the subject differs)";
@@ -1594,7 +1599,8 @@ pub(super) const H_OTHER_SCOPE: &str =
 /// compatible pairs (`classes`), first that applies: two scopes ([`other_scope`], or the
 /// qualifier table's [`scoped_apart`]: [`H_OTHER_SCOPE`]), one claim in other spellings
 /// ([`same_words`]: [`H_RESTATED`]), the same value in other words ([`same_value`]:
-/// [`H_SAME_VALUE`]), two entries of one log ([`log_entries`]: [`H_STEPS`]) — a certain
+/// [`H_SAME_VALUE`]), the same choice over the same alternative ([`same_alternative`]:
+/// [`H_SAME_ALTERNATIVE`]), two entries of one log ([`log_entries`]: [`H_STEPS`]) — a certain
 /// conflict becomes possible, a possible one without a hint gains the hint — and, for a
 /// possible one without a hint only, different facts about one subject ([`different_facts`]:
 /// "different facts about <subject>"). The listing is decided before and does not change: a
@@ -1611,6 +1617,8 @@ fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         H_RESTATED.to_string()
     } else if same_value(sa, ta) {
         H_SAME_VALUE.to_string()
+    } else if same_alternative(sa, ta) {
+        H_SAME_ALTERNATIVE.to_string()
     } else if log_entries(sa, ta) {
         H_STEPS.to_string()
     } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s.blocks[su.0].sec, t.blocks[tu.0].sec) {
@@ -1939,13 +1947,13 @@ mod probe {
                 let sec = if v[2] == "d" { DECISIONS } else { FINDINGS };
                 let (s, t) = (an(v[0], sec == DECISIONS), an(v[1], sec == DECISIONS));
                 println!(
-                    "{:?} scope={} table={} same_value={} values={:?}/{:?}\n   S {}\n   T {}",
+                    "{:?} scope={} table={} same_alternative={} rejected={:?}/{:?}\n   S {}\n   T {}",
                     super::super::classes::facts_reason(&s, &t, sec, sec),
                     other_scope(&s, &t),
                     scoped_apart(&s, &t),
-                    same_value(&s, &t),
-                    s.values,
-                    t.values,
+                    same_alternative(&s, &t),
+                    s.rejected,
+                    t.rejected,
                     v[0],
                     v[1]
                 );
