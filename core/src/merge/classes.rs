@@ -234,8 +234,6 @@ fn differ_apart(a: &[u64], b: &[u64], s: &Analysis, t: &Analysis) -> bool {
 /// - or words of a deployment environment or a plan tier that differ ("in *staging*" / "in
 ///   *production*", "*Free* tier" / "*Pro* tier"), neither claim stating an exclusive state
 ///   ("still in staging");
-/// - or the same words but for what each opens with ([`opening_scope`]: "*Agency* candidates
-///   accept offers 40 % of the time" / "*Referral* candidates accept offers 70 % …").
 ///
 /// In all, no differing word may be said anywhere in the other claim.
 ///
@@ -245,9 +243,6 @@ fn differ_apart(a: &[u64], b: &[u64], s: &Analysis, t: &Analysis) -> bool {
 pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
     let same_head = s.head != 0 && s.head == t.head;
     if same_head && differ_apart(&modifiers(s), &modifiers(t), s, t) {
-        return true;
-    }
-    if opening_scope(s, t) {
         return true;
     }
     // Environments or plan tiers that differ ("in staging" / "in production"), unless one
@@ -269,52 +264,6 @@ pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
     }
     let rest = inter(&minus(&s.core_words, &qs), &minus(&t.core_words, &qt));
     (same_head || !rest.is_empty()) && differ_apart(&qs, &qt, s, t)
-}
-
-/// The content words a unit opens with before the words it shares with the other, when they
-/// are its scope: the two claims are the same words but for one span each, at the same place
-/// near the start (after at most one shared word: "Deliveries *within England and Wales* use
-/// the 48-hour box" / "Deliveries *to Scotland* use the 72-hour box"), of 1 to 4 words, part
-/// of the subject when the claim has one, the shared words in the same order in both, with at
-/// most 3 more words of their own later; the span holds no word of the
-/// opposition lexicon (then it is the change: "*Increase* the titrant rate" / "*Decrease* …").
-/// Not between imperatives or bare decisions, whose words after the verb are the choice
-/// ("Use *Postgres* for the queue" / "Use *SQLite* for the queue").
-pub(super) fn opening_scope(s: &Analysis, t: &Analysis) -> bool {
-    if s.bare_verb != 0 || t.bare_verb != 0 || s.verb_stem != 0 || t.verb_stem != 0 {
-        return false;
-    }
-    if s.negated != t.negated || s.replaces || t.replaces {
-        return false;
-    }
-    let shared = inter(&s.stems, &t.stems);
-    if shared.len() < 2 {
-        return false;
-    }
-    let span = |x: &Analysis| -> Option<(usize, usize)> {
-        let is_shared = |k: usize| shared.binary_search(&x.seq[k].1).is_ok();
-        let from = (0..x.seq.len()).find(|&k| !is_shared(k))?;
-        let to = (from..x.seq.len()).find(|&k| is_shared(k))?;
-        let later = (to..x.seq.len()).filter(|&k| !is_shared(k)).count();
-        // With a subject, the span is part of it, not of what is said of it.
-        let in_subject =
-            x.subject.is_none() || x.seq[from..to].iter().all(|p| x.pred_stems.binary_search(&p.1).is_err());
-        (from <= 1 && (1..=4).contains(&(to - from)) && to + 2 <= x.seq.len() && later <= 3 && in_subject)
-            .then_some((from, to))
-    };
-    let (Some((a, b)), Some((c, d))) = (span(s), span(t)) else { return false };
-    // At the same place in both, and the shared words in the same order (not "A over B" / "B
-    // over A").
-    let in_order = |x: &Analysis| -> Vec<u64> {
-        x.seq.iter().map(|p| p.1).filter(|st| shared.binary_search(st).is_ok()).collect()
-    };
-    if a != c || in_order(s) != in_order(t) {
-        return false;
-    }
-    let pole = |x: &Analysis, from: usize, to: usize| {
-        x.seq[from..to].iter().any(|&(_, st)| x.pole_stems.binary_search(&st).is_ok())
-    };
-    !pole(s, a, b) && !pole(t, c, d)
 }
 
 /// **The same words in the same order** (eighth round): two units whose content stems are the
@@ -419,12 +368,11 @@ mod tests {
         );
     }
 
-    /// The same claim for another scope: modifiers of one head, opening words, environments and
+    /// The same claim for another scope: modifiers of one head, environments and
     /// plan tiers; not a place that is the value, not one scope inside the other.
     #[test]
     fn eighth_round_the_same_claim_for_another_scope() {
         assert!(scope("Weekday matinee tickets are £8.", "Holiday matinee tickets are £11."));
-        assert!(scope("Junior members book courts two days ahead.", "Senior members book courts seven days ahead."));
         assert!(scope("On preview builds, crash analytics are off.", "On production builds, crash analytics are on."));
         assert!(scope("Webhook retries on the free plan: 2.", "Webhook retries on the pro plan: 8."));
         assert!(!scope("Arbitration hearings are held in Geneva.", "Arbitration hearings are held in Vienna."));

@@ -1978,12 +1978,7 @@ mod probe {
             words.insert(fold_hash(&w.to_lowercase()));
         }
         println!("widened {:?}", widened(&s, &t, sec, sec, &words).is_some());
-        println!(
-            "facts {} scope {} opening {}",
-            different_facts(&s, &t, sec, sec),
-            other_scope(&s, &t),
-            super::super::classes::opening_scope(&s, &t)
-        );
+        println!("facts {} scope {}", different_facts(&s, &t, sec, sec), other_scope(&s, &t));
     }
 }
 
