@@ -1596,8 +1596,8 @@ pub(super) const H_OTHER_SCOPE: &str =
     "the same claim for another scope (a qualifier or a modifier of the subject differs)";
 
 /// Eighth round (issue 19): a conflict already chosen for listing, read for the classes of
-/// compatible pairs (`classes`), first that applies: two scopes ([`other_scope`], or the
-/// qualifier table's [`scoped_apart`]: [`H_OTHER_SCOPE`]), one claim in other spellings
+/// compatible pairs (`classes`), first that applies: two scopes ([`other_scope`], not between
+/// two Current State claims, or the qualifier table's [`scoped_apart`]: [`H_OTHER_SCOPE`]), one claim in other spellings
 /// ([`same_words`]: [`H_RESTATED`]), the same value in other words ([`same_value`]:
 /// [`H_SAME_VALUE`]), the same choice over the same alternative ([`same_alternative`]:
 /// [`H_SAME_ALTERNATIVE`]), two entries of one log ([`log_entries`]: [`H_STEPS`]) — a certain
@@ -1611,7 +1611,11 @@ fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         return;
     }
     let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
-    let hint = if other_scope(sa, ta) || scoped_apart(sa, ta) {
+    let (s_sec, t_sec) = (s.blocks[su.0].sec, t.blocks[tu.0].sec);
+    // Two Current State claims are states of one moment: another modifier there may be the
+    // same thing renamed, not another scope.
+    let states = s_sec == CURRENT_STATE && t_sec == CURRENT_STATE;
+    let hint = if (other_scope(sa, ta) && !states) || scoped_apart(sa, ta) {
         H_OTHER_SCOPE.to_string()
     } else if same_words(sa, ta) {
         H_RESTATED.to_string()
@@ -1621,7 +1625,7 @@ fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         H_SAME_ALTERNATIVE.to_string()
     } else if log_entries(sa, ta) {
         H_STEPS.to_string()
-    } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s.blocks[su.0].sec, t.blocks[tu.0].sec) {
+    } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s_sec, t_sec) {
         if f.subject.is_empty() {
             "different facts about one subject".to_string()
         } else {
