@@ -40,7 +40,8 @@
 //!
 //! The modules, from the bottom up: `types` (inputs and outputs), `words` (the word-class
 //! table), `tokens`, `ids` (normalised-text keys, conflict ids), `values` (typed values),
-//! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `detection`,
+//! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `classes` (the
+//! classes of compatible pairs and the opposition between two claims), `detection`,
 //! `resolution`, `render` (the converged state); this file runs them in order. Each uses only
 //! modules before it.
 
