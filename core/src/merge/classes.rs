@@ -1,14 +1,17 @@
 //! Classes of claim pairs (issue 19, eighth round): what two related claims are, by the shape
-//! of what they say rather than by their words — the opposition between them, and the two
-//! classes of compatible pairs the rules can name: **different facts about one subject** and
-//! **the same claim for another scope**.
+//! of what they say rather than by their words — the opposition and the change between them
+//! ([`opposed`], [`change_of`]), and the classes of compatible pairs the rules can name:
+//! **different facts about one subject** ([`different_facts`]), **the same claim for another
+//! scope** ([`other_scope`]), **one claim in other spellings** ([`same_words`]), **the same
+//! value in other words** ([`same_value`]), **the same choice over the same alternative**
+//! ([`same_alternative`]) and **two entries of one log** ([`log_entries`]).
 //!
-//! What it is for: [`opposed`] and its variants (moved here from `detection`, which uses them),
-//! the sorted-set helpers the rules share ([`inter`], [`minus`], [`subset`]), and
-//! [`different_facts`] / [`other_scope`], which `detection` applies to conflicts already
-//! chosen for listing: a possible conflict with no hint gains one, a certain conflict between
-//! two scopes becomes possible with one. They never decide whether a pair is listed, so no
-//! related pair leaves the list or the count.
+//! What it is for: those predicates and the sorted-set helpers the rules share ([`inter`],
+//! [`minus`], [`subset`]; with [`opposed`], moved here from `detection`, which uses them).
+//! `detection::eighth_round` applies the classes to conflicts already chosen for listing: a
+//! possible conflict with no hint gains one, a certain conflict in a class becomes possible
+//! with one. They never decide whether a pair is listed, so no related pair leaves the list or
+//! the count.
 //!
 //! What it is not for: relating claims (`detection::related`, the widened tier), deciding that
 //! a pair contradicts (the certain rules), or reading a claim (`analysis`). The classes are
@@ -61,12 +64,12 @@ fn other_wholes(x: &Analysis, y: &Analysis) -> Vec<Value> {
     x.values.iter().filter(|v| !(apart && matches!(v, Value::Num { unit: U_PERCENT, .. }))).copied().collect()
 }
 
-/// Which change there is between the two claims: one negated and not the other (or a negative verb on one
-/// side only), opposite members of one group, typed values of one kind and unit that differ
-/// (not the loose reading of two numbers, one without a unit: "Two vendors added …" / "27
-/// vendors have signed …"; not percentages of different wholes), a word that
-/// one claim rejects and the other says, or a claim that says something takes another's place
-/// ("instead of", "no longer", "switched").
+/// Which change there is between the two claims, if any: one negated and not the other (or a
+/// negative verb on one side only), a claim that says something takes another's place
+/// ("instead of", "no longer", "switched"), opposite members of one group, typed values of one
+/// kind and unit that differ (not the loose reading of two numbers, one without a unit: "Two
+/// vendors added …" / "27 vendors have signed …"; not percentages of different wholes), or a
+/// word that one claim sets aside and the other says.
 fn change_of(s: &Analysis, t: &Analysis) -> Option<&'static str> {
     Some(if s.negated != t.negated || s.neg_pole != t.neg_pole {
         "polarity"
@@ -85,9 +88,9 @@ fn change_of(s: &Analysis, t: &Analysis) -> Option<&'static str> {
 
 /// What a unit says of its subject, given the stems two claims share: the predicate's stems
 /// when the claim has a subject; otherwise the stems after the shared words it opens with
-/// ("*Night calls* peak between 2 and 4 am"; at most two words of its own before them). `None` when a shared stem is part of it (the
-/// two claims share a verb or an object: "was caused by X" / "was caused by Y") or when it is
-/// empty.
+/// ("*Night calls* peak between 2 and 4 am"; at most two words of its own before them).
+/// `None` when a shared stem is part of it (the two claims share a verb or an object: "was
+/// caused by X" / "was caused by Y") or when it is empty.
 fn predicate(x: &Analysis, shared: &[u64]) -> Option<Vec<u64>> {
     let pred = if x.subject.is_some() {
         x.pred_stems.clone()
@@ -114,7 +117,8 @@ fn predicate(x: &Analysis, shared: &[u64]) -> Option<Vec<u64>> {
 /// **Different facts about one subject** (eighth round): two claims about one subject (the
 /// same subject key or head word, a subject word in common, or the same words they open with)
 /// that say things about different attributes of it, with nothing changed between them
-/// ([`changed`]):
+/// ([`change_of`]), neither stating a cause (one slot) nor being a bare decision or an
+/// imperative (the words after the verb are the choice):
 ///
 /// - their typed values are of different families — a date against a quantity, a yes/no
 ///   against an amount, a duration against a percentage ("The kiln batch takes 9 hours" / "The
@@ -128,7 +132,9 @@ fn predicate(x: &Analysis, shared: &[u64]) -> Option<Vec<u64>> {
 ///   moment: "The kiln is firing the glaze batch" / "The kiln is down for a new element").
 ///
 /// Not for: two values of one slot (they clash: a certain rule or the related tier says so),
-/// a change ("no longer", "instead of", "switched"), two choices of names.
+/// a change ("no longer", "instead of", "switched"), two choices of names, one or two words
+/// swapped in a claim otherwise the same (the substitution shape: "… requests go to the on-call
+/// registrar" / "… go to the on-call pharmacist").
 pub(super) fn different_facts(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
     facts_reason(s, t, s_sec, t_sec).is_none()
 }
