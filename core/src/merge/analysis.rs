@@ -106,7 +106,7 @@ pub(super) struct Analysis {
     pub(super) log_label: u64,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
-    /// The main clause says that something takes another's place ([`REPLACEMENT`]: *instead,
+    /// The main clause says that something takes another's place ([`W_REPLACEMENT`]: *instead,
     /// replaced, switched, migrated, swapped, superseded, anymore*, "no longer"):
     /// a change, not one more fact (eighth round).
     pub(super) replaces: bool,
@@ -120,7 +120,7 @@ pub(super) struct Analysis {
     /// span of words that holds one is a change, not a scope).
     pub(super) pole_stems: Vec<u64>,
     /// Words of the main clause that name a deployment environment or a plan tier
-    /// ([`ENVIRONMENTS`]: *production, staging, sandbox, free, pro* …), as keys, sorted: scopes
+    /// ([`W_ENVIRONMENT`]: *production, staging, sandbox, free, pro* …), as keys, sorted: scopes
     /// the qualifier table does not list (eighth round; they do not take part in relating or
     /// listing, only in the class `classes::other_scope`).
     pub(super) environments: Vec<u64>,
@@ -541,7 +541,9 @@ impl Scratch {
         }
         a.negated = negations % 2 == 1;
         for i in start..end {
-            if (tk.punct(i) == Some('%') || tk.is_any(i, &["percent", "pct"])) && tk.is(i + 1, "of") {
+            if (tk.punct(i) == Some('%') || (tk.toks[i].kind == Tk::Word && tk.is_any(i, &["percent", "pct"])))
+                && tk.is(i + 1, "of")
+            {
                 for k in (i + 2..end.min(i + 8))
                     .take_while(|&k| tk.toks[k].kind == Tk::Word)
                     .filter(|&k| !tk.has(k, W_STOP | W_NEG))
@@ -578,13 +580,10 @@ impl Scratch {
             if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
                 a.exclusive = true;
             }
-            if !skip[i] && tk.is_any(i, ENVIRONMENTS) {
+            if !skip[i] && tk.has(i, W_ENVIRONMENT) {
                 a.environments.push(tk.key(i));
             }
-            if tk.is_any(i, REPLACEMENT)
-                || tk.is_any(i, REPLACE_VERBS)
-                || (tk.is(i, "longer") && i > start && tk.is(i - 1, "no"))
-            {
+            if tk.has(i, W_REPLACEMENT) || (tk.is(i, "longer") && i > start && tk.is(i - 1, "no")) {
                 a.replaces = true;
             }
         }
@@ -771,54 +770,9 @@ fn in_relative(tk: &Toks, start: usize, i: usize) -> bool {
 /// Verbs of replacement: "replace A with B" rejects A.
 const REPLACE_VERBS: &[&str] = &["replace", "replaces", "replacing", "swap", "swaps", "swapping", "substitute"];
 
-/// Words that say something takes another's place (eighth round: [`Analysis::replaces`]),
-/// beside [`REPLACE_VERBS`] and "no longer".
-const REPLACEMENT: &[&str] = &[
-    "instead",
-    "replaced",
-    "swapped",
-    "substituted",
-    "switch",
-    "switched",
-    "switches",
-    "switching",
-    "migrate",
-    "migrated",
-    "migrating",
-    "superseded",
-    "supersedes",
-    "anymore",
-];
-
 /// Prepositions that open a leading adverbial of scope, up to a comma ("At the Bow office,
 /// …").
 const LEADING_SCOPE: &[&str] = &["at", "on", "for", "in", "during", "across", "within", "under", "from"];
-
-/// Deployment environments and plan tiers (eighth round, [`Analysis::environments`]): which
-/// copy of a system, or which plan of a product, a claim is about ("Staging deploys are
-/// automatic" / "Production deploys are manual"; "Free tier: 3 projects" / "Pro tier:
-/// unlimited").
-const ENVIRONMENTS: &[&str] = &[
-    "production",
-    "prod",
-    "staging",
-    "stage",
-    "sandbox",
-    "preview",
-    "dev",
-    "development",
-    "test",
-    "testing",
-    "qa",
-    "uat",
-    "local",
-    "free",
-    "pro",
-    "plus",
-    "team",
-    "teams",
-    "trial",
-];
 
 /// Words that end a subject's attribute: what follows names the thing measured.
 const ATTRIBUTE_ENDS: &[&str] = &["of", "on", "at", "in", "for", "across", "over", "per", "within", "under"];
