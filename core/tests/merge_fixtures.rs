@@ -1260,3 +1260,22 @@ fn seventh_round_a_conflict_points_at_the_nested_note_that_clashes() {
     let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
     assert!(p.unresolved.iter().any(|c| c.source.line == line_of(s, "cadence: fortnightly")), "{:?}", p.unresolved);
 }
+
+/// Eighth round: a certain conflict between two scopes (environments here) is demoted to a
+/// possible one with a hint, and stays listed; the same pair in one environment stays certain.
+#[test]
+fn eighth_round_a_scope_pair_is_demoted_and_stays_listed() {
+    let t = "# T\n\n## Decisions\n\n- Sandbox payouts are instant, released on every test charge. Decided by Lea, 2026-02-01.\n";
+    let s = "# S\n\n## Decisions\n\n- Production payouts are delayed, released after a manual review. Decided by Lea, 2026-02-03.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "Production payouts", "Sandbox payouts"), "{:?}", p.unresolved);
+    assert!(
+        p.unresolved.iter().all(|c| c.certainty == Certainty::Possible
+            && c.compatible_hint.as_deref().is_some_and(|h| h.starts_with("the same claim for another scope"))),
+        "{:?}",
+        p.unresolved
+    );
+    let t1 = t.replace("Sandbox", "Production");
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", &t1), &[]).unwrap();
+    assert!(p.unresolved.iter().any(|c| c.certainty == Certainty::Certain), "{:?}", p.unresolved);
+}
