@@ -1109,8 +1109,13 @@ fn sixth_round_each_source_claim_is_listed_against_at_most_two_target_claims() {
     let p = merge::merge(&side("dos_s", s), &side("dos_t", t), &[]).unwrap();
     assert_eq!(p.unresolved.len(), 2, "{:?}", p.unresolved);
     assert!(p.unlisted_related >= 1, "the others are counted");
-    // The strongest first: both listed ones share the subject.
-    assert!(p.unresolved.iter().all(|c| c.compatible_hint.is_none()));
+    // The strongest first: both listed ones share the subject (none is weakly related; since
+    // the eighth round they are listed as different facts about the depot).
+    assert!(
+        p.unresolved.iter().all(|c| c.compatible_hint.as_ref().is_none_or(|h| h.starts_with("different facts about"))),
+        "{:?}",
+        p.unresolved
+    );
 }
 
 /// Issue 19, seventh round: a side with `body` as its Distilled State.
@@ -1254,4 +1259,23 @@ fn seventh_round_a_conflict_points_at_the_nested_note_that_clashes() {
     let s = "# S\n\n## Decisions\n\n- Client reporting (agreed at the January meeting):\n  - cadence: fortnightly\n  - format: one-page summary\n";
     let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
     assert!(p.unresolved.iter().any(|c| c.source.line == line_of(s, "cadence: fortnightly")), "{:?}", p.unresolved);
+}
+
+/// Eighth round: a certain conflict between two scopes (environments here) is demoted to a
+/// possible one with a hint, and stays listed; the same pair in one environment stays certain.
+#[test]
+fn eighth_round_a_scope_pair_is_demoted_and_stays_listed() {
+    let t = "# T\n\n## Decisions\n\n- Sandbox payouts are instant, released on every test charge. Decided by Lea, 2026-02-01.\n";
+    let s = "# S\n\n## Decisions\n\n- Production payouts are delayed, released after a manual review. Decided by Lea, 2026-02-03.\n";
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", t), &[]).unwrap();
+    assert!(lists(&p, "Production payouts", "Sandbox payouts"), "{:?}", p.unresolved);
+    assert!(
+        p.unresolved.iter().all(|c| c.certainty == Certainty::Possible
+            && c.compatible_hint.as_deref().is_some_and(|h| h.starts_with("the same claim for another scope"))),
+        "{:?}",
+        p.unresolved
+    );
+    let t1 = t.replace("Sandbox", "Production");
+    let p = merge::merge(&seventh_side("dos_s", s), &seventh_side("dos_t", &t1), &[]).unwrap();
+    assert!(p.unresolved.iter().any(|c| c.certainty == Certainty::Certain), "{:?}", p.unresolved);
 }

@@ -106,6 +106,27 @@ pub(super) struct Analysis {
     pub(super) log_label: u64,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
+    /// The main clause says that something takes another's place ([`W_REPLACEMENT`]: *instead,
+    /// replaced, switched, migrated, swapped, superseded, anymore*, "no longer"):
+    /// a change, not one more fact (eighth round).
+    pub(super) replaces: bool,
+    /// The subject ends at a link verb, `:` or `=` ("The studio *is* …", "Owner: …"): what
+    /// follows is the subject's value or state (eighth round).
+    pub(super) linked: bool,
+    /// Stems of the predicate's content words (its *for*/*in* phrases too), sorted: what is
+    /// said of the subject (eighth round).
+    pub(super) pred_stems: Vec<u64>,
+    /// Stems of the main clause's words of the opposition lexicon, sorted (eighth round: a
+    /// span of words that holds one is a change, not a scope).
+    pub(super) pole_stems: Vec<u64>,
+    /// Words of the main clause that name a deployment environment or a plan tier
+    /// ([`W_ENVIRONMENT`]: *production, staging, sandbox, free, pro* …), as keys, sorted: scopes
+    /// the qualifier table does not list (eighth round; they do not take part in relating or
+    /// listing, only in the class `classes::other_scope`).
+    pub(super) environments: Vec<u64>,
+    /// Stems of the words after "% of" / "percent of" (up to three content words: "70 % of
+    /// *flaky failures*"), sorted: the whole a percentage is of (eighth round).
+    pub(super) pct_wholes: Vec<u64>,
     /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"), or a
     /// qualifier is a word of the qualifier table ("in the US"): its qualifiers say which part
     /// of the world it is about (fifth round).
@@ -251,6 +272,7 @@ impl Scratch {
         let shaped = decision && decision_shape(tk, start, end, skip, role);
         let mut participle = None;
         let mut log_label = 0;
+        let mut linked = false;
         if !shaped {
             if let Some((se, ps)) = generic_split(tk, start, end, skip) {
                 role[start..se].fill(Role::Subject);
@@ -270,6 +292,7 @@ impl Scratch {
                     log_label = h | 1;
                 }
                 participle = participle_at(tk, ps, end);
+                linked = true;
             } else if decision
                 && let Some(f) = (start + 1..end).find(|&i| {
                     // "runs for six weeks": a duration, not what the decision is for.
@@ -298,6 +321,7 @@ impl Scratch {
         }
         let mut a = Analysis { decision, ..Analysis::default() };
         a.action = participle.map_or(0, |k| stem(tk.w(k)));
+        a.linked = linked;
         a.log_label = log_label;
 
         // A leading adverbial ("At the Poplar office, …", "On the Team plan, …", "For
@@ -454,7 +478,11 @@ impl Scratch {
             if tk.has(i, W_NEG) {
                 // "… random tokens that cannot be reversed", "… the clinics that do not have
                 // them yet": a negation in a relative clause is not the claim's (fourth round).
-                if !in_relative(tk, start, i) {
+                // "no more than 4 hours", "not later than Friday": a bound, not a negation
+                // (eighth round).
+                let bound = tk.is_any(i + 1, &["more", "less", "later", "earlier", "fewer", "sooner", "longer"])
+                    && tk.is(i + 2, "than");
+                if !in_relative(tk, start, i) && !bound {
                     negations += 1;
                 }
                 continue;
@@ -476,6 +504,12 @@ impl Scratch {
                     let st = stem(synonym_of(w).unwrap_or(w));
                     a.stems.push(st);
                     a.seq.push((w.as_bytes()[0], st));
+                    if role[i] == Role::Predicate {
+                        a.pred_stems.push(st);
+                    }
+                    if tk.has(i, W_OPPOSITE) {
+                        a.pole_stems.push(st);
+                    }
                     if tk.has(i, W_QUALIFIER)
                         && let Some(c) = QUALIFIER_TABLE.iter().position(|(_, ws)| ws.contains(&w))
                     {
@@ -507,6 +541,17 @@ impl Scratch {
         }
         a.negated = negations % 2 == 1;
         for i in start..end {
+            if (tk.punct(i) == Some('%') || (tk.toks[i].kind == Tk::Word && tk.is_any(i, &["percent", "pct"])))
+                && tk.is(i + 1, "of")
+            {
+                for k in (i + 2..end.min(i + 8))
+                    .take_while(|&k| tk.toks[k].kind == Tk::Word)
+                    .filter(|&k| !tk.has(k, W_STOP | W_NEG))
+                    .take(3)
+                {
+                    a.pct_wholes.push(stem(tk.w(k)));
+                }
+            }
             if tk.toks[i].kind != Tk::Word {
                 continue;
             }
@@ -534,6 +579,12 @@ impl Scratch {
             }
             if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
                 a.exclusive = true;
+            }
+            if !skip[i] && tk.has(i, W_ENVIRONMENT) {
+                a.environments.push(tk.key(i));
+            }
+            if tk.has(i, W_REPLACEMENT) || (tk.is(i, "longer") && i > start && tk.is(i - 1, "no")) {
+                a.replaces = true;
             }
         }
         // The alternatives table (fourth round): members read as poles of their groups.
@@ -583,6 +634,14 @@ impl Scratch {
         a.core_words.dedup();
         a.stems.sort_unstable();
         a.stems.dedup();
+        a.pred_stems.sort_unstable();
+        a.pred_stems.dedup();
+        a.pole_stems.sort_unstable();
+        a.pole_stems.dedup();
+        a.environments.sort_unstable();
+        a.environments.dedup();
+        a.pct_wholes.sort_unstable();
+        a.pct_wholes.dedup();
         a.scope_stems.sort_unstable();
         a.scope_stems.dedup();
         a.names.sort_unstable();

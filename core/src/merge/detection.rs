@@ -11,12 +11,16 @@
 
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
+use super::classes::{
+    different_facts, inter, log_entries, minus, opposed, opposed_lexicon, other_scope, same_alternative, same_value,
+    same_words, subset,
+};
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
 use super::values::Value;
 use super::values::{slots_meet, values_agree, values_clash, values_incompatible};
-use super::words::{ALTERNATIVES_BASE, synonym_of};
+use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
 /// The lifecycle compatibility table. `None` means incompatible (a conflict); otherwise the
@@ -78,7 +82,7 @@ pub fn material_next_action(source: &str, target: &str) -> bool {
 /// about X" / "Call the vendor about X"), so keeping both (the source's becomes a next
 /// step) is the suggested answer.
 pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
-    next_action_relation(source, target).filter(|r| r.1.is_none()).map(|r| r.0)
+    next_action_relation(source, target).filter(|r| r.1 != Some(H_SAME_ACTION)).map(|r| r.0)
 }
 
 /// Issue 19, sixth round: next actions are always compared. Two that are neither empty, nor
@@ -89,6 +93,7 @@ pub fn next_action_conflict(source: &str, target: &str) -> Option<Certainty> {
 pub fn next_action_relation(source: &str, target: &str) -> Option<(Certainty, Option<&'static str>)> {
     match next_action_tier(source, target) {
         NextTier::Conflict(c) => Some((c, None)),
+        NextTier::OtherVerb => Some((Certainty::Possible, Some(H_OTHER_VERB))),
         NextTier::Reworded => Some((Certainty::Possible, Some(H_SAME_ACTION))),
         NextTier::Same => None,
     }
@@ -100,12 +105,17 @@ enum NextTier {
     Same,
     /// One action in other words (verb classes, generic verbs, reordered verbs).
     Reworded,
+    /// The same objects with another verb, neither a word of the opposition lexicon nor one
+    /// that halts or undoes a plan (eighth round): probably one action in other words, listed
+    /// with the hint [`H_OTHER_VERB`].
+    OtherVerb,
     Conflict(Certainty),
 }
 
 fn next_action_tier(source: &str, target: &str) -> NextTier {
     match next_action_tier_inner(source, target) {
-        Ok(c) => NextTier::Conflict(c),
+        Ok(None) => NextTier::OtherVerb,
+        Ok(Some(c)) => NextTier::Conflict(c),
         Err(reworded) => {
             if reworded {
                 NextTier::Reworded
@@ -116,8 +126,9 @@ fn next_action_tier(source: &str, target: &str) -> NextTier {
     }
 }
 
-/// `Ok(tier)` for a conflict; `Err(true)` for one action reworded, `Err(false)` for nothing.
-fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool> {
+/// `Ok(Some(tier))` for a conflict, `Ok(None)` for the same objects with another verb;
+/// `Err(true)` for one action reworded, `Err(false)` for nothing.
+fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty>, bool> {
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
         return Err(false);
     }
@@ -125,7 +136,7 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool>
     let a = scratch.analyse([source].into_iter(), false, false);
     let b = scratch.analyse([target].into_iter(), false, false);
     if values_incompatible(&a.values, &b.values) || a.negated != b.negated || opposed(&a, &b) {
-        return Ok(Certainty::Certain);
+        return Ok(Some(Certainty::Certain));
     }
     // One verb with other particles ("Roll back release 4.2" / "Roll forward release 4.2 …",
     // "Scale up" / "Scale down"): two actions, whatever else they share (fifth round).
@@ -133,7 +144,7 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool>
         && pa.0 == pb.0
         && pa.1 != pb.1
     {
-        return Ok(Certainty::Possible);
+        return Ok(Some(Certainty::Possible));
     }
     let (wa, wb) = (action_words(&a.core_words), action_words(&b.core_words));
     if subset(&wa, &wb) || subset(&wb, &wa) {
@@ -169,7 +180,15 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Certainty, bool>
     if (one_action && objects) || ((one_action || reordered) && names && high_overlap(&a.stems, &b.stems)) {
         return Err(true);
     }
-    Ok(Certainty::Possible)
+    // Eighth round: the same objects and names with verbs of other classes ("Trial the Citra dry
+    // hop in FV4" / "Run the Citra dry-hop trial on fermenter 4"), when neither action uses a
+    // word of the opposition lexicon nor a verb that halts or undoes a plan ("Hold the DPA" /
+    // "Send the DPA"; "Reopen the period" / "Lock the period").
+    let halts = |x: &str| first_stem(x).is_some_and(|w| HALTING.iter().any(|h| super::analysis::stem(h) == w));
+    if objects && names && a.poles.is_empty() && b.poles.is_empty() && !halts(source) && !halts(target) {
+        return Ok(None);
+    }
+    Ok(Some(Certainty::Possible))
 }
 
 /// A next action's verb and the particle right after it ("roll *back*", "scale *down*"),
@@ -336,25 +355,6 @@ fn action_words(words: &[u64]) -> Vec<u64> {
     out
 }
 
-/// Whether, for some group of the opposition lexicon, both claims use a member and none in
-/// common ("weekly" / "monthly", "raise" / "lower").
-fn opposed(s: &Analysis, t: &Analysis) -> bool {
-    s.poles.iter().any(|&p| opposed_in(s, t, p >> 8))
-}
-
-/// Whether both claims use members of group `g` (of the lexicon or the alternatives table)
-/// and none in common.
-fn opposed_in(s: &Analysis, t: &Analysis, g: u16) -> bool {
-    s.poles.iter().any(|&p| p >> 8 == g)
-        && t.poles.iter().any(|q| q >> 8 == g)
-        && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
-}
-
-/// [`opposed`], in a group of the opposition lexicon (not the alternatives table).
-fn opposed_lexicon(s: &Analysis, t: &Analysis) -> bool {
-    s.poles.iter().any(|&p| (p >> 8) < ALTERNATIVES_BASE as u16 && opposed_in(s, t, p >> 8))
-}
-
 /// A detected disagreement before ids and grouping.
 pub(super) struct Found {
     pub(super) kind: ConflictKind,
@@ -376,6 +376,9 @@ pub(super) struct Found {
     /// How related the two claims are (shared stems, subject, head): ranks a source claim's
     /// pairs for the cap of [`MAX_LISTED`].
     pub(super) strength: u32,
+    /// The (source, target) units the conflict was found on (claim conflicts only): what the
+    /// eighth round's classes read ([`eighth_round`]).
+    pub(super) units: Option<(Unit, Unit)>,
 }
 
 /// Each source claim is listed against at most this many target claims (issue 19, sixth
@@ -405,16 +408,6 @@ fn scope(x: &Analysis) -> Vec<u64> {
     q.sort_unstable();
     q.dedup();
     q
-}
-
-/// Sorted `a` without the words in sorted `b`.
-fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
-    a.iter().copied().filter(|w| b.binary_search(w).is_err()).collect()
-}
-
-/// Sorted `a` ∩ sorted `b`.
-fn inter(a: &[u64], b: &[u64]) -> Vec<u64> {
-    a.iter().copied().filter(|w| b.binary_search(w).is_ok()).collect()
 }
 
 /// Whether two claims can be compared beyond their subject and word-set keys: same section or
@@ -636,6 +629,16 @@ pub(super) const H_STEPS: &str = "a later step of the same log";
 pub(super) const H_RESTATED: &str = "a restatement in other words";
 pub(super) const H_NEG_VERB: &str = "the same said with a negative verb";
 pub(super) const H_SAME_ACTION: &str = "the same action in other words";
+/// Eighth round: two next actions on the same objects with verbs of other classes.
+pub(super) const H_OTHER_VERB: &str = "the same objects with another verb: probably one action in other words";
+
+/// Verbs that halt, postpone or undo a plan (eighth round): a next action opening with one is
+/// not the other's action in other words, whatever objects they share.
+const HALTING: &[&str] = &[
+    "hold", "pause", "postpone", "defer", "delay", "stop", "halt", "cancel", "withdraw", "withhold", "revert", "undo",
+    "reopen", "lock", "freeze", "drop", "reject", "decline", "scrap", "abandon", "suspend", "recall", "keep", "retire",
+    "remove", "close", "write", "skip", "block", "reverse",
+];
 
 /// Why the rules think two related claims are compatible, if they do (the filters of rounds
 /// 3–5, first that applies): a Situation framing sentence, scopes of the qualifier table or
@@ -1049,7 +1052,7 @@ pub(super) fn eligible(b: &Block) -> bool {
 
 /// A claim unit: (block, 0) is a block's own first clause, (block, k) its k-th sub-claim (a
 /// later clause or sentence, a nested item; fifth round).
-type Unit = (usize, usize);
+pub(super) type Unit = (usize, usize);
 
 /// The analysis of a unit of an analysed block.
 fn unit_an<'d>(doc: &'d Doc, (b, k): Unit) -> &'d Analysis {
@@ -1335,6 +1338,7 @@ pub(super) fn detect_claims(
                     certainty,
                     hint,
                     strength: strength(sa, ta),
+                    units: Some((su, tu)),
                 });
             }
 
@@ -1419,6 +1423,7 @@ pub(super) fn detect_claims(
                         certainty,
                         hint,
                         strength: strength(sa, ta),
+                        units: Some((su, tu)),
                     });
                     continue;
                 }
@@ -1446,6 +1451,7 @@ pub(super) fn detect_claims(
                                 certainty: Certainty::Possible,
                                 hint: None,
                                 strength: strength(sa, ta),
+                                units: Some((su, tu)),
                             });
                             continue;
                         }
@@ -1499,6 +1505,7 @@ pub(super) fn detect_claims(
                     certainty: Certainty::Possible,
                     hint: None,
                     strength: strength(sa, ta),
+                    units: Some((su, tu)),
                 });
             }
         }
@@ -1523,14 +1530,15 @@ pub(super) fn detect_claims(
         // at most half as related is not listed after it (seventh round: one listing per
         // source claim when the second target claim is far weaker).
         let mut first: Option<u32> = None;
-        for f in mine.drain(..) {
+        for mut f in mine.drain(..) {
             if f.certainty == Certainty::Certain {
+                eighth_round(&mut f, s, t);
                 out.push(f);
             } else if room > 0 && !(f.hint.is_some() && first.is_some_and(|fs| 2 * f.strength <= fs)) {
                 room -= 1;
                 first.get_or_insert(f.strength);
-                let mut f = f;
                 show_the_clash(&mut f, s, si, t);
+                eighth_round(&mut f, s, t);
                 out.push(f);
             } else {
                 *unlisted += 1;
@@ -1570,12 +1578,70 @@ pub(super) fn detect_claims(
                 certainty: Certainty::Possible,
                 hint: Some(hint.unwrap_or_else(|| weak_hint(w.shared))),
                 strength: w.strength,
+                units: Some((w.su, w.tu)),
             });
             if let Some(f) = out.last_mut() {
                 show_the_clash(f, s, si, t);
             }
         }
     }
+}
+
+/// Eighth round: the hint of two choices that set aside the same alternative
+/// (`classes::same_alternative`).
+pub(super) const H_SAME_ALTERNATIVE: &str = "the same choice over the same alternative";
+
+/// Eighth round: the hint of a scope that differs (`classes::other_scope`).
+pub(super) const H_OTHER_SCOPE: &str =
+    "the same claim for another scope (a qualifier or a modifier of the subject differs)";
+
+/// Eighth round (issue 19): a conflict already chosen for listing, read for the classes of
+/// compatible pairs (`classes`), first that applies: two scopes ([`other_scope`], not between
+/// two Current State claims, or the qualifier table's [`scoped_apart`]: [`H_OTHER_SCOPE`]), one claim in other spellings
+/// ([`same_words`]: [`H_RESTATED`]), the same value in other words ([`same_value`]:
+/// [`H_SAME_VALUE`]), the same choice over the same alternative ([`same_alternative`]:
+/// [`H_SAME_ALTERNATIVE`]), two entries of one log ([`log_entries`]: [`H_STEPS`]) — a certain
+/// conflict becomes possible, a possible one without a hint gains the hint — and, for a
+/// possible one without a hint only, different facts about one subject ([`different_facts`]:
+/// "different facts about <subject>"). The listing is decided before and does not change: a
+/// demoted pair stays listed, with its hint, in the hinted groups of the order.
+fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
+    let Some((su, tu)) = f.units else { return };
+    if f.hint.is_some() {
+        return;
+    }
+    let (sa, ta) = (unit_an(s, su), unit_an(t, tu));
+    let (s_sec, t_sec) = (s.blocks[su.0].sec, t.blocks[tu.0].sec);
+    // Two Current State claims are states of one moment: another modifier there may be the
+    // same thing renamed, not another scope.
+    let states = s_sec == CURRENT_STATE && t_sec == CURRENT_STATE;
+    let hint = if (other_scope(sa, ta) && !states) || scoped_apart(sa, ta) {
+        H_OTHER_SCOPE.to_string()
+    } else if same_words(sa, ta) {
+        H_RESTATED.to_string()
+    } else if same_value(sa, ta) {
+        H_SAME_VALUE.to_string()
+    } else if same_alternative(sa, ta) {
+        H_SAME_ALTERNATIVE.to_string()
+    } else if log_entries(sa, ta) {
+        H_STEPS.to_string()
+    } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s_sec, t_sec) {
+        if f.subject.is_empty() {
+            "different facts about one subject".to_string()
+        } else {
+            format!("different facts about {}", f.subject)
+        }
+    } else {
+        return;
+    };
+    if f.certainty == Certainty::Certain {
+        f.kind = ConflictKind::RelatedClaims;
+        f.certainty = Certainty::Possible;
+        f.order.0 = rank(false, false, true);
+    } else {
+        f.order.0 = f.order.0.max(3) + 2;
+    }
+    f.hint = Some(hint);
 }
 
 /// A source claim's weakly related pairs whose compatible hint is computed, at most (the
@@ -1692,11 +1758,6 @@ pub(super) fn same_words_conflict(s: &Analysis, t: &Analysis) -> Option<Conflict
     }
 }
 
-/// Whether sorted `a` is contained in sorted `b`.
-fn subset(a: &[u64], b: &[u64]) -> bool {
-    a.iter().all(|x| b.binary_search(x).is_ok())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1763,6 +1824,35 @@ mod tests {
             "Roll back release 4.2 on Android.",
             "Roll forward release 4.2 on Android with the 4.2.1 hotfix."
         ));
+    }
+
+    /// Eighth round: the same objects and names with verbs of other classes are listed with a
+    /// hint; a verb that halts or undoes a plan, or one of the lexicon, keeps them apart.
+    #[test]
+    fn eighth_round_next_actions_on_the_same_objects() {
+        let other = Some((Certainty::Possible, Some(H_OTHER_VERB)));
+        assert_eq!(
+            next_action_relation(
+                "Photograph the cracked greenhouse panels for the insurer.",
+                "Send the insurer photos of the cracked greenhouse panels."
+            ),
+            other
+        );
+        assert_eq!(
+            next_action_relation(
+                "Hold the cracked greenhouse panels claim for the insurer.",
+                "File the cracked greenhouse panels claim with the insurer."
+            ),
+            Some((Certainty::Possible, None))
+        );
+        // Still a conflict for `next_action_conflict` (it is listed).
+        assert_eq!(
+            next_action_conflict(
+                "Photograph the cracked greenhouse panels for the insurer.",
+                "Send the insurer photos of the cracked greenhouse panels."
+            ),
+            Some(Certainty::Possible)
+        );
     }
 }
 
@@ -1855,6 +1945,25 @@ mod probe {
     /// `MERGE_PROBE="S text|T text|sec"` (sec: d decisions, f findings, c current state).
     #[test]
     fn probe() {
+        if let Ok(f) = std::env::var("MERGE_PROBE_FILE") {
+            for line in std::fs::read_to_string(f).unwrap().lines() {
+                let v: Vec<&str> = line.split('|').collect();
+                let sec = if v[2] == "d" { DECISIONS } else { FINDINGS };
+                let (s, t) = (an(v[0], sec == DECISIONS), an(v[1], sec == DECISIONS));
+                println!(
+                    "{:?} scope={} table={} same_alternative={} rejected={:?}/{:?}\n   S {}\n   T {}",
+                    super::super::classes::facts_reason(&s, &t, sec, sec),
+                    other_scope(&s, &t),
+                    scoped_apart(&s, &t),
+                    same_alternative(&s, &t),
+                    s.rejected,
+                    t.rejected,
+                    v[0],
+                    v[1]
+                );
+            }
+            return;
+        }
         let Ok(p) = std::env::var("MERGE_PROBE") else { return };
         let v: Vec<&str> = p.split('|').collect();
         let sec = match v.get(2).copied().unwrap_or("d") {
@@ -1873,6 +1982,7 @@ mod probe {
             words.insert(fold_hash(&w.to_lowercase()));
         }
         println!("widened {:?}", widened(&s, &t, sec, sec, &words).is_some());
+        println!("facts {} scope {}", different_facts(&s, &t, sec, sec), other_scope(&s, &t));
     }
 }
 

@@ -40,12 +40,14 @@
 //!
 //! The modules, from the bottom up: `types` (inputs and outputs), `words` (the word-class
 //! table), `tokens`, `ids` (normalised-text keys, conflict ids), `values` (typed values),
-//! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `detection`,
+//! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `classes` (the
+//! classes of compatible pairs and the opposition between two claims), `detection`,
 //! `resolution`, `render` (the converged state); this file runs them in order. Each uses only
 //! modules before it.
 
 mod analysis;
 mod claims;
+mod classes;
 mod detection;
 mod ids;
 mod render;
@@ -150,6 +152,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             certainty: if status_hint.is_some() { Certainty::Possible } else { Certainty::Certain },
             hint: status_hint,
             strength: u32::MAX,
+            units: None,
         });
     }
     let (s_next, s_next_line) = effective_next_action(&source.next_action, &s);
@@ -164,7 +167,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     let mut extra_next_step: Option<String> = None;
     let relation =
         next_action_relation(&s_next, &t_next).filter(|&(c, _)| c == Certainty::Certain || !planned(&s_next));
-    if let Some((Certainty::Possible, Some(_))) = relation {
+    if let Some((Certainty::Possible, Some(detection::H_SAME_ACTION))) = relation {
         // Seventh round: the same action in other words (one verb class, the same objects) is
         // kept both without a listing: the target's stays the next action, the source's joins
         // the Next Steps (counted in `unlisted_related`).
@@ -194,6 +197,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
             certainty,
             hint: hint.map(str::to_string),
             strength: u32::MAX,
+            units: None,
         });
     }
     let s_words = doc_words(&s, &source.next_action);

@@ -206,7 +206,8 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
 
 /// A number written in words at token `i`: *one* … *twenty*, the tens (*thirty* … *ninety*,
 /// with a unit word after them: "twenty-five"), *dozen*, *hundred*, *thousand*, *half* ("half a
-/// second"), then *hundred*/*thousand*/*million*/*dozen* as multipliers ("two hundred").
+/// second"), "and a half" after a number ("one and a half"), then *hundred*/*thousand*/
+/// *million*/*dozen* as multipliers ("two hundred").
 /// *one* before *of* is not a number ("one of the reasons"). Returns the value and the index
 /// after it.
 pub(super) fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usize)> {
@@ -255,6 +256,12 @@ pub(super) fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usiz
             v += u;
             k += dash + 1;
         }
+    }
+    // "one and a half hours", "two and a half days" (eighth round: read as 1.5 and 2.5, not
+    // as a number and another half).
+    if w != "half" && word(k) == Some("and") && tk.is(k + 1, "a") && word(k + 2) == Some("half") {
+        v += 0.5;
+        k += 3;
     }
     while let Some(m) = word(k).and_then(|w| match w {
         "hundred" => Some(100.0),

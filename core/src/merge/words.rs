@@ -56,6 +56,10 @@ pub(super) const W_SYNONYM: u64 = 1 << 30;
 pub(super) const W_ALT_FIRST: u64 = 1 << 31;
 /// A word of the qualifier table ([`QUALIFIER_TABLE`]).
 pub(super) const W_QUALIFIER: u64 = 1 << 32;
+/// A deployment environment or a plan tier ([`ENVIRONMENTS`], eighth round).
+pub(super) const W_ENVIRONMENT: u64 = 1 << 33;
+/// A word that says something takes another's place ([`REPLACEMENT`], eighth round).
+pub(super) const W_REPLACEMENT: u64 = 1 << 34;
 pub(super) const MONTH_SHIFT: u32 = 56;
 
 /// Stop words. Negations are not stop words.
@@ -790,6 +794,58 @@ pub(super) const QUALIFIER_TABLE: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Deployment environments and plan tiers (eighth round, `Analysis::environments`): which
+/// copy of a system, or which plan of a product, a claim is about ("Staging deploys are
+/// automatic" / "Production deploys are manual"; "Free tier: 3 projects" / "Pro tier:
+/// unlimited").
+pub(super) const ENVIRONMENTS: &[&str] = &[
+    "production",
+    "prod",
+    "staging",
+    "stage",
+    "sandbox",
+    "preview",
+    "dev",
+    "development",
+    "test",
+    "testing",
+    "qa",
+    "uat",
+    "local",
+    "free",
+    "pro",
+    "plus",
+    "team",
+    "teams",
+    "trial",
+];
+
+/// Words that say something takes another's place (eighth round: `Analysis::replaces`,
+/// with "no longer"), the verbs of replacement among them.
+pub(super) const REPLACEMENT: &[&str] = &[
+    "instead",
+    "replace",
+    "replaces",
+    "replacing",
+    "swap",
+    "swaps",
+    "swapping",
+    "substitute",
+    "replaced",
+    "swapped",
+    "substituted",
+    "switch",
+    "switched",
+    "switches",
+    "switching",
+    "migrate",
+    "migrated",
+    "migrating",
+    "superseded",
+    "supersedes",
+    "anymore",
+];
+
 /// Groups of [`OPPOSITES`] whose second member says *no* to the first: a claim using it
 /// ("Drop support for X") has the polarity of a negated claim ("X is no longer supported").
 pub(super) const NEGATIVE_POLES: &[&str] = &[
@@ -886,6 +942,8 @@ pub(super) const WORD_CLASSES: &[(u64, &[&str])] = &[
     (W_OPPOSITE, OPPOSITE_WORDS),
     (W_SYNONYM, SYNONYM_WORDS),
     (W_ALT_FIRST, ALTERNATIVE_FIRSTS),
+    (W_ENVIRONMENT, ENVIRONMENTS),
+    (W_REPLACEMENT, REPLACEMENT),
     (W_QUALIFIER, QUALIFIER_TABLE[0].1),
     (W_QUALIFIER, QUALIFIER_TABLE[1].1),
     (W_QUALIFIER, QUALIFIER_TABLE[2].1),

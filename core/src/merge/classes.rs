@@ -1,0 +1,434 @@
+//! Classes of claim pairs (issue 19, eighth round): what two related claims are, by the shape
+//! of what they say rather than by their words — the opposition and the change between them
+//! ([`opposed`], [`change_of`]), and the classes of compatible pairs the rules can name:
+//! **different facts about one subject** ([`different_facts`]), **the same claim for another
+//! scope** ([`other_scope`]), **one claim in other spellings** ([`same_words`]), **the same
+//! value in other words** ([`same_value`]), **the same choice over the same alternative**
+//! ([`same_alternative`]) and **two entries of one log** ([`log_entries`]).
+//!
+//! What it is for: those predicates and the sorted-set helpers the rules share ([`inter`],
+//! [`minus`], [`subset`]; with [`opposed`], moved here from `detection`, which uses them).
+//! `detection::eighth_round` applies the classes to conflicts already chosen for listing: a
+//! possible conflict with no hint gains one, a certain conflict in a class becomes possible
+//! with one. They never decide whether a pair is listed, so no related pair leaves the list or
+//! the count.
+//!
+//! What it is not for: relating claims (`detection::related`, the widened tier), deciding that
+//! a pair contradicts (the certain rules), or reading a claim (`analysis`). The classes are
+//! lexical guesses about shape: they demote, with a hint the user reads; they never drop.
+
+use super::analysis::Analysis;
+use super::claims::CURRENT_STATE;
+use super::values::{U_PERCENT, Value, slots_meet, values_clash};
+use super::words::ALTERNATIVES_BASE;
+
+/// Sorted `a` without the words in sorted `b`.
+pub(super) fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().copied().filter(|w| b.binary_search(w).is_err()).collect()
+}
+
+/// Sorted `a` ∩ sorted `b`.
+pub(super) fn inter(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().copied().filter(|w| b.binary_search(w).is_ok()).collect()
+}
+
+/// Whether sorted `a` is contained in sorted `b`.
+pub(super) fn subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter().all(|x| b.binary_search(x).is_ok())
+}
+
+/// Whether, for some group of the opposition lexicon, both claims use a member and none in
+/// common ("weekly" / "monthly", "raise" / "lower").
+pub(super) fn opposed(s: &Analysis, t: &Analysis) -> bool {
+    s.poles.iter().any(|&p| opposed_in(s, t, p >> 8))
+}
+
+/// Whether both claims use members of group `g` (of the lexicon or the alternatives table)
+/// and none in common.
+fn opposed_in(s: &Analysis, t: &Analysis, g: u16) -> bool {
+    s.poles.iter().any(|&p| p >> 8 == g)
+        && t.poles.iter().any(|q| q >> 8 == g)
+        && !s.poles.iter().any(|q| q >> 8 == g && t.poles.contains(q))
+}
+
+/// [`opposed`], in a group of the opposition lexicon (not the alternatives table).
+pub(super) fn opposed_lexicon(s: &Analysis, t: &Analysis) -> bool {
+    s.poles.iter().any(|&p| (p >> 8) < ALTERNATIVES_BASE as u16 && opposed_in(s, t, p >> 8))
+}
+
+/// A unit's typed values, without its percentages when both claims say what theirs are of and
+/// the wholes share no word ("70 % of flaky failures" / "18 % of merges": two measures, not
+/// two values of one).
+fn other_wholes(x: &Analysis, y: &Analysis) -> Vec<Value> {
+    let apart = !x.pct_wholes.is_empty() && !y.pct_wholes.is_empty() && inter(&x.pct_wholes, &y.pct_wholes).is_empty();
+    x.values.iter().filter(|v| !(apart && matches!(v, Value::Num { unit: U_PERCENT, .. }))).copied().collect()
+}
+
+/// Which change there is between the two claims, if any: one negated and not the other (or a
+/// negative verb on one side only), a claim that says something takes another's place
+/// ("instead of", "no longer", "switched"), opposite members of one group, typed values of one
+/// kind and unit that differ (not the loose reading of two numbers, one without a unit: "Two
+/// vendors added …" / "27 vendors have signed …"; not percentages of different wholes), or a
+/// word that one claim sets aside and the other says.
+fn change_of(s: &Analysis, t: &Analysis) -> Option<&'static str> {
+    Some(if s.negated != t.negated || s.neg_pole != t.neg_pole {
+        "polarity"
+    } else if s.replaces || t.replaces {
+        "replacement"
+    } else if opposed(s, t) {
+        "opposition"
+    } else if values_clash(&other_wholes(s, t), &other_wholes(t, s)) {
+        "values"
+    } else if !inter(&s.rejected, &t.core_words).is_empty() || !inter(&t.rejected, &s.core_words).is_empty() {
+        "rejected"
+    } else {
+        return None;
+    })
+}
+
+/// What a unit says of its subject, given the stems two claims share: the predicate's stems
+/// when the claim has a subject; otherwise the stems after the shared words it opens with
+/// ("*Night calls* peak between 2 and 4 am"; at most two words of its own before them).
+/// `None` when a shared stem is part of it (the two claims share a verb or an object: "was
+/// caused by X" / "was caused by Y") or when it is empty.
+fn predicate(x: &Analysis, shared: &[u64]) -> Option<Vec<u64>> {
+    let pred = if x.subject.is_some() {
+        x.pred_stems.clone()
+    } else {
+        // A word or two before them ("*Most* night calls …") may be the claim's own.
+        let from = x.seq.iter().position(|&(_, st)| shared.binary_search(&st).is_ok())?;
+        if from > 2 {
+            return None;
+        }
+        let run = from + x.seq[from..].iter().take_while(|&&(_, st)| shared.binary_search(&st).is_ok()).count();
+        // (A shared word that names a number's unit is not in the sequence: "2026 wildflower
+        // intake".)
+        if x.seq[run..].iter().any(|p| shared.binary_search(&p.1).is_ok()) {
+            return None;
+        }
+        let mut p: Vec<u64> = x.seq[run..].iter().map(|p| p.1).collect();
+        p.sort_unstable();
+        p.dedup();
+        p
+    };
+    (!pred.is_empty() && inter(&pred, shared).is_empty()).then_some(pred)
+}
+
+/// **Different facts about one subject** (eighth round): two claims about one subject (the
+/// same subject key or head word, a subject word in common, or the same words they open with)
+/// that say things about different attributes of it, with nothing changed between them
+/// ([`change_of`]), neither stating a cause (one slot) nor being a bare decision or an
+/// imperative (the words after the verb are the choice):
+///
+/// - their typed values are of different families — a date against a quantity, a yes/no
+///   against an amount, a duration against a percentage ("The kiln batch takes 9 hours" / "The
+///   kiln batch is fired at 1,240 °C on a Tuesday");
+/// - or what each says of the subject shares no word with the other's (different verbs or
+///   complements: "Night calls peak between 2 and 4 am" / "Most night calls come from
+///   families") — unless both are a bare value after a link verb or a colon ("The venue is
+///   the Arts Centre" / "The venue is the Town Hall": one slot, two values), each names
+///   something the other does not (two choices), one states an exclusive or a final state
+///   (*only, still, closed, paused*), or both are Current State claims (two states of one
+///   moment: "The kiln is firing the glaze batch" / "The kiln is down for a new element").
+///
+/// Not for: two values of one slot (they clash: a certain rule or the related tier says so),
+/// a change ("no longer", "instead of", "switched"), two choices of names, one or two words
+/// swapped in a claim otherwise the same (the substitution shape: "… requests go to the on-call
+/// registrar" / "… go to the on-call pharmacist").
+pub(super) fn different_facts(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    facts_reason(s, t, s_sec, t_sec).is_none()
+}
+
+/// [`different_facts`], with the reason why not (for the probe and the tests): `None` when
+/// they are different facts.
+pub(super) fn facts_reason(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> Option<&'static str> {
+    if let Some(c) = change_of(s, t) {
+        return Some(c);
+    }
+    let shared = inter(&s.stems, &t.stems);
+    if shared.is_empty() {
+        return Some("no shared");
+    }
+    let one_subject = (s.subject.is_some() && s.subject == t.subject)
+        || (s.head != 0 && s.head == t.head)
+        || !inter(&s.subject_words, &t.subject_words).is_empty()
+        || (predicate(s, &shared).is_some() && predicate(t, &shared).is_some());
+    if !one_subject {
+        return Some("not one subject");
+    }
+    // A cause is one slot ("… happened because X" / "The root cause … was Y"); so is a bare
+    // decision's choice ("Use X for bedding" / "Bed the cubicles with Y").
+    if s.cause || t.cause || s.bare_verb != 0 || t.bare_verb != 0 || s.verb_stem != 0 || t.verb_stem != 0 {
+        return Some("cause or bare decision");
+    }
+    if !s.values.is_empty() && !t.values.is_empty() && !slots_meet(&s.values, &t.values) {
+        return None;
+    }
+    if s_sec == CURRENT_STATE && t_sec == CURRENT_STATE {
+        return Some("CS x CS");
+    }
+    if s.exclusive || t.exclusive || !s.later_pole_words.is_empty() || !t.later_pole_words.is_empty() {
+        return Some("exclusive or final state");
+    }
+    // One word or two swapped in a claim otherwise the same (the substitution shape: "…
+    // requests go to the on-call registrar" / "… go to the on-call pharmacist").
+    let (only_s, only_t) = (s.stems.len() - shared.len(), t.stems.len() - shared.len());
+    if only_s.max(only_t) <= 2 && shared.len() >= 2 * only_s.max(only_t) {
+        return Some("substitution shape");
+    }
+    let bare = |x: &Analysis| x.linked && x.action == 0;
+    if bare(s) && bare(t) {
+        return Some("two bare values");
+    }
+    // Names each side states that the other does not: two choices of one slot.
+    if !minus(&s.name_stems, &t.stems).is_empty() && !minus(&t.name_stems, &s.stems).is_empty() {
+        return Some("two names");
+    }
+    if predicate(s, &shared).is_some() && predicate(t, &shared).is_some() {
+        None
+    } else {
+        Some("predicates share a word")
+    }
+}
+
+/// A unit's qualifiers when they say which part of the world it is about: the words after
+/// *for*/*in* in its subject ("In the winter timetable every sailing …"), a leading adverbial
+/// ("In staging, …") or words of the qualifier table ("… in the EU") — not an
+/// *in*/*for* phrase of the predicate, which is what is said of the subject ("Disputes are
+/// heard in London" / "… in Dublin", fifth round).
+fn scope_qualifiers(x: &Analysis) -> Vec<u64> {
+    let mut q: Vec<u64> = x.scope.clone();
+    if x.leading_scope {
+        q.extend_from_slice(&x.qualifiers);
+    }
+    q.sort_unstable();
+    q.dedup();
+    q
+}
+
+/// The modifiers of a unit's subject: its words other than the head, when the subject is a
+/// plain noun phrase of its own (no preposition inside it: in "Memory available to the game on
+/// Switch" the head is not the thing measured; not carried from its claim), sorted.
+fn modifiers(x: &Analysis) -> Vec<u64> {
+    if !x.attribute.is_empty() || x.subject.is_none() || x.subject_carried {
+        return Vec::new();
+    }
+    x.subject_words.iter().copied().filter(|&w| w != x.head).collect()
+}
+
+/// Each side has a word the other lacks, and no such word is said anywhere in the other claim
+/// (then it is the value, not the scope: "The demo ships first on Windows" / "… on Linux").
+fn differ_apart(a: &[u64], b: &[u64], s: &Analysis, t: &Analysis) -> bool {
+    let (only_a, only_b) = (minus(a, b), minus(b, a));
+    !only_a.is_empty()
+        && !only_b.is_empty()
+        && inter(&only_a, &t.core_words).is_empty()
+        && inter(&only_b, &s.core_words).is_empty()
+}
+
+/// **The same claim for another scope** (eighth round): the claims differ in which part of
+/// the world they are about while the rest agrees —
+///
+/// - the same head word of a plain subject, with modifiers that differ both ways ("*Staging*
+///   deploys are automatic" / "*Production* deploys are manual, approved by on-call";
+///   "*Agency* candidates accept offers 40 % of the time" / "*Referral* candidates …");
+/// - or a scope qualifier on both sides (a leading adverbial on one at least, or words of the
+///   qualifier table) that differ both ways, with the same head word or a word in common
+///   outside both scopes ("In the winter timetable every sailing is off-peak" / "Peak fares
+///   apply on weekend sailings in the summer timetable").
+///
+/// - or words of a deployment environment or a plan tier that differ ("in *staging*" / "in
+///   *production*", "*Free* tier" / "*Pro* tier"), neither claim stating an exclusive state
+///   ("still in staging");
+///
+/// In all, no differing word may be said anywhere in the other claim.
+///
+/// Not for: one scope inside the other ("the database" / "the primary database": the same
+/// thing, the subject rules apply), *in*/*for* phrases of the predicate that are what is said
+/// ("heard in London" / "heard in Dublin"), subjects with a preposition inside.
+pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
+    let same_head = s.head != 0 && s.head == t.head;
+    if same_head && differ_apart(&modifiers(s), &modifiers(t), s, t) {
+        return true;
+    }
+    // Environments or plan tiers that differ ("in staging" / "in production"), unless one
+    // claim asserts its state to the exclusion of another ("still in staging", "staging only":
+    // where the thing is, not which copy the claim is about).
+    if !s.exclusive && !t.exclusive && differ_apart(&s.environments, &t.environments, s, t) {
+        return true;
+    }
+    let (qs, qt) = (scope_qualifiers(s), scope_qualifiers(t));
+    let (qs, qt) = match (qs.is_empty(), qt.is_empty()) {
+        (true, true) => return false,
+        // One scope against the other's for/in phrase ("… in the summer timetable").
+        (true, false) => (s.qualifiers.clone(), qt),
+        (false, true) => (qs, t.qualifiers.clone()),
+        (false, false) => (qs, qt),
+    };
+    if qs.is_empty() || qt.is_empty() {
+        return false;
+    }
+    let rest = inter(&minus(&s.core_words, &qs), &minus(&t.core_words, &qt));
+    (same_head || !rest.is_empty()) && differ_apart(&qs, &qt, s, t)
+}
+
+/// **The same words in the same order** (eighth round): two units whose content stems are the
+/// same, in the same order, with the same polarity, no rejected alternative, no opposition and
+/// no clashing values — one claim in other spellings or inflections ("We standardise on the
+/// organisation-wide colour palette" / "We standardize on the organization-wide color
+/// palette"). Not "A over B" / "B over A" (the order differs).
+pub(super) fn same_words(s: &Analysis, t: &Analysis) -> bool {
+    !s.stems.is_empty()
+        && s.stems == t.stems
+        && s.seq.iter().map(|p| p.1).eq(t.seq.iter().map(|p| p.1))
+        && change_of(s, t).is_none()
+        && s.rejected.is_empty()
+        && t.rejected.is_empty()
+}
+
+/// **The same value in other words** (eighth round): both units state typed values that agree
+/// (some value of one equals one of the other, of the same kind and unit: "one and a half
+/// hours" / "90 minutes"), none clash, and nothing changed between them ([`change_of`]), and
+/// not both name something the other does not (then the names are the choice: "Launch on 14
+/// July with Acme" / "… with Globex").
+pub(super) fn same_value(s: &Analysis, t: &Analysis) -> bool {
+    // (A capitalised first word is the sentence's, not a name: "Maximum episode length …".)
+    let names = |x: &Analysis| -> Vec<u64> {
+        x.name_stems.iter().copied().filter(|&w| x.seq.first().is_none_or(|p| p.1 != w)).collect()
+    };
+    super::values::values_agree(&s.values, &t.values)
+        && change_of(s, t).is_none()
+        && (subset(&names(s), &t.stems) || subset(&names(t), &s.stems))
+}
+
+/// **The same choice over the same alternative** (eighth round): both units set an
+/// alternative aside (", not X", "rather than X", "instead of X") and share a word of it, and
+/// neither says all the words both set aside, nor do both set aside a word the other says (the
+/// mirror: "A, never B" / "B, never A"), nor names a choice the other lacks ("A scaffold
+/// licence is used instead of a pavement closure" / "We apply for a scaffold licence rather
+/// than a full pavement closure"). Not "Use A rather than C" / "Use B rather than C" (each
+/// names its own choice).
+pub(super) fn same_alternative(s: &Analysis, t: &Analysis) -> bool {
+    let common = inter(&s.rejected, &t.rejected);
+    !common.is_empty()
+        && !subset(&common, &s.core_words)
+        && !subset(&common, &t.core_words)
+        // "A, never B" / "B, never A": each sets aside what the other chooses.
+        && (inter(&s.rejected, &t.core_words).is_empty() || inter(&t.rejected, &s.core_words).is_empty())
+        && s.negated == t.negated
+        && !opposed(s, t)
+        && !values_clash(&s.values, &t.values)
+        && (subset(&s.name_stems, &t.stems) || subset(&t.name_stems, &s.stems))
+}
+
+/// **Two entries of one log** (eighth round): both units carry a stamp ("Week 12 (20 March):
+/// …", "As of 17 May, …") and the stamps differ, or both state a date and a measure and both
+/// differ ("80 % of tenants moved (as of 17 May)" / "30 % … (as of 3 May)") — successive
+/// states, with the same polarity and no opposition.
+pub(super) fn log_entries(s: &Analysis, t: &Analysis) -> bool {
+    let dates = |x: &Analysis, date: bool| {
+        x.values.iter().filter(|v| matches!(v, Value::Date { .. }) == date).copied().collect::<Vec<_>>()
+    };
+    let stamped = s.log_label != 0 && t.log_label != 0 && s.log_label != t.log_label;
+    // Dated measures: the dates differ and so do the measures (a date alone is the value:
+    // "Conference date: October 16" / "… on 14 October").
+    let dated = values_clash(&dates(s, true), &dates(t, true)) && values_clash(&dates(s, false), &dates(t, false));
+    (stamped || dated) && s.negated == t.negated && !opposed(s, t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+    use crate::merge::claims::{DECISIONS, FINDINGS};
+
+    fn facts(s: &str, t: &str) -> bool {
+        different_facts(&an(s, false), &an(t, false), FINDINGS, FINDINGS)
+    }
+
+    fn scope(s: &str, t: &str) -> bool {
+        other_scope(&an(s, true), &an(t, true))
+    }
+
+    /// Different facts about one subject: different verbs or complements, or values of other
+    /// families; not one slot with two values, a change, two names for one slot.
+    #[test]
+    fn eighth_round_different_facts_about_one_subject() {
+        assert!(facts("Night buses call at the hospital entrance.", "Most night buses carry a defibrillator."));
+        assert!(facts("The harbour ferry crossing takes 35 minutes.", "The harbour ferry crossing costs £12."));
+        assert!(!facts("The harbour ferry crossing takes 35 minutes.", "The harbour ferry crossing takes 50 minutes."));
+        assert!(!facts(
+            "Night buses now stop at the station instead of the square.",
+            "Most night buses carry a defibrillator."
+        ));
+        assert!(!facts("The venue is the Corn Exchange.", "The venue is the Guildhall."));
+        assert!(!facts("Night buses do not stop at hospital entrances.", "Most night buses carry a defibrillator."));
+        // Percentages of different wholes are two measures.
+        assert!(
+            change_of(&an("Refunds are 4 % of orders.", false), &an("Refunds are 30 % of support tickets.", false))
+                .is_none()
+        );
+        assert_eq!(
+            change_of(&an("Refunds are 4 % of orders.", false), &an("Refunds are 6 % of orders.", false)),
+            Some("values")
+        );
+    }
+
+    /// The same claim for another scope: modifiers of one head, environments and
+    /// plan tiers; not a place that is the value, not one scope inside the other.
+    #[test]
+    fn eighth_round_the_same_claim_for_another_scope() {
+        assert!(scope("Weekday matinee tickets are £8.", "Holiday matinee tickets are £11."));
+        assert!(scope("On preview builds, crash analytics are off.", "On production builds, crash analytics are on."));
+        assert!(scope("Webhook retries on the free plan: 2.", "Webhook retries on the pro plan: 8."));
+        assert!(!scope("Arbitration hearings are held in Geneva.", "Arbitration hearings are held in Vienna."));
+        assert!(!scope("The ledger database runs Postgres 16.", "The primary ledger database runs Postgres 15."));
+        // The opening words are the change, not the scope.
+        assert!(!scope("Increase the glaze firing time.", "Decrease the glaze firing time."));
+        // "A over B" / "B over A": the same words, in another order.
+        assert!(!scope(
+            "Walk-in clients outrank booked clients at the desk.",
+            "Booked clients outrank walk-in clients at the desk."
+        ));
+    }
+
+    /// One claim in other spellings, the same value in other words, two entries of one log.
+    #[test]
+    fn eighth_round_restatements_values_and_logs() {
+        let (a, b) =
+            (an("We optimise the catalogue for search.", true), an("We optimize the catalog for search.", true));
+        assert!(same_words(&a, &b));
+        let (a, b) = (
+            an("Walk-in clients outrank booked clients at the desk.", true),
+            an("Booked clients outrank walk-in clients at the desk.", true),
+        );
+        assert!(!same_words(&a, &b));
+        assert!(same_value(&an("The probation period is six months.", true), &an("Probation lasts 26 weeks.", true)));
+        assert!(!same_value(&an("Launch on 3 May with Northwind.", true), &an("Launch on 3 May with Contoso.", true)));
+        assert!(log_entries(
+            &an("Week 3 (14 May): 40 of 120 trees pruned.", false),
+            &an("Week 5 (28 May): 95 of 120 trees pruned.", false)
+        ));
+        assert!(!log_entries(
+            &an("Harvest supper date: 12 June.", false),
+            &an("The harvest supper takes place on 19 June.", false)
+        ));
+        let _ = DECISIONS;
+        // "no more than": a bound, not a negation.
+        assert!(!an("Seed trays are watered no more than twice a day.", true).negated);
+        assert!(an("Seed trays are not watered on Sundays.", true).negated);
+        assert!(same_alternative(
+            &an("The river crossing uses a temporary footbridge instead of a ferry, for six weeks.", true),
+            &an("We hire a temporary footbridge rather than a passenger ferry.", true)
+        ));
+        assert!(!same_alternative(
+            &an("Survey the north bank first, never the south bank first.", true),
+            &an("Survey the south bank first, never the north bank first.", true)
+        ));
+        // "one and a half hours" is 90 minutes (read as 1.5, not as one and another half).
+        assert!(same_value(
+            &an("Shifts are capped at one and a half hours.", true),
+            &an("Shifts are capped at 90 minutes.", true)
+        ));
+    }
+}
