@@ -146,7 +146,17 @@ pub fn undo_checkout(store: &Store, git: &Git) -> Result<Vec<String>> {
     let mut put_back = Vec::new();
     // The branch moved: the checkout finished (git ran on after `dossier` was killed).
     if git.rev_parse("HEAD")?.as_deref() == Some(moving.from.as_str()) {
-        put_back = put_back_paths(store, git, &moving)?;
+        let undone = put_back_paths(store, git, &moving)?;
+        // A git that outlived the killed sync by more than `remove_locks`' wait may still have
+        // finished meanwhile and moved the branch: the paths put back then get the new commit's
+        // version again (with what was appended since), and nothing stays undone.
+        if git.rev_parse("HEAD")?.as_deref() == Some(moving.to.as_str()) {
+            for (path, forward) in &undone {
+                set_file(store, path, forward.as_deref())?;
+            }
+        } else {
+            put_back = undone.into_iter().map(|(path, _)| path).collect();
+        }
         // The killed checkout may have written its index (the new commit's) without moving the
         // branch: the index is made the branch's again; the working tree is left as it is now.
         git.run(["reset", "-q"])?;
@@ -159,7 +169,11 @@ pub fn undo_checkout(store: &Store, git: &Git) -> Result<Vec<String>> {
     Ok(put_back)
 }
 
-fn put_back_paths(store: &Store, git: &Git, moving: &Moving) -> Result<Vec<String>> {
+/// Put back every path the checkout from `moving.from` to `moving.to` could have touched (see
+/// the module doc): the paths put back, each with what it would hold had the checkout finished
+/// (for [`undo_checkout`]'s second look).
+#[allow(clippy::type_complexity)]
+fn put_back_paths(store: &Store, git: &Git, moving: &Moving) -> Result<Vec<(String, Option<Vec<u8>>)>> {
     let diff = git.run(["diff", "--name-only", "-z", "--no-renames", &moving.from, &moving.to])?;
     let paths: Vec<&str> = diff.split('\0').filter(|p| !p.is_empty()).collect();
     if paths.is_empty() {
@@ -185,34 +199,47 @@ fn put_back_paths(store: &Store, git: &Git, moving: &Moving) -> Result<Vec<Strin
         };
         let blob = |tree: &super::git::Tree| tree.get(path).map(|e| git.blob(&e.oid)).transpose();
         let (was, goes) = (blob(&old)?, blob(&new)?);
-        let want = if Path::new(path).file_name().is_some_and(|n| n == "audit.log") {
-            audit_back(was.as_deref(), now.as_deref(), goes.as_deref())
+        let (back, forward) = if Path::new(path).file_name().is_some_and(|n| n == "audit.log") {
+            (
+                audit_back(was.as_deref(), now.as_deref(), goes.as_deref()),
+                audit_back(goes.as_deref(), now.as_deref(), was.as_deref()),
+            )
         } else if now == was {
             continue;
         } else if now.as_ref().is_none_or(|n| goes.as_ref().is_some_and(|g| g.starts_with(n))) {
-            was
+            (was, goes)
         } else {
             continue; // changed since by something else: kept, committed as a local change
         };
-        if want == now {
+        if back == now {
             continue;
         }
-        match want {
-            Some(bytes) => {
-                if let Some(parent) = file.parent() {
-                    std::fs::create_dir_all(parent).map_err(|e| DossierError::io("create", parent, e))?;
-                }
-                crate::files::write_atomic(&file, &bytes)?;
-            }
-            None => {
-                std::fs::remove_file(&file).map_err(|e| DossierError::io("remove", &file, e))?;
-                remove_empty_parents(store.root(), &file);
-            }
-        }
-        put_back.push(path.to_string());
+        set_file(store, path, back.as_deref())?;
+        put_back.push((path.to_string(), forward));
     }
     drop(locks);
     Ok(put_back)
+}
+
+/// Make the store file `path` hold `bytes` (`None`: no such file; directories left empty go).
+fn set_file(store: &Store, path: &str, bytes: Option<&[u8]>) -> Result<()> {
+    let file = store.root().join(path);
+    match bytes {
+        Some(bytes) => {
+            if let Some(parent) = file.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| DossierError::io("create", parent, e))?;
+            }
+            crate::files::write_atomic(&file, bytes)
+        }
+        None => match std::fs::remove_file(&file) {
+            Ok(()) => {
+                remove_empty_parents(store.root(), &file);
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(DossierError::io("remove", &file, e)),
+        },
+    }
 }
 
 /// An `audit.log` put back: the old commit's bytes, then every complete line of the file as it
@@ -274,6 +301,12 @@ mod tests {
         // A line appended after the kill (a save) is kept after the old ones.
         let now = b"{\"a\":1}\n{\"a\":2}\n{\"b\":3}\n{\"c\":5}\n";
         assert_eq!(audit_back(Some(was), Some(now), Some(goes)).unwrap(), b"{\"a\":1}\n{\"a\":2}\n{\"c\":5}\n");
+        // Had the checkout finished after all (its git outlived the kill): the new commit's lines,
+        // and what was appended since.
+        assert_eq!(
+            audit_back(Some(goes), Some(now), Some(was)).unwrap(),
+            b"{\"a\":1}\n{\"a\":2}\n{\"b\":3}\n{\"b\":4}\n{\"c\":5}\n"
+        );
         // A log the old commit did not have: gone, unless something was appended.
         assert_eq!(audit_back(None, Some(b"{\"b\":3}\n"), Some(goes)), None);
         assert_eq!(audit_back(None, Some(b"{\"b\":3}\n{\"c\":5}\n"), Some(goes)).unwrap(), b"{\"c\":5}\n");
