@@ -463,10 +463,10 @@ fn run_trials(worker: u64, trials: u64, seed: u64) -> Stats {
 /// `dossier sync`, watches for its `git merge`, and SIGKILLs both after a random part of a
 /// checkout's measured duration. Then the same checks as above: the next sync completes, no
 /// line, artifact or edit of either side is lost, both machines converge.
-/// `DOSSIER_SYNC_CHECKOUT_TRIALS` (default 40) and `DOSSIER_SYNC_KILL_SEED` as above.
+/// `DOSSIER_SYNC_CHECKOUT_TRIALS` (default 24) and `DOSSIER_SYNC_KILL_SEED` as above.
 #[test]
 fn issue_23_sync_sigkilled_inside_its_checkout_loses_nothing() {
-    let trials = env_u64("DOSSIER_SYNC_CHECKOUT_TRIALS").unwrap_or(40);
+    let trials = env_u64("DOSSIER_SYNC_CHECKOUT_TRIALS").unwrap_or(24);
     let seed = env_u64("DOSSIER_SYNC_KILL_SEED").unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
     });
