@@ -144,7 +144,8 @@ pub fn undo_checkout(store: &Store, git: &Git) -> Result<Vec<String>> {
         Err(e) => return Err(DossierError::io("read", &record, e)),
     };
     let mut put_back = Vec::new();
-    // The branch moved: the checkout finished (git ran on after `dossier` was killed).
+    // Only while the branch still names the commit the checkout left: had it moved, the checkout
+    // finished (its git ran on after `dossier` was killed) and there is nothing to undo.
     if git.rev_parse("HEAD")?.as_deref() == Some(moving.from.as_str()) {
         let undone = put_back_paths(store, git, &moving)?;
         // A git that outlived the killed sync by more than `remove_locks`' wait may still have
