@@ -340,7 +340,7 @@ pub(super) fn log_entries(s: &Analysis, t: &Analysis) -> bool {
 mod tests {
     use super::*;
     use crate::merge::analysis::tests::an;
-    use crate::merge::claims::{DECISIONS, FINDINGS};
+    use crate::merge::claims::FINDINGS;
 
     fn facts(s: &str, t: &str) -> bool {
         different_facts(&an(s, false), &an(t, false), FINDINGS, FINDINGS)
@@ -413,7 +413,6 @@ mod tests {
             &an("Harvest supper date: 12 June.", false),
             &an("The harvest supper takes place on 19 June.", false)
         ));
-        let _ = DECISIONS;
         // "no more than": a bound, not a negation.
         assert!(!an("Seed trays are watered no more than twice a day.", true).negated);
         assert!(an("Seed trays are not watered on Sundays.", true).negated);

@@ -34,6 +34,16 @@ fn backslashes_before(bytes: &[u8], at: usize) -> usize {
     bytes[..at].iter().rev().take_while(|&&b| b == b'\\').count()
 }
 
+/// A byte of a key name (`DB_PASSWORD`, `api-key`, `spring.datasource.password`).
+pub fn is_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-')
+}
+
+/// A line start at `p`: the text's start, after a newline, raw or JSON-escaped (`\n`).
+pub fn line_start(bytes: &[u8], p: usize) -> bool {
+    p == 0 || bytes[p - 1] == b'\n' || (p >= 2 && bytes[p - 2] == b'\\' && bytes[p - 1] == b'n')
+}
+
 /// True when position `at` starts a token: the byte before is not a word character, or it is
 /// the letter of a JSON escape (`\n`, `\t`, `\r`, `\u00XX`'s last digit is not handled).
 pub fn left_boundary(bytes: &[u8], at: usize) -> bool {

@@ -17,10 +17,7 @@
 //! Not for: matching or gating the values (`scan.rs`, `checks.rs`); key/value assignments
 //! (`=`, `:`), which are the generic rules'.
 
-/// A byte of a key name.
-fn name_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')
-}
+use super::checks;
 
 /// A table's cell separator at `p` (`|`, or the box-drawing `│` of CLI tables): its length.
 fn separator(bytes: &[u8], p: usize) -> usize {
@@ -44,11 +41,6 @@ fn skip_cells(bytes: &[u8], mut q: usize) -> usize {
     }
 }
 
-/// A line start at `p`: the text's start, after a newline, or after a JSON-escaped `\n`.
-fn at_line_start(bytes: &[u8], p: usize) -> bool {
-    p == 0 || bytes[p - 1] == b'\n' || (p >= 2 && bytes[p - 2] == b'\\' && bytes[p - 1] == b'n')
-}
-
 /// A line end at `p`: the text's end, a newline, or a JSON-escaped `\n`/`\r` or closing quote.
 fn at_line_end(bytes: &[u8], p: usize) -> bool {
     match bytes.get(p) {
@@ -68,7 +60,7 @@ pub(super) fn directive_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
     // Forward first (most hits fail here at once: `"token":`, `api_key=`, `tokens.`).
     let n = bytes.len();
     let mut q = b;
-    while q < n && q - b < 64 && name_byte(bytes[q]) {
+    while q < n && q - b < 64 && checks::is_name_byte(bytes[q]) {
         q += 1;
     }
     let name_end = q;
@@ -101,7 +93,7 @@ pub(super) fn directive_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
     // Back to the line's start over at most five words.
     let lo = a.saturating_sub(64);
     let mut p = a;
-    while p > lo && name_byte(bytes[p - 1]) {
+    while p > lo && checks::is_name_byte(bytes[p - 1]) {
         p -= 1;
     }
     let floor = p.saturating_sub(240);
@@ -114,7 +106,7 @@ pub(super) fn directive_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
             p -= 3;
             continue;
         }
-        if at_line_start(bytes, p) {
+        if checks::line_start(bytes, p) {
             return true;
         }
         if p <= floor || words == 5 {

@@ -1057,10 +1057,6 @@ const BLOCK_MEMBERS: &[&[u8]] = &[
     b"initial_value",
 ];
 
-fn is_name_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-')
-}
-
 /// The end of the line starting at `p` (a newline, or a JSON-escaped `\n`, or `limit`) and
 /// where the next line starts.
 fn line_end(bytes: &[u8], p: usize, limit: usize) -> (usize, usize) {
@@ -1132,7 +1128,7 @@ enum Opens {
 /// a secret's (3+ bytes, a secret word in it).
 fn secret_name_start(bytes: &[u8], a: usize, ne: usize) -> Option<usize> {
     let mut ns = a;
-    while ns > a.saturating_sub(64) && is_name_byte(bytes[ns - 1]) {
+    while ns > a.saturating_sub(64) && checks::is_name_byte(bytes[ns - 1]) {
         ns -= 1;
     }
     let name = &bytes[ns..ne];
@@ -1145,7 +1141,7 @@ fn secret_name_start(bytes: &[u8], a: usize, ne: usize) -> Option<usize> {
 fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
     let n = bytes.len();
     let mut ne = b;
-    while ne < n.min(b + 64) && is_name_byte(bytes[ne]) {
+    while ne < n.min(b + 64) && checks::is_name_byte(bytes[ne]) {
         ne += 1;
     }
     // A list of secrets (round 6): every item, each gated by the name in the singular
@@ -2160,11 +2156,6 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])>
     Some(((ns, ne), values))
 }
 
-/// A line start at `p`: after a newline, raw or JSON-escaped.
-fn line_start(bytes: &[u8], p: usize) -> bool {
-    p == 0 || bytes[p - 1] == b'\n' || (p >= 2 && bytes[p - 2] == b'\\' && bytes[p - 1] == b'n')
-}
-
 /// The end of the line's content from `p` (a raw newline, `\r` or a `\n` escape) and where
 /// the next line starts, within `limit`.
 fn next_line(bytes: &[u8], p: usize, limit: usize) -> (usize, usize) {
@@ -2220,14 +2211,16 @@ fn k8s_member_secret(name: &[u8], value: &[u8], base64: bool) -> bool {
 /// transcript's `kubectl get secret -o yaml`).
 fn k8s_secret(bytes: &[u8], r: usize, a: usize, out: &mut Vec<Candidate>) {
     let after = a + b"kind: Secret".len();
-    if !line_start(bytes, a) || !matches!(bytes.get(after), None | Some(b'\n' | b'\r' | b'\\' | b'"' | b' ' | b'\t')) {
+    if !checks::line_start(bytes, a)
+        || !matches!(bytes.get(after), None | Some(b'\n' | b'\r' | b'\\' | b'"' | b' ' | b'\t'))
+    {
         return;
     }
     let lo = a.saturating_sub(K8S_SPAN);
     let hi = bytes.len().min(after + K8S_SPAN);
     for key in [&b"data:"[..], b"stringData:"] {
         for at in memchr::memmem::find_iter(&bytes[lo..hi], key).map(|i| i + lo) {
-            if !line_start(bytes, at) {
+            if !checks::line_start(bytes, at) {
                 continue;
             }
             let (x, y) = if at < a { (at, a) } else { (after, at) };
