@@ -151,29 +151,19 @@ impl<'a> Redactor<'a> {
         Ok(Redacted { text: r.text.unwrap_or_else(|| text.to_string()), hits: r.hits })
     }
 
-    /// [`Self::redact`] for each of `texts`, in order, handed to the policy in batches of at
-    /// most [`crate::policy::REDACT_BATCH_BYTES`] (a scan of thousands of files sets the policy
-    /// up once per batch, not once per file).
+    /// [`Self::redact`] for each of `texts`, in order, in one policy call (a scan of thousands of
+    /// files sets the policy up once per call, not once per file). Callers bound the texts'
+    /// total size ([`crate::policy::REDACT_BATCH_BYTES`]).
     pub fn redact_many(&self, texts: &[&str]) -> Result<Vec<Redacted>> {
         if !self.on {
             return Ok(texts.iter().map(|t| Redacted { text: t.to_string(), hits: Vec::new() }).collect());
         }
-        let options = self.options()?;
-        let mut out = Vec::with_capacity(texts.len());
-        let mut start = 0;
-        while start < texts.len() {
-            let (mut end, mut size) = (start, 0);
-            while end < texts.len() && (end == start || size + texts[end].len() <= crate::policy::REDACT_BATCH_BYTES) {
-                size += texts[end].len();
-                end += 1;
-            }
-            let batch = &texts[start..end];
-            for (text, r) in batch.iter().zip(self.policy.redact_many(batch, &options)?) {
-                out.push(Redacted { text: r.text.unwrap_or_else(|| text.to_string()), hits: r.hits });
-            }
-            start = end;
-        }
-        Ok(out)
+        let found = self.policy.redact_many(texts, &self.options()?)?;
+        Ok(texts
+            .iter()
+            .zip(found)
+            .map(|(text, r)| Redacted { text: r.text.unwrap_or_else(|| text.to_string()), hits: r.hits })
+            .collect())
     }
 
     /// Redact `text` in place, counting into `counts`.
@@ -288,24 +278,13 @@ fn scan_files(redactor: &Redactor<'_>, files: &[PathBuf]) -> Result<Vec<Found>> 
 }
 
 /// What each of `files` holds, in order: read and handed to the policy a batch at a time (at
-/// most about [`crate::policy::REDACT_BATCH_BYTES`] of text in memory), so a store of any
+/// most [`crate::policy::REDACT_BATCH_BYTES`] of text, or one larger file), so a store of any
 /// size is scanned with one policy set-up per batch. Unreadable or non-UTF-8 files hold
 /// nothing here (the Save path stores none).
 fn scan_each(redactor: &Redactor<'_>, files: &[PathBuf]) -> Result<Vec<Vec<Found>>> {
-    let mut out: Vec<Vec<Found>> = Vec::with_capacity(files.len());
-    let mut next = 0;
-    while next < files.len() {
-        let (mut batch, mut size): (Vec<(usize, String)>, usize) = (Vec::new(), 0);
-        while next < files.len() && size < crate::policy::REDACT_BATCH_BYTES {
-            if let Ok(text) = fs::read_to_string(&files[next])
-                && !text.is_empty()
-            {
-                size += text.len();
-                batch.push((next, text));
-            }
-            out.push(Vec::new());
-            next += 1;
-        }
+    let mut out: Vec<Vec<Found>> = vec![Vec::new(); files.len()];
+    let (mut batch, mut size): (Vec<(usize, String)>, usize) = (Vec::new(), 0);
+    let mut flush = |batch: &mut Vec<(usize, String)>| -> Result<()> {
         let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
         for ((k, _), r) in batch.iter().zip(redactor.redact_many(&texts)?) {
             out[*k] = r
@@ -314,6 +293,25 @@ fn scan_each(redactor: &Redactor<'_>, files: &[PathBuf]) -> Result<Vec<Vec<Found
                 .map(|h| Found { file: files[*k].clone(), line: h.first_line, last_line: h.last_line, kind: h.kind })
                 .collect();
         }
+        batch.clear();
+        Ok(())
+    };
+    for (k, file) in files.iter().enumerate() {
+        let Ok(text) = fs::read_to_string(file) else { continue };
+        if text.is_empty() {
+            continue;
+        }
+        // A file that would take the batch over the bound starts the next one (a larger file
+        // goes alone).
+        if !batch.is_empty() && size + text.len() > crate::policy::REDACT_BATCH_BYTES {
+            flush(&mut batch)?;
+            size = 0;
+        }
+        size += text.len();
+        batch.push((k, text));
+    }
+    if !batch.is_empty() {
+        flush(&mut batch)?;
     }
     Ok(out)
 }
