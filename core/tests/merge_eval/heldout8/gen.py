@@ -43,7 +43,7 @@ def parse(path):
             cur = {"name": name, "kind": kind, "title": title, "items": [], "S": {}}
             pairs.append(cur)
             continue
-        m = re.match(r"^(why|ts|ss|status|next):\s?(.*)$", line)
+        m = re.match(r"^(why|ts|ss|status|next|lead):\s?(.*)$", line)
         if m:
             cur[m.group(1)] = m.group(2)
             continue
@@ -71,7 +71,8 @@ def render(p, side):
 
     status, nxt = pick(p["status"]), pick(p["next"])
     sit = p["S"].get(sym) or p["S"].get("=")
-    out = ["---", f"status: {status}", f"next_action: {nxt}", "---", f"# {p['title']}", "",
+    fm = ["---", f"status: {status}"] + ([f"lead: {p['lead']}"] if p.get("lead") else [])
+    out = fm + [f"next_action: {nxt}", "---", f"# {p['title']}", "",
            "## Situation", "", sit, ""]
     k = 0
     def prov(text):
@@ -134,6 +135,9 @@ def render(p, side):
 
 
 def main():
+    import shutil
+    for d in glob.glob(os.path.join(HERE, "[0-9][0-9][0-9]-*")):
+        shutil.rmtree(d)
     for f in sorted(glob.glob(os.path.join(HERE, "spec-*.txt"))):
         for p in parse(f):
             d = os.path.join(HERE, p["name"])
