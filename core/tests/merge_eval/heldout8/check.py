@@ -43,8 +43,24 @@ def parse(path):
     return fm, heads, {"claims": claims, "lines": body}
 
 
+STOP = set("""a an the and or of to in on at for by with from is are was were be been it its this that
+these those as so not no never only we our us they their them he she his her you your i all any each
+per into than then there here but if after before until since because rationale decided agreed""".split())
+
+
+def words(line):
+    line = re.sub(r"\[src:[^\]]*\]", "", line)
+    return {w for w in re.findall(r"[a-z0-9]+", line.lower()) if w not in STOP}
+
+
+def overlap(a, b):
+    wa, wb = words(a), words(b)
+    return len(wa & wb) / max(1, min(len(wa), len(wb)))
+
+
 def main():
     comp = collections.Counter()
+    low = []
     dirs = sorted(d for d in glob.glob(os.path.join(HERE, "[0-9][0-9][0-9]-*")) if os.path.isdir(d))
     for d in dirs:
         name = os.path.basename(d)
@@ -88,6 +104,14 @@ def main():
                         errors.append(f"{name}: {key} is not the status value")
                 elif not any(snip in l for l in info["lines"]):
                     errors.append(f"{name}: {key} not on a line: {snip!r}")
+            if kind != "lifecycle":
+                if kind == "next-action":
+                    tl, sl = e["target_snippet"], e["source_snippet"]
+                else:
+                    tl = next((l for l in tinfo["lines"] if e["target_snippet"] in l), "")
+                    sl = next((l for l in sinfo["lines"] if e["source_snippet"] in l), "")
+                if overlap(tl, sl) < 0.5:
+                    low.append(name[:3])
             if kind != "lifecycle" and tfm.get("status") != sfm.get("status"):
                 errors.append(f"{name}: status differs")
             if kind != "next-action" and tfm.get("next_action") != sfm.get("next_action"):
@@ -114,6 +138,9 @@ def main():
     for k in COMPAT:
         print(f"| compatible:{k} | {comp['compatible:' + k]} |")
     print(f"| **total** | **{sum(comp['compatible:' + k] for k in COMPAT)}** |")
+    n = sum(comp[k] for k in CONTRA if k != "lifecycle")
+    print(f"\n{len(low)} of the {n} contradictions outside lifecycle share fewer than half of the"
+          f" content words of the shorter conflicting line: {' '.join(low)}")
     for e in errors:
         print("ERROR", e)
     sys.exit(1 if errors else 0)

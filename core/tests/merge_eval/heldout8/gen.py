@@ -8,6 +8,7 @@ Spec format (one pair per block):
   ss: source snippet
   status: active            or  status: active | resolved   (target | source)
   next: text                or  next: target text | source text
+  lead: name                (optional, same on both sides)
   S: situation paragraph    (=S / <S / >S also allowed)
   <side><section>[mod]: text
      side: = both, < target only, > source only
