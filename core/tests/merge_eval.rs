@@ -920,3 +920,23 @@ fn merge_eval_heldout7_set() {
     };
     run_heldout("heldout7", "merge seventh held-out evaluation", "merge_eval7", bars);
 }
+
+/// The eighth held-out set (`tests/merge_eval/heldout8/`, 90 pairs: 55 contradictions, 35
+/// compatible), written by an eighth fresh author (helper `mergeeval8`, session 12) who never
+/// opened the rules, docs/merge.md or another set's pairs; never opened by the ninth round's
+/// builder (docs/merge.md, "Eighth held-out set"). Bars: provisional (its shape only) until
+/// its fresh run is recorded.
+#[test]
+fn merge_eval_heldout8_set() {
+    let bars = Bars {
+        pairs: 90,
+        contradictions: 55,
+        compatible: 35,
+        caught_certain: 0,
+        caught_any: 0,
+        located: 0,
+        max_certain_alarms: 35,
+        max_possible_alarms: 35,
+    };
+    run_heldout("heldout8", "merge eighth held-out evaluation", "merge_eval8", bars);
+}
