@@ -16,6 +16,10 @@
 /// shell comment line (whose value would be on another line).
 pub(super) fn trailing_plausible(bytes: &[u8], a: usize) -> bool {
     let lo = a.saturating_sub(48);
+    // Most hits (prose, `"api_key":`) have no marker byte within reach: one SIMD look.
+    if memchr::memrchr3(b'#', b'/', b'-', &bytes[lo..a]).is_none() {
+        return false;
+    }
     let blank_before = |q: usize| q >= 1 && matches!(bytes[q - 1], b' ' | b'\t');
     let mut p = a;
     while p > lo {

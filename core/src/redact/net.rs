@@ -348,7 +348,9 @@ fn identifier(b: &[u8]) -> bool {
         // Round 7: a two-letter word of a method's name (`convertToUtf8String`, `findById2`).
         return parts.iter().all(|p| (p.len() >= 3 || TWO_LETTER_WORDS.contains(p)) && word(p));
     }
-    b.split(|c| matches!(c, b'_' | b'-')).all(|p| p.is_empty() || word(p))
+    // Round 7: a short part without digits is a name's word too (`PuTTY-User-Key-File-3`).
+    b.split(|c| matches!(c, b'_' | b'-'))
+        .all(|p| p.is_empty() || word(p) || (p.len() <= 6 && p.iter().all(u8::is_ascii_alphabetic)))
 }
 
 /// A path: a `/` and a lowercase word of 3+ letters as a part (`/usr/lib/x86_64-linux-gnu`).
@@ -510,6 +512,7 @@ mod tests {
             "getUserById2Async()",
             "echo b3JkZXJzLWFwaS12Mg== | base64 -d",
             "project proj_Xk4mTq9LwZr2NbVc",
+            "MacOS-PuTTY-Agent-Key-v3 loaded",
         ] {
             assert!(!caught(t), "{t}: {:?}", find(t.as_bytes()));
         }

@@ -1571,7 +1571,7 @@ pub const RULES: &[Rule] = &[
     // the value) and `INSERT … VALUES ('api_token', '…')` (the name in a sibling column).
     Rule {
         kind: "assignment",
-        anchors: &["WHERE ", "where "],
+        anchors: &["' WHERE ", "' where "],
         keywords: &[],
         matcher: Matcher::Regex(
             r#"(?i:set)\s+[A-Za-z0-9_."`]+\s*=\s*'(?P<s>[^'\s]{8,256})'\s+(?i:where)\s+[A-Za-z0-9_."`]+\s*=\s*'(?P<n>[A-Za-z0-9_.:\-]{2,96})'"#,
@@ -1585,7 +1585,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         kind: "assignment",
-        anchors: &["VALUES", "values", "Values"],
+        anchors: &["VALUES (", "VALUES(", "values (", "values("],
         keywords: &[],
         matcher: Matcher::Regex(
             r#"(?i:values)\s*\((?:\s*(?:'[^'\n]{0,96}'|[0-9]+|(?i:null|default))\s*,)*?\s*'(?P<n>[A-Za-z0-9_.:\-]{2,96})'\s*,\s*'(?P<s>[^'\s]{8,256})'"#,
