@@ -182,10 +182,10 @@ fn run_corpus(corpus_name: &str, bars: Bars) {
 /// round's rules were written, never opened by their author): the measurement (docs/privacy.md,
 /// "Sixth held-out corpus, scored"). Bars: its figures, the same before and after the sixth
 /// round: 193 of 203 caught, 8 of 171 near-misses redacted, 10 labelled values stored. Then
-/// the seventh round's validation set, run for its figures only (never opened): 195 caught,
-/// 9 near-misses, 8 stored — the near-miss bar rises by one, the price the round paid (within
-/// issue 20's 1 in 10) for two more secrets caught (docs/privacy.md, "Seventh round").
+/// the seventh round's validation set, run for its figures only (never opened; it chose which
+/// rules were kept, so it is spent): 195 caught, 8 near-misses, 8 stored (docs/privacy.md,
+/// "Seventh round").
 #[test]
 fn redaction_heldout6_corpus_through_save_artifact() {
-    run_corpus("heldout6", Bars { min_caught: 195, max_false_positives: 9, max_leaked: 8 });
+    run_corpus("heldout6", Bars { min_caught: 195, max_false_positives: 8, max_leaked: 8 });
 }

@@ -1613,15 +1613,16 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
-    // A wider vocabulary: names whose last word is `salt`, `pepper` or `hmac` (`PASSWORD_SALT`,
-    // `HASHIDS_SALT`, `WEBHOOK_HMAC`), assigned a value (`scan::assignment` reads them as
-    // secret names; a quoted salt with spaces is round 6's literal rule).
+    // A wider vocabulary: names whose last word is `pepper` or `hmac` (`PASSWORD_PEPPER`,
+    // `WEBHOOK_HMAC`), assigned a value (`scan::assignment` reads them as secret names). Not
+    // `salt`: a KDF's salt is stored beside its hash and is public (a keystore's `"salt"`);
+    // frameworks' secret salts are round 6's quoted-literal rule's.
     Rule {
         kind: "assignment",
         anchors: &[],
-        keywords: &["salt", "pepper", "hmac"],
+        keywords: &["pepper", "hmac"],
         matcher: Matcher::Regex(concat!(
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:salt|pepper|hmac)(?:[_\-.]?[A-Za-z0-9]{1,16}){0,2})"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pepper|hmac)(?:[_\-.]?[A-Za-z0-9]{1,16}){0,2})"#,
             r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["']){0,2}(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{8,256})"#
         )),
         gate: Gate::Assignment,

@@ -1815,8 +1815,7 @@ const SECRET_LAST: &[&str] = &[
     "sshpass",
     "authorization",
     "cookie",
-    // Round 7: salts, peppers and HMAC keys are secrets of the same kind.
-    "salt",
+    // Round 7: peppers and HMAC keys are secrets of the same kind (not salts: public).
     "pepper",
     "hmac",
 ];
@@ -1923,6 +1922,13 @@ fn assignment(v: &str, name: &str) -> bool {
         .filter(|&&x| x)
         .count();
         return b.len() >= 6 && classes >= 2 && checks::shannon_entropy(v) >= 2.3 && !checks::is_uuid(v);
+    }
+    // An HMAC's algorithm (`hmac: HmacSHA256`, `hmac = sha512`) is not its key.
+    if last == "hmac"
+        && b.len() <= 16
+        && ["sha", "md5", "hs2", "hs3", "hs5"].iter().any(|a| v.to_ascii_lowercase().contains(a))
+    {
+        return false;
     }
     if w.len() == 1 && matches!(last, "key" | "token") {
         // A bare `key:`/`token:` holding a commit or content hash is not a secret.

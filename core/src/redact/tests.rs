@@ -871,7 +871,7 @@ fn seventh_round_names_after_and_beside_values_are_caught() {
             "Lm4Xq9Zt2Kw",
         ),
         // A wider vocabulary: salts, peppers, HMAC keys.
-        ("HASHIDS_SALT=Qk8Zm3Wx7Lt2\n".into(), "assignment", "Qk8Zm3Wx7Lt2"),
+        ("SESSION_PEPPER=Qk8Zm3Wx7Lt2\n".into(), "assignment", "Qk8Zm3Wx7Lt2"),
         ("webhook_hmac: Vx2Lq9Kz4Wm7Tb5N\n".into(), "assignment", "Vx2Lq9Kz4Wm7"),
         // A generated key whose alphabet holds sigils (a Django key starting with `%`).
         ("SECRET_KEY = '%r7q!k2m$(x9w@z4)l8v#c3n^b6t=h1p+d5s'\n".into(), "assignment", "r7q!k2m"),
@@ -894,6 +894,7 @@ fn seventh_round_near_misses_stay() {
         "INSERT INTO docs (title, body) VALUES ('password policy', 'at least twelve characters');",
         "#0 0x00007 in hash_key (key=0x55d0 \"user:42\") at map.c:12",
         "SALT_ROUNDS=12\npassword_salt_length: 16\nbcrypt.gensalt(rounds=12)",
+        "hmac: HmacSHA256\nsigning_hmac = sha512",
         "SECRET_KEY = '${DJANGO_SECRET_KEY_FROM_THE_ENVIRONMENT}'",
         "value = convertToUtf8String(getUserById2Async(id))",
     ] {
