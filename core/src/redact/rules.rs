@@ -1554,11 +1554,11 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "assignment",
         anchors: &[],
-        keywords: &["key", "token", "secret", "password", "passwd", "passphrase", "credential", "salt"],
+        keywords: &["key", "token", "secret", "password", "passwd", "passphrase", "credential"],
         matcher: Matcher::Regex(concat!(
             r#"(?:\\?["'`](?P<s>[^\s"'`\\]{8,256})\\?["'`]|(?:(?m:^)|[\s=:])(?P<s2>[^\s"'`\\=:#]{8,256}))"#,
             r#"[,;)]*[ \t]+(?:#|//|--|/\*)[ \t]*(?:[A-Za-z0-9()'\-]+[ \t]+){0,4}?"#,
-            r#"(?P<n>(?:[A-Za-z0-9_\-]+[ \t]+)?(?:[A-Za-z0-9]+[_\-])*(?i:api[ _\-]?key|key|token|secret|password|passwd|passphrase|credentials?|salt))s?\b"#
+            r#"(?P<n>(?:[A-Za-z0-9_\-]+[ \t]+)?(?:[A-Za-z0-9]+[_\-])*(?i:api[ _\-]?key|key|token|secret|password|passwd|passphrase|credentials?))s?\b"#
         )),
         gate: Gate::Context,
         back: 320,
@@ -1604,7 +1604,7 @@ pub const RULES: &[Rule] = &[
         anchors: &["=0x"],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"(?P<n>[A-Za-z0-9_]*(?i:pass|pwd|secret|token|key|cred|auth|salt)[A-Za-z0-9_]*)=0x[0-9a-fA-F]{4,16}\s+\\?"(?P<s>[^"\\]{4,256})\\?""#,
+            r#"(?P<n>[A-Za-z0-9_]*(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_]*)=0x[0-9a-fA-F]{4,16}\s+\\?"(?P<s>[^"\\]{4,256})\\?""#,
         ),
         gate: Gate::Assignment,
         back: 64,
