@@ -180,7 +180,7 @@ fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &mut Option<Armor>) -> bo
     if MAGIC.iter().any(|m| body.starts_with(m)) {
         return false;
     }
-    !base64_of_text(body) && !(body.len() < SHORT_TEXT && base64_of_printable(body))
+    !(base64_of_text(body) || (body.len() < SHORT_TEXT && base64_of_printable(body)))
 }
 
 /// Base64 of a file format's magic bytes: PNG, JPEG, GIF, ICO, WebP, PDF, gzip, zip, a
