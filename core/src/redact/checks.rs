@@ -123,9 +123,10 @@ pub fn is_placeholder(v: &str) -> bool {
     v.contains('<') || v.contains('>') || is_placeholder_literal(v)
 }
 
-/// `is_placeholder` for a literal whose alphabet holds `<` and `>` (a framework's generated
-/// salt: round 6): a `<…>` inside is a character, not a placeholder; at its start it still is.
-pub fn is_placeholder_literal(v: &str) -> bool {
+/// `is_placeholder` without its `<`/`>` test: a `<…>` inside is a character; at its start it
+/// still is a placeholder (round 6's literal rule used it; since round 7 that rule uses
+/// [`is_placeholder_generated`], which also reads sigils as characters of a generated key).
+fn is_placeholder_literal(v: &str) -> bool {
     let lower = v.to_ascii_lowercase();
     if v.starts_with(['$', '%', '<', '{', '@', '*', '[', '&'])
         || v.contains("${")
