@@ -94,10 +94,12 @@ fn redaction_heldout4_corpus_through_save_artifact() {
 /// of 187 caught, 7 of 158 near-misses redacted, 10 labelled values stored; docs/privacy.md,
 /// "Fifth held-out corpus"), then the sixth round's validation set, run for its figures only
 /// (never opened; it chose which rules were kept, so it is spent): the bars are the sixth
-/// round's figures (docs/privacy.md, "Sixth round"): 185 caught, 7 near-misses, 2 stored.
+/// round's figures (docs/privacy.md, "Sixth round"): 185 caught, 7 near-misses, 2 stored;
+/// since the seventh round (a development set, its two misses' causes fixed as classes:
+/// docs/privacy.md, "Seventh round"): 187 caught, 7 near-misses, 0 stored.
 #[test]
 fn redaction_heldout5_corpus_through_save_artifact() {
-    run_corpus("heldout5", Bars { min_caught: 185, max_false_positives: 7, max_leaked: 2 });
+    run_corpus("heldout5", Bars { min_caught: 187, max_false_positives: 7, max_leaked: 0 });
 }
 
 /// Capture every file of the corpus `corpus_name` into a fresh store, score the archived copies and
@@ -179,10 +181,13 @@ fn run_corpus(corpus_name: &str, bars: Bars) {
 /// The sixth held-out corpus (`redacteval6`, session 11, 2026-12-02; written while the sixth
 /// round's rules were written, never opened by their author): the measurement (docs/privacy.md,
 /// "Sixth held-out corpus, scored"). Bars: its figures, the same before and after the sixth
-/// round: 193 of 203 caught, 8 of 171 near-misses redacted, 10 labelled values stored.
+/// round: 193 of 203 caught, 8 of 171 near-misses redacted, 10 labelled values stored. Then
+/// the seventh round's validation set, run for its figures only (never opened; it chose which
+/// rules were kept, so it is spent): 195 caught, 8 near-misses, 8 stored (docs/privacy.md,
+/// "Seventh round").
 #[test]
 fn redaction_heldout6_corpus_through_save_artifact() {
-    run_corpus("heldout6", Bars { min_caught: 193, max_false_positives: 8, max_leaked: 10 });
+    run_corpus("heldout6", Bars { min_caught: 195, max_false_positives: 8, max_leaked: 8 });
 }
 
 /// The seventh held-out corpus (`redacteval7`, session 12, 2026-12-02; written while the seventh

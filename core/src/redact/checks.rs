@@ -123,9 +123,10 @@ pub fn is_placeholder(v: &str) -> bool {
     v.contains('<') || v.contains('>') || is_placeholder_literal(v)
 }
 
-/// `is_placeholder` for a literal whose alphabet holds `<` and `>` (a framework's generated
-/// salt: round 6): a `<…>` inside is a character, not a placeholder; at its start it still is.
-pub fn is_placeholder_literal(v: &str) -> bool {
+/// `is_placeholder` without its `<`/`>` test: a `<…>` inside is a character; at its start it
+/// still is a placeholder (round 6's literal rule used it; since round 7 that rule uses
+/// [`is_placeholder_generated`], which also reads sigils as characters of a generated key).
+fn is_placeholder_literal(v: &str) -> bool {
     let lower = v.to_ascii_lowercase();
     if v.starts_with(['$', '%', '<', '{', '@', '*', '[', '&'])
         || v.contains("${")
@@ -143,6 +144,45 @@ pub fn is_placeholder_literal(v: &str) -> bool {
         return true;
     }
     repeated(v)
+}
+
+/// `is_placeholder_literal` for a framework's generated key (round 7): Django's
+/// `get_random_secret_key` and WordPress's salts draw from alphabets with `$ % & * @ ( ) [ ]`,
+/// so a leading sigil or a `$(`, `%(`, `%s` inside is a character of the key — one in six
+/// Django keys starts with a sigil or holds such a pair. A template is still one: a value that
+/// is a sigil and a name (`$SECRET_KEY`, `&anchor`, `@Value`), `<…>` whole, `${NAME}`,
+/// `$(cmd)`, `%(name)s`, `{{ … }}`, a placeholder word, a run of one character.
+pub fn is_placeholder_generated(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    if PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w)) || repeated(v) {
+        return true;
+    }
+    if ["{{", "***", "...", "…"].iter().any(|t| v.contains(t)) || (v.starts_with('<') && v.ends_with('>')) {
+        return true;
+    }
+    let b = v.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    // A sigil and a name, to the end (a closing bracket allowed).
+    if b.first().is_some_and(|c| b"$%{@*[&".contains(c)) {
+        let rest = v[1..].trim_start_matches(['{', '(']).trim_end_matches(['}', ')', ']']);
+        if !rest.is_empty() && rest.bytes().all(ident) {
+            return true;
+        }
+    }
+    // `${NAME}`, `$(cmd …)`, `%(name)s`: an opener, a name of 2+, its closer.
+    for (i, w) in b.windows(2).enumerate() {
+        let close = match w {
+            b"${" => b'}',
+            b"$(" | b"%(" => b')',
+            _ => continue,
+        };
+        let name = &b[i + 2..];
+        let len = name.iter().take_while(|&&c| ident(c) || c == b' ').count();
+        if len >= 2 && name.get(len) == Some(&close) && name[0].is_ascii_alphabetic() {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when one character makes up most of `v` (`xxxxxxxx`, `0000000000`, `aaaa1111`).

@@ -16,6 +16,7 @@
 //! Not for: the key, the allowlist's source, whether redaction is on, or what is written where
 //! (the host's). No I/O, like the rest of the crate.
 
+mod after;
 mod checks;
 mod marker;
 mod net;

@@ -30,14 +30,17 @@ use super::checks;
 
 /// The kind of the net's markers.
 pub const KIND: &str = "high_entropy";
-/// The shortest run looked at.
-pub const MIN_LEN: usize = 20;
-/// Bits a character (Shannon) a run must reach.
-pub const MIN_ENTROPY: f64 = 3.6;
-/// Digits a run must hold.
-pub const MIN_DIGITS: usize = 2;
-/// Changes between lower and upper case (letters only) a run must hold.
-pub const MIN_CASE_FLIPS: usize = 4;
+/// The shortest run looked at (round 7: 16, was 20).
+pub const MIN_LEN: usize = 16;
+/// Bits a character (Shannon) a run must reach (round 7: 3.4, was 3.6).
+pub const MIN_ENTROPY: f64 = 3.4;
+/// Digits a run must hold (round 7: 1, was 2).
+pub const MIN_DIGITS: usize = 1;
+/// Changes between lower and upper case (letters only) a run must hold (round 7: 2, was 4).
+pub const MIN_CASE_FLIPS: usize = 2;
+/// Runs shorter than this that decode (base64) to printable text are text, not a key (round
+/// 7: the shorter runs the net now reads hold base64 of words: `UGFzc3dvcmQ6`, "Password:").
+const SHORT_TEXT: usize = 20;
 /// The longest run (longer: a blob, not a credential).
 const MAX_LEN: usize = 512;
 
@@ -140,6 +143,9 @@ const ID_PREFIXES: &[&[u8]] = &[
     b"acct_",
     b"cs_live_",
     b"cs_test_",
+    // Round 7: OpenAI project and organisation ids (ids in every request log).
+    b"proj_",
+    b"org-",
 ];
 
 /// Whether the run `s..e` is a secret by its shape and context (cheapest checks first).
@@ -174,7 +180,7 @@ fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &mut Option<Armor>) -> bo
     if MAGIC.iter().any(|m| body.starts_with(m)) {
         return false;
     }
-    !base64_of_text(body)
+    !(base64_of_text(body) || (body.len() < SHORT_TEXT && base64_of_printable(body)))
 }
 
 /// Base64 of a file format's magic bytes: PNG, JPEG, GIF, ICO, WebP, PDF, gzip, zip, a
@@ -319,6 +325,13 @@ fn word(p: &[u8]) -> bool {
         || p.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
+/// Two-letter words of CamelCase names: with one digit allowed (round 7), a name like
+/// `getUserById2Async` would otherwise pass for random.
+const TWO_LETTER_WORDS: &[&[u8]] = &[
+    b"To", b"By", b"Id", b"Of", b"At", b"In", b"On", b"Is", b"As", b"Or", b"If", b"Up", b"No", b"Do", b"Ok", b"Db",
+    b"Io", b"Ui", b"Os", b"Js", b"Go", b"Ip", b"My",
+];
+
 /// `snake_case`, `kebab-case`, `CONSTANT_CASE` and `CamelCase` identifiers: every part a word.
 fn identifier(b: &[u8]) -> bool {
     if !b.iter().any(|c| matches!(c, b'_' | b'-')) {
@@ -332,9 +345,12 @@ fn identifier(b: &[u8]) -> bool {
             }
         }
         parts.push(&b[start..]);
-        return parts.iter().all(|p| p.len() >= 3 && word(p));
+        // Round 7: a two-letter word of a method's name (`convertToUtf8String`, `findById2`).
+        return parts.iter().all(|p| (p.len() >= 3 || TWO_LETTER_WORDS.contains(p)) && word(p));
     }
-    b.split(|c| matches!(c, b'_' | b'-')).all(|p| p.is_empty() || word(p))
+    // Round 7: a short part without digits is a name's word too (`PuTTY-User-Key-File-3`).
+    b.split(|c| matches!(c, b'_' | b'-'))
+        .all(|p| p.is_empty() || word(p) || (p.len() <= 6 && p.iter().all(u8::is_ascii_alphabetic)))
 }
 
 /// A path: a `/` and a lowercase word of 3+ letters as a part (`/usr/lib/x86_64-linux-gnu`).
@@ -441,6 +457,12 @@ fn base64_of_text(b: &[u8]) -> bool {
     out.iter().any(|&c| c == b' ' || c == b'\n') || lower_words >= 3
 }
 
+/// Base64 whose decoded bytes are all printable ASCII (`UGFzc3dvcmQ6` is "Password:"): for a
+/// short run, text; a random key decodes to random bytes.
+fn base64_of_printable(b: &[u8]) -> bool {
+    checks::decode_base64(b).is_some_and(|out| !out.is_empty() && out.iter().all(|&c| (0x20..0x7f).contains(&c)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,6 +495,24 @@ mod tests {
             "pk_live_51Gd4kP9qLm2XvT7wRz8NcB3hY6sJf1aQe5uK0",
             "bG9nX2xldmVsOiBpbmZvCnJlZ2lvbjogZXUtd2VzdC0xCg==",
             "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n",
+        ] {
+            assert!(!caught(t), "{t}: {:?}", find(t.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn seventh_round_shorter_runs_with_one_digit_are_caught() {
+        // 16 to 19 characters, one digit, two case changes: a short API secret.
+        for t in ["ref: Tb8qWmRzKcLpHvNx", "deploy with yRkPzqWv3TnLmsXc then"] {
+            assert!(caught(t), "{t}");
+        }
+        // Method names with two-letter words, base64 of short words, OpenAI project ids.
+        for t in [
+            "call convertToUtf8String here",
+            "getUserById2Async()",
+            "echo b3JkZXJzLWFwaS12Mg== | base64 -d",
+            "project proj_Xk4mTq9LwZr2NbVc",
+            "MacOS-PuTTY-Agent-Key-v3 loaded",
         ] {
             assert!(!caught(t), "{t}: {:?}", find(t.as_bytes()));
         }

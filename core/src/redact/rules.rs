@@ -141,6 +141,9 @@ pub enum Pre {
     /// Round 6: a name, `=`/`:`/`,`/`=>` and an opening quote (a quoted literal that may
     /// hold spaces; `scan::literal_plausible`).
     Literal,
+    /// Round 7: a secret word inside a comment closing a value's line
+    /// (`after::trailing_plausible`).
+    Trailing,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -1541,6 +1544,90 @@ pub const RULES: &[Rule] = &[
         gate: Gate::Password,
         back: 200,
         fwd: 200,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Round 7: a name after or beside the value. A comment closing the value's line names it
+    // (`"…"  # the stripe key`, `'…', -- admin password`); the comment's words are the name
+    // (`old billing token`: a `public key` or `cache key` comment names no secret).
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: &["key", "token", "secret", "password", "passwd", "passphrase", "credential"],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:\\?["'`](?P<s>[^\s"'`\\]{8,256})\\?["'`]|(?:(?m:^)|[\s=:])(?P<s2>[^\s"'`\\=:#]{8,256}))"#,
+            r#"[,;)]*[ \t]+(?:#|//|--|/\*)[ \t]*(?:[A-Za-z0-9()'\-]+[ \t]+){0,4}?"#,
+            r#"(?P<n>(?:[A-Za-z0-9_\-]+[ \t]+)?(?:[A-Za-z0-9]+[_\-])*(?i:api[ _\-]?key|key|token|secret|password|passwd|passphrase|credentials?))s?\b"#
+        )),
+        gate: Gate::Context,
+        back: 320,
+        fwd: 40,
+        left: false,
+        right: false,
+        pre: Pre::Trailing,
+    },
+    // SQL rows: `UPDATE settings SET value = '…' WHERE name = 'stripe_token'` (the name after
+    // the value) and `INSERT … VALUES ('api_token', '…')` (the name in a sibling column).
+    Rule {
+        kind: "assignment",
+        anchors: &["' WHERE ", "' where "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?i:set)\s+[A-Za-z0-9_."`]+\s*=\s*'(?P<s>[^'\s]{8,256})'\s+(?i:where)\s+[A-Za-z0-9_."`]+\s*=\s*'(?P<n>[A-Za-z0-9_.:\-]{2,96})'"#,
+        ),
+        gate: Gate::Assignment,
+        back: 320,
+        fwd: 160,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    Rule {
+        kind: "assignment",
+        anchors: &["VALUES (", "VALUES(", "values (", "values("],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?i:values)\s*\((?:\s*(?:'[^'\n]{0,96}'|[0-9]+|(?i:null|default))\s*,)*?\s*'(?P<n>[A-Za-z0-9_.:\-]{2,96})'\s*,\s*'(?P<s>[^'\s]{8,256})'"#,
+        ),
+        gate: Gate::Assignment,
+        back: 0,
+        fwd: 600,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A debugger frame's parameter list: gdb/lldb print a `char *` argument as its address
+    // and its string (`connect (host=0x55… "db", password=0x7ffd… "…")`).
+    Rule {
+        kind: "assignment",
+        anchors: &["=0x"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?P<n>[A-Za-z0-9_]*(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_]*)=0x[0-9a-fA-F]{4,16}\s+\\?"(?P<s>[^"\\]{4,256})\\?""#,
+        ),
+        gate: Gate::Assignment,
+        back: 64,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A wider vocabulary: names whose last word is `pepper` or `hmac` (`PASSWORD_PEPPER`,
+    // `WEBHOOK_HMAC`), assigned a value (`scan::assignment` reads them as secret names). Not
+    // `salt`: a KDF's salt is stored beside its hash and is public (a keystore's `"salt"`);
+    // frameworks' secret salts are round 6's quoted-literal rule's.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: &["pepper", "hmac"],
+        matcher: Matcher::Regex(concat!(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pepper|hmac)(?:[_\-.]?[A-Za-z0-9]{1,16}){0,2})"#,
+            r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["']){0,2}(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{8,256})"#
+        )),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 320,
         left: false,
         right: false,
         pre: Pre::Auto,

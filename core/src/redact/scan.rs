@@ -18,6 +18,7 @@ use regex_automata::meta::Regex;
 use regex_automata::util::syntax;
 use regex_automata::{Input, PatternID};
 
+use super::after;
 use super::checks;
 use super::marker;
 use super::net;
@@ -62,6 +63,8 @@ enum Check {
     Jaas,
     /// Round 6: a quoted literal after a name (`literal_plausible`).
     Literal,
+    /// Round 7: a secret word in a comment closing a value's line (`after::trailing_plausible`).
+    Trailing,
 }
 
 fn check_of(rule: &Rule) -> Check {
@@ -69,6 +72,7 @@ fn check_of(rule: &Rule) -> Check {
         Pre::Directive => return Check::Directive,
         Pre::Jaas => return Check::Jaas,
         Pre::Literal => return Check::Literal,
+        Pre::Trailing => return Check::Trailing,
         _ => {}
     }
     if let Matcher::PrivateKey = rule.matcher {
@@ -233,6 +237,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                 }
                 Check::Jaas => position::jaas_plausible(bytes, m.start()),
                 Check::Literal => literal_plausible(bytes, m.end()),
+                Check::Trailing => after::trailing_plausible(bytes, m.start()),
                 Check::Generic => {
                     let look = *generic.get_or_insert_with(|| plausible(bytes, m.end()));
                     match (look, RULES[r as usize].pre) {
@@ -244,7 +249,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         (Some(l), Pre::KeyValue) => l.op == Op::KeyValue,
                         (Some(l), Pre::Call) => l.op == Op::Call,
                         (Some(l), Pre::Kwarg) => l.op == Op::Assign && kwarg_before(bytes, m.start()),
-                        (Some(_), Pre::Directive | Pre::Jaas | Pre::Literal) => false,
+                        (Some(_), Pre::Directive | Pre::Jaas | Pre::Literal | Pre::Trailing) => false,
                     }
                 }
             };
@@ -1661,7 +1666,11 @@ fn random_literal(v: &str, name: &str) -> bool {
         return false;
     }
     let b = v.as_bytes();
-    if b.len() < 24 || checks::is_placeholder_literal(v) || v.contains("://") || v.starts_with('/') || v.contains("{{")
+    if b.len() < 24
+        || checks::is_placeholder_generated(v)
+        || v.contains("://")
+        || v.starts_with('/')
+        || v.contains("{{")
     {
         return false;
     }
@@ -1806,6 +1815,9 @@ const SECRET_LAST: &[&str] = &[
     "sshpass",
     "authorization",
     "cookie",
+    // Round 7: peppers and HMAC keys are secrets of the same kind (not salts: public).
+    "pepper",
+    "hmac",
 ];
 const SECRET_SUFFIXES: &[&str] =
     &["password", "passwd", "secret", "apikey", "secretkey", "accesskey", "privatekey", "token"];
@@ -1910,6 +1922,13 @@ fn assignment(v: &str, name: &str) -> bool {
         .filter(|&&x| x)
         .count();
         return b.len() >= 6 && classes >= 2 && checks::shannon_entropy(v) >= 2.3 && !checks::is_uuid(v);
+    }
+    // An HMAC's algorithm (`hmac: HmacSHA256`, `hmac = sha512`) is not its key.
+    if last == "hmac"
+        && b.len() <= 16
+        && ["sha", "md5", "hs2", "hs3", "hs5"].iter().any(|a| v.to_ascii_lowercase().contains(a))
+    {
+        return false;
     }
     if w.len() == 1 && matches!(last, "key" | "token") {
         // A bare `key:`/`token:` holding a commit or content hash is not a secret.
@@ -2100,6 +2119,18 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])>
             b' ' | b'\t' | b'\n' | b'\r' => p -= 1,
             b'n' | b't' | b'r' if p >= 2 && bytes[p - 2] == b'\\' => p -= 2,
             b'[' | b'(' | b',' => break,
+            c if c.is_ascii_digit() => {
+                // Round 7: `cat -n`'s gutter (`    12\t`, the tab already skipped): its
+                // digits after blanks.
+                let mut q = p;
+                while q > lo && bytes[q - 1].is_ascii_digit() {
+                    q -= 1;
+                }
+                if q <= lo || !matches!(bytes[q - 1], b' ' | b'\t') {
+                    return None;
+                }
+                p = q;
+            }
             _ => {
                 // A gutter (`12→`) after a newline: back over it.
                 let mut q = p;
@@ -2142,6 +2173,7 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])>
         q += 1;
         let limit = bytes.len().min(q + 96);
         skip_lines_fwd(bytes, &mut q, limit);
+        skip_comment_lines(bytes, &mut q);
         let Some(vs) = quote(q) else { break };
         let Some(ve) = quoted_end(bytes, vs, escaped, 4096) else { break };
         *slot = Some(strip_scheme(bytes, vs, ve));
@@ -2154,6 +2186,27 @@ fn pair(bytes: &[u8], a: usize, b: usize) -> Option<(Range, [Option<Range>; 3])>
         return None;
     }
     Some(((ns, ne), values))
+}
+
+/// Round 7: comment lines between a sequence's elements (`# rotated 2026-…`, `// prod`): at
+/// most two, each to its line's end (raw or JSON-escaped), then whitespace and gutters again —
+/// a comment does not part a name from its value.
+fn skip_comment_lines(bytes: &[u8], p: &mut usize) {
+    for _ in 0..2 {
+        let rest = &bytes[*p..];
+        if !(rest.first() == Some(&b'#') || rest.starts_with(b"//")) {
+            return;
+        }
+        let limit = bytes.len().min(*p + 160);
+        let (_, next) = next_line(bytes, *p, limit);
+        if next >= limit {
+            return;
+        }
+        *p = next;
+        skip_gutter(bytes, p, bytes.len().min(next + 16));
+        let limit = bytes.len().min(*p + 96);
+        skip_lines_fwd(bytes, p, limit);
+    }
 }
 
 /// The end of the line's content from `p` (a raw newline, `\r` or a `\n` escape) and where

@@ -841,3 +841,64 @@ fn sixth_round_near_misses_stay() {
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
 }
+
+#[test]
+fn seventh_round_names_after_and_beside_values_are_caught() {
+    let numbered = serde_json::json!({
+        "content": "     7\tSECRETS = (\n     8\t    (\n     9\t        \"METRICS_TOKEN\",\n    10\t        # from the vault, 2026-09\n    11\t        \"c41f0a9be27d5e8316af0b72d9e4c85a\",\n    12\t    ),\n    13\t)"
+    })
+    .to_string();
+    let cases: Vec<(String, &str, &str)> = vec![
+        // A comment closing the value's line names it.
+        ("RELAY = \"Wq4Zx9Lm2Kt7Vb3Nc8Hd\"  # billing relay token\n".into(), "assignment", "Wq4Zx9Lm2Kt7"),
+        ("  'Tz8Lq3Vm6Kx1',  -- reporting user password\n".into(), "assignment", "Tz8Lq3Vm6Kx1"),
+        ("cfg.upstream = Hb5Kq9Zw2Lm7Xt4Vc8R; // partner api key\n".into(), "assignment", "Hb5Kq9Zw2Lm7"),
+        // SQL rows: the name after the value, or in a sibling column.
+        (
+            "UPDATE app_config SET val = 'Nq7Wz2Lk9Xm4' WHERE name = 'smtp_password';\n".into(),
+            "assignment",
+            "Nq7Wz2Lk9Xm4",
+        ),
+        (
+            "INSERT INTO settings (k, v) VALUES ('partner_api_token', 'Zr3Kq8Wm1Lx6Vt9Nc2B');\n".into(),
+            "assignment",
+            "Zr3Kq8Wm1Lx6",
+        ),
+        // A debugger frame's parameters.
+        (
+            "#2 0x00005 in open_db (host=0x55d0 \"db.test\", passwd=0x7ffd12 \"Lm4Xq9Zt2Kw\") at db.c:88\n".into(),
+            "assignment",
+            "Lm4Xq9Zt2Kw",
+        ),
+        // A wider vocabulary: salts, peppers, HMAC keys.
+        ("SESSION_PEPPER=Qk8Zm3Wx7Lt2\n".into(), "assignment", "Qk8Zm3Wx7Lt2"),
+        ("webhook_hmac: Vx2Lq9Kz4Wm7Tb5N\n".into(), "assignment", "Vx2Lq9Kz4Wm7"),
+        // A generated key whose alphabet holds sigils (a Django key starting with `%`).
+        ("SECRET_KEY = '%r7q!k2m$(x9w@z4)l8v#c3n^b6t=h1p+d5s'\n".into(), "assignment", "r7q!k2m"),
+        // A comment between a sequence's name and its value (a `cat -n` gutter too).
+        (numbered, "assignment", "c41f0a9be27d5e8316af0b72d9e4c85a"),
+        // The net: a 17-character random run with one digit.
+        ("relay ref Kq7WzLmXtPbNcVhRd end\n".into(), "high_entropy", "Kq7WzLmXtPbNcVhRd"),
+    ];
+    assert_caught(&cases);
+}
+
+#[test]
+fn seventh_round_near_misses_stay() {
+    for text in [
+        "a8f5f167f44f4964e6c998dee827110c  # cache key of the build",
+        "ssh-ed25519 AAAAC3 me@host  # my public key",
+        "x = 42  # the token count",
+        "# rotate the admin password every quarter",
+        "UPDATE users SET status = 'disabled' WHERE login = 'old_token_user';",
+        "INSERT INTO docs (title, body) VALUES ('password policy', 'at least twelve characters');",
+        "#0 0x00007 in hash_key (key=0x55d0 \"user:42\") at map.c:12",
+        "SALT_ROUNDS=12\npassword_salt_length: 16\nbcrypt.gensalt(rounds=12)",
+        "hmac: HmacSHA256\nsigning_hmac = sha512",
+        "SECRET_KEY = '${DJANGO_SECRET_KEY_FROM_THE_ENVIRONMENT}'",
+        "value = convertToUtf8String(getUserById2Async(id))",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
