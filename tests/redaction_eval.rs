@@ -192,8 +192,10 @@ fn redaction_heldout6_corpus_through_save_artifact() {
 
 /// The seventh held-out corpus (`redacteval7`, session 12, 2026-12-02; written while the seventh
 /// round's rules were written, never opened by their author): the measurement (docs/privacy.md,
-/// "Seventh held-out corpus, scored"). Bars: provisional until its runs are recorded.
+/// "Seventh held-out corpus, scored"). Bars: its figures after the seventh round (227 of 235
+/// caught before it, 228 after; 17 of 177 near-misses redacted both times; 10 then 9 labelled
+/// values stored).
 #[test]
 fn redaction_heldout7_corpus_through_save_artifact() {
-    run_corpus("heldout7", Bars { min_caught: 0, max_false_positives: 177, max_leaked: 298 });
+    run_corpus("heldout7", Bars { min_caught: 228, max_false_positives: 17, max_leaked: 9 });
 }
