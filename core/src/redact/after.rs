@@ -12,22 +12,25 @@
 
 /// `Pre::Trailing` at a secret word starting at `a`: back over at most 48 bytes of a
 /// comment's words (letters, digits, blanks, `-`, `_`, `'`, parentheses) to a comment marker
-/// (`#`, `//`, `--`, `/*`) that follows a blank — a comment after code, not a heading or a
-/// shell comment line (whose value would be on another line).
+/// (`#`, `//`, `--`, `/*`) that follows a blank and is followed by one — a comment after code,
+/// not a heading, a shell comment line (whose value would be on another line), or a command
+/// line's `--flag` (`upload dist/app-2.3.1.whl --api-token …`: the word before the flag is an
+/// argument, not a value the flag names).
 pub(super) fn trailing_plausible(bytes: &[u8], a: usize) -> bool {
     let lo = a.saturating_sub(48);
     // Most hits (prose, `"api_key":`) have no marker byte within reach: one SIMD look.
     if memchr::memrchr3(b'#', b'/', b'-', &bytes[lo..a]).is_none() {
         return false;
     }
-    let blank_before = |q: usize| q >= 1 && matches!(bytes[q - 1], b' ' | b'\t');
+    let blank = |q: usize| matches!(bytes.get(q), Some(b' ' | b'\t'));
+    let blank_before = |q: usize| q >= 1 && blank(q - 1);
     let mut p = a;
     while p > lo {
         match bytes[p - 1] {
-            b'#' => return blank_before(p - 1) && p >= 3,
-            b'/' if p >= 2 && bytes[p - 2] == b'/' => return blank_before(p - 2) && p >= 4,
-            b'*' if p >= 2 && bytes[p - 2] == b'/' => return blank_before(p - 2) && p >= 4,
-            b'-' if p >= 2 && bytes[p - 2] == b'-' => return blank_before(p - 2) && p >= 4,
+            b'#' => return blank_before(p - 1) && blank(p) && p >= 3,
+            b'/' if p >= 2 && bytes[p - 2] == b'/' => return blank_before(p - 2) && blank(p) && p >= 4,
+            b'*' if p >= 2 && bytes[p - 2] == b'/' => return blank_before(p - 2) && blank(p) && p >= 4,
+            b'-' if p >= 2 && bytes[p - 2] == b'-' => return blank_before(p - 2) && blank(p) && p >= 4,
             c if c.is_ascii_alphanumeric() || matches!(c, b' ' | b'\t' | b'-' | b'_' | b'\'' | b'(' | b')') => p -= 1,
             _ => return false,
         }
@@ -48,5 +51,8 @@ mod tests {
         assert!(!at("# the admin password is rotated", "password"));
         assert!(!at("api_token = \"x\"", "token"));
         assert!(!at("see https://x.test/#token", "token"));
+        // A command line's flag after an argument is not a comment naming the argument.
+        assert!(!at("twine upload dist/app-2.3.1.whl --api-token abc", "token"));
+        assert!(!at("deploy build.zip --password-file p.txt", "password"));
     }
 }
