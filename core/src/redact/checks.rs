@@ -297,6 +297,12 @@ pub fn is_not_a_value(v: &str) -> bool {
                 && p.iter().any(u8::is_ascii_uppercase)
                 && p.iter().any(u8::is_ascii_lowercase)
                 && p.iter().any(u8::is_ascii_digit))
+            // One-case random parts too (`mlsn.e1368a87…`, hex or base36 after a vendor's
+            // dotted prefix): code's names do not run 20 characters without a `_` and switch
+            // between letters and digits 4 times (`backend_2024`, `utf8`, `v1beta1` do not).
+            && !(p.len() >= 20
+                && !part.contains('_')
+                && p.windows(2).filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit()).count() >= 4)
     });
     if ident_path && (v.contains('.') || !b.iter().any(u8::is_ascii_digit)) {
         return true;

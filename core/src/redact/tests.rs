@@ -902,3 +902,37 @@ fn seventh_round_near_misses_stay() {
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
 }
+
+/// A JWT of `n` payload characters (a base64url header of a real shape, random-looking rest).
+fn long_jwt(n: usize) -> String {
+    let body: String = (0..n).map(|i| b"Ab3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY_z-"[(i * 7 + i / 3) % 35] as char).collect();
+    format!("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJ{body}.{}", &body[..200])
+}
+
+/// Found after the seventh held-out corpus was measured (and spent): values longer than a
+/// rule's window, and one-case random parts after a dotted vendor prefix.
+#[test]
+fn long_values_and_dotted_one_case_tokens_are_caught() {
+    let jwt = long_jwt(1400);
+    let cases: Vec<(String, &str, &str)> = vec![
+        // An identity token printed alone by a CLI, far longer than the rule's reach.
+        (format!("$ gcloud auth print-identity-token\n{jwt}\n$ echo done\n"), "jwt", &jwt[1200..1260]),
+        // The same inside a JSON cache, JSON-escaped line around it.
+        (format!("{{\"AccessToken\": {{\"secret\": \"{jwt}\", \"realm\": \"x\"}}}}\n"), "jwt", &jwt[600..660]),
+        // A vendor's dotted prefix before hex: one case, but 64 characters of digits and letters.
+        ("  POSTMARK_SERVER_TOKEN: pm.4f0a9c2e7b1d83564f0a9c2e7b1d8356af09\n".into(), "assignment", "4f0a9c2e7b1d8356"),
+    ];
+    for (text, kind, leaked) in &cases {
+        let r = run(text);
+        let o = r.text.clone().unwrap_or_default();
+        assert!(!o.contains(leaked) && r.hits.iter().any(|h| h.kind == *kind), "{kind}: {text}\n-> {o}\n{:?}", r.hits);
+    }
+    for text in [
+        "config.database.connection_pool_size = 12",
+        "settings.analytics.tracking_endpoint_v2 = \"x\"",
+        "token = app.state.session_store_backend_2024",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
