@@ -101,6 +101,12 @@ pub fn find(bytes: &[u8]) -> Vec<(usize, usize)> {
         if e - s > MAX_LEN {
             continue;
         }
+        if let Some(end) = snowflake_token(bytes, s, e) {
+            out.push((s, end));
+            floor = end;
+            p = end + MIN_LEN;
+            continue;
+        }
         if secret_run(bytes, s, e, &mut armor) {
             out.push((s, e));
         }
@@ -181,6 +187,30 @@ fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &mut Option<Armor>) -> bo
         return false;
     }
     !(base64_of_text(body) || (body.len() < SHORT_TEXT && base64_of_printable(body)))
+}
+
+/// A bot token whose first part is the base64 of a numeric id (Discord's
+/// `<base64 of a 17–20-digit snowflake>.<6>.<27–40>`), found by its structure wherever it is:
+/// the net cannot see it otherwise (its first part decodes to digits, its later parts follow a
+/// `.`), and no name need stand beside it (`echo "<token>" | wrangler secret put …`). The end
+/// of the token, or `None`.
+fn snowflake_token(bytes: &[u8], s: usize, e: usize) -> Option<usize> {
+    let first = &bytes[s..e];
+    if !(23..=28).contains(&first.len()) || bytes.get(e) != Some(&b'.') {
+        return None;
+    }
+    let part = |from: usize| from + bytes[from..].iter().take(48).take_while(|c| TOKEN[**c as usize]).count();
+    let second = part(e + 1);
+    if second - (e + 1) != 6 || bytes.get(second) != Some(&b'.') {
+        return None;
+    }
+    let end = part(second + 1);
+    let third = &bytes[second + 1..end];
+    if !(27..=40).contains(&third.len()) || !classes(third) || bytes.get(end).is_some_and(|c| *c == b'.') {
+        return None;
+    }
+    let id = checks::decode_base64(first)?;
+    ((17..=20).contains(&id.len()) && id.iter().all(u8::is_ascii_digit)).then_some(end)
 }
 
 /// Base64 of a file format's magic bytes: PNG, JPEG, GIF, ICO, WebP, PDF, gzip, zip, a

@@ -413,6 +413,10 @@ pub const RULES: &[Rule] = &[
     tok("rubygems_token", &["rubygems_"], r"rubygems_[0-9a-f]{48}"),
     tok("dockerhub_token", &["dckr_pat_", "dckr_oat_"], r"dckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}"),
     mixed(tok("nuget_key", &["oy2"], r"oy2[a-z0-9]{43}")),
+    // WooCommerce REST API keys: consumer key and consumer secret, `ck_`/`cs_` + 40 hex
+    // (woocommerce.github.io/woocommerce-rest-api-docs, "Authentication"). Stripe's `cs_live_…`
+    // checkout sessions are not hex.
+    mixed(tok("woocommerce_key", &["ck_", "cs_"], r"c[ks]_[0-9a-f]{40}")),
     mixed(tok("crates_io_token", &["cio"], r"cio[A-Za-z0-9]{32}")),
     tok("clojars_token", &["CLOJARS_"], r"CLOJARS_[a-z0-9]{60}"),
     open_right(tok(

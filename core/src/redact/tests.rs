@@ -936,3 +936,21 @@ fn long_values_and_dotted_one_case_tokens_are_caught() {
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
 }
+
+/// A bot token found by its structure, with no name beside it (piped into a secret store).
+#[test]
+fn a_snowflake_bot_token_is_caught_by_its_structure() {
+    let token = "OTEyMzQ1Njc4OTAxMjM0NTY3.Gh4kQz.Zr8Lm2Pw9Rt4Vz8Kb3Nc6Hd1Fg5Js0TyXq";
+    let text = format!("$ printf %s '{token}' | flyctl secrets set --stage\n");
+    let r = run(&text);
+    let o = r.text.clone().unwrap_or_default();
+    assert!(!o.contains("OTEyMzQ1Njc4") && !o.contains("Zr8Lm2Pw9R"), "{o}\n{:?}", r.hits);
+    // A store's REST keys in a database dump's row, tab-separated, no name beside them.
+    let row = "7\twoo\tshop.example.test\tcs_5e0b7a9c3d2f18e4b6a0c9d7e1f3a5b7c9d0e2f4\t\\N\n";
+    let r = run(row);
+    assert!(r.hits.iter().any(|h| h.kind == "woocommerce_key"), "{row}: {:?}", r.hits);
+    // A dotted name whose first part is no numeric id stays.
+    for text in ["see module.Gh4kQz.Zr8Lm2Pw9Rt4Vz8Kb3Nc6Hd1Fg5Js0TyXq here"] {
+        assert_eq!(run(text).text, None, "{text}");
+    }
+}
