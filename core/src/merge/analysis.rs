@@ -562,6 +562,10 @@ impl Scratch {
                 {
                     a.rejected.push(tk.key(i));
                 }
+            } else if let Some(pole) = direction_particle(tk, i, start, end) {
+                // Ninth round: "go *up*", "come *down*" say a direction of change.
+                a.poles.push(pole);
+                a.pole_words.push(tk.key(i));
             } else if tk.has(i, W_OPPOSITE) && !used[i] {
                 let from = a.poles.len();
                 poles_of(tk.w(i), &mut a.poles);
@@ -1206,6 +1210,33 @@ fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(
     }
     let words = (start..se).filter(|&k| !skip[k] && tk.is_text(k) && !tk.has(k, W_STOP | W_NEG)).count();
     (1..=8).contains(&words).then_some((se, ps.min(end)))
+}
+
+/// Verbs of motion whose particle *up* / *down* says a direction of change ("Rents go up",
+/// "Fees came down", "Suppliers push prices up").
+const MOTION_VERBS: &[&str] = &[
+    "go", "goes", "going", "gone", "went", "come", "comes", "coming", "came", "put", "puts", "push", "pushes",
+    "pushed", "ramp", "ramps", "ramped", "scale", "scales", "scaled", "step", "steps", "stepped", "bring", "brings",
+    "brought", "drive", "drives", "driven", "drove", "move", "moves", "moved", "edge", "edges", "edged",
+];
+
+/// Ninth round (issue 19): the particle *up* or *down* right after a verb of motion, or after
+/// one word that follows it ("push prices up"), is a member of the opposition lexicon's
+/// "direction of change" group — *up* with *increase*, *down* with *decrease* — so that "Plot
+/// rents go up from April" and "Plot rents will be reduced from April" are opposite directions
+/// of one subject rather than one claim containing the other. Not a bound ("up to 5"), not
+/// "put up with", not a particle without such a verb ("set up", "sign up", "shut down" say
+/// other things).
+fn direction_particle(tk: &Toks, i: usize, start: usize, end: usize) -> Option<u16> {
+    let up = tk.is(i, "up");
+    if !(up || tk.is(i, "down")) || i <= start || (i + 1 < end && tk.is_any(i + 1, &["to", "with"])) {
+        return None;
+    }
+    let motion = |k: usize| tk.toks[k].kind == Tk::Word && tk.is_any(k, MOTION_VERBS);
+    if !(motion(i - 1) || (i >= start + 2 && motion(i - 2) && tk.toks[i - 1].kind == Tk::Word)) {
+        return None;
+    }
+    first_pole(if up { "increase" } else { "decrease" })
 }
 
 /// Typed values among the predicate tokens; marks the tokens they use.
