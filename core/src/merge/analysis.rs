@@ -783,8 +783,8 @@ const ATTRIBUTE_ENDS: &[&str] = &["of", "on", "at", "in", "for", "across", "over
 
 /// Words by which a Current State claim asserts that a state holds to the exclusion of
 /// another — it persists (*still, yet, remains*), covers everything or only part (*all,
-/// every, none, only, fully, entirely*), is over (*complete, done, finished*), or is held up (*blocked, stuck, pending,
-/// waiting*). Two Current State claims on one thing without any of these (nor a negation or
+/// every, none, only, fully, entirely*), is over (*complete, done, finished*), is held up (*blocked, stuck, pending,
+/// waiting*), or holds again (*back, again, restored, resumed, reinstated*: ninth round). Two Current State claims on one thing without any of these (nor a negation or
 /// an opposition) read as steps of a progress log: "The draft is ready" / "The draft was
 /// reviewed on 3 May".
 const EXCLUSIVE_STATE: &[&str] = &[
@@ -806,6 +806,13 @@ const EXCLUSIVE_STATE: &[&str] = &[
     "stuck",
     "pending",
     "waiting",
+    // Ninth round: a state that holds again ("back in service", "running again", "restored")
+    // says the one before it is over.
+    "back",
+    "again",
+    "restored",
+    "resumed",
+    "reinstated",
 ];
 
 /// Verbs after which "over" says how something travels, not what is preferred ("ship over
