@@ -129,6 +129,10 @@ fn next_action_tier(source: &str, target: &str) -> NextTier {
 /// `Ok(Some(tier))` for a conflict, `Ok(None)` for the same objects with another verb;
 /// `Err(true)` for one action reworded, `Err(false)` for nothing.
 fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty>, bool> {
+    // Ninth round: a next action written as a quoted string ("\"At week four, go through …\"")
+    // is read without its quotes (a leading adverbial is found after them).
+    let unquote = |x: &'_ str| -> String { x.trim().trim_matches(|c| matches!(c, '"' | '\'' | '“' | '”')).to_string() };
+    let (source, target) = (&unquote(source)[..], &unquote(target)[..]);
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
         return Err(false);
     }
@@ -188,7 +192,51 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty
     if objects && names && a.poles.is_empty() && b.poles.is_empty() && !halts(source) && !halts(target) {
         return Ok(None);
     }
+    // Ninth round: the same things named in other words ("Finish casting show four" / "Cast
+    // the fourth show"; "Move six more clinics onto central booking" / "Migrate the next six
+    // clinics to the central booking tool"), when the verbs are linked — one class, a generic
+    // verb, one's verb among the other's words ("casting"), or one the other's with *re-*
+    // ("Reorder" / "Order") — neither halts a plan, and not both name something the other
+    // does not.
+    let linked = one_action || reordered || crossed(va, &b) || crossed(vb, &a) || re_verb(va, vb) || re_verb(vb, va);
+    let names_apart = !subset(&na, &b.stems) && !subset(&nb, &a.stems);
+    if linked && !names_apart && !halts(source) && !halts(target) && same_things(source, target, &oa, &ob) {
+        return Ok(None);
+    }
     Ok(Some(Certainty::Possible))
+}
+
+/// Whether verb `x` is verb `y` with *re-* ("reorder" / "order", "reschedule" / "schedule").
+fn re_verb(x: Option<ActionVerb>, y: Option<ActionVerb>) -> bool {
+    let (Some(x), Some(y)) = (x, y) else { return false };
+    x.re_stem != 0 && x.re_stem == y.stem
+}
+
+/// Ninth round: whether two next actions' objects (`oa`, `ob`: stems without the verb) name
+/// the same things — counts read as numbers whether written as digits, words or ordinals
+/// ("show four" / "the fourth show", "incubator number three" / "the third incubator", "18 pt"
+/// / "18pt") — sharing at least 2 and at least two thirds of the smaller side's.
+fn same_things(source: &str, target: &str, oa: &[u64], ob: &[u64]) -> bool {
+    let things = |text: &str, objects: &[u64]| {
+        let mut counts: Vec<u64> = Vec::new();
+        let mut drop: Vec<u64> = Vec::new();
+        for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            let lw = w.to_lowercase();
+            if let Some(n) = super::values::count_of(&lw) {
+                counts.push(n | 1 << 63);
+                drop.push(super::analysis::stem(&lw));
+            }
+        }
+        drop.sort_unstable();
+        let mut v = minus(objects, &drop);
+        v.extend(counts);
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let (a, b) = (things(source, oa), things(target, ob));
+    let shared = inter(&a, &b).len();
+    shared >= 2 && 3 * shared >= 2 * a.len().min(b.len())
 }
 
 /// A next action's verb and the particle right after it ("roll *back*", "scale *down*"),
@@ -212,6 +260,8 @@ struct ActionVerb {
     class: u64,
     generic: bool,
     stem: u64,
+    /// The verb's stem without a leading *re-* ("reorder": *order*), 0 when it has none.
+    re_stem: u64,
 }
 
 /// A next action's verb (its first word, after "To", "We will", "Next:") and its objects: the
@@ -261,7 +311,8 @@ fn action_parts(text: &str, a: &Analysis) -> (Option<ActionVerb>, Vec<u64>) {
             })
         })
         .map_or(super::analysis::stem(verb), |c| c as u64 | 1 << 63);
-    (Some(ActionVerb { class, generic: generic.is_some(), stem: super::analysis::stem(verb) }), objects)
+    let re_stem = verb.strip_prefix("re").filter(|r| r.len() >= 3).map_or(0, super::analysis::stem);
+    (Some(ActionVerb { class, generic: generic.is_some(), stem: super::analysis::stem(verb), re_stem }), objects)
 }
 
 /// Verbs that name one action in a next action (fourth round): a class per action, the
@@ -299,7 +350,9 @@ const ACTION_CLASSES: &[&[&str]] = &[
     &["meet", "discuss", "talk", "sync"],
     &["analyse", "analyze", "investigate", "study", "explore", "research", "examine", "dig"],
     &["install", "fit", "deploy", "roll", "ship", "release", "launch", "extend", "expand", "introduce", "bring"],
-    &["sign", "countersign", "execute"],
+    &["sign", "countersign", "execute", "sign off", "approve"],
+    // Ninth round: moving something somewhere.
+    &["move", "migrate", "transfer", "relocate", "shift", "port"],
     &["agree", "decide", "settle", "align"],
     &["get", "obtain", "collect", "gather", "fetch", "retrieve"],
     &["train", "onboard", "brief", "coach"],
