@@ -882,7 +882,17 @@ pub(super) fn stem(w: &str) -> u64 {
                 k += 2;
                 continue;
             }
-            if k > 1 && rest.len() >= 3 && rest.starts_with(b"our") && rest[3..].iter().all(|&c| c == b's') {
+            // (Ninth round: also before a suffix: "colourised" = "colorized", "favourite",
+            // "honoured", "behavioural".)
+            const OUR_SUFFIXES: &[&[u8]] = &[
+                b"ed", b"ing", b"ite", b"ites", b"ise", b"ised", b"ises", b"ising", b"ize", b"ized", b"izes", b"izing",
+                b"able", b"ably", b"ful", b"less", b"er", b"ers", b"al",
+            ];
+            if k > 1
+                && rest.len() >= 3
+                && rest.starts_with(b"our")
+                && (rest[3..].iter().all(|&c| c == b's') || OUR_SUFFIXES.contains(&&rest[3..]))
+            {
                 us[n..n + 2].copy_from_slice(b"or");
                 n += 2;
                 k += 3;
