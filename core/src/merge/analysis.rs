@@ -581,7 +581,7 @@ impl Scratch {
             {
                 a.cause = true;
             }
-            if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
+            if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) && !frequency(tk, i, end) {
                 a.exclusive = true;
             }
             if !skip[i] && tk.has(i, W_ENVIRONMENT) {
@@ -814,6 +814,34 @@ const EXCLUSIVE_STATE: &[&str] = &[
     "resumed",
     "reinstated",
 ];
+
+/// Words after *every* that make it a frequency ("every six months", "every 10 years", "on
+/// every use", "every second day"), not a claim that covers everything.
+const FREQUENCY_UNITS: &[&str] = &[
+    "second", "minute", "hour", "day", "night", "morning", "evening", "week", "weekday", "weekend", "fortnight",
+    "month", "quarter", "year", "season", "shift", "use", "time", "visit", "run", "cycle", "batch", "other",
+];
+
+/// Ninth round (issue 19): *every* at token `i` opens a frequency — a number or a unit of
+/// time or of repetition follows it (its plural folded) — so that "The escapement needs
+/// oiling every six months" or "Refresh tokens are rotated on every use" do not read as an
+/// exclusive state ("*every* tenant has moved" still does).
+fn frequency(tk: &Toks, i: usize, end: usize) -> bool {
+    if !tk.is(i, "every") || i + 1 >= end {
+        return false;
+    }
+    let unit = |k: usize| {
+        k < end && {
+            let w = tk.w(k);
+            let w = w.strip_suffix('s').unwrap_or(w);
+            FREQUENCY_UNITS.contains(&w)
+        }
+    };
+    tk.toks[i + 1].kind == Tk::Num
+        || super::values::number_words(tk, i + 1, end).is_some()
+        || unit(i + 1)
+        || unit(i + 2)
+}
 
 /// Verbs after which "over" says how something travels, not what is preferred ("ship over
 /// USB").
