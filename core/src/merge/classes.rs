@@ -247,6 +247,9 @@ fn differ_apart(a: &[u64], b: &[u64], s: &Analysis, t: &Analysis) -> bool {
 /// thing, the subject rules apply), *in*/*for* phrases of the predicate that are what is said
 /// ("heard in London" / "heard in Dublin"), subjects with a preposition inside.
 pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
+    if opening_scope(s, t) {
+        return true;
+    }
     let same_head = s.head != 0 && s.head == t.head;
     if same_head && differ_apart(&modifiers(s), &modifiers(t), s, t) {
         return true;
@@ -270,6 +273,49 @@ pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
     }
     let rest = inter(&minus(&s.core_words, &qs), &minus(&t.core_words, &qt));
     (same_head || !rest.is_empty()) && differ_apart(&qs, &qt, s, t)
+}
+
+/// **The same sentence for another kind** (ninth round): two units, with or without a subject
+/// ("*Agency* candidates accept offers 40 % of the time" / "*Referral* candidates
+/// accept offers 70 % of the time"; "*Nordic* division matches start at 20:00" / "*UK*
+/// division matches start at 19:00") that open with one or two words of their own — words
+/// the other never says — followed by the same word, the rest sharing at least 2 words and
+/// two thirds of the shorter rest's; both state typed values, and nothing but the values
+/// changed ([`change_of`]). The values are what each kind has: another scope.
+///
+/// Not for: a unit without typed values ("Marco owns the billing migration" / "Priya owns …":
+/// the opening word is the whole subject, the choice), a polarity flip, a replacement or an
+/// opposition, an opening word said anywhere in the other claim.
+fn opening_scope(s: &Analysis, t: &Analysis) -> bool {
+    if s.values.is_empty() || t.values.is_empty() {
+        return false;
+    }
+    if !matches!(change_of(s, t), None | Some("values")) {
+        return false;
+    }
+    let (a, b): (Vec<u64>, Vec<u64>) = (s.seq.iter().map(|p| p.1).collect(), t.seq.iter().map(|p| p.1).collect());
+    let rest = |x: &[u64]| {
+        let mut v = x.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    for i in 1..=2.min(a.len().saturating_sub(1)) {
+        for j in 1..=2.min(b.len().saturating_sub(1)) {
+            if a[i] != b[j]
+                || a[..i].iter().any(|w| t.stems.binary_search(w).is_ok())
+                || b[..j].iter().any(|w| s.stems.binary_search(w).is_ok())
+            {
+                continue;
+            }
+            let (ra, rb) = (rest(&a[i..]), rest(&b[j..]));
+            let shared = inter(&ra, &rb).len();
+            if shared >= 2 && 3 * shared >= 2 * ra.len().min(rb.len()) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// **The same words in the same order** (eighth round): two units whose content stems are the
