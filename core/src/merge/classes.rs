@@ -37,6 +37,12 @@ pub(super) fn subset(a: &[u64], b: &[u64]) -> bool {
     a.iter().all(|x| b.binary_search(x).is_ok())
 }
 
+/// At least 3 shared words, at least three quarters of the smaller list's.
+pub(super) fn high_overlap(a: &[u64], b: &[u64]) -> bool {
+    let n = inter(a, b).len();
+    n >= 3 && 4 * n >= 3 * a.len().min(b.len())
+}
+
 /// Whether, for some group of the opposition lexicon, both claims use a member and none in
 /// common ("weekly" / "monthly", "raise" / "lower").
 pub(super) fn opposed(s: &Analysis, t: &Analysis) -> bool {
@@ -330,6 +336,67 @@ pub(super) fn same_words(s: &Analysis, t: &Analysis) -> bool {
         && change_of(s, t).is_none()
         && s.rejected.is_empty()
         && t.rejected.is_empty()
+}
+
+/// **One claim reworded unevenly** (ninth round): the same polarity and nothing changed
+/// ([`change_of`]), not both naming something the other does not, words that overlap as a
+/// restatement (at least 3 shared, three quarters of the smaller claim's), words of its own on
+/// at least one side — and no **slot swapped**: no run of one side's own words stands between
+/// the same two shared words (or the same end) as a run of the other's ("… is done *on the
+/// aspirator*" / "… is done *by hand with sieves*"; "made by *cold* process" / "made by *hot*
+/// process": the swapped words are the point). A restatement rewords around the shared words
+/// instead: "Researchers can *use* the reading room on Tuesdays and Thursdays" / "The reading
+/// room is *open* to researchers *by appointment* on Tuesdays and Thursdays".
+///
+/// Not for: the same words in another order with none of their own ("A outranks B" / "B
+/// outranks A"; one in other spellings is [`same_words`]), a bare decision or an imperative
+/// (the words after the verb are the choice), values on both sides that do not agree, two
+/// Current State claims (two states of one moment, "Four of the gateways are down" / "All
+/// gateways are online": `detection::eighth_round` does not ask), a certain conflict (applied
+/// to possible ones only).
+pub(super) fn reworded(s: &Analysis, t: &Analysis) -> bool {
+    // A bare decision or an imperative: the words after the verb are the choice ("Rehearse in
+    // St Jude's hall" / "Book the Lyric Rooms for rehearsals").
+    let choice = |x: &Analysis| x.bare_verb != 0 || x.verb_stem != 0;
+    if change_of(s, t).is_some() || !high_overlap(&s.stems, &t.stems) || choice(s) || choice(t) {
+        return false;
+    }
+    // Values on both sides must agree ("Main house capacity … is 1,086 seats" / "The main house
+    // seats 1,140 …": two numbers, read loosely, do not clash but are not one value).
+    if !s.values.is_empty() && !t.values.is_empty() && !super::values::values_agree(&s.values, &t.values) {
+        return false;
+    }
+    if !minus(&s.name_stems, &t.stems).is_empty() && !minus(&t.name_stems, &s.stems).is_empty() {
+        return false;
+    }
+    let (only_s, only_t) = (minus(&s.stems, &t.stems), minus(&t.stems, &s.stems));
+    if only_s.is_empty() && only_t.is_empty() {
+        return false;
+    }
+    // Each run of a side's own words, as (shared word before it, shared word after it); 0 for
+    // an end.
+    let slots = |x: &Analysis, own: &[u64]| {
+        let mut out: Vec<(u64, u64)> = Vec::new();
+        let mut prev = 0;
+        let mut open = false;
+        for &(_, st) in &x.seq {
+            if own.binary_search(&st).is_ok() {
+                open = true;
+            } else {
+                if open {
+                    out.push((prev, st));
+                    open = false;
+                }
+                prev = st;
+            }
+        }
+        if open {
+            out.push((prev, 0));
+        }
+        out
+    };
+    let (a, b) = (slots(s, &only_s), slots(t, &only_t));
+    !a.iter().any(|x| b.contains(x))
 }
 
 /// **The same value in other words** (eighth round): both units state typed values that agree

@@ -12,8 +12,8 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::classes::{
-    different_facts, inter, log_entries, minus, opposed, opposed_lexicon, other_scope, same_alternative, same_value,
-    same_words, subset,
+    different_facts, high_overlap, inter, log_entries, minus, opposed, opposed_lexicon, other_scope, reworded,
+    same_alternative, same_value, same_words, subset,
 };
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
@@ -647,11 +647,6 @@ fn expand_acronyms(x: &Analysis, y: &Analysis) -> (Vec<u64>, Vec<u64>) {
     (out, replaced)
 }
 
-/// At least 3 shared words, at least three quarters of the smaller list's.
-fn high_overlap(a: &[u64], b: &[u64]) -> bool {
-    let n = inter(a, b).len();
-    n >= 3 && 4 * n >= 3 * a.len().min(b.len())
-}
 
 /// A negation met by a negative verb that says the same thing (issue 19, third round): the
 /// words other than the lexicon's overlap as for [`restated`] ("The next release no longer
@@ -1670,7 +1665,7 @@ fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
     let states = s_sec == CURRENT_STATE && t_sec == CURRENT_STATE;
     let hint = if (other_scope(sa, ta) && !states) || scoped_apart(sa, ta) {
         H_OTHER_SCOPE.to_string()
-    } else if same_words(sa, ta) {
+    } else if same_words(sa, ta) || (f.certainty == Certainty::Possible && !states && reworded(sa, ta)) {
         H_RESTATED.to_string()
     } else if same_value(sa, ta) {
         H_SAME_VALUE.to_string()
