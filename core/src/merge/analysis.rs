@@ -127,6 +127,10 @@ pub(super) struct Analysis {
     /// Stems of the words after "% of" / "percent of" (up to three content words: "70 % of
     /// *flaky failures*"), sorted: the whole a percentage is of (eighth round).
     pub(super) pct_wholes: Vec<u64>,
+    /// The stems of the words that are units of measure of its typed values (*hours, days,
+    /// GB, euros, percent*), sorted (ninth round): what two claims share when they share only
+    /// the unit of their values.
+    pub(super) unit_stems: Vec<u64>,
     /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"), or a
     /// qualifier is a word of the qualifier table ("in the US"): its qualifiers say which part
     /// of the world it is about (fifth round).
@@ -470,6 +474,9 @@ impl Scratch {
                 // counted: a stem for relatedness, not a word of the claim's choice (fifth round).
                 let w = tk.w(i);
                 a.stems.push(stem(synonym_of(w).unwrap_or(w)));
+                if super::values::measure_unit(w) {
+                    a.unit_stems.push(stem(w));
+                }
                 continue;
             }
             if skip[i] || used[i] || !tk.is_text(i) {
@@ -644,6 +651,8 @@ impl Scratch {
         a.pole_stems.dedup();
         a.environments.sort_unstable();
         a.environments.dedup();
+        a.unit_stems.sort_unstable();
+        a.unit_stems.dedup();
         a.pct_wholes.sort_unstable();
         a.pct_wholes.dedup();
         a.scope_stems.sort_unstable();

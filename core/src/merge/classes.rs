@@ -449,6 +449,42 @@ pub(super) fn log_entries(s: &Analysis, t: &Analysis) -> bool {
     (stamped || dated) && s.negated == t.negated && !opposed(s, t)
 }
 
+/// **Only the unit in common** (ninth round): every word the two units share is a unit of
+/// measure of their values ("Patients get an SMS with a two-*hour* delivery window" / "Gel
+/// packs are conditioned for 24 *hours* before packing"): two durations of different things,
+/// related by the unit alone. Not when they share any other word.
+pub(super) fn only_units_shared(s: &Analysis, t: &Analysis) -> bool {
+    let shared = inter(&s.stems, &t.stems);
+    !shared.is_empty() && subset(&shared, &s.unit_stems) && subset(&shared, &t.unit_stems)
+}
+
+/// **Percentages of different wholes about different subjects** (ninth round): both units
+/// state what their percentages are of, the wholes share no word, nothing else changed
+/// ([`change_of`], which already reads such percentages as two measures), and the two do not
+/// have one subject (the same subject key or head word): "Creator codes drove 8 % of S6
+/// store revenue" / "S6 pass completion was 23 % of buyers" — two measures, not two values of
+/// one. Not "Retention is 60 % of sign-ups" / "Retention is 45 % of new users" (one subject:
+/// the whole may be renamed).
+pub(super) fn other_wholes_measured(s: &Analysis, t: &Analysis) -> bool {
+    let one_subject = (s.subject.is_some() && s.subject == t.subject) || (s.head != 0 && s.head == t.head);
+    !s.pct_wholes.is_empty()
+        && !t.pct_wholes.is_empty()
+        && inter(&s.pct_wholes, &t.pct_wholes).is_empty()
+        && !one_subject
+        && change_of(s, t).is_none()
+}
+
+/// **Entries of two stamped claims** (ninth round): the claims the two units belong to
+/// (`sc`, `tc`: their first clauses) each carry a log stamp ("As of 6 November, …", "Week 12
+/// (20 March): …") and the stamps differ — so whatever their clauses and nested items say
+/// (`s`, `t`) is said at two times: "As of 6 November, … the deploy jobs are not started" /
+/// "As of 20 November, … half of the deploy jobs are ported too" is progress, not a
+/// contradiction, though one is negated and the other not. Not when the two units use
+/// opposite members of one group (the office "opened" / "closed" is listed as it was).
+pub(super) fn stamped_entries(sc: &Analysis, tc: &Analysis, s: &Analysis, t: &Analysis) -> bool {
+    sc.log_label != 0 && tc.log_label != 0 && sc.log_label != tc.log_label && !opposed(s, t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,8 +12,8 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::classes::{
-    different_facts, high_overlap, inter, log_entries, minus, opposed, opposed_lexicon, other_scope, reworded,
-    same_alternative, same_value, same_words, subset,
+    different_facts, high_overlap, inter, log_entries, minus, only_units_shared, opposed, opposed_lexicon,
+    other_scope, other_wholes_measured, reworded, same_alternative, same_value, same_words, stamped_entries, subset,
 };
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
@@ -677,6 +677,8 @@ pub(super) const H_STEPS: &str = "a later step of the same log";
 pub(super) const H_RESTATED: &str = "a restatement in other words";
 pub(super) const H_NEG_VERB: &str = "the same said with a negative verb";
 pub(super) const H_SAME_ACTION: &str = "the same action in other words";
+/// Ninth round: two claims whose only shared words are the units of their values.
+pub(super) const H_ONLY_UNITS: &str = "little in common (only the unit of their values)";
 /// Eighth round: two next actions on the same objects with verbs of other classes.
 pub(super) const H_OTHER_VERB: &str = "the same objects with another verb: probably one action in other words";
 
@@ -1671,8 +1673,12 @@ fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         H_SAME_VALUE.to_string()
     } else if same_alternative(sa, ta) {
         H_SAME_ALTERNATIVE.to_string()
-    } else if log_entries(sa, ta) {
+    } else if log_entries(sa, ta) || stamped_entries(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta) {
         H_STEPS.to_string()
+    } else if f.certainty == Certainty::Possible && only_units_shared(sa, ta) {
+        H_ONLY_UNITS.to_string()
+    } else if f.certainty == Certainty::Possible && other_wholes_measured(sa, ta) {
+        H_MEASURES.to_string()
     } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s_sec, t_sec) {
         if f.subject.is_empty() {
             "different facts about one subject".to_string()

@@ -377,6 +377,12 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
     (Value::Num { unit: unit_key, v }, k)
 }
 
+/// Whether lower-cased word `w` is a unit of measure (a duration, a size, a currency, a
+/// percentage), not a counted noun ("4 *episodes*") (ninth round).
+pub(super) fn measure_unit(w: &str) -> bool {
+    duration(w).is_some() || size(w).is_some() || currency(w).is_some() || matches!(w, "percent" | "pct")
+}
+
 /// Seconds per unit for duration words; a month is a twelfth of a year of 365.25 days.
 fn duration(u: &str) -> Option<f64> {
     Some(match u {
