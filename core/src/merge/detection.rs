@@ -2020,7 +2020,7 @@ mod probe {
         }
         if let (Ok(sf), Ok(tf)) = (std::env::var("MERGE_PROBE_SRC"), std::env::var("MERGE_PROBE_TGT")) {
             let side = |f: &str| crate::merge::MergeSide {
-                id: format!("dos_{}", f.len()),
+                id: format!("dos_{}", f.replace(|c: char| !c.is_alphanumeric(), "_")),
                 name: "x".into(),
                 status: crate::merge::Status::Active,
                 next_action: String::new(),
