@@ -967,6 +967,18 @@ pub(super) fn stem(w: &str) -> u64 {
 
 /// [`stem`] after the spelling fold.
 fn stem_us(w: &str) -> u64 {
+    // Ninth round: *-ies* and *-ied* after a consonant are *-y* ("retries" = "retry", "copied"
+    // = "copy", "entries" = "entry"): the plural and the past of a word in *-y*.
+    let mut y = [0u8; 48];
+    let b = w.as_bytes();
+    if b.len() >= 5 && b.len() < y.len() && (w.ends_with("ies") || w.ends_with("ied")) && !b"aeiou".contains(&b[b.len() - 4]) {
+        let n = b.len() - 3;
+        y[..n].copy_from_slice(&b[..n]);
+        y[n] = b'y';
+        if let Ok(x) = std::str::from_utf8(&y[..=n]) {
+            return stem_us(x);
+        }
+    }
     let mut w = w;
     for suf in ["ing", "ed", "ly", "es", "s"] {
         if let Some(r) = w.strip_suffix(suf)
