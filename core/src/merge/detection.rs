@@ -439,11 +439,14 @@ pub(super) struct Found {
 /// rest are counted (`MergePlan::unlisted_related`), never dropped silently.
 pub(super) const MAX_LISTED: usize = 2;
 
-/// How related two units are, for ranking: shared stems, and more for a shared subject key or
-/// head word.
+/// How related two units are, for ranking: shared stems, and more for a shared subject key
+/// (or, since the ninth round, a cause on both sides) or head word.
 fn strength(s: &Analysis, t: &Analysis) -> u32 {
     let n = inter(&s.stems, &t.stems).len() as u32;
-    n + if s.subject.is_some() && s.subject == t.subject { 4 } else { 0 }
+    // Ninth round: two causes are one slot ("Batch 44 was held because …" / "The hold on batch
+    // 44 was caused by …"): related through a shared word, they rank as a shared subject.
+    let causes = s.cause && t.cause && n > 0;
+    n + if (s.subject.is_some() && s.subject == t.subject) || causes { 4 } else { 0 }
         + if s.head != 0 && s.head == t.head { 2 } else { 0 }
 }
 
