@@ -675,7 +675,8 @@ impl Scratch {
         }
         // "The delay happened because …": an observation cut at *because* states a cause (a
         // decision's *because* is its rationale; fifth round).
-        a.cause |= !decision && tk.is(end, "because");
+        // (Ninth round: also at *due to*: "Lyon date cancelled due to the rail strike".)
+        a.cause |= !decision && (tk.is(end, "because") || (tk.is(end, "due") && tk.is(end + 1, "to")));
         a.pol_key = words_key(&a.pol_words);
         (a, end, aside)
     }

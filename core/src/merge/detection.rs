@@ -1748,9 +1748,14 @@ fn weak_pair(
     // Seventh round: a value the claim states in another clause ("Turnaround … is mostly the
     // battery swap, about 3 min with the quick-release tray" / "A battery swap … takes ninety
     // seconds …") keeps a containment from being a restatement.
+    // Ninth round: two claims that each state a cause ("Lyon date cancelled due to the rail
+    // strike" / "The Lyon concert was cancelled because the roof repairs overran") name one
+    // event and may give two causes: the event's words contained in the other's are no
+    // restatement.
     if s.negated == t.negated
         && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
         && !values_clash(&s.values, &t.values)
+        && !(s.cause && t.cause)
         && !clash_elsewhere()
     {
         return None;
