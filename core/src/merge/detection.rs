@@ -1752,7 +1752,10 @@ fn weak_pair(
     // strike" / "The Lyon concert was cancelled because the roof repairs overran") name one
     // event and may give two causes: the event's words contained in the other's are no
     // restatement.
+    // So is a negative verb on one side only ("The legacy CSV export is removed from the
+    // product …" / "… stays in the product …": ninth round), as for `classes::change_of`.
     if s.negated == t.negated
+        && s.neg_pole == t.neg_pole
         && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
         && !values_clash(&s.values, &t.values)
         && !(s.cause && t.cause)
