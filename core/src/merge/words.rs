@@ -229,6 +229,10 @@ pub(super) const OPPOSITES: &[(&str, &[&[&str]])] = &[
                 "maintain",
                 "maintains",
                 "maintained",
+                "stay",
+                "stays",
+                "stayed",
+                "staying",
             ],
             &[
                 "drop",
