@@ -966,25 +966,19 @@ pub(super) fn stem(w: &str) -> u64 {
     stem_us(w)
 }
 
+/// Words in *-ly* that are no adverbs (ninth round): their *-ly* is not stripped, so that
+/// "reply" and "replies" share a stem (*repli*).
+const NOT_ADVERBS: &[&str] =
+    &["reply", "apply", "supply", "comply", "imply", "multiply", "rely", "ally", "rally", "tally", "assembly", "anomaly"];
+
 /// [`stem`] after the spelling fold.
 fn stem_us(w: &str) -> u64 {
-    // Ninth round: *-ies* and *-ied* after a consonant are *-y* ("retries" = "retry", "copied"
-    // = "copy", "entries" = "entry"): the plural and the past of a word in *-y*.
-    let mut y = [0u8; 48];
-    let b = w.as_bytes();
-    if b.len() >= 5 && b.len() < y.len() && (w.ends_with("ies") || w.ends_with("ied")) && !b"aeiou".contains(&b[b.len() - 4]) {
-        let n = b.len() - 3;
-        y[..n].copy_from_slice(&b[..n]);
-        y[n] = b'y';
-        if let Ok(x) = std::str::from_utf8(&y[..=n]) {
-            return stem_us(x);
-        }
-    }
     let mut w = w;
     for suf in ["ing", "ed", "ly", "es", "s"] {
         if let Some(r) = w.strip_suffix(suf)
             && r.len() >= 3
             && !(suf == "s" && r.ends_with('s'))
+            && !(suf == "ly" && NOT_ADVERBS.contains(&w))
         {
             w = r;
             // A consonant doubled before *-ing*/*-ed* is one: "bedding" = "bed", "shipped" =
@@ -1005,6 +999,23 @@ fn stem_us(w: &str) -> u64 {
     if w.len() >= 4 && w.ends_with('e') {
         w = &w[..w.len() - 1];
     }
+    // Ninth round: a final *y* after a consonant is the *i* of its plural and past ("retry" =
+    // "retries" = "retried": *retri*; "copy" = "copied"; "reply" = "replies").
+    let mut yi = [0u8; 48];
+    let b = w.as_bytes();
+    if b.len() >= 3 && b.len() <= yi.len() && b[b.len() - 1] == b'y' && !b"aeiouy".contains(&b[b.len() - 2]) {
+        yi[..b.len()].copy_from_slice(b);
+        yi[b.len() - 1] = b'i';
+        if let Ok(x) = std::str::from_utf8(&yi[..b.len()]) {
+            return prefix_stem(x);
+        }
+    }
+    prefix_stem(w)
+}
+
+/// The first five letters of an inflection-free word, with "-is-" before a vowel read as
+/// "-iz-", hashed (the end of [`stem_us`]).
+fn prefix_stem(w: &str) -> u64 {
     let mut buf = [0u8; 5];
     let mut n = 0;
     let b = w.as_bytes();
@@ -1395,6 +1406,50 @@ pub(super) mod tests {
             assert_eq!(stem(a), stem(b), "{a} / {b}");
         }
         assert_ne!(stem("frame"), stem("free"));
+    }
+
+    /// Ninth round: spellings and inflections that named one word apart — British *-our-*
+    /// before a suffix, *-ies* / *-ied* after a consonant.
+    #[test]
+    fn ninth_round_spellings_and_plurals_in_y() {
+        for (a, b) in [
+            ("flavoured", "flavored"),
+            ("honourable", "honorable"),
+            ("favourite", "favorite"),
+            ("replies", "reply"),
+            ("supplied", "supply"),
+            ("copied", "copy"),
+            ("batteries", "battery"),
+        ] {
+            assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        // "movies" is still "movie"; "key" keeps its *y*; "resource" keeps its *-our-*.
+        assert_eq!(stem("movies"), stem("movie"));
+        assert_eq!(stem("keys"), stem("key"));
+        assert_ne!(stem("resources"), stem("resort"));
+    }
+
+    /// Ninth round: what a claim's words say about change, state and cause — a particle of
+    /// direction after a verb of motion, a number's possessive, a state that holds again,
+    /// *every* as a frequency, a cause after *due to*.
+    #[test]
+    fn ninth_round_direction_possessives_frequency_and_causes() {
+        use crate::merge::classes::opposed;
+        assert!(opposed(&an("Ferry fares go up in March.", true), &an("Ferry fares will be lowered in March.", true)));
+        assert!(opposed(&an("Suppliers push prices down.", false), &an("Suppliers raised prices.", false)));
+        // The lexicon's new members: *stay* against *remove*, *widen* against *narrow*.
+        assert!(opposed(&an("The old ramp stays at the east gate.", true), &an("The old ramp is removed from the east gate.", true)));
+        assert!(opposed(&an("Widen the cycle lane on Mill Road.", true), &an("The cycle lane on Mill Road is narrowed.", true)));
+        // A bound or a particle without a verb of motion says no direction.
+        assert!(an("Ferry fares rise by up to 5 %.", false).poles.iter().all(|p| *p != first_pole("decrease").unwrap()));
+        assert!(an("We set up the ferry desk.", false).poles.is_empty());
+        // "Bay 7's scanner" is the scanner of bay 7.
+        assert_eq!(an("Bay 7's scanner is offline.", false).subject, an("The scanner in bay 7 is offline.", false).subject);
+        assert!(an("The east lift is back in service.", false).exclusive);
+        assert!(!an("The east lift is inspected every six months.", false).exclusive);
+        assert!(!an("Filters are swapped on every visit.", false).exclusive);
+        assert!(an("Every tenant has moved to the new portal.", false).exclusive);
+        assert!(an("Saturday's match called off due to a waterlogged pitch.", false).cause);
     }
 
     #[test]

@@ -361,8 +361,8 @@ pub(super) fn reworded(s: &Analysis, t: &Analysis) -> bool {
     if change_of(s, t).is_some() || !high_overlap(&s.stems, &t.stems) || choice(s) || choice(t) {
         return false;
     }
-    // Values on both sides must agree ("Main house capacity … is 1,086 seats" / "The main house
-    // seats 1,140 …": two numbers, read loosely, do not clash but are not one value).
+    // Values on both sides must agree ("Hall capacity … is 212 seats" / "The hall holds 240 …":
+    // two numbers, read loosely, do not clash but are not one value).
     if !s.values.is_empty() && !t.values.is_empty() && !super::values::values_agree(&s.values, &t.values) {
         return false;
     }
@@ -461,12 +461,15 @@ pub(super) fn only_units_shared(s: &Analysis, t: &Analysis) -> bool {
 /// **Percentages of different wholes about different subjects** (ninth round): both units
 /// state what their percentages are of, the wholes share no word, nothing else changed
 /// ([`change_of`], which already reads such percentages as two measures), and the two do not
-/// have one subject (the same subject key or head word): "Creator codes drove 8 % of S6
+/// have one subject (the same subject key or head word, or the same opening word): "Creator codes drove 8 % of S6
 /// store revenue" / "S6 pass completion was 23 % of buyers" — two measures, not two values of
 /// one. Not "Retention is 60 % of sign-ups" / "Retention is 45 % of new users" (one subject:
 /// the whole may be renamed).
 pub(super) fn other_wholes_measured(s: &Analysis, t: &Analysis) -> bool {
-    let one_subject = (s.subject.is_some() && s.subject == t.subject) || (s.head != 0 && s.head == t.head);
+    let opening = |x: &Analysis| x.seq.first().map(|p| p.1);
+    let one_subject = (s.subject.is_some() && s.subject == t.subject)
+        || (s.head != 0 && s.head == t.head)
+        || (opening(s).is_some() && opening(s) == opening(t));
     !s.pct_wholes.is_empty()
         && !t.pct_wholes.is_empty()
         && inter(&s.pct_wholes, &t.pct_wholes).is_empty()
@@ -578,5 +581,61 @@ mod tests {
             &an("Shifts are capped at one and a half hours.", true),
             &an("Shifts are capped at 90 minutes.", true)
         ));
+    }
+
+    /// Ninth round: the same sentence for another kind (other opening words before one head,
+    /// with values on both sides); not a person who is the whole subject.
+    #[test]
+    fn ninth_round_the_same_sentence_for_another_kind() {
+        assert!(scope("Weekday volunteers cover 6 shifts a month.", "Student volunteers cover 2 shifts a month."));
+        assert!(scope("Northern region depots open at 06:00.", "Coastal region depots open at 07:30."));
+        // No values: the opening word is the subject, the choice.
+        assert!(!scope("Amira chairs the budget review.", "Tomasz chairs the budget review."));
+        // An opening word the other says elsewhere is not a scope.
+        assert!(!scope("Weekday volunteers cover 6 shifts a month.", "Volunteers cover 2 weekday shifts a month."));
+    }
+
+    /// Ninth round: one claim reworded unevenly is a restatement; a slot swapped, a mirror,
+    /// an imperative or values that do not agree are not.
+    #[test]
+    fn ninth_round_one_claim_reworded_unevenly() {
+        let r = |a: &str, b: &str| reworded(&an(a, true), &an(b, true));
+        assert!(r(
+            "Volunteers can borrow the minibus on weekends with a signed log sheet.",
+            "The minibus is available to volunteers on weekends once they sign the log sheet."
+        ));
+        assert!(!r("The glaze is fired in the gas kiln on Fridays.", "The glaze is fired in the electric kiln with a cone pack on Fridays."));
+        assert!(!r("The minibus goes to the depot, not the school.", "The minibus goes to the school, not the depot."));
+        assert!(!r("Borrow the minibus on weekends with a signed log sheet.", "Volunteers borrow the minibus on weekends with a signed log sheet."));
+        assert!(!r("The hall holds 240 in the winter concert layout.", "Hall capacity in the winter concert layout is 212 seats."));
+    }
+
+    /// Ninth round: only the unit in common; percentages of different wholes about different
+    /// subjects; entries of two stamped claims.
+    #[test]
+    fn ninth_round_units_wholes_and_stamps() {
+        assert!(only_units_shared(
+            &an("Members get a reminder call with a four-hour pickup slot.", true),
+            &an("Compost is turned for 48 hours before bagging.", false)
+        ));
+        assert!(!only_units_shared(
+            &an("Compost pickup takes 4 hours.", false),
+            &an("Compost is turned for 48 hours before bagging.", false)
+        ));
+        assert!(other_wholes_measured(
+            &an("Gift Aid added 12 % of online donations.", false),
+            &an("The raffle reached 40 % of members.", false)
+        ));
+        // One subject: the whole may be renamed.
+        assert!(!other_wholes_measured(
+            &an("The raffle reached 40 % of members.", false),
+            &an("The raffle reached 55 % of supporters.", false)
+        ));
+        let (s1, t1) = (an("As of 2 June, the loft is insulated.", false), an("As of 16 June, the loft is insulated.", false));
+        let (s2, t2) = (an("the east wall is not started", false), an("half of the east wall is done", false));
+        assert!(stamped_entries(&s1, &t1, &s2, &t2));
+        assert!(!stamped_entries(&s1, &s1, &s2, &t2));
+        let (s3, t3) = (an("the site office is opened", false), an("the site office is closed", false));
+        assert!(!stamped_entries(&s1, &t1, &s3, &t3));
     }
 }

@@ -1919,6 +1919,65 @@ mod tests {
             Some(Certainty::Possible)
         );
     }
+
+    /// Ninth round: next actions naming the same things in other words — counts as digits,
+    /// words or ordinals, a verb with *re-*, a verb among the other's words, one verb class,
+    /// a quoted action with a leading adverbial — are probably one action; not two verbs that
+    /// are neither linked nor generic, nor a verb that halts the plan.
+    #[test]
+    fn ninth_round_next_actions_naming_the_same_things() {
+        let other = Some((Certainty::Possible, Some(H_OTHER_VERB)));
+        let plain = Some((Certainty::Possible, None));
+        assert_eq!(next_action_relation("Wrap up grading batch two.", "Grade the second batch."), other);
+        assert_eq!(
+            next_action_relation("Restock 12 mm copper fittings from the wholesaler.", "Stock more 12mm copper fittings from the wholesaler."),
+            other
+        );
+        assert_eq!(
+            next_action_relation(
+                "Shift the three remaining kiosks onto the new till system.",
+                "Relocate the last three kiosks to the new till system software."
+            ),
+            Some((Certainty::Possible, Some(H_SAME_ACTION)))
+        );
+        assert_eq!(
+            next_action_relation("\"On day ten, look over the trial plot yields.\"", "Check the trial plot yields on day 10."),
+            Some((Certainty::Possible, Some(H_SAME_ACTION)))
+        );
+        // Neither verb linked to the other: two plans for one booking.
+        assert_eq!(
+            next_action_relation("Confirm the hall booking for the spring fair.", "Release the hall booking for the spring fair."),
+            plain
+        );
+        // A verb that halts the plan.
+        assert_eq!(next_action_relation("Postpone grading batch two.", "Grade the second batch."), plain);
+    }
+
+    /// Ninth round: a negative verb on one side keeps a containment from being a restatement,
+    /// and two causes of one event are compared — both weakly related, two causes ranked as a
+    /// shared subject.
+    #[test]
+    fn ninth_round_negative_verbs_and_causes_relate() {
+        let (d, c) = (DECISIONS, CURRENT_STATE);
+        let (a, b) = (
+            an("The paper timesheet is retired from the depot for agency drivers.", true),
+            an("The paper timesheet stays at the depot for agency drivers.", true),
+        );
+        assert!(weak_pair(&a, &b, d, d, || false).is_some());
+        let (a, b) = (
+            an("Friday's ferry sailing cancelled due to high winds.", false),
+            an("The Friday ferry sailing was cancelled because the crew was short.", false),
+        );
+        assert!(a.cause && b.cause);
+        assert!(weak_pair(&a, &b, c, c, || false).is_some());
+        assert!(strength(&a, &b) >= 4 + inter(&a.stems, &b.stems).len() as u32);
+        // One cause only: still a containment restatement.
+        let (a, b) = (
+            an("The Friday ferry sailing was cancelled.", false),
+            an("The Friday ferry sailing was cancelled because the crew was short.", false),
+        );
+        assert!(weak_pair(&a, &b, c, c, || false).is_none());
+    }
 }
 
 #[cfg(test)]
