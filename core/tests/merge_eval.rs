@@ -807,8 +807,8 @@ fn merge_eval_heldout2_set() {
         compatible: 34,
         caught_certain: 24, // ninth round (was 23)
         caught_any: 54,
-        located: 52, // ninth round (was 51)
-        max_certain_alarms: 3, // eighth round (was 6)
+        located: 52,            // ninth round (was 51)
+        max_certain_alarms: 3,  // eighth round (was 6)
         max_possible_alarms: 9, // ninth round (was 14)
     };
     run_heldout("heldout2", "merge second held-out evaluation", "merge_eval2", bars);

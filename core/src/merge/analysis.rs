@@ -828,8 +828,29 @@ const EXCLUSIVE_STATE: &[&str] = &[
 /// Words after *every* that make it a frequency ("every six months", "every 10 years", "on
 /// every use", "every second day"), not a claim that covers everything.
 const FREQUENCY_UNITS: &[&str] = &[
-    "second", "minute", "hour", "day", "night", "morning", "evening", "week", "weekday", "weekend", "fortnight",
-    "month", "quarter", "year", "season", "shift", "use", "time", "visit", "run", "cycle", "batch", "other",
+    "second",
+    "minute",
+    "hour",
+    "day",
+    "night",
+    "morning",
+    "evening",
+    "week",
+    "weekday",
+    "weekend",
+    "fortnight",
+    "month",
+    "quarter",
+    "year",
+    "season",
+    "shift",
+    "use",
+    "time",
+    "visit",
+    "run",
+    "cycle",
+    "batch",
+    "other",
 ];
 
 /// Ninth round (issue 19): *every* at token `i` opens a frequency — a number or a unit of
@@ -968,8 +989,9 @@ pub(super) fn stem(w: &str) -> u64 {
 
 /// Words in *-ly* that are no adverbs (ninth round): their *-ly* is not stripped, so that
 /// "reply" and "replies" share a stem (*repli*).
-const NOT_ADVERBS: &[&str] =
-    &["reply", "apply", "supply", "comply", "imply", "multiply", "rely", "ally", "rally", "tally", "assembly", "anomaly"];
+const NOT_ADVERBS: &[&str] = &[
+    "reply", "apply", "supply", "comply", "imply", "multiply", "rely", "ally", "rally", "tally", "assembly", "anomaly",
+];
 
 /// [`stem`] after the spelling fold.
 fn stem_us(w: &str) -> u64 {
@@ -1438,13 +1460,24 @@ pub(super) mod tests {
         assert!(opposed(&an("Ferry fares go up in March.", true), &an("Ferry fares will be lowered in March.", true)));
         assert!(opposed(&an("Suppliers push prices down.", false), &an("Suppliers raised prices.", false)));
         // The lexicon's new members: *stay* against *remove*, *widen* against *narrow*.
-        assert!(opposed(&an("The old ramp stays at the east gate.", true), &an("The old ramp is removed from the east gate.", true)));
-        assert!(opposed(&an("Widen the cycle lane on Mill Road.", true), &an("The cycle lane on Mill Road is narrowed.", true)));
+        assert!(opposed(
+            &an("The old ramp stays at the east gate.", true),
+            &an("The old ramp is removed from the east gate.", true)
+        ));
+        assert!(opposed(
+            &an("Widen the cycle lane on Mill Road.", true),
+            &an("The cycle lane on Mill Road is narrowed.", true)
+        ));
         // A bound or a particle without a verb of motion says no direction.
-        assert!(an("Ferry fares rise by up to 5 %.", false).poles.iter().all(|p| *p != first_pole("decrease").unwrap()));
+        assert!(
+            an("Ferry fares rise by up to 5 %.", false).poles.iter().all(|p| *p != first_pole("decrease").unwrap())
+        );
         assert!(an("We set up the ferry desk.", false).poles.is_empty());
         // "Bay 7's scanner" is the scanner of bay 7.
-        assert_eq!(an("Bay 7's scanner is offline.", false).subject, an("The scanner in bay 7 is offline.", false).subject);
+        assert_eq!(
+            an("Bay 7's scanner is offline.", false).subject,
+            an("The scanner in bay 7 is offline.", false).subject
+        );
         assert!(an("The east lift is back in service.", false).exclusive);
         assert!(!an("The east lift is inspected every six months.", false).exclusive);
         assert!(!an("Filters are swapped on every visit.", false).exclusive);

@@ -604,10 +604,19 @@ mod tests {
             "Volunteers can borrow the minibus on weekends with a signed log sheet.",
             "The minibus is available to volunteers on weekends once they sign the log sheet."
         ));
-        assert!(!r("The glaze is fired in the gas kiln on Fridays.", "The glaze is fired in the electric kiln with a cone pack on Fridays."));
+        assert!(!r(
+            "The glaze is fired in the gas kiln on Fridays.",
+            "The glaze is fired in the electric kiln with a cone pack on Fridays."
+        ));
         assert!(!r("The minibus goes to the depot, not the school.", "The minibus goes to the school, not the depot."));
-        assert!(!r("Borrow the minibus on weekends with a signed log sheet.", "Volunteers borrow the minibus on weekends with a signed log sheet."));
-        assert!(!r("The hall holds 240 in the winter concert layout.", "Hall capacity in the winter concert layout is 212 seats."));
+        assert!(!r(
+            "Borrow the minibus on weekends with a signed log sheet.",
+            "Volunteers borrow the minibus on weekends with a signed log sheet."
+        ));
+        assert!(!r(
+            "The hall holds 240 in the winter concert layout.",
+            "Hall capacity in the winter concert layout is 212 seats."
+        ));
     }
 
     /// Ninth round: only the unit in common; percentages of different wholes about different
@@ -631,7 +640,8 @@ mod tests {
             &an("The raffle reached 40 % of members.", false),
             &an("The raffle reached 55 % of supporters.", false)
         ));
-        let (s1, t1) = (an("As of 2 June, the loft is insulated.", false), an("As of 16 June, the loft is insulated.", false));
+        let (s1, t1) =
+            (an("As of 2 June, the loft is insulated.", false), an("As of 16 June, the loft is insulated.", false));
         let (s2, t2) = (an("the east wall is not started", false), an("half of the east wall is done", false));
         assert!(stamped_entries(&s1, &t1, &s2, &t2));
         assert!(!stamped_entries(&s1, &s1, &s2, &t2));

@@ -12,8 +12,8 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::classes::{
-    different_facts, high_overlap, inter, log_entries, minus, only_units_shared, opposed, opposed_lexicon,
-    other_scope, other_wholes_measured, reworded, same_alternative, same_value, same_words, stamped_entries, subset,
+    different_facts, high_overlap, inter, log_entries, minus, only_units_shared, opposed, opposed_lexicon, other_scope,
+    other_wholes_measured, reworded, same_alternative, same_value, same_words, stamped_entries, subset,
 };
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
@@ -131,7 +131,8 @@ fn next_action_tier(source: &str, target: &str) -> NextTier {
 fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty>, bool> {
     // Ninth round: a next action written as a quoted string ("\"At week four, go through …\"")
     // is read without its quotes (a leading adverbial is found after them).
-    let unquote = |x: &'_ str| -> String { x.trim().trim_matches(|c| matches!(c, '"' | '\'' | '“' | '”')).to_string() };
+    let unquote =
+        |x: &'_ str| -> String { x.trim().trim_matches(|c| matches!(c, '"' | '\'' | '“' | '”')).to_string() };
     let (source, target) = (&unquote(source)[..], &unquote(target)[..]);
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
         return Err(false);
@@ -649,7 +650,6 @@ fn expand_acronyms(x: &Analysis, y: &Analysis) -> (Vec<u64>, Vec<u64>) {
     replaced.sort_unstable();
     (out, replaced)
 }
-
 
 /// A negation met by a negative verb that says the same thing (issue 19, third round): the
 /// words other than the lexicon's overlap as for [`restated`] ("The next release no longer
@@ -1930,7 +1930,10 @@ mod tests {
         let plain = Some((Certainty::Possible, None));
         assert_eq!(next_action_relation("Wrap up grading batch two.", "Grade the second batch."), other);
         assert_eq!(
-            next_action_relation("Restock 12 mm copper fittings from the wholesaler.", "Stock more 12mm copper fittings from the wholesaler."),
+            next_action_relation(
+                "Restock 12 mm copper fittings from the wholesaler.",
+                "Stock more 12mm copper fittings from the wholesaler."
+            ),
             other
         );
         assert_eq!(
@@ -1941,12 +1944,18 @@ mod tests {
             Some((Certainty::Possible, Some(H_SAME_ACTION)))
         );
         assert_eq!(
-            next_action_relation("\"On day ten, look over the trial plot yields.\"", "Check the trial plot yields on day 10."),
+            next_action_relation(
+                "\"On day ten, look over the trial plot yields.\"",
+                "Check the trial plot yields on day 10."
+            ),
             Some((Certainty::Possible, Some(H_SAME_ACTION)))
         );
         // Neither verb linked to the other: two plans for one booking.
         assert_eq!(
-            next_action_relation("Confirm the hall booking for the spring fair.", "Release the hall booking for the spring fair."),
+            next_action_relation(
+                "Confirm the hall booking for the spring fair.",
+                "Release the hall booking for the spring fair."
+            ),
             plain
         );
         // A verb that halts the plan.
@@ -2098,7 +2107,10 @@ mod probe {
             };
             let plan = crate::merge::merge(&side(&sf), &side(&tf), &[]).unwrap();
             for c in &plan.unresolved {
-                println!("{:?} {:?} {:?} s{} t{}", c.certainty, c.compatible_hint, c.subject, c.source.line, c.target.line);
+                println!(
+                    "{:?} {:?} {:?} s{} t{}",
+                    c.certainty, c.compatible_hint, c.subject, c.source.line, c.target.line
+                );
             }
             println!("unlisted {}", plan.unlisted_related);
             return;

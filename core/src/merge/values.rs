@@ -237,8 +237,25 @@ fn small(w: &str) -> Option<f64> {
 
 /// Ordinals *second* … *twentieth* (not *first*, which also says an order of steps).
 const ORDINALS: [&str; 19] = [
-    "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-    "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
 ];
 
 /// Ninth round: the count one lower-cased word names, written in digits (with a suffix:
