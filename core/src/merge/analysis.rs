@@ -1456,22 +1456,19 @@ pub(super) mod tests {
     /// *every* as a frequency, a cause after *due to*.
     #[test]
     fn ninth_round_direction_possessives_frequency_and_causes() {
-        use crate::merge::classes::opposed;
-        assert!(opposed(&an("Ferry fares go up in March.", true), &an("Ferry fares will be lowered in March.", true)));
-        assert!(opposed(&an("Suppliers push prices down.", false), &an("Suppliers raised prices.", false)));
-        // The lexicon's new members: *stay* against *remove*, *widen* against *narrow*.
-        assert!(opposed(
-            &an("The old ramp stays at the east gate.", true),
-            &an("The old ramp is removed from the east gate.", true)
-        ));
-        assert!(opposed(
-            &an("Widen the cycle lane on Mill Road.", true),
-            &an("The cycle lane on Mill Road is narrowed.", true)
-        ));
+        let pole = |w: &str| first_pole(w).expect("a lexicon word");
+        let has = |text: &str, decision: bool, w: &str| an(text, decision).poles.contains(&pole(w));
+        assert!(has("Ferry fares go up in March.", true, "increase"));
+        assert!(has("Ferry fares will be lowered in March.", true, "decrease"));
+        assert!(has("Suppliers push prices down.", false, "decrease"));
+        // The lexicon's new members: *stay* with *keep* (against *remove*), *widen* against
+        // *narrow*.
+        assert!(has("The old ramp stays at the east gate.", true, "keep"));
+        assert!(has("The old ramp is removed from the east gate.", true, "remove"));
+        assert!(has("Widen the cycle lane on Mill Road.", true, "increase"));
+        assert!(has("The cycle lane on Mill Road is narrowed.", true, "decrease"));
         // A bound or a particle without a verb of motion says no direction.
-        assert!(
-            an("Ferry fares rise by up to 5 %.", false).poles.iter().all(|p| *p != first_pole("decrease").unwrap())
-        );
+        assert!(!has("Ferry fares move by up to 5 %.", false, "increase"));
         assert!(an("We set up the ferry desk.", false).poles.is_empty());
         // "Bay 7's scanner" is the scanner of bay 7.
         assert_eq!(

@@ -2097,24 +2097,6 @@ mod probe {
             }
             return;
         }
-        if let (Ok(sf), Ok(tf)) = (std::env::var("MERGE_PROBE_SRC"), std::env::var("MERGE_PROBE_TGT")) {
-            let side = |f: &str| crate::merge::MergeSide {
-                id: format!("dos_{}", f.replace(|c: char| !c.is_alphanumeric(), "_")),
-                name: "x".into(),
-                status: crate::merge::Status::Active,
-                next_action: String::new(),
-                distilled_state: std::fs::read_to_string(f).unwrap(),
-            };
-            let plan = crate::merge::merge(&side(&sf), &side(&tf), &[]).unwrap();
-            for c in &plan.unresolved {
-                println!(
-                    "{:?} {:?} {:?} s{} t{}",
-                    c.certainty, c.compatible_hint, c.subject, c.source.line, c.target.line
-                );
-            }
-            println!("unlisted {}", plan.unlisted_related);
-            return;
-        }
         let Ok(p) = std::env::var("MERGE_PROBE") else { return };
         let v: Vec<&str> = p.split('|').collect();
         let sec = match v.get(2).copied().unwrap_or("d") {
