@@ -4,10 +4,16 @@
 //! **different facts about one subject** ([`different_facts`]), **the same claim for another
 //! scope** ([`other_scope`]), **one claim in other spellings** ([`same_words`]), **the same
 //! value in other words** ([`same_value`]), **the same choice over the same alternative**
-//! ([`same_alternative`]) and **two entries of one log** ([`log_entries`]).
+//! ([`same_alternative`]) and **two entries of one log** ([`log_entries`]); since the ninth
+//! round also **the same sentence for another kind** (`opening_scope`, part of
+//! [`other_scope`]), **one claim reworded unevenly** ([`reworded`]), **only the unit in
+//! common** ([`only_units_shared`]), **percentages of different wholes about different
+//! subjects** ([`other_wholes_measured`]) and **entries of two stamped claims**
+//! ([`stamped_entries`]).
 //!
 //! What it is for: those predicates and the sorted-set helpers the rules share ([`inter`],
-//! [`minus`], [`subset`]; with [`opposed`], moved here from `detection`, which uses them).
+//! [`minus`], [`subset`], [`high_overlap`]; with [`opposed`], moved here from `detection`, which
+//! uses them).
 //! `detection::eighth_round` applies the classes to conflicts already chosen for listing: a
 //! possible conflict with no hint gains one, a certain conflict in a class becomes possible
 //! with one. They never decide whether a pair is listed, so no related pair leaves the list or

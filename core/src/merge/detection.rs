@@ -1658,6 +1658,13 @@ pub(super) const H_OTHER_SCOPE: &str =
 /// possible one without a hint only, different facts about one subject ([`different_facts`]:
 /// "different facts about <subject>"). The listing is decided before and does not change: a
 /// demoted pair stays listed, with its hint, in the hinted groups of the order.
+///
+/// Ninth round: two scopes include the same sentence for another kind (in `other_scope`); the
+/// entries of two stamped claims ([`stamped_entries`], the claims' first clauses' stamps) are a
+/// log's; and, for possible conflicts only, one claim reworded unevenly ([`reworded`], not
+/// between two Current State claims: [`H_RESTATED`]), only the unit of their values in common
+/// ([`only_units_shared`]: [`H_ONLY_UNITS`]) and percentages of different wholes about
+/// different subjects ([`other_wholes_measured`]: [`H_MEASURES`]).
 fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
     let Some((su, tu)) = f.units else { return };
     if f.hint.is_some() {
