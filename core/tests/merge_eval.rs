@@ -66,9 +66,9 @@ const COMPATIBLE_KINDS: &[&str] =
 /// "Development sets (sixth round)"; the set is a development set since the fifth round). The
 /// test fails if a figure regresses. Contradictions (of 54): caught by a certain conflict, by
 /// any (54 of 54), located by any.
-const BASELINE_CAUGHT_CERTAIN: usize = 37;
+const BASELINE_CAUGHT_CERTAIN: usize = 38; // ninth round (was 37)
 const BASELINE_CAUGHT_ANY: usize = 54;
-const BASELINE_LOCATED: usize = 52; // sixth round (was 51)
+const BASELINE_LOCATED: usize = 53; // ninth round (52 since the sixth, 51 before)
 /// Compatible pairs (of 29): certain alarms held to the issue's target, at most 1 in 6 (3 =
 /// 10.3 %); "may contradict" prompts (a possible conflict without a compatible hint, no certain
 /// one) to the measured figure: 7 = 24.1 % since the eighth round (8 before). Certain alarms,
@@ -76,14 +76,14 @@ const BASELINE_LOCATED: usize = 52; // sixth round (was 51)
 const BASELINE_MAX_POSSIBLE_ALARMS: usize = 7;
 const BASELINE_MAX_CERTAIN_ALARMS: usize = 0;
 /// Conflicts listed on its compatible pairs together, at most (seventh round; 42 in the sixth).
-const BASELINE_MAX_LISTED: usize = 29;
+const BASELINE_MAX_LISTED: usize = 28; // ninth round (29 in the seventh)
 
 /// Bars for the development set (`tests/merge_dev/`, 96 pairs: 61 contradictions, 35
 /// compatible): the figures after issue 19's sixth round (2026-12-01, docs/merge.md,
 /// "Development sets (sixth round)"). Of 61 contradictions: caught by a certain conflict, by
 /// any, located by any; of 35 compatible pairs, at most this many certain alarms and "may
 /// contradict" prompts.
-const DEV_CAUGHT_CERTAIN: usize = 30;
+const DEV_CAUGHT_CERTAIN: usize = 31; // ninth round (was 30)
 const DEV_CAUGHT_ANY: usize = 61; // sixth round (was 59)
 const DEV_LOCATED: usize = 60; // sixth round (was 58)
 const DEV_MAX_CERTAIN_ALARMS: usize = 0;
@@ -96,7 +96,7 @@ const DEV_MAX_LISTED: usize = 26; // seventh round (56 in the sixth)
 /// compatible pairs with a certain alarm, 4 of 42 (9.5 %) with a "may contradict" prompt.
 const DEV2_MIN_REACHING_PCT: usize = 100; // sixth round (was 97, the third round's goal)
 const DEV2_MAX_CERTAIN_PCT: usize = 0; // sixth round (was 10)
-const DEV2_MAX_POSSIBLE_PCT: usize = 10; // sixth round (was 20)
+const DEV2_MAX_POSSIBLE_PCT: usize = 5; // ninth round: 2 of 42 (10 since the sixth, 20 before)
 const DEV2_MAX_LISTED: usize = 52; // seventh round (76 in the sixth)
 
 /// `MERGE_EVAL_NO_BARS=1` (a "before" run) or `MERGE_EVAL_ONLY=<substring>` (some pairs):
@@ -576,10 +576,10 @@ fn dev3_dir() -> PathBuf {
 /// was reached, not what was aimed at.
 const DEV3_CAUGHT_CERTAIN: usize = 28;
 const DEV3_CAUGHT_ANY: usize = 57; // sixth round (was 56; 53 in the fourth)
-const DEV3_LOCATED: usize = 55; // sixth round (was 54)
+const DEV3_LOCATED: usize = 56; // ninth round (55 since the sixth, 54 before)
 const DEV3_MAX_CERTAIN_ALARMS: usize = 1;
-const DEV3_MAX_POSSIBLE_ALARMS: usize = 12; // eighth round (was 13)
-const DEV3_MAX_LISTED: usize = 64; // seventh round (134 in the sixth)
+const DEV3_MAX_POSSIBLE_ALARMS: usize = 10; // ninth round (12 in the eighth, 13 before)
+const DEV3_MAX_LISTED: usize = 63; // ninth round (64 in the seventh, 134 in the sixth)
 
 /// The third development set (`tests/merge_dev3/`, issue 19's fourth round): written by another
 /// author who did not read the rules, used for tuning like the first two. Its first run, on the
@@ -648,9 +648,11 @@ struct Bars {
 /// (the burden), for the sets measured after it; `None` for a set without one.
 fn max_listed(name: &str) -> Option<usize> {
     match name {
-        "heldout2" => Some(93), // 167 in the sixth round
+        // Ninth round: heldout2 94 (one more weakly related pair, hinted: "apply" and
+        // "application" now share a stem), heldout4 75.
+        "heldout2" => Some(94), // 93 in the seventh round, 167 in the sixth
         "heldout3" => Some(55), // 124
-        "heldout4" => Some(76), // 118
+        "heldout4" => Some(75), // 76 in the seventh round, 118 in the sixth
         "heldout5" => Some(58), // 82
         "heldout6" => Some(95), // its one fresh run, after the seventh round
         "heldout7" => Some(42), // its fresh run, after the eighth round
@@ -803,11 +805,11 @@ fn merge_eval_heldout2_set() {
         pairs: 84,
         contradictions: 50,
         compatible: 34,
-        caught_certain: 23,
+        caught_certain: 24, // ninth round (was 23)
         caught_any: 54,
-        located: 51,
-        max_certain_alarms: 3, // eighth round (was 6)
-        max_possible_alarms: 14,
+        located: 52,            // ninth round (was 51)
+        max_certain_alarms: 3,  // eighth round (was 6)
+        max_possible_alarms: 9, // ninth round (was 14)
     };
     run_heldout("heldout2", "merge second held-out evaluation", "merge_eval2", bars);
 }
@@ -823,11 +825,11 @@ fn merge_eval_heldout3_set() {
         pairs: 100,
         contradictions: 60,
         compatible: 40,
-        caught_certain: 26,
+        caught_certain: 29, // ninth round (was 26)
         caught_any: 61,
         located: 59,
-        max_certain_alarms: 2,   // eighth round (was 3)
-        max_possible_alarms: 10, // eighth round (was 11)
+        max_certain_alarms: 2,  // eighth round (was 3)
+        max_possible_alarms: 8, // ninth round (10 in the eighth, 11 before)
     };
     run_heldout("heldout3", "merge third held-out evaluation", "merge_eval3", bars);
 }
@@ -846,11 +848,11 @@ fn merge_eval_heldout4_set() {
         pairs: 100,
         contradictions: 60,
         compatible: 40,
-        caught_certain: 12,
+        caught_certain: 13, // ninth round (was 12)
         caught_any: 62,
         located: 59, // seventh round (48 in the sixth)
         max_certain_alarms: 4,
-        max_possible_alarms: 12, // eighth round (was 13)
+        max_possible_alarms: 7, // ninth round (12 in the eighth, 13 before)
     };
     run_heldout("heldout4", "merge fourth held-out evaluation", "merge_eval4", bars);
 }
@@ -868,9 +870,9 @@ fn merge_eval_heldout5_set() {
         pairs: 91,
         contradictions: 57,
         compatible: 34,
-        caught_certain: 14,
-        caught_any: 57, // seventh round (56 at its one fresh run, in the sixth)
-        located: 53,    // seventh round (46)
+        caught_certain: 15, // ninth round (was 14)
+        caught_any: 57,     // seventh round (56 at its one fresh run, in the sixth)
+        located: 53,        // seventh round (46)
         max_certain_alarms: 1,
         max_possible_alarms: 8, // eighth round (was 10)
     };
@@ -883,18 +885,20 @@ fn merge_eval_heldout5_set() {
 /// (2026-12-02, after the seventh round's last rule change: 56 of 56 reaching the user, 14
 /// certain, 43 located; of 35 compatible pairs 6 certain alarms, 20 "may contradict", 95
 /// conflicts listed); since the eighth round, whose rules were checked against it (figures
-/// only, per kind), 15 "may contradict" (docs/merge.md, "Development sets (eighth round)").
+/// only, per kind), 15 "may contradict" (docs/merge.md, "Development sets (eighth round)"); a
+/// development set of the ninth round, whose figures are its bars (15 certain, 47 located, 12
+/// "may contradict").
 #[test]
 fn merge_eval_heldout6_set() {
     let bars = Bars {
         pairs: 91,
         contradictions: 56,
         compatible: 35,
-        caught_certain: 14,
+        caught_certain: 15, // ninth round (was 14)
         caught_any: 56,
-        located: 43,
+        located: 47, // ninth round, a development set since (43 at its fresh run)
         max_certain_alarms: 6,
-        max_possible_alarms: 15, // eighth round's validation run (20 at its fresh run)
+        max_possible_alarms: 12, // ninth round (15 at the eighth round's validation run, 20 fresh)
     };
     run_heldout("heldout6", "merge sixth held-out evaluation", "merge_eval6", bars);
 }
@@ -905,7 +909,9 @@ fn merge_eval_heldout6_set() {
 /// builder (docs/merge.md, "Seventh held-out set"). Bars: its figures after the eighth round
 /// (2026-12-02: 54 of 55 reaching the user, 22 certain, 49 located; of 35 compatible pairs 5
 /// certain alarms, 14 "may contradict", 42 conflicts listed; the seventh round's rules gave
-/// the same but 15 "may contradict").
+/// the same but 15 "may contradict"). Since the ninth round, whose rules were checked against
+/// it by its totals only (its pairs and per-pair lines never read; docs/merge.md, "Development
+/// sets (ninth round)"), 11 "may contradict", the rest unchanged.
 #[test]
 fn merge_eval_heldout7_set() {
     let bars = Bars {
@@ -916,7 +922,7 @@ fn merge_eval_heldout7_set() {
         caught_any: 54,
         located: 49,
         max_certain_alarms: 5,
-        max_possible_alarms: 14,
+        max_possible_alarms: 11, // ninth round's validation run (14 at its fresh run)
     };
     run_heldout("heldout7", "merge seventh held-out evaluation", "merge_eval7", bars);
 }

@@ -127,6 +127,10 @@ pub(super) struct Analysis {
     /// Stems of the words after "% of" / "percent of" (up to three content words: "70 % of
     /// *flaky failures*"), sorted: the whole a percentage is of (eighth round).
     pub(super) pct_wholes: Vec<u64>,
+    /// The stems of the words that are units of measure of its typed values (*hours, days,
+    /// GB, euros, percent*), sorted (ninth round): what two claims share when they share only
+    /// the unit of their values.
+    pub(super) unit_stems: Vec<u64>,
     /// The claim opens with a leading adverbial of scope ("At the Poplar office, …"), or a
     /// qualifier is a word of the qualifier table ("in the US"): its qualifiers say which part
     /// of the world it is about (fifth round).
@@ -470,6 +474,9 @@ impl Scratch {
                 // counted: a stem for relatedness, not a word of the claim's choice (fifth round).
                 let w = tk.w(i);
                 a.stems.push(stem(synonym_of(w).unwrap_or(w)));
+                if super::values::measure_unit(w) {
+                    a.unit_stems.push(stem(w));
+                }
                 continue;
             }
             if skip[i] || used[i] || !tk.is_text(i) {
@@ -562,6 +569,10 @@ impl Scratch {
                 {
                     a.rejected.push(tk.key(i));
                 }
+            } else if let Some(pole) = direction_particle(tk, i, start, end) {
+                // Ninth round: "go *up*", "come *down*" say a direction of change.
+                a.poles.push(pole);
+                a.pole_words.push(tk.key(i));
             } else if tk.has(i, W_OPPOSITE) && !used[i] {
                 let from = a.poles.len();
                 poles_of(tk.w(i), &mut a.poles);
@@ -577,7 +588,7 @@ impl Scratch {
             {
                 a.cause = true;
             }
-            if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) {
+            if !skip[i] && tk.is_any(i, EXCLUSIVE_STATE) && !frequency(tk, i, end) {
                 a.exclusive = true;
             }
             if !skip[i] && tk.has(i, W_ENVIRONMENT) {
@@ -640,6 +651,8 @@ impl Scratch {
         a.pole_stems.dedup();
         a.environments.sort_unstable();
         a.environments.dedup();
+        a.unit_stems.sort_unstable();
+        a.unit_stems.dedup();
         a.pct_wholes.sort_unstable();
         a.pct_wholes.dedup();
         a.scope_stems.sort_unstable();
@@ -662,7 +675,8 @@ impl Scratch {
         }
         // "The delay happened because …": an observation cut at *because* states a cause (a
         // decision's *because* is its rationale; fifth round).
-        a.cause |= !decision && tk.is(end, "because");
+        // (Ninth round: also at *due to*: "Lyon date cancelled due to the rail strike".)
+        a.cause |= !decision && (tk.is(end, "because") || (tk.is(end, "due") && tk.is(end + 1, "to")));
         a.pol_key = words_key(&a.pol_words);
         (a, end, aside)
     }
@@ -779,8 +793,8 @@ const ATTRIBUTE_ENDS: &[&str] = &["of", "on", "at", "in", "for", "across", "over
 
 /// Words by which a Current State claim asserts that a state holds to the exclusion of
 /// another — it persists (*still, yet, remains*), covers everything or only part (*all,
-/// every, none, only, fully, entirely*), is over (*complete, done, finished*), or is held up (*blocked, stuck, pending,
-/// waiting*). Two Current State claims on one thing without any of these (nor a negation or
+/// every, none, only, fully, entirely*), is over (*complete, done, finished*), is held up (*blocked, stuck, pending,
+/// waiting*), or holds again (*back, again, restored, resumed, reinstated*: ninth round). Two Current State claims on one thing without any of these (nor a negation or
 /// an opposition) read as steps of a progress log: "The draft is ready" / "The draft was
 /// reviewed on 3 May".
 const EXCLUSIVE_STATE: &[&str] = &[
@@ -802,7 +816,63 @@ const EXCLUSIVE_STATE: &[&str] = &[
     "stuck",
     "pending",
     "waiting",
+    // Ninth round: a state that holds again ("back in service", "running again", "restored")
+    // says the one before it is over.
+    "back",
+    "again",
+    "restored",
+    "resumed",
+    "reinstated",
 ];
+
+/// Words after *every* that make it a frequency ("every six months", "every 10 years", "on
+/// every use", "every second day"), not a claim that covers everything.
+const FREQUENCY_UNITS: &[&str] = &[
+    "second",
+    "minute",
+    "hour",
+    "day",
+    "night",
+    "morning",
+    "evening",
+    "week",
+    "weekday",
+    "weekend",
+    "fortnight",
+    "month",
+    "quarter",
+    "year",
+    "season",
+    "shift",
+    "use",
+    "time",
+    "visit",
+    "run",
+    "cycle",
+    "batch",
+    "other",
+];
+
+/// Ninth round (issue 19): *every* at token `i` opens a frequency — a number or a unit of
+/// time or of repetition follows it (its plural folded) — so that "The escapement needs
+/// oiling every six months" or "Refresh tokens are rotated on every use" do not read as an
+/// exclusive state ("*every* tenant has moved" still does).
+fn frequency(tk: &Toks, i: usize, end: usize) -> bool {
+    if !tk.is(i, "every") || i + 1 >= end {
+        return false;
+    }
+    let unit = |k: usize| {
+        k < end && {
+            let w = tk.w(k);
+            let w = w.strip_suffix('s').unwrap_or(w);
+            FREQUENCY_UNITS.contains(&w)
+        }
+    };
+    tk.toks[i + 1].kind == Tk::Num
+        || super::values::number_words(tk, i + 1, end).is_some()
+        || unit(i + 1)
+        || unit(i + 2)
+}
 
 /// Verbs after which "over" says how something travels, not what is preferred ("ship over
 /// USB").
@@ -871,7 +941,17 @@ pub(super) fn stem(w: &str) -> u64 {
                 k += 2;
                 continue;
             }
-            if k > 1 && rest.len() >= 3 && rest.starts_with(b"our") && rest[3..].iter().all(|&c| c == b's') {
+            // (Ninth round: also before a suffix: "colourised" = "colorized", "favourite",
+            // "honoured", "behavioural".)
+            const OUR_SUFFIXES: &[&[u8]] = &[
+                b"ed", b"ing", b"ite", b"ites", b"ise", b"ised", b"ises", b"ising", b"ize", b"ized", b"izes", b"izing",
+                b"able", b"ably", b"ful", b"less", b"er", b"ers", b"al",
+            ];
+            if k > 1
+                && rest.len() >= 3
+                && rest.starts_with(b"our")
+                && (rest[3..].iter().all(|&c| c == b's') || OUR_SUFFIXES.contains(&&rest[3..]))
+            {
                 us[n..n + 2].copy_from_slice(b"or");
                 n += 2;
                 k += 3;
@@ -907,6 +987,12 @@ pub(super) fn stem(w: &str) -> u64 {
     stem_us(w)
 }
 
+/// Words in *-ly* that are no adverbs (ninth round): their *-ly* is not stripped, so that
+/// "reply" and "replies" share a stem (*repli*).
+const NOT_ADVERBS: &[&str] = &[
+    "reply", "apply", "supply", "comply", "imply", "multiply", "rely", "ally", "rally", "tally", "assembly", "anomaly",
+];
+
 /// [`stem`] after the spelling fold.
 fn stem_us(w: &str) -> u64 {
     let mut w = w;
@@ -914,6 +1000,7 @@ fn stem_us(w: &str) -> u64 {
         if let Some(r) = w.strip_suffix(suf)
             && r.len() >= 3
             && !(suf == "s" && r.ends_with('s'))
+            && !(suf == "ly" && NOT_ADVERBS.contains(&w))
         {
             w = r;
             // A consonant doubled before *-ing*/*-ed* is one: "bedding" = "bed", "shipped" =
@@ -934,6 +1021,23 @@ fn stem_us(w: &str) -> u64 {
     if w.len() >= 4 && w.ends_with('e') {
         w = &w[..w.len() - 1];
     }
+    // Ninth round: a final *y* after a consonant is the *i* of its plural and past ("retry" =
+    // "retries" = "retried": *retri*; "copy" = "copied"; "reply" = "replies").
+    let mut yi = [0u8; 48];
+    let b = w.as_bytes();
+    if b.len() >= 3 && b.len() <= yi.len() && b[b.len() - 1] == b'y' && !b"aeiouy".contains(&b[b.len() - 2]) {
+        yi[..b.len()].copy_from_slice(b);
+        yi[b.len() - 1] = b'i';
+        if let Ok(x) = std::str::from_utf8(&yi[..b.len()]) {
+            return prefix_stem(x);
+        }
+    }
+    prefix_stem(w)
+}
+
+/// The first five letters of an inflection-free word, with "-is-" before a vowel read as
+/// "-iz-", hashed (the end of [`stem_us`]).
+fn prefix_stem(w: &str) -> u64 {
     let mut buf = [0u8; 5];
     let mut n = 0;
     let b = w.as_bytes();
@@ -1208,6 +1312,33 @@ fn generic_split(tk: &Toks, start: usize, end: usize, skip: &[bool]) -> Option<(
     (1..=8).contains(&words).then_some((se, ps.min(end)))
 }
 
+/// Verbs of motion whose particle *up* / *down* says a direction of change ("Rents go up",
+/// "Fees came down", "Suppliers push prices up").
+const MOTION_VERBS: &[&str] = &[
+    "go", "goes", "going", "gone", "went", "come", "comes", "coming", "came", "put", "puts", "push", "pushes",
+    "pushed", "ramp", "ramps", "ramped", "scale", "scales", "scaled", "step", "steps", "stepped", "bring", "brings",
+    "brought", "drive", "drives", "driven", "drove", "move", "moves", "moved", "edge", "edges", "edged",
+];
+
+/// Ninth round (issue 19): the particle *up* or *down* right after a verb of motion, or after
+/// one word that follows it ("push prices up"), is a member of the opposition lexicon's
+/// "direction of change" group — *up* with *increase*, *down* with *decrease* — so that "Plot
+/// rents go up from April" and "Plot rents will be reduced from April" are opposite directions
+/// of one subject rather than one claim containing the other. Not a bound ("up to 5"), not
+/// "put up with", not a particle without such a verb ("set up", "sign up", "shut down" say
+/// other things).
+fn direction_particle(tk: &Toks, i: usize, start: usize, end: usize) -> Option<u16> {
+    let up = tk.is(i, "up");
+    if !(up || tk.is(i, "down")) || i <= start || (i + 1 < end && tk.is_any(i + 1, &["to", "with"])) {
+        return None;
+    }
+    let motion = |k: usize| tk.toks[k].kind == Tk::Word && tk.is_any(k, MOTION_VERBS);
+    if !(motion(i - 1) || (i >= start + 2 && motion(i - 2) && tk.toks[i - 1].kind == Tk::Word)) {
+        return None;
+    }
+    first_pole(if up { "increase" } else { "decrease" })
+}
+
 /// Typed values among the predicate tokens; marks the tokens they use.
 fn values(tk: &Toks, start: usize, end: usize, skip: &[bool], role: &[Role], used: &mut [bool], out: &mut Vec<Value>) {
     let ok = |k: usize| k < end && role[k] == Role::Predicate && !skip[k];
@@ -1297,6 +1428,58 @@ pub(super) mod tests {
             assert_eq!(stem(a), stem(b), "{a} / {b}");
         }
         assert_ne!(stem("frame"), stem("free"));
+    }
+
+    /// Ninth round: spellings and inflections that named one word apart — British *-our-*
+    /// before a suffix, *-ies* / *-ied* after a consonant.
+    #[test]
+    fn ninth_round_spellings_and_plurals_in_y() {
+        for (a, b) in [
+            ("flavoured", "flavored"),
+            ("honourable", "honorable"),
+            ("favourite", "favorite"),
+            ("replies", "reply"),
+            ("supplied", "supply"),
+            ("copied", "copy"),
+            ("batteries", "battery"),
+        ] {
+            assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        // "movies" is still "movie"; "key" keeps its *y*; "resource" keeps its *-our-*.
+        assert_eq!(stem("movies"), stem("movie"));
+        assert_eq!(stem("keys"), stem("key"));
+        assert_ne!(stem("resources"), stem("resort"));
+    }
+
+    /// Ninth round: what a claim's words say about change, state and cause — a particle of
+    /// direction after a verb of motion, a number's possessive, a state that holds again,
+    /// *every* as a frequency, a cause after *due to*.
+    #[test]
+    fn ninth_round_direction_possessives_frequency_and_causes() {
+        let pole = |w: &str| first_pole(w).expect("a lexicon word");
+        let has = |text: &str, decision: bool, w: &str| an(text, decision).poles.contains(&pole(w));
+        assert!(has("Ferry fares go up in March.", true, "increase"));
+        assert!(has("Ferry fares will be lowered in March.", true, "decrease"));
+        assert!(has("Suppliers push prices down.", false, "decrease"));
+        // The lexicon's new members: *stay* with *keep* (against *remove*), *widen* against
+        // *narrow*.
+        assert!(has("The old ramp stays at the east gate.", true, "keep"));
+        assert!(has("The old ramp is removed from the east gate.", true, "remove"));
+        assert!(has("Widen the cycle lane on Mill Road.", true, "increase"));
+        assert!(has("The cycle lane on Mill Road is narrowed.", true, "decrease"));
+        // A bound or a particle without a verb of motion says no direction.
+        assert!(!has("Ferry fares move by up to 5 %.", false, "increase"));
+        assert!(an("We set up the ferry desk.", false).poles.is_empty());
+        // "Bay 7's scanner" is the scanner of bay 7.
+        assert_eq!(
+            an("Bay 7's scanner is offline.", false).subject,
+            an("The scanner in bay 7 is offline.", false).subject
+        );
+        assert!(an("The east lift is back in service.", false).exclusive);
+        assert!(!an("The east lift is inspected every six months.", false).exclusive);
+        assert!(!an("Filters are swapped on every visit.", false).exclusive);
+        assert!(an("Every tenant has moved to the new portal.", false).exclusive);
+        assert!(an("Saturday's match called off due to a waterlogged pitch.", false).cause);
     }
 
     #[test]

@@ -4,10 +4,16 @@
 //! **different facts about one subject** ([`different_facts`]), **the same claim for another
 //! scope** ([`other_scope`]), **one claim in other spellings** ([`same_words`]), **the same
 //! value in other words** ([`same_value`]), **the same choice over the same alternative**
-//! ([`same_alternative`]) and **two entries of one log** ([`log_entries`]).
+//! ([`same_alternative`]) and **two entries of one log** ([`log_entries`]); since the ninth
+//! round also **the same sentence for another kind** (`opening_scope`, part of
+//! [`other_scope`]), **one claim reworded unevenly** ([`reworded`]), **only the unit in
+//! common** ([`only_units_shared`]), **percentages of different wholes about different
+//! subjects** ([`other_wholes_measured`]) and **entries of two stamped claims**
+//! ([`stamped_entries`]).
 //!
 //! What it is for: those predicates and the sorted-set helpers the rules share ([`inter`],
-//! [`minus`], [`subset`]; with [`opposed`], moved here from `detection`, which uses them).
+//! [`minus`], [`subset`], [`high_overlap`]; with [`opposed`], moved here from `detection`, which
+//! uses them).
 //! `detection::eighth_round` applies the classes to conflicts already chosen for listing: a
 //! possible conflict with no hint gains one, a certain conflict in a class becomes possible
 //! with one. They never decide whether a pair is listed, so no related pair leaves the list or
@@ -35,6 +41,12 @@ pub(super) fn inter(a: &[u64], b: &[u64]) -> Vec<u64> {
 /// Whether sorted `a` is contained in sorted `b`.
 pub(super) fn subset(a: &[u64], b: &[u64]) -> bool {
     a.iter().all(|x| b.binary_search(x).is_ok())
+}
+
+/// At least 3 shared words, at least three quarters of the smaller list's.
+pub(super) fn high_overlap(a: &[u64], b: &[u64]) -> bool {
+    let n = inter(a, b).len();
+    n >= 3 && 4 * n >= 3 * a.len().min(b.len())
 }
 
 /// Whether, for some group of the opposition lexicon, both claims use a member and none in
@@ -247,6 +259,9 @@ fn differ_apart(a: &[u64], b: &[u64], s: &Analysis, t: &Analysis) -> bool {
 /// thing, the subject rules apply), *in*/*for* phrases of the predicate that are what is said
 /// ("heard in London" / "heard in Dublin"), subjects with a preposition inside.
 pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
+    if opening_scope(s, t) {
+        return true;
+    }
     let same_head = s.head != 0 && s.head == t.head;
     if same_head && differ_apart(&modifiers(s), &modifiers(t), s, t) {
         return true;
@@ -272,6 +287,49 @@ pub(super) fn other_scope(s: &Analysis, t: &Analysis) -> bool {
     (same_head || !rest.is_empty()) && differ_apart(&qs, &qt, s, t)
 }
 
+/// **The same sentence for another kind** (ninth round): two units, with or without a subject
+/// ("*Agency* candidates accept offers 40 % of the time" / "*Referral* candidates
+/// accept offers 70 % of the time"; "*Nordic* division matches start at 20:00" / "*UK*
+/// division matches start at 19:00") that open with one or two words of their own — words
+/// the other never says — followed by the same word, the rest sharing at least 2 words and
+/// two thirds of the shorter rest's; both state typed values, and nothing but the values
+/// changed ([`change_of`]). The values are what each kind has: another scope.
+///
+/// Not for: a unit without typed values ("Marco owns the billing migration" / "Priya owns …":
+/// the opening word is the whole subject, the choice), a polarity flip, a replacement or an
+/// opposition, an opening word said anywhere in the other claim.
+fn opening_scope(s: &Analysis, t: &Analysis) -> bool {
+    if s.values.is_empty() || t.values.is_empty() {
+        return false;
+    }
+    if !matches!(change_of(s, t), None | Some("values")) {
+        return false;
+    }
+    let (a, b): (Vec<u64>, Vec<u64>) = (s.seq.iter().map(|p| p.1).collect(), t.seq.iter().map(|p| p.1).collect());
+    let rest = |x: &[u64]| {
+        let mut v = x.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    for i in 1..=2.min(a.len().saturating_sub(1)) {
+        for j in 1..=2.min(b.len().saturating_sub(1)) {
+            if a[i] != b[j]
+                || a[..i].iter().any(|w| t.stems.binary_search(w).is_ok())
+                || b[..j].iter().any(|w| s.stems.binary_search(w).is_ok())
+            {
+                continue;
+            }
+            let (ra, rb) = (rest(&a[i..]), rest(&b[j..]));
+            let shared = inter(&ra, &rb).len();
+            if shared >= 2 && 3 * shared >= 2 * ra.len().min(rb.len()) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// **The same words in the same order** (eighth round): two units whose content stems are the
 /// same, in the same order, with the same polarity, no rejected alternative, no opposition and
 /// no clashing values — one claim in other spellings or inflections ("We standardise on the
@@ -284,6 +342,67 @@ pub(super) fn same_words(s: &Analysis, t: &Analysis) -> bool {
         && change_of(s, t).is_none()
         && s.rejected.is_empty()
         && t.rejected.is_empty()
+}
+
+/// **One claim reworded unevenly** (ninth round): the same polarity and nothing changed
+/// ([`change_of`]), not both naming something the other does not, words that overlap as a
+/// restatement (at least 3 shared, three quarters of the smaller claim's), words of its own on
+/// at least one side — and no **slot swapped**: no run of one side's own words stands between
+/// the same two shared words (or the same end) as a run of the other's ("… is done *on the
+/// aspirator*" / "… is done *by hand with sieves*"; "made by *cold* process" / "made by *hot*
+/// process": the swapped words are the point). A restatement rewords around the shared words
+/// instead: "Researchers can *use* the reading room on Tuesdays and Thursdays" / "The reading
+/// room is *open* to researchers *by appointment* on Tuesdays and Thursdays".
+///
+/// Not for: the same words in another order with none of their own ("A outranks B" / "B
+/// outranks A"; one in other spellings is [`same_words`]), a bare decision or an imperative
+/// (the words after the verb are the choice), values on both sides that do not agree, two
+/// Current State claims (two states of one moment, "Four of the gateways are down" / "All
+/// gateways are online": `detection::eighth_round` does not ask), a certain conflict (applied
+/// to possible ones only).
+pub(super) fn reworded(s: &Analysis, t: &Analysis) -> bool {
+    // A bare decision or an imperative: the words after the verb are the choice ("Rehearse in
+    // St Jude's hall" / "Book the Lyric Rooms for rehearsals").
+    let choice = |x: &Analysis| x.bare_verb != 0 || x.verb_stem != 0;
+    if change_of(s, t).is_some() || !high_overlap(&s.stems, &t.stems) || choice(s) || choice(t) {
+        return false;
+    }
+    // Values on both sides must agree ("Hall capacity … is 212 seats" / "The hall holds 240 …":
+    // two numbers, read loosely, do not clash but are not one value).
+    if !s.values.is_empty() && !t.values.is_empty() && !super::values::values_agree(&s.values, &t.values) {
+        return false;
+    }
+    if !minus(&s.name_stems, &t.stems).is_empty() && !minus(&t.name_stems, &s.stems).is_empty() {
+        return false;
+    }
+    let (only_s, only_t) = (minus(&s.stems, &t.stems), minus(&t.stems, &s.stems));
+    if only_s.is_empty() && only_t.is_empty() {
+        return false;
+    }
+    // Each run of a side's own words, as (shared word before it, shared word after it); 0 for
+    // an end.
+    let slots = |x: &Analysis, own: &[u64]| {
+        let mut out: Vec<(u64, u64)> = Vec::new();
+        let mut prev = 0;
+        let mut open = false;
+        for &(_, st) in &x.seq {
+            if own.binary_search(&st).is_ok() {
+                open = true;
+            } else {
+                if open {
+                    out.push((prev, st));
+                    open = false;
+                }
+                prev = st;
+            }
+        }
+        if open {
+            out.push((prev, 0));
+        }
+        out
+    };
+    let (a, b) = (slots(s, &only_s), slots(t, &only_t));
+    !a.iter().any(|x| b.contains(x))
 }
 
 /// **The same value in other words** (eighth round): both units state typed values that agree
@@ -334,6 +453,45 @@ pub(super) fn log_entries(s: &Analysis, t: &Analysis) -> bool {
     // "Conference date: October 16" / "… on 14 October").
     let dated = values_clash(&dates(s, true), &dates(t, true)) && values_clash(&dates(s, false), &dates(t, false));
     (stamped || dated) && s.negated == t.negated && !opposed(s, t)
+}
+
+/// **Only the unit in common** (ninth round): every word the two units share is a unit of
+/// measure of their values ("Patients get an SMS with a two-*hour* delivery window" / "Gel
+/// packs are conditioned for 24 *hours* before packing"): two durations of different things,
+/// related by the unit alone. Not when they share any other word.
+pub(super) fn only_units_shared(s: &Analysis, t: &Analysis) -> bool {
+    let shared = inter(&s.stems, &t.stems);
+    !shared.is_empty() && subset(&shared, &s.unit_stems) && subset(&shared, &t.unit_stems)
+}
+
+/// **Percentages of different wholes about different subjects** (ninth round): both units
+/// state what their percentages are of, the wholes share no word, nothing else changed
+/// ([`change_of`], which already reads such percentages as two measures), and the two do not
+/// have one subject (the same subject key or head word, or the same opening word): "Creator codes drove 8 % of S6
+/// store revenue" / "S6 pass completion was 23 % of buyers" — two measures, not two values of
+/// one. Not "Retention is 60 % of sign-ups" / "Retention is 45 % of new users" (one subject:
+/// the whole may be renamed).
+pub(super) fn other_wholes_measured(s: &Analysis, t: &Analysis) -> bool {
+    let opening = |x: &Analysis| x.seq.first().map(|p| p.1);
+    let one_subject = (s.subject.is_some() && s.subject == t.subject)
+        || (s.head != 0 && s.head == t.head)
+        || (opening(s).is_some() && opening(s) == opening(t));
+    !s.pct_wholes.is_empty()
+        && !t.pct_wholes.is_empty()
+        && inter(&s.pct_wholes, &t.pct_wholes).is_empty()
+        && !one_subject
+        && change_of(s, t).is_none()
+}
+
+/// **Entries of two stamped claims** (ninth round): the claims the two units belong to
+/// (`sc`, `tc`: their first clauses) each carry a log stamp ("As of 6 November, …", "Week 12
+/// (20 March): …") and the stamps differ — so whatever their clauses and nested items say
+/// (`s`, `t`) is said at two times: "As of 6 November, … the deploy jobs are not started" /
+/// "As of 20 November, … half of the deploy jobs are ported too" is progress, not a
+/// contradiction, though one is negated and the other not. Not when the two units use
+/// opposite members of one group (the office "opened" / "closed" is listed as it was).
+pub(super) fn stamped_entries(sc: &Analysis, tc: &Analysis, s: &Analysis, t: &Analysis) -> bool {
+    sc.log_label != 0 && tc.log_label != 0 && sc.log_label != tc.log_label && !opposed(s, t)
 }
 
 #[cfg(test)]
@@ -429,5 +587,71 @@ mod tests {
             &an("Shifts are capped at one and a half hours.", true),
             &an("Shifts are capped at 90 minutes.", true)
         ));
+    }
+
+    /// Ninth round: the same sentence for another kind (other opening words before one head,
+    /// with values on both sides); not a person who is the whole subject.
+    #[test]
+    fn ninth_round_the_same_sentence_for_another_kind() {
+        assert!(scope("Weekday volunteers cover 6 shifts a month.", "Student volunteers cover 2 shifts a month."));
+        assert!(scope("Northern region depots open at 06:00.", "Coastal region depots open at 07:30."));
+        // No values: the opening word is the subject, the choice.
+        assert!(!scope("Amira chairs the budget review.", "Tomasz chairs the budget review."));
+        // An opening word the other says elsewhere is not a scope.
+        assert!(!scope("Weekday volunteers cover 6 shifts a month.", "Volunteers cover 2 weekday shifts a month."));
+    }
+
+    /// Ninth round: one claim reworded unevenly is a restatement; a slot swapped, a mirror,
+    /// an imperative or values that do not agree are not.
+    #[test]
+    fn ninth_round_one_claim_reworded_unevenly() {
+        let r = |a: &str, b: &str| reworded(&an(a, true), &an(b, true));
+        assert!(r(
+            "Volunteers can borrow the minibus on weekends with a signed log sheet.",
+            "The minibus is available to volunteers on weekends once they sign the log sheet."
+        ));
+        assert!(!r(
+            "The glaze is fired in the gas kiln on Fridays.",
+            "The glaze is fired in the electric kiln with a cone pack on Fridays."
+        ));
+        assert!(!r("The minibus goes to the depot, not the school.", "The minibus goes to the school, not the depot."));
+        assert!(!r(
+            "Borrow the minibus on weekends with a signed log sheet.",
+            "Volunteers borrow the minibus on weekends with a signed log sheet."
+        ));
+        assert!(!r(
+            "The hall holds 240 in the winter concert layout.",
+            "Hall capacity in the winter concert layout is 212 seats."
+        ));
+    }
+
+    /// Ninth round: only the unit in common; percentages of different wholes about different
+    /// subjects; entries of two stamped claims.
+    #[test]
+    fn ninth_round_units_wholes_and_stamps() {
+        assert!(only_units_shared(
+            &an("Members get a reminder call with a four-hour pickup slot.", true),
+            &an("Compost is turned for 48 hours before bagging.", false)
+        ));
+        assert!(!only_units_shared(
+            &an("Compost pickup takes 4 hours.", false),
+            &an("Compost is turned for 48 hours before bagging.", false)
+        ));
+        assert!(other_wholes_measured(
+            &an("Gift Aid added 12 % of online donations.", false),
+            &an("The raffle reached 40 % of members.", false)
+        ));
+        // One subject: the whole may be renamed.
+        assert!(!other_wholes_measured(
+            &an("The raffle reached 40 % of members.", false),
+            &an("The raffle reached 55 % of supporters.", false)
+        ));
+        let (s1, t1) =
+            (an("As of 2 June, the loft is insulated.", false), an("As of 16 June, the loft is insulated.", false));
+        let (s2, t2) = (an("the east wall is not started", false), an("half of the east wall is done", false));
+        assert!(stamped_entries(&s1, &t1, &s2, &t2));
+        assert!(!stamped_entries(&s1, &s1, &s2, &t2));
+        let (s3, t3) = (an("the site office is opened", false), an("the site office is closed", false));
+        assert!(!stamped_entries(&s1, &t1, &s3, &t3));
     }
 }

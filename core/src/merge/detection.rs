@@ -12,8 +12,8 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::classes::{
-    different_facts, inter, log_entries, minus, opposed, opposed_lexicon, other_scope, same_alternative, same_value,
-    same_words, subset,
+    different_facts, high_overlap, inter, log_entries, minus, only_units_shared, opposed, opposed_lexicon, other_scope,
+    other_wholes_measured, reworded, same_alternative, same_value, same_words, stamped_entries, subset,
 };
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
@@ -129,6 +129,11 @@ fn next_action_tier(source: &str, target: &str) -> NextTier {
 /// `Ok(Some(tier))` for a conflict, `Ok(None)` for the same objects with another verb;
 /// `Err(true)` for one action reworded, `Err(false)` for nothing.
 fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty>, bool> {
+    // Ninth round: a next action written as a quoted string ("\"At week four, go through …\"")
+    // is read without its quotes (a leading adverbial is found after them).
+    let unquote =
+        |x: &'_ str| -> String { x.trim().trim_matches(|c| matches!(c, '"' | '\'' | '“' | '”')).to_string() };
+    let (source, target) = (&unquote(source)[..], &unquote(target)[..]);
     if source.trim().is_empty() || target.trim().is_empty() || norm_hash(source) == norm_hash(target) {
         return Err(false);
     }
@@ -188,7 +193,51 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty
     if objects && names && a.poles.is_empty() && b.poles.is_empty() && !halts(source) && !halts(target) {
         return Ok(None);
     }
+    // Ninth round: the same things named in other words ("Finish casting show four" / "Cast
+    // the fourth show"; "Move six more clinics onto central booking" / "Migrate the next six
+    // clinics to the central booking tool"), when the verbs are linked — one class, a generic
+    // verb, one's verb among the other's words ("casting"), or one the other's with *re-*
+    // ("Reorder" / "Order") — neither halts a plan, and not both name something the other
+    // does not.
+    let linked = one_action || reordered || crossed(va, &b) || crossed(vb, &a) || re_verb(va, vb) || re_verb(vb, va);
+    let names_apart = !subset(&na, &b.stems) && !subset(&nb, &a.stems);
+    if linked && !names_apart && !halts(source) && !halts(target) && same_things(source, target, &oa, &ob) {
+        return Ok(None);
+    }
     Ok(Some(Certainty::Possible))
+}
+
+/// Whether verb `x` is verb `y` with *re-* ("reorder" / "order", "reschedule" / "schedule").
+fn re_verb(x: Option<ActionVerb>, y: Option<ActionVerb>) -> bool {
+    let (Some(x), Some(y)) = (x, y) else { return false };
+    x.re_stem != 0 && x.re_stem == y.stem
+}
+
+/// Ninth round: whether two next actions' objects (`oa`, `ob`: stems without the verb) name
+/// the same things — counts read as numbers whether written as digits, words or ordinals
+/// ("show four" / "the fourth show", "incubator number three" / "the third incubator", "18 pt"
+/// / "18pt") — sharing at least 2 and at least two thirds of the smaller side's.
+fn same_things(source: &str, target: &str, oa: &[u64], ob: &[u64]) -> bool {
+    let things = |text: &str, objects: &[u64]| {
+        let mut counts: Vec<u64> = Vec::new();
+        let mut drop: Vec<u64> = Vec::new();
+        for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            let lw = w.to_lowercase();
+            if let Some(n) = super::values::count_of(&lw) {
+                counts.push(n | 1 << 63);
+                drop.push(super::analysis::stem(&lw));
+            }
+        }
+        drop.sort_unstable();
+        let mut v = minus(objects, &drop);
+        v.extend(counts);
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let (a, b) = (things(source, oa), things(target, ob));
+    let shared = inter(&a, &b).len();
+    shared >= 2 && 3 * shared >= 2 * a.len().min(b.len())
 }
 
 /// A next action's verb and the particle right after it ("roll *back*", "scale *down*"),
@@ -212,6 +261,8 @@ struct ActionVerb {
     class: u64,
     generic: bool,
     stem: u64,
+    /// The verb's stem without a leading *re-* ("reorder": *order*), 0 when it has none.
+    re_stem: u64,
 }
 
 /// A next action's verb (its first word, after "To", "We will", "Next:") and its objects: the
@@ -261,7 +312,8 @@ fn action_parts(text: &str, a: &Analysis) -> (Option<ActionVerb>, Vec<u64>) {
             })
         })
         .map_or(super::analysis::stem(verb), |c| c as u64 | 1 << 63);
-    (Some(ActionVerb { class, generic: generic.is_some(), stem: super::analysis::stem(verb) }), objects)
+    let re_stem = verb.strip_prefix("re").filter(|r| r.len() >= 3).map_or(0, super::analysis::stem);
+    (Some(ActionVerb { class, generic: generic.is_some(), stem: super::analysis::stem(verb), re_stem }), objects)
 }
 
 /// Verbs that name one action in a next action (fourth round): a class per action, the
@@ -299,7 +351,9 @@ const ACTION_CLASSES: &[&[&str]] = &[
     &["meet", "discuss", "talk", "sync"],
     &["analyse", "analyze", "investigate", "study", "explore", "research", "examine", "dig"],
     &["install", "fit", "deploy", "roll", "ship", "release", "launch", "extend", "expand", "introduce", "bring"],
-    &["sign", "countersign", "execute"],
+    &["sign", "countersign", "execute", "sign off", "approve"],
+    // Ninth round: moving something somewhere.
+    &["move", "migrate", "transfer", "relocate", "shift", "port"],
     &["agree", "decide", "settle", "align"],
     &["get", "obtain", "collect", "gather", "fetch", "retrieve"],
     &["train", "onboard", "brief", "coach"],
@@ -386,11 +440,14 @@ pub(super) struct Found {
 /// rest are counted (`MergePlan::unlisted_related`), never dropped silently.
 pub(super) const MAX_LISTED: usize = 2;
 
-/// How related two units are, for ranking: shared stems, and more for a shared subject key or
-/// head word.
+/// How related two units are, for ranking: shared stems, and more for a shared subject key
+/// (or, since the ninth round, a cause on both sides) or head word.
 fn strength(s: &Analysis, t: &Analysis) -> u32 {
     let n = inter(&s.stems, &t.stems).len() as u32;
-    n + if s.subject.is_some() && s.subject == t.subject { 4 } else { 0 }
+    // Ninth round: two causes are one slot ("Batch 44 was held because …" / "The hold on batch
+    // 44 was caused by …"): related through a shared word, they rank as a shared subject.
+    let causes = s.cause && t.cause && n > 0;
+    n + if (s.subject.is_some() && s.subject == t.subject) || causes { 4 } else { 0 }
         + if s.head != 0 && s.head == t.head { 2 } else { 0 }
 }
 
@@ -594,12 +651,6 @@ fn expand_acronyms(x: &Analysis, y: &Analysis) -> (Vec<u64>, Vec<u64>) {
     (out, replaced)
 }
 
-/// At least 3 shared words, at least three quarters of the smaller list's.
-fn high_overlap(a: &[u64], b: &[u64]) -> bool {
-    let n = inter(a, b).len();
-    n >= 3 && 4 * n >= 3 * a.len().min(b.len())
-}
-
 /// A negation met by a negative verb that says the same thing (issue 19, third round): the
 /// words other than the lexicon's overlap as for [`restated`] ("The next release no longer
 /// supports Python 3.8" / "Drop support for Python 3.8 in the next release"), and no typed
@@ -629,6 +680,8 @@ pub(super) const H_STEPS: &str = "a later step of the same log";
 pub(super) const H_RESTATED: &str = "a restatement in other words";
 pub(super) const H_NEG_VERB: &str = "the same said with a negative verb";
 pub(super) const H_SAME_ACTION: &str = "the same action in other words";
+/// Ninth round: two claims whose only shared words are the units of their values.
+pub(super) const H_ONLY_UNITS: &str = "little in common (only the unit of their values)";
 /// Eighth round: two next actions on the same objects with verbs of other classes.
 pub(super) const H_OTHER_VERB: &str = "the same objects with another verb: probably one action in other words";
 
@@ -1605,6 +1658,13 @@ pub(super) const H_OTHER_SCOPE: &str =
 /// possible one without a hint only, different facts about one subject ([`different_facts`]:
 /// "different facts about <subject>"). The listing is decided before and does not change: a
 /// demoted pair stays listed, with its hint, in the hinted groups of the order.
+///
+/// Ninth round: two scopes include the same sentence for another kind (in `other_scope`); the
+/// entries of two stamped claims ([`stamped_entries`], the claims' first clauses' stamps) are a
+/// log's; and, for possible conflicts only, one claim reworded unevenly ([`reworded`], not
+/// between two Current State claims: [`H_RESTATED`]), only the unit of their values in common
+/// ([`only_units_shared`]: [`H_ONLY_UNITS`]) and percentages of different wholes about
+/// different subjects ([`other_wholes_measured`]: [`H_MEASURES`]).
 fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
     let Some((su, tu)) = f.units else { return };
     if f.hint.is_some() {
@@ -1617,14 +1677,18 @@ fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
     let states = s_sec == CURRENT_STATE && t_sec == CURRENT_STATE;
     let hint = if (other_scope(sa, ta) && !states) || scoped_apart(sa, ta) {
         H_OTHER_SCOPE.to_string()
-    } else if same_words(sa, ta) {
+    } else if same_words(sa, ta) || (f.certainty == Certainty::Possible && !states && reworded(sa, ta)) {
         H_RESTATED.to_string()
     } else if same_value(sa, ta) {
         H_SAME_VALUE.to_string()
     } else if same_alternative(sa, ta) {
         H_SAME_ALTERNATIVE.to_string()
-    } else if log_entries(sa, ta) {
+    } else if log_entries(sa, ta) || stamped_entries(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta) {
         H_STEPS.to_string()
+    } else if f.certainty == Certainty::Possible && only_units_shared(sa, ta) {
+        H_ONLY_UNITS.to_string()
+    } else if f.certainty == Certainty::Possible && other_wholes_measured(sa, ta) {
+        H_MEASURES.to_string()
     } else if f.certainty == Certainty::Possible && different_facts(sa, ta, s_sec, t_sec) {
         if f.subject.is_empty() {
             "different facts about one subject".to_string()
@@ -1691,9 +1755,17 @@ fn weak_pair(
     // Seventh round: a value the claim states in another clause ("Turnaround … is mostly the
     // battery swap, about 3 min with the quick-release tray" / "A battery swap … takes ninety
     // seconds …") keeps a containment from being a restatement.
+    // Ninth round: two claims that each state a cause ("Lyon date cancelled due to the rail
+    // strike" / "The Lyon concert was cancelled because the roof repairs overran") name one
+    // event and may give two causes: the event's words contained in the other's are no
+    // restatement.
+    // So is a negative verb on one side only ("The legacy CSV export is removed from the
+    // product …" / "… stays in the product …": ninth round), as for `classes::change_of`.
     if s.negated == t.negated
+        && s.neg_pole == t.neg_pole
         && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
         && !values_clash(&s.values, &t.values)
+        && !(s.cause && t.cause)
         && !clash_elsewhere()
     {
         return None;
@@ -1853,6 +1925,74 @@ mod tests {
             ),
             Some(Certainty::Possible)
         );
+    }
+
+    /// Ninth round: next actions naming the same things in other words — counts as digits,
+    /// words or ordinals, a verb with *re-*, a verb among the other's words, one verb class,
+    /// a quoted action with a leading adverbial — are probably one action; not two verbs that
+    /// are neither linked nor generic, nor a verb that halts the plan.
+    #[test]
+    fn ninth_round_next_actions_naming_the_same_things() {
+        let other = Some((Certainty::Possible, Some(H_OTHER_VERB)));
+        let plain = Some((Certainty::Possible, None));
+        assert_eq!(next_action_relation("Wrap up grading batch two.", "Grade the second batch."), other);
+        assert_eq!(
+            next_action_relation(
+                "Restock 12 mm copper fittings from the wholesaler.",
+                "Stock more 12mm copper fittings from the wholesaler."
+            ),
+            other
+        );
+        assert_eq!(
+            next_action_relation(
+                "Shift the three remaining kiosks onto the new till system.",
+                "Relocate the last three kiosks to the new till system software."
+            ),
+            Some((Certainty::Possible, Some(H_SAME_ACTION)))
+        );
+        assert_eq!(
+            next_action_relation(
+                "\"On day ten, look over the trial plot yields.\"",
+                "Check the trial plot yields on day 10."
+            ),
+            Some((Certainty::Possible, Some(H_SAME_ACTION)))
+        );
+        // Neither verb linked to the other: two plans for one booking.
+        assert_eq!(
+            next_action_relation(
+                "Confirm the hall booking for the spring fair.",
+                "Release the hall booking for the spring fair."
+            ),
+            plain
+        );
+        // A verb that halts the plan.
+        assert_eq!(next_action_relation("Postpone grading batch two.", "Grade the second batch."), plain);
+    }
+
+    /// Ninth round: a negative verb on one side keeps a containment from being a restatement,
+    /// and two causes of one event are compared — both weakly related, two causes ranked as a
+    /// shared subject.
+    #[test]
+    fn ninth_round_negative_verbs_and_causes_relate() {
+        let (d, c) = (DECISIONS, CURRENT_STATE);
+        let (a, b) = (
+            an("The paper timesheet is retired from the depot for agency drivers.", true),
+            an("The paper timesheet stays at the depot for agency drivers.", true),
+        );
+        assert!(weak_pair(&a, &b, d, d, || false).is_some());
+        let (a, b) = (
+            an("Friday's ferry sailing cancelled due to high winds.", false),
+            an("The Friday ferry sailing was cancelled because the crew was short.", false),
+        );
+        assert!(a.cause && b.cause);
+        assert!(weak_pair(&a, &b, c, c, || false).is_some());
+        assert!(strength(&a, &b) >= 4 + inter(&a.stems, &b.stems).len() as u32);
+        // One cause only: still a containment restatement.
+        let (a, b) = (
+            an("The Friday ferry sailing was cancelled.", false),
+            an("The Friday ferry sailing was cancelled because the crew was short.", false),
+        );
+        assert!(weak_pair(&a, &b, c, c, || false).is_none());
     }
 }
 

@@ -61,6 +61,21 @@ pub(super) fn parse_num(w: &str) -> Option<(f64, &str)> {
     Some((v, suffix))
 }
 
+/// The length in bytes of a possessive `'s` (or `’s`) at byte `i` that ends a word, if there
+/// is one.
+fn possessive_s(text: &str, i: usize) -> Option<usize> {
+    let rest = text.get(i..)?;
+    let n = if rest.starts_with('\'') {
+        1
+    } else if rest.starts_with('’') {
+        '’'.len_utf8()
+    } else {
+        return None;
+    };
+    let after = rest.get(n..)?;
+    (after.starts_with('s') && !after[1..].chars().next().is_some_and(char::is_alphanumeric)).then_some(n + 1)
+}
+
 /// `10k` → 10000, `2.5m` → 2500000, `3bn` → 3e9: the value and the suffix left.
 pub(super) fn scaled(v: f64, suffix: &str) -> (f64, &str) {
     match suffix {
@@ -179,6 +194,12 @@ impl Toks {
                 continue;
             }
             let c = bytes[i];
+            // Ninth round: a number's possessive ("Line 3's interlock") is the number, so that
+            // "Line 3's interlock" and "the interlock on line 3" name one subject.
+            if last_digit && let Some(n) = possessive_s(text, i) {
+                i += n;
+                break;
+            }
             if (c == b'.' || c == b',') && last_digit && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
                 self.low.push(c as char);
                 i += 1;

@@ -204,6 +204,74 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
     }
 }
 
+/// A number word *one* … *twenty*, *thirty* … *ninety*.
+fn small(w: &str) -> Option<f64> {
+    const UNITS: [&str; 20] = [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    const TENS: [&str; 7] = ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+    if let Some(p) = UNITS.iter().position(|u| *u == w) {
+        return Some(p as f64 + 1.0);
+    }
+    TENS.iter().position(|u| *u == w).map(|p| 30.0 + 10.0 * p as f64)
+}
+
+/// Ordinals *second* … *twentieth* (not *first*, which also says an order of steps).
+const ORDINALS: [&str; 19] = [
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+];
+
+/// Ninth round: the count one lower-cased word names, written in digits (with a suffix:
+/// "18pt", "4th"), in words ("four") or as an ordinal ("fourth"), for comparing what two next
+/// actions name ("show four" / "the fourth show").
+pub(super) fn count_of(w: &str) -> Option<u64> {
+    let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 {
+        return w[..digits].parse().ok();
+    }
+    if let Some(p) = ORDINALS.iter().position(|o| *o == w) {
+        return Some(p as u64 + 2);
+    }
+    small(w).filter(|v| v.fract() == 0.0).map(|v| v as u64)
+}
+
 /// A number written in words at token `i`: *one* … *twenty*, the tens (*thirty* … *ninety*,
 /// with a unit word after them: "twenty-five"), *dozen*, *hundred*, *thousand*, *half* ("half a
 /// second"), "and a half" after a number ("one and a half"), then *hundred*/*thousand*/
@@ -211,35 +279,6 @@ pub(super) fn value_at(tk: &Toks, i: usize, end: usize, first: bool) -> Option<(
 /// *one* before *of* is not a number ("one of the reasons"). Returns the value and the index
 /// after it.
 pub(super) fn number_words(tk: &Toks, i: usize, end: usize) -> Option<(f64, usize)> {
-    fn small(w: &str) -> Option<f64> {
-        const UNITS: [&str; 20] = [
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ];
-        const TENS: [&str; 7] = ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-        if let Some(p) = UNITS.iter().position(|u| *u == w) {
-            return Some(p as f64 + 1.0);
-        }
-        TENS.iter().position(|u| *u == w).map(|p| 30.0 + 10.0 * p as f64)
-    }
     let word = |k: usize| (k < end && tk.toks[k].kind == Tk::Word).then(|| tk.w(k));
     let w = word(i)?;
     let (mut v, mut k) = match w {
@@ -353,6 +392,12 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
         }
     }
     (Value::Num { unit: unit_key, v }, k)
+}
+
+/// Whether lower-cased word `w` is a unit of measure (a duration, a size, a currency, a
+/// percentage), not a counted noun ("4 *episodes*") (ninth round).
+pub(super) fn measure_unit(w: &str) -> bool {
+    duration(w).is_some() || size(w).is_some() || currency(w).is_some() || matches!(w, "percent" | "pct")
 }
 
 /// Seconds per unit for duration words; a month is a twelfth of a year of 365.25 days.
