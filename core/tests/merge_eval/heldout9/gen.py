@@ -62,13 +62,13 @@ def render(p, side):
             if sec != key or who not in ('=', mark):
                 continue
             if form == 'h':
-                cols = [c.strip() for c in text.split('|')]
+                cols = [c.strip() for c in text.strip().strip('|').split('|')]
                 if prev in ('-', '*'):
                     body.append('')
                 body.append('| ' + ' | '.join(cols + ['Source']) + ' |')
                 body.append('|' + '---|' * (len(cols) + 1))
             elif form == '|':
-                cols = [c.strip() for c in text.split('|')]
+                cols = [c.strip() for c in text.strip().strip('|').split('|')]
                 tag = prov('').strip()
                 body.append('| ' + ' | '.join(cols + [tag]) + ' |')
             elif form == '-':
