@@ -199,3 +199,13 @@ fn redaction_heldout6_corpus_through_save_artifact() {
 fn redaction_heldout7_corpus_through_save_artifact() {
     run_corpus("heldout7", Bars { min_caught: 228, max_false_positives: 17, max_leaked: 9 });
 }
+
+/// The eighth held-out corpus (`redacteval8`, session 12, 2026-12-02; written after the seventh
+/// round and session 12's fixes, by an author who read no rule, no corpus file and not
+/// docs/privacy.md): the measurement (docs/privacy.md, "Eighth held-out corpus, scored").
+/// Bars: its one run's figures (193 of 201 caught, 10 of 208 near-misses redacted, 8 labelled
+/// values stored).
+#[test]
+fn redaction_heldout8_corpus_through_save_artifact() {
+    run_corpus("heldout8", Bars { min_caught: 193, max_false_positives: 10, max_leaked: 8 });
+}

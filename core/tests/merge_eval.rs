@@ -949,3 +949,23 @@ fn merge_eval_heldout8_set() {
     };
     run_heldout("heldout8", "merge eighth held-out evaluation", "merge_eval8", bars);
 }
+
+/// The ninth held-out set (`tests/merge_eval/heldout9/`, 90 pairs: 55 contradictions, 35
+/// compatible), written by a ninth fresh author (helper `mergeeval9`, session 12) who never
+/// opened the rules, docs/merge.md or another set's pairs; never opened by the tenth round's
+/// builder (docs/merge.md, "Ninth held-out set"). Bars: provisional (its shape only) until its
+/// fresh run is recorded.
+#[test]
+fn merge_eval_heldout9_set() {
+    let bars = Bars {
+        pairs: 90,
+        contradictions: 55,
+        compatible: 35,
+        caught_certain: 0,
+        caught_any: 0,
+        located: 0,
+        max_certain_alarms: 35,
+        max_possible_alarms: 35,
+    };
+    run_heldout("heldout9", "merge ninth held-out evaluation", "merge_eval9", bars);
+}
