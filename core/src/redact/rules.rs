@@ -1657,7 +1657,7 @@ pub fn rg_patterns() -> Vec<String> {
     RULES
         .iter()
         .map(|r| match r.matcher {
-            Matcher::Regex(p) => p.replace("(?P<s>", "(").replace("(?P<n>", "("),
+            Matcher::Regex(p) => p.replace("(?P<s>", "(").replace("(?P<s2>", "(").replace("(?P<n>", "("),
             Matcher::PrivateKey => r"-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----".to_string(),
             Matcher::Base64 => r"(?:eyJ|ewog|ewoJ|LS0tLS1CRUdJTi)[A-Za-z0-9+/=_\-]{20,}".to_string(),
             Matcher::Sibling => r#""(?:key|name)"\s*:\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"value"\s*:\s*"[^"]{4,}""#.to_string(),

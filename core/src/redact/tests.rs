@@ -953,3 +953,15 @@ fn a_snowflake_bot_token_is_caught_by_its_structure() {
     let text = "see module.Gh4kQz.Zr8Lm2Pw9Rt4Vz8Kb3Nc6Hd1Fg5Js0TyXq here";
     assert_eq!(run(text).text, None, "{text}");
 }
+
+/// The bench's reference (`rg -c -f` over the rule table) joins every pattern into one regex:
+/// they must compile together (no group name twice), or the ratio to ripgrep cannot be taken.
+#[test]
+fn the_rule_table_compiles_as_one_ripgrep_pattern() {
+    let joined = rg_patterns().join("|");
+    regex_automata::meta::Regex::builder()
+        .syntax(regex_automata::util::syntax::Config::new().unicode(false).utf8(false))
+        .configure(regex_automata::meta::Regex::config().nfa_size_limit(None))
+        .build(&joined)
+        .unwrap_or_else(|e| panic!("the rule table as one pattern: {e}"));
+}
