@@ -1144,7 +1144,7 @@ fn clashing_units(s: &Doc, si: usize, t: &Doc, ti: usize) -> Option<(Unit, Unit)
 /// nested under "Client reporting:" / "Progress reports go to the client weekly"), or typed
 /// values of one kind that differ between units sharing a word — when the units it was found
 /// on (by their lines) state none.
-fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
+pub(super) fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
     let Some(&(_, ti)) = f.pairs.first() else { return };
     let (n, m) = (s.blocks[si].subs.len(), t.blocks[ti].subs.len());
     if n == 0 && m == 0 {
@@ -1189,7 +1189,7 @@ fn block_values(doc: &Doc, b: usize) -> Vec<Value> {
 }
 
 /// A block as a conflict's side, pointing at the line of the unit the conflict was found in.
-fn unit_side(doc: &Doc, (b, k): Unit) -> ConflictSide {
+pub(super) fn unit_side(doc: &Doc, (b, k): Unit) -> ConflictSide {
     let block = &doc.blocks[b];
     let mut side = doc.side(block);
     if k != 0 {
@@ -1214,7 +1214,7 @@ fn block_stems(doc: &Doc, b: usize) -> Vec<u64> {
 /// a shared subject's on the claims' own first clauses (3), then a sub-claim's or the widened
 /// tier's (4); pairs with a compatible hint after all of them (5, 6; sixth round). The order
 /// only says which to look at first (and which the cap of [`MAX_LISTED`] keeps).
-fn rank(sub_pair: bool, widened: bool, hinted: bool) -> u8 {
+pub(super) fn rank(sub_pair: bool, widened: bool, hinted: bool) -> u8 {
     (if sub_pair || widened { 4 } else { 3 }) + if hinted { 2 } else { 0 }
 }
 
@@ -1665,7 +1665,7 @@ pub(super) const H_OTHER_SCOPE: &str =
 /// between two Current State claims: [`H_RESTATED`]), only the unit of their values in common
 /// ([`only_units_shared`]: [`H_ONLY_UNITS`]) and percentages of different wholes about
 /// different subjects ([`other_wholes_measured`]: [`H_MEASURES`]).
-fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
+pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
     let Some((su, tu)) = f.units else { return };
     if f.hint.is_some() {
         return;

@@ -1,0 +1,107 @@
+//! Sole counterparts (issue 19, tenth round): where two states differ by one claim of a
+//! section on each side, those two claims are compared with each other.
+//!
+//! Two copies of one Dossier that drifted apart usually differ by a few claims: the claim one
+//! side rewrote stands, on the other side, where the other side's version stands. When a
+//! section holds exactly one claim on each side that the other side lacks (after duplicates are
+//! merged), that pair is the rewritten slot — the same item in other words, or a changed
+//! choice ("Mast position: east gable" / "The new mast goes on the west gable"; "Two straight
+//! rows along the towpath" / "Use a horseshoe layout"). The other rules often do not relate it
+//! at all (a key-value line against a sentence, a choice named without the other's words) or
+//! rank it below a pair of other claims that share more words.
+//!
+//! What it is for: [`sole_counterparts`], run after [`detect_claims`] has decided its listings,
+//! adds that one pair per section as a possible conflict when no listing covers it yet. Its
+//! compatible hint is the eighth round's class if one applies, else the one class that fits
+//! every such pair: [`H_SOLE`] (a reviewer sees both claims side by side; keeping both is the
+//! default). It never removes or demotes a listing, so no contradiction located before stops
+//! being located, and no "may contradict" prompt or certain alarm is added.
+//!
+//! What it is not for: deciding that the two claims contradict (the certain rules), pairs of
+//! sections with several new claims on a side (which of them is whose counterpart is the
+//! related tier's question), Situation (framing) or Next Steps (the next-action rules).
+//!
+//! [`detect_claims`]: super::detection::detect_claims
+
+use super::analysis::Scratch;
+use super::claims::{DECISIONS, Doc, SITUATION};
+use super::detection::{Found, compatible_hint, eighth_round, rank, show_the_clash, unit_side};
+use super::tokens::words_key;
+use super::types::{Certainty, ConflictKind};
+use crate::maps::{KeyMap, KeySet};
+
+/// The hint of a sole counterpart no class explains.
+pub(super) const H_SOLE: &str = "the only claim of this section that differs on each side: probably one item rewritten";
+
+/// The (source block, target block) pairs that are the only new claim of their section on each
+/// side: `s_new` are the source's claims the target lacks, `t_first` the target's claims; a
+/// target claim counts when no source block of its section has its normalised text.
+pub(super) fn sole_pairs(t: &Doc, s: &Doc, t_first: &[usize], s_new: &[usize]) -> Vec<(usize, usize)> {
+    let in_source: KeySet<(usize, u128)> = s.blocks.iter().map(|b| (b.sec, b.key)).collect();
+    // Per section: (the new claim of each side, how many).
+    let mut lone: KeyMap<usize, ((usize, usize), (usize, usize))> = KeyMap::default();
+    for &i in s_new {
+        let b = &s.blocks[i];
+        if b.an.is_some() && b.sec != SITUATION {
+            let e = lone.entry(b.sec).or_insert(((0, 0), (0, 0)));
+            e.0 = (i, e.0.1 + 1);
+        }
+    }
+    for &i in t_first {
+        let b = &t.blocks[i];
+        if b.an.is_some() && b.sec != SITUATION && !in_source.contains(&(b.sec, b.key)) {
+            let e = lone.entry(b.sec).or_insert(((0, 0), (0, 0)));
+            e.1 = (i, e.1.1 + 1);
+        }
+    }
+    let mut out: Vec<(usize, usize)> =
+        lone.values().filter(|(s, t)| s.1 == 1 && t.1 == 1).map(|(s, t)| (s.0, t.0)).collect();
+    out.sort_unstable();
+    out
+}
+
+/// Adds each sole counterpart pair ([`sole_pairs`]) that no conflict in `out` covers and whose
+/// claims no certain conflict involves, as a possible conflict with a compatible hint.
+pub(super) fn sole_counterparts(
+    t: &Doc,
+    s: &Doc,
+    t_first: &[usize],
+    s_new: &[usize],
+    scratch: &mut Scratch,
+    out: &mut Vec<Found>,
+) {
+    for (si, ti) in sole_pairs(t, s, t_first, s_new) {
+        let covered = out.iter().any(|f| {
+            f.pairs.contains(&(si, ti))
+                || (f.certainty == Certainty::Certain && f.pairs.iter().any(|&(a, b)| a == si || b == ti))
+        });
+        if covered {
+            continue;
+        }
+        let (sb, tb) = (&s.blocks[si], &t.blocks[ti]);
+        let (Some(sa), Some(ta)) = (sb.an.as_ref(), tb.an.as_ref()) else { continue };
+        let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
+        let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
+        let stems = super::classes::inter(&sa.stems, &ta.stems);
+        let mut f = Found {
+            kind: ConflictKind::RelatedClaims,
+            key: if stems.is_empty() { ta.subject.unwrap_or(ta.head) } else { words_key(&stems) },
+            subject,
+            source: unit_side(s, (si, 0)),
+            target: unit_side(t, (ti, 0)),
+            norms: (sb.key, tb.key),
+            pairs: vec![(si, ti)],
+            order: (rank(false, false, true), t.lines[tb.start].0, s.lines[sb.start].0),
+            certainty: Certainty::Possible,
+            hint: None,
+            strength: stems.len() as u32,
+            units: Some(((si, 0), (ti, 0))),
+        };
+        show_the_clash(&mut f, s, si, t);
+        eighth_round(&mut f, s, t);
+        if f.hint.is_none() {
+            f.hint = Some(compatible_hint(sa, ta, sb.sec, tb.sec).unwrap_or_else(|| H_SOLE.to_string()));
+        }
+        out.push(f);
+    }
+}
