@@ -23,8 +23,8 @@
 //!
 //! [`detect_claims`]: super::detection::detect_claims
 
-use super::analysis::Scratch;
-use super::claims::{DECISIONS, Doc, SITUATION};
+use super::analysis::{Analysis, Scratch};
+use super::claims::{CURRENT_STATE, DECISIONS, Doc, SITUATION};
 use super::detection::{Found, compatible_hint, eighth_round, rank, show_the_clash, unit_side};
 use super::tokens::words_key;
 use super::types::{Certainty, ConflictKind};
@@ -83,6 +83,9 @@ pub(super) fn sole_counterparts(
         let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
         let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
         let stems = super::classes::inter(&sa.stems, &ta.stems);
+        if !slot_shared(sa, ta, sb.sec, tb.sec, &stems) {
+            continue;
+        }
         let mut f = Found {
             kind: ConflictKind::RelatedClaims,
             key: if stems.is_empty() { ta.subject.unwrap_or(ta.head) } else { words_key(&stems) },
@@ -104,4 +107,20 @@ pub(super) fn sole_counterparts(
         }
         out.push(f);
     }
+}
+
+/// Whether a sole pair can be one slot: two decisions (a choice named without the other's
+/// words: "Time sync: the distribution's daemon" / "Use chrony"), two Current State claims
+/// (states of one moment: "All the pumps are back in service" / "Pump 3 is still at the
+/// workshop"), a claim that states a cause (the cause of one event is one slot: "Cause: a
+/// blocked filter" / "The fault most likely comes down to the wiring"), or two claims that share a stem, a subject key or a head word. Two findings
+/// (or claims of another section) with nothing in common are two facts each side added, not
+/// one rewritten.
+fn slot_shared(sa: &Analysis, ta: &Analysis, s_sec: usize, t_sec: usize, stems: &[u64]) -> bool {
+    (s_sec == t_sec && (s_sec == DECISIONS || s_sec == CURRENT_STATE))
+        || sa.cause
+        || ta.cause
+        || !stems.is_empty()
+        || (sa.subject.is_some() && sa.subject == ta.subject)
+        || (sa.head != 0 && sa.head == ta.head)
 }
