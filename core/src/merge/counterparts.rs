@@ -25,6 +25,7 @@
 
 use super::analysis::{Analysis, Scratch};
 use super::claims::{CURRENT_STATE, DECISIONS, Doc, SITUATION};
+use super::classes::inter;
 use super::detection::{Found, compatible_hint, eighth_round, rank, show_the_clash, unit_side};
 use super::tokens::words_key;
 use super::types::{Certainty, ConflictKind};
@@ -60,6 +61,56 @@ pub(super) fn sole_pairs(t: &Doc, s: &Doc, t_first: &[usize], s_new: &[usize]) -
     out
 }
 
+/// Whether a block is a question answered in place ("Which hall for the March session? The
+/// Guildhall, booked on Monday."): a question mark followed by more words on its own lines.
+fn answered_question(doc: &Doc, i: usize) -> bool {
+    let text: String = doc.own_parts(&doc.blocks[i]).collect::<Vec<_>>().join(" ");
+    let text = text.split("[src:").next().unwrap_or("");
+    text.split_once('?').is_some_and(|(_, rest)| rest.chars().filter(|c| c.is_alphanumeric()).count() >= 2)
+}
+
+/// The (source block, target block) pairs of a question answered on one side (its answer is
+/// the value of a slot, whatever section holds it) and the new claim of the other side that
+/// shares most stems with it (at least one, a single best): an Open Question answered on one
+/// side against a statement on the other.
+pub(super) fn answered_pairs(t: &Doc, s: &Doc, t_first: &[usize], s_new: &[usize]) -> Vec<(usize, usize)> {
+    let in_source: KeySet<(usize, u128)> = s.blocks.iter().map(|b| (b.sec, b.key)).collect();
+    let usable = |d: &Doc, i: usize| d.blocks[i].an.is_some() && d.blocks[i].sec != SITUATION;
+    let s_list: Vec<usize> = s_new.iter().copied().filter(|&i| usable(s, i)).collect();
+    let t_list: Vec<usize> = t_first
+        .iter()
+        .copied()
+        .filter(|&i| usable(t, i) && !in_source.contains(&(t.blocks[i].sec, t.blocks[i].key)))
+        .collect();
+    let stems = |d: &Doc, i: usize| d.blocks[i].an.as_ref().map(|a| a.stems.clone()).unwrap_or_default();
+    // The best counterpart of `q` among `others`, by shared stems: one, or none on a tie.
+    let best = |q: &[u64], others: &[usize], d: &Doc| {
+        let mut scored: Vec<(usize, usize)> =
+            others.iter().map(|&o| (inter(q, &stems(d, o)).len(), o)).filter(|&(n, _)| n > 0).collect();
+        scored.sort_unstable_by(|a, b| b.cmp(a));
+        match scored.as_slice() {
+            [(n, o), rest @ ..] if rest.first().is_none_or(|r| r.0 < *n) => Some(*o),
+            _ => None,
+        }
+    };
+    let mut out = Vec::new();
+    for &ti in &t_list {
+        if answered_question(t, ti)
+            && let Some(si) = best(&stems(t, ti), &s_list, s)
+        {
+            out.push((si, ti));
+        }
+    }
+    for &si in &s_list {
+        if answered_question(s, si)
+            && let Some(ti) = best(&stems(s, si), &t_list, t)
+        {
+            out.push((si, ti));
+        }
+    }
+    out
+}
+
 /// Adds each sole counterpart pair ([`sole_pairs`]) that no conflict in `out` covers and whose
 /// claims no certain conflict involves, as a possible conflict with a compatible hint.
 pub(super) fn sole_counterparts(
@@ -70,7 +121,8 @@ pub(super) fn sole_counterparts(
     scratch: &mut Scratch,
     out: &mut Vec<Found>,
 ) {
-    for (si, ti) in sole_pairs(t, s, t_first, s_new) {
+    let answered = answered_pairs(t, s, t_first, s_new);
+    for (si, ti) in sole_pairs(t, s, t_first, s_new).into_iter().chain(answered.iter().copied()) {
         let covered = out.iter().any(|f| {
             f.pairs.contains(&(si, ti))
                 || (f.certainty == Certainty::Certain && f.pairs.iter().any(|&(a, b)| a == si || b == ti))
@@ -82,8 +134,8 @@ pub(super) fn sole_counterparts(
         let (Some(sa), Some(ta)) = (sb.an.as_ref(), tb.an.as_ref()) else { continue };
         let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
         let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
-        let stems = super::classes::inter(&sa.stems, &ta.stems);
-        if !slot_shared(sa, ta, sb.sec, tb.sec, &stems) {
+        let stems = inter(&sa.stems, &ta.stems);
+        if !answered.contains(&(si, ti)) && !slot_shared(sa, ta, sb.sec, tb.sec, &stems) {
             continue;
         }
         let mut f = Found {
