@@ -10,12 +10,20 @@
 //! at all (a key-value line against a sentence, a choice named without the other's words) or
 //! rank it below a pair of other claims that share more words.
 //!
+//! Two more shapes are one slot whatever else changed: a **question answered in place** on one
+//! side ("Which hall for the 14th? The Guildhall") against the other side's new claim sharing
+//! most stems with it ([`answered_pairs`]: an Open Question against a statement), and **rival
+//! causes**, a new claim on each side of a section stating a cause of one effect
+//! ([`rival_causes`]: "The noise comes from the fan" / "The noise is caused by the pump").
+//!
 //! What it is for: [`sole_counterparts`], run after [`detect_claims`] has decided its listings,
-//! adds that one pair per section as a possible conflict when no listing covers it yet. Its
-//! compatible hint is the eighth round's class if one applies, else the one class that fits
-//! every such pair: [`H_SOLE`] (a reviewer sees both claims side by side; keeping both is the
-//! default). It never removes or demotes a listing, so no contradiction located before stops
-//! being located, and no "may contradict" prompt or certain alarm is added.
+//! adds those pairs as possible conflicts when no listing covers them yet (a sole pair only when
+//! it can be one slot, [`slot_shared`], and no certain conflict already involves either claim).
+//! The compatible hint is the eighth round's class or the compatible filters' reason if one
+//! applies, else the class's own ([`H_SOLE`], [`H_ANSWERED`], [`H_CAUSES`]): a reviewer sees both
+//! claims side by side, keeping both is the default. It never removes or demotes a listing, so no
+//! contradiction located before stops being located, and no "may contradict" prompt or certain
+//! alarm is added; what it costs is listings on compatible pairs.
 //!
 //! What it is not for: deciding that the two claims contradict (the certain rules), pairs of
 //! sections with several new claims on a side (which of them is whose counterpart is the
@@ -33,6 +41,12 @@ use crate::maps::{KeyMap, KeySet};
 
 /// The hint of a sole counterpart no class explains.
 pub(super) const H_SOLE: &str = "the only claim of this section that differs on each side: probably one item rewritten";
+
+/// The hint of rival causes no class explains.
+pub(super) const H_CAUSES: &str = "a cause stated on each side: both may contribute";
+
+/// The hint of an answered question no class explains.
+pub(super) const H_ANSWERED: &str = "a question answered on one side: the other side's claim may give the same answer";
 
 /// The (source block, target block) pairs that are the only new claim of their section on each
 /// side: `s_new` are the source's claims the target lacks, `t_first` the target's claims; a
@@ -58,6 +72,45 @@ pub(super) fn sole_pairs(t: &Doc, s: &Doc, t_first: &[usize], s_new: &[usize]) -
     let mut out: Vec<(usize, usize)> =
         lone.values().filter(|(s, t)| s.1 == 1 && t.1 == 1).map(|(s, t)| (s.0, t.0)).collect();
     out.sort_unstable();
+    out
+}
+
+/// Whether a block states a cause: its analysis says so (*caused, due to, traced, because* …)
+/// or its words attribute an effect to a source (*comes from, comes down to, root cause*).
+fn states_cause(doc: &Doc, i: usize) -> bool {
+    if doc.blocks[i].an.as_ref().is_some_and(|a| a.cause) {
+        return true;
+    }
+    let text = doc.own_parts(&doc.blocks[i]).collect::<Vec<_>>().join(" ").to_lowercase();
+    ["comes from ", "come from ", "comes down to ", "come down to ", "root cause", "is down to "]
+        .iter()
+        .any(|p| text.contains(p))
+}
+
+/// The (source block, target block) pairs of rival causes: a new claim on each side of one
+/// section that states a cause, sharing a stem (the effect: "The outages come from the old
+/// switch" / "We now think the outages are caused by a firmware bug"), whatever else either
+/// side added there.
+pub(super) fn rival_causes(t: &Doc, s: &Doc, t_first: &[usize], s_new: &[usize]) -> Vec<(usize, usize)> {
+    let in_source: KeySet<(usize, u128)> = s.blocks.iter().map(|b| (b.sec, b.key)).collect();
+    let mut out = Vec::new();
+    for &si in s_new {
+        let Some(sa) = s.blocks[si].an.as_ref() else { continue };
+        if s.blocks[si].sec == SITUATION || !states_cause(s, si) {
+            continue;
+        }
+        for &ti in t_first {
+            let tb = &t.blocks[ti];
+            let Some(ta) = tb.an.as_ref() else { continue };
+            if tb.sec == s.blocks[si].sec
+                && !in_source.contains(&(tb.sec, tb.key))
+                && states_cause(t, ti)
+                && !inter(&sa.stems, &ta.stems).is_empty()
+            {
+                out.push((si, ti));
+            }
+        }
+    }
     out
 }
 
@@ -126,10 +179,14 @@ pub(super) fn sole_counterparts(
     out: &mut Vec<Found>,
 ) {
     let answered = answered_pairs(t, s, t_first, s_new);
-    for (si, ti) in sole_pairs(t, s, t_first, s_new).into_iter().chain(answered.iter().copied()) {
+    let causes = rival_causes(t, s, t_first, s_new);
+    let sole = sole_pairs(t, s, t_first, s_new);
+    for (si, ti) in sole.iter().chain(&answered).chain(&causes).copied() {
         let covered = out.iter().any(|f| {
             f.pairs.contains(&(si, ti))
-                || (f.certainty == Certainty::Certain && f.pairs.iter().any(|&(a, b)| a == si || b == ti))
+                || (!causes.contains(&(si, ti))
+                    && f.certainty == Certainty::Certain
+                    && f.pairs.iter().any(|&(a, b)| a == si || b == ti))
         });
         if covered {
             continue;
@@ -139,7 +196,11 @@ pub(super) fn sole_counterparts(
         let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
         let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
         let stems = inter(&sa.stems, &ta.stems);
-        if !answered.contains(&(si, ti)) && !slot_shared(sa, ta, sb.sec, tb.sec, &stems) {
+        if sole.contains(&(si, ti))
+            && !answered.contains(&(si, ti))
+            && !causes.contains(&(si, ti))
+            && !slot_shared(sa, ta, sb.sec, tb.sec, &stems)
+        {
             continue;
         }
         let mut f = Found {
@@ -159,7 +220,14 @@ pub(super) fn sole_counterparts(
         show_the_clash(&mut f, s, si, t);
         eighth_round(&mut f, s, t);
         if f.hint.is_none() {
-            f.hint = Some(compatible_hint(sa, ta, sb.sec, tb.sec).unwrap_or_else(|| H_SOLE.to_string()));
+            let own = if causes.contains(&(si, ti)) {
+                H_CAUSES
+            } else if answered.contains(&(si, ti)) {
+                H_ANSWERED
+            } else {
+                H_SOLE
+            };
+            f.hint = Some(compatible_hint(sa, ta, sb.sec, tb.sec).unwrap_or_else(|| own.to_string()));
         }
         out.push(f);
     }
@@ -245,6 +313,23 @@ mod tests {
         let s2 = doc("- Opening piece: the Byrd motet. [src:art_02a]\n- Robes: black. [src:art_02d]\n", "", "");
         let t2 = doc("- We start every concert with Parry's anthem. [src:art_03a]\n", "", "");
         assert!(run(&s2, &t2).unresolved.iter().all(|c| c.compatible_hint.as_deref() != Some(super::H_SOLE)));
+    }
+
+    #[test]
+    fn tenth_round_two_causes_of_one_effect_are_compared() {
+        let f = |x: &str| {
+            "# Choir tour\n\n## Situation\n\nA spring tour.\n\n## Findings\n\n- Four singers cannot travel in April. [src:art_01b]\n"
+                .to_string()
+                + x
+                + "\n## Next Steps\n\n- Send the itinerary.\n"
+        };
+        let s = f(
+            "- The hoarse voices come from the dry air in the coach. [src:art_02b]\n- Tenors want more rests. [src:art_02e]\n",
+        );
+        let t = f(
+            "- We now believe the hoarse voices are caused by the late rehearsals. [src:art_03b]\n- Sopranos sing flat. [src:art_03e]\n",
+        );
+        assert!(shows(&run(&s, &t), "dry air", "late rehearsals"));
     }
 
     #[test]
