@@ -48,13 +48,16 @@ pub(super) const H_CAUSES: &str = "a cause stated on each side: both may contrib
 /// The hint of an answered question no class explains.
 pub(super) const H_ANSWERED: &str = "a question answered on one side: the other side's claim may give the same answer";
 
+/// A section's new claims on one side: (the last one seen, how many).
+type Lone = (usize, usize);
+
 /// The (source block, target block) pairs that are the only new claim of their section on each
 /// side: `s_new` are the source's claims the target lacks, `t_first` the target's claims; a
 /// target claim counts when no source block of its section has its normalised text.
 pub(super) fn sole_pairs(t: &Doc, s: &Doc, t_first: &[usize], s_new: &[usize]) -> Vec<(usize, usize)> {
     let in_source: KeySet<(usize, u128)> = s.blocks.iter().map(|b| (b.sec, b.key)).collect();
     // Per section: (the new claim of each side, how many).
-    let mut lone: KeyMap<usize, ((usize, usize), (usize, usize))> = KeyMap::default();
+    let mut lone: KeyMap<usize, (Lone, Lone)> = KeyMap::default();
     for &i in s_new {
         let b = &s.blocks[i];
         if b.an.is_some() && b.sec != SITUATION {
