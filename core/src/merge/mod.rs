@@ -42,6 +42,7 @@
 //! table), `tokens`, `ids` (normalised-text keys, conflict ids), `values` (typed values),
 //! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `classes` (the
 //! classes of compatible pairs and the opposition between two claims), `detection`,
+//! `counterparts` (the claims two states changed, compared with each other: tenth round),
 //! `resolution`, `render` (the converged state); this file runs them in order. Each uses only
 //! modules before it.
 
