@@ -18,7 +18,8 @@
 //!
 //! What it is for: [`sole_counterparts`], run after [`detect_claims`] has decided its listings,
 //! adds those pairs as possible conflicts when no listing covers them yet (a sole pair only when
-//! it can be one slot, [`slot_shared`], and no certain conflict already involves either claim).
+//! it can be one slot, [`slot_shared`], and no certain conflict already involves either claim;
+//! never a containment restatement, as the related tier reads one).
 //! The compatible hint is the eighth round's class or the compatible filters' reason if one
 //! applies, else the class's own ([`H_SOLE`], [`H_ANSWERED`], [`H_CAUSES`]): a reviewer sees both
 //! claims side by side, keeping both is the default. It never removes or demotes a listing, so no
@@ -33,10 +34,13 @@
 
 use super::analysis::{Analysis, Scratch};
 use super::claims::{CURRENT_STATE, DECISIONS, Doc, SITUATION};
-use super::classes::inter;
-use super::detection::{Found, compatible_hint, eighth_round, rank, show_the_clash, unit_side};
+use super::classes::{change_of, inter, same_words};
+use super::detection::{
+    Found, block_values, compatible_hint, contained_restatement, eighth_round, rank, show_the_clash, unit_side,
+};
 use super::tokens::words_key;
 use super::types::{Certainty, ConflictKind};
+use super::values::values_clash;
 use crate::maps::{KeyMap, KeySet};
 
 /// The hint of a sole counterpart no class explains.
@@ -196,6 +200,9 @@ pub(super) fn sole_counterparts(
         }
         let (sb, tb) = (&s.blocks[si], &t.blocks[ti]);
         let (Some(sa), Some(ta)) = (sb.an.as_ref(), tb.an.as_ref()) else { continue };
+        if restates(sa, ta) && !values_clash(&block_values(s, si), &block_values(t, ti)) {
+            continue;
+        }
         let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
         let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
         let stems = inter(&sa.stems, &ta.stems);
@@ -234,6 +241,18 @@ pub(super) fn sole_counterparts(
         }
         out.push(f);
     }
+}
+
+/// One claim restating the other, as the related tier reads it (a containment: one's core
+/// words all among the other's), with nothing changed between them (`change_of`: no
+/// replacement word such as *switched* or *instead*, no opposition) — and, when both use the
+/// same words, in the same order (the same words in another order may be a mirror: "calls go to
+/// the doctor first, and to the nurse only if …" / "… to the nurse first, and to the doctor
+/// only if …").
+fn restates(sa: &Analysis, ta: &Analysis) -> bool {
+    contained_restatement(sa, ta)
+        && change_of(sa, ta).is_none()
+        && (sa.core_words != ta.core_words || same_words(sa, ta))
 }
 
 /// Whether a sole pair can be one slot: two decisions (a choice named without the other's

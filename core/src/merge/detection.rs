@@ -1183,7 +1183,7 @@ pub(super) fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
 }
 
 /// The typed values of all of a block's units (its claim and sub-claims).
-fn block_values(doc: &Doc, b: usize) -> Vec<Value> {
+pub(super) fn block_values(doc: &Doc, b: usize) -> Vec<Value> {
     let block = &doc.blocks[b];
     block.an.iter().chain(block.subs.iter().map(|s| &s.0)).flat_map(|a| a.values.iter().copied()).collect()
 }
@@ -1761,18 +1761,23 @@ fn weak_pair(
     // restatement.
     // So is a negative verb on one side only ("The legacy CSV export is removed from the
     // product …" / "… stays in the product …": ninth round), as for `classes::change_of`.
-    if s.negated == t.negated
-        && s.neg_pole == t.neg_pole
-        && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
-        && !values_clash(&s.values, &t.values)
-        && !(s.cause && t.cause)
-        && !clash_elsewhere()
-    {
+    if contained_restatement(s, t) && !clash_elsewhere() {
         return None;
     }
     let n = inter(&s.stems, &t.stems).len();
     let same = (s.subject.is_some() && s.subject == t.subject) || (s.head != 0 && s.head == t.head);
     (n >= 1 || same).then_some(n.max(1))
+}
+
+/// A containment restatement (sixth round, in [`weak_pair`]; tenth round, shared with
+/// `counterparts`): the same polarity and negative verb, one's core words all among the
+/// other's, no typed values clashing, not both stating a cause.
+pub(super) fn contained_restatement(s: &Analysis, t: &Analysis) -> bool {
+    s.negated == t.negated
+        && s.neg_pole == t.neg_pole
+        && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
+        && !values_clash(&s.values, &t.values)
+        && !(s.cause && t.cause)
 }
 
 /// Two claims with the same subject key. Not a conflict when both name qualifiers ("for
