@@ -36,7 +36,8 @@ use super::analysis::{Analysis, Scratch};
 use super::claims::{CURRENT_STATE, DECISIONS, Doc, SITUATION};
 use super::classes::{change_of, inter, same_words};
 use super::detection::{
-    Found, block_values, compatible_hint, contained_restatement, eighth_round, rank, show_the_clash, unit_side,
+    Found, MAX_LISTED, block_values, compatible_hint, contained_restatement, eighth_round, rank, show_the_clash,
+    unit_side,
 };
 use super::tokens::words_key;
 use super::types::{Certainty, ConflictKind};
@@ -184,6 +185,7 @@ pub(super) fn sole_counterparts(
     s_new: &[usize],
     scratch: &mut Scratch,
     out: &mut Vec<Found>,
+    unlisted: &mut u32,
 ) {
     let answered = answered_pairs(t, s, t_first, s_new);
     let causes = rival_causes(t, s, t_first, s_new);
@@ -197,6 +199,22 @@ pub(super) fn sole_counterparts(
         });
         if covered {
             continue;
+        }
+        // The cap of MAX_LISTED possible listings per source claim holds here too: at the cap,
+        // the pair takes the place of the claim's weakest listing with a compatible hint (the
+        // one that goes is counted in `unlisted`, as the cap's others are); with none, it is
+        // not added.
+        let mine: Vec<usize> = (0..out.len())
+            .filter(|&k| out[k].certainty == Certainty::Possible && out[k].pairs.first().is_some_and(|p| p.0 == si))
+            .collect();
+        let mut displaced = None;
+        if mine.len() >= MAX_LISTED {
+            let weakest = mine.iter().copied().filter(|&k| out[k].hint.is_some()).max_by_key(|&k| {
+                let f = &out[k];
+                (f.order.0, std::cmp::Reverse(f.strength), k)
+            });
+            let Some(k) = weakest else { continue };
+            displaced = Some(k);
         }
         let (sb, tb) = (&s.blocks[si], &t.blocks[ti]);
         let (Some(sa), Some(ta)) = (sb.an.as_ref(), tb.an.as_ref()) else { continue };
@@ -238,6 +256,10 @@ pub(super) fn sole_counterparts(
                 H_SOLE
             };
             f.hint = Some(compatible_hint(sa, ta, sb.sec, tb.sec).unwrap_or_else(|| own.to_string()));
+        }
+        if let Some(k) = displaced {
+            out.remove(k);
+            *unlisted += 1;
         }
         out.push(f);
     }

@@ -204,7 +204,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     }
     let s_words = doc_words(&s, &source.next_action);
     detect_claims(&t, &s, &t_first, &s_new, &s_words, &mut scratch, &mut conflicts, &mut unlisted_related);
-    counterparts::sole_counterparts(&t, &s, &t_first, &s_new, &mut scratch, &mut conflicts);
+    counterparts::sole_counterparts(&t, &s, &t_first, &s_new, &mut scratch, &mut conflicts, &mut unlisted_related);
 
     // Ids, grouping of identical disagreements, order.
     let mut by_id: HashMap<String, usize> = HashMap::default();
