@@ -22,9 +22,13 @@
 //! never a containment restatement, as the related tier reads one).
 //! The compatible hint is the eighth round's class or the compatible filters' reason if one
 //! applies, else the class's own ([`H_SOLE`], [`H_ANSWERED`], [`H_CAUSES`]): a reviewer sees both
-//! claims side by side, keeping both is the default. It never removes or demotes a listing, so no
-//! contradiction located before stops being located, and no "may contradict" prompt or certain
-//! alarm is added; what it costs is listings on compatible pairs.
+//! claims side by side, keeping both is the default. It demotes nothing and adds no certain
+//! conflict or unhinted one, so no "may contradict" prompt or certain alarm is added; it keeps
+//! the cap of [`MAX_LISTED`] possible listings per source claim by taking the place of the
+//! claim's weakest hinted listing (counted as unlisted), or not adding the pair when there is
+//! none. On the development sets no contradiction located before stops being located
+//! (docs/merge.md, "Development sets (tenth round)"); what it costs is listings on compatible
+//! pairs.
 //!
 //! What it is not for: deciding that the two claims contradict (the certain rules), pairs of
 //! sections with several new claims on a side (which of them is whose counterpart is the
