@@ -364,6 +364,18 @@ mod tests {
     }
 
     #[test]
+    fn tenth_round_a_restatement_is_no_sole_pair_but_a_mirror_or_a_replacement_is() {
+        use crate::merge::analysis::tests::an;
+        let r = |x: &str, y: &str| super::restates(&an(x, true), &an(y, true));
+        assert!(r(
+            "Print the programmes on recycled card.",
+            "Print the programmes on recycled card for every concert."
+        ));
+        assert!(!r("Sopranos stand left of the altos.", "Altos stand left of the sopranos."));
+        assert!(!r("We switched the coach from Arriva to the village bus.", "The coach is the village bus."));
+    }
+
+    #[test]
     fn tenth_round_two_causes_of_one_effect_are_compared() {
         let f = |x: &str| {
             "# Choir tour\n\n## Situation\n\nA spring tour.\n\n## Findings\n\n- Four singers cannot travel in April. [src:art_01b]\n"
