@@ -289,7 +289,8 @@ fn restates(sa: &Analysis, ta: &Analysis) -> bool {
 /// (or claims of another section) with nothing in common are two facts each side added, not
 /// one rewritten.
 fn slot_shared(sa: &Analysis, ta: &Analysis, s_sec: usize, t_sec: usize, stems: &[u64]) -> bool {
-    (s_sec == t_sec && (s_sec == DECISIONS || s_sec == CURRENT_STATE))
+    (s_sec == t_sec && s_sec == DECISIONS)
+        || (s_sec == t_sec && s_sec == CURRENT_STATE && (sa.exclusive || ta.exclusive))
         || sa.cause
         || ta.cause
         || !stems.is_empty()
