@@ -283,8 +283,8 @@ fn restates(sa: &Analysis, ta: &Analysis) -> bool {
 
 /// Whether a sole pair can be one slot: two decisions (a choice named without the other's
 /// words: "Time sync: the distribution's daemon" / "Use chrony"), two Current State claims
-/// (states of one moment: "All the pumps are back in service" / "Pump 3 is still at the
-/// workshop"), a claim that states a cause (the cause of one event is one slot: "Cause: a
+/// one of which states an exclusive state (states of one moment: "All the pumps are back in
+/// service" / "Pump 3 is still at the workshop"; two terse progress notes are two facts), a claim that states a cause (the cause of one event is one slot: "Cause: a
 /// blocked filter" / "The fault most likely comes down to the wiring"), or two claims that share a stem, a subject key or a head word. Two findings
 /// (or claims of another section) with nothing in common are two facts each side added, not
 /// one rewritten.
