@@ -82,7 +82,7 @@ fn other_wholes(x: &Analysis, y: &Analysis) -> Vec<Value> {
 /// kind and unit that differ (not the loose reading of two numbers, one without a unit: "Two
 /// vendors added …" / "27 vendors have signed …"; not percentages of different wholes), or a
 /// word that one claim sets aside and the other says.
-fn change_of(s: &Analysis, t: &Analysis) -> Option<&'static str> {
+pub(super) fn change_of(s: &Analysis, t: &Analysis) -> Option<&'static str> {
     Some(if s.negated != t.negated || s.neg_pole != t.neg_pole {
         "polarity"
     } else if s.replaces || t.replaces {

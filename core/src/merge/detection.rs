@@ -1144,7 +1144,7 @@ fn clashing_units(s: &Doc, si: usize, t: &Doc, ti: usize) -> Option<(Unit, Unit)
 /// nested under "Client reporting:" / "Progress reports go to the client weekly"), or typed
 /// values of one kind that differ between units sharing a word — when the units it was found
 /// on (by their lines) state none.
-fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
+pub(super) fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
     let Some(&(_, ti)) = f.pairs.first() else { return };
     let (n, m) = (s.blocks[si].subs.len(), t.blocks[ti].subs.len());
     if n == 0 && m == 0 {
@@ -1183,13 +1183,13 @@ fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
 }
 
 /// The typed values of all of a block's units (its claim and sub-claims).
-fn block_values(doc: &Doc, b: usize) -> Vec<Value> {
+pub(super) fn block_values(doc: &Doc, b: usize) -> Vec<Value> {
     let block = &doc.blocks[b];
     block.an.iter().chain(block.subs.iter().map(|s| &s.0)).flat_map(|a| a.values.iter().copied()).collect()
 }
 
 /// A block as a conflict's side, pointing at the line of the unit the conflict was found in.
-fn unit_side(doc: &Doc, (b, k): Unit) -> ConflictSide {
+pub(super) fn unit_side(doc: &Doc, (b, k): Unit) -> ConflictSide {
     let block = &doc.blocks[b];
     let mut side = doc.side(block);
     if k != 0 {
@@ -1214,7 +1214,7 @@ fn block_stems(doc: &Doc, b: usize) -> Vec<u64> {
 /// a shared subject's on the claims' own first clauses (3), then a sub-claim's or the widened
 /// tier's (4); pairs with a compatible hint after all of them (5, 6; sixth round). The order
 /// only says which to look at first (and which the cap of [`MAX_LISTED`] keeps).
-fn rank(sub_pair: bool, widened: bool, hinted: bool) -> u8 {
+pub(super) fn rank(sub_pair: bool, widened: bool, hinted: bool) -> u8 {
     (if sub_pair || widened { 4 } else { 3 }) + if hinted { 2 } else { 0 }
 }
 
@@ -1665,7 +1665,7 @@ pub(super) const H_OTHER_SCOPE: &str =
 /// between two Current State claims: [`H_RESTATED`]), only the unit of their values in common
 /// ([`only_units_shared`]: [`H_ONLY_UNITS`]) and percentages of different wholes about
 /// different subjects ([`other_wholes_measured`]: [`H_MEASURES`]).
-fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
+pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
     let Some((su, tu)) = f.units else { return };
     if f.hint.is_some() {
         return;
@@ -1761,18 +1761,23 @@ fn weak_pair(
     // restatement.
     // So is a negative verb on one side only ("The legacy CSV export is removed from the
     // product …" / "… stays in the product …": ninth round), as for `classes::change_of`.
-    if s.negated == t.negated
-        && s.neg_pole == t.neg_pole
-        && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
-        && !values_clash(&s.values, &t.values)
-        && !(s.cause && t.cause)
-        && !clash_elsewhere()
-    {
+    if contained_restatement(s, t) && !clash_elsewhere() {
         return None;
     }
     let n = inter(&s.stems, &t.stems).len();
     let same = (s.subject.is_some() && s.subject == t.subject) || (s.head != 0 && s.head == t.head);
     (n >= 1 || same).then_some(n.max(1))
+}
+
+/// A containment restatement (sixth round, in [`weak_pair`]; tenth round, shared with
+/// `counterparts`): the same polarity and negative verb, one's core words all among the
+/// other's, no typed values clashing, not both stating a cause.
+pub(super) fn contained_restatement(s: &Analysis, t: &Analysis) -> bool {
+    s.negated == t.negated
+        && s.neg_pole == t.neg_pole
+        && (subset(&s.core_words, &t.core_words) || subset(&t.core_words, &s.core_words))
+        && !values_clash(&s.values, &t.values)
+        && !(s.cause && t.cause)
 }
 
 /// Two claims with the same subject key. Not a conflict when both name qualifiers ("for

@@ -42,12 +42,14 @@
 //! table), `tokens`, `ids` (normalised-text keys, conflict ids), `values` (typed values),
 //! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `classes` (the
 //! classes of compatible pairs and the opposition between two claims), `detection`,
+//! `counterparts` (the claims two states changed, compared with each other: tenth round),
 //! `resolution`, `render` (the converged state); this file runs them in order. Each uses only
 //! modules before it.
 
 mod analysis;
 mod claims;
 mod classes;
+mod counterparts;
 mod detection;
 mod ids;
 mod render;
@@ -202,6 +204,7 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     }
     let s_words = doc_words(&s, &source.next_action);
     detect_claims(&t, &s, &t_first, &s_new, &s_words, &mut scratch, &mut conflicts, &mut unlisted_related);
+    counterparts::sole_counterparts(&t, &s, &t_first, &s_new, &mut scratch, &mut conflicts, &mut unlisted_related);
 
     // Ids, grouping of identical disagreements, order.
     let mut by_id: HashMap<String, usize> = HashMap::default();
@@ -524,5 +527,110 @@ mod tests {
     fn frontmatter_never_closed_is_invalid_input() {
         let t = side("dos_t", Status::Active, "Go.", "---\nid: x\n# T\n");
         assert!(merge(&side("dos_s", Status::Active, "Go.", "# S\n"), &t, &[]).is_err());
+    }
+}
+
+/// Issue 19, tenth round: the claims two states changed, compared with each other
+/// (`counterparts`), through `merge`.
+#[cfg(test)]
+mod counterparts_tests {
+    use super::{MergePlan, MergeSide, Status, merge};
+
+    fn doc(decisions: &str, state: &str, extra: &str) -> String {
+        format!(
+            "# Choir tour\n\n## Situation\n\nA spring tour for the chamber choir.\n\n## Decisions\n\n\
+             - Rehearse on Thursdays. Decided by Ruth. [src:art_01a]\n{decisions}\n\
+             ## Findings\n\n- Four singers cannot travel in April. [src:art_01b]\n\n\
+             ## Current State\n\n- The coach is booked. [src:art_01c]\n{state}\n\
+             ## Next Steps\n\n- Send the itinerary.\n{extra}"
+        )
+    }
+
+    fn run(s: &str, t: &str) -> MergePlan {
+        let side = |id: &str, body: &str| MergeSide {
+            id: id.into(),
+            name: "X".into(),
+            status: Status::Active,
+            next_action: "Send the itinerary.".into(),
+            distilled_state: body.into(),
+        };
+        merge(&side("dos_s", s), &side("dos_t", t), &[]).unwrap()
+    }
+
+    /// Whether a conflict shows exactly these two claims (by words of each).
+    fn shows(p: &MergePlan, src: &str, tgt: &str) -> bool {
+        p.unresolved.iter().any(|c| c.source.text.contains(src) && c.target.text.contains(tgt))
+    }
+
+    #[test]
+    fn tenth_round_the_only_new_decision_on_each_side_is_compared() {
+        // A key-value line against a sentence, nothing in common but the slot.
+        let s = doc("- Opening piece: the Byrd motet. Decided by Ruth. [src:art_02a]\n", "", "");
+        let t = doc("- We start every concert with Parry's anthem. Decided by Ruth. [src:art_03a]\n", "", "");
+        let p = run(&s, &t);
+        assert!(shows(&p, "Opening piece", "Parry's anthem"), "{:?}", p.unresolved);
+        // Listed for review, not as a certain conflict.
+        assert!(p.unresolved.iter().all(|c| c.certainty.as_str() == "possible"));
+    }
+
+    #[test]
+    fn tenth_round_two_states_of_one_moment_are_compared() {
+        let s = doc("", "- Every robe has come back from the cleaners. [src:art_02c]\n", "");
+        let t = doc("", "- Six gowns are still at the dry cleaner's. [src:art_03c]\n", "");
+        assert!(shows(&run(&s, &t), "Every robe", "Six gowns"));
+    }
+
+    #[test]
+    fn tenth_round_two_unrelated_findings_are_not_a_slot() {
+        let f = |x: &str| {
+            "# Choir tour\n\n## Situation\n\nA spring tour.\n\n## Findings\n\n- Four singers cannot travel in April. [src:art_01b]\n"
+                .to_string()
+                + x
+                + "\n## Next Steps\n\n- Send the itinerary.\n"
+        };
+        let s = f("- Ferry tickets cost less midweek. [src:art_02b]\n");
+        let t = f("- The cathedral organ was retuned last year. [src:art_03b]\n");
+        assert!(!shows(&run(&s, &t), "Ferry tickets", "organ"));
+        assert!(
+            run(&s, &t).unresolved.iter().all(|c| c.compatible_hint.as_deref() != Some(super::counterparts::H_SOLE))
+        );
+        // Several new claims on a side: no sole pair is guessed.
+        let s2 = doc("- Opening piece: the Byrd motet. [src:art_02a]\n- Robes: black. [src:art_02d]\n", "", "");
+        let t2 = doc("- We start every concert with Parry's anthem. [src:art_03a]\n", "", "");
+        assert!(
+            run(&s2, &t2).unresolved.iter().all(|c| c.compatible_hint.as_deref() != Some(super::counterparts::H_SOLE))
+        );
+    }
+
+    #[test]
+    fn tenth_round_two_causes_of_one_effect_are_compared() {
+        let f = |x: &str| {
+            "# Choir tour\n\n## Situation\n\nA spring tour.\n\n## Findings\n\n- Four singers cannot travel in April. [src:art_01b]\n"
+                .to_string()
+                + x
+                + "\n## Next Steps\n\n- Send the itinerary.\n"
+        };
+        let s = f(
+            "- The hoarse voices come from the dry air in the coach. [src:art_02b]\n- Tenors want more rests. [src:art_02e]\n",
+        );
+        let t = f(
+            "- We now believe the hoarse voices are caused by the late rehearsals. [src:art_03b]\n- Sopranos sing flat. [src:art_03e]\n",
+        );
+        assert!(shows(&run(&s, &t), "dry air", "late rehearsals"));
+    }
+
+    #[test]
+    fn tenth_round_a_question_answered_on_one_side_meets_the_other_sides_claim() {
+        let s = doc("", "- The Bristol concert will be in the Lord Mayor's chapel. [src:art_02c]\n", "");
+        let t = doc(
+            "",
+            "- Programmes are printed. [src:art_03c]\n",
+            "\n## Open Questions\n\n- Which venue for the Bristol concert? Clifton cathedral, confirmed on Monday. [src:art_03q]\n",
+        );
+        assert!(shows(&run(&s, &t), "Lord Mayor's chapel", "Clifton cathedral"));
+        // An open question without an answer is not a value.
+        assert!(super::counterparts::answered("Which venue for Bristol? Clifton cathedral. [src:art_1]"));
+        assert!(!super::counterparts::answered("Which venue for the Bristol concert? [src:art_03q]"));
+        assert!(!super::counterparts::answered("Is the coach booked?"));
     }
 }

@@ -1539,7 +1539,8 @@ fn window(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> (usize, usize) {
 fn to_value_end(bytes: &[u8], hi: usize) -> usize {
     const MAX_VALUE_RUN: usize = 16 << 10;
     let end = (hi + MAX_VALUE_RUN).min(bytes.len());
-    let token = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'+' | b'/' | b'=' | b'%' | b'~');
+    let token =
+        |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'+' | b'/' | b'=' | b'%' | b'~');
     hi + bytes[hi..end].iter().position(|c| !token(c)).unwrap_or(end - hi)
 }
 
