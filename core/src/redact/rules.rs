@@ -166,6 +166,11 @@ const fn with_back(mut r: Rule, back: u16) -> Rule {
     r
 }
 
+const fn with_fwd(mut r: Rule, fwd: u16) -> Rule {
+    r.fwd = fwd;
+    r
+}
+
 const fn mixed(mut r: Rule) -> Rule {
     r.gate = Gate::TokenMixed;
     r
@@ -551,7 +556,10 @@ pub const RULES: &[Rule] = &[
     tok("airtable_token", &["pat"], r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
     tok("facebook_token", &["EAAB", "EAAC", "EAAG", "EAAI", "EAAJ"], r"EAA[BCGIJ][A-Za-z0-9]{80,}"),
     open_right(tok("google_oauth_token", &["1//0"], r"1//0[A-Za-z0-9_\-]{40,}")),
-    open_right(tok("jwt", &["eyJ"], r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")),
+    // A JWT is matched whole or not at all: an access token from Azure or Google is 1–3 KB, far
+    // past a token rule's usual reach (session 12: a bare `az account get-access-token` output
+    // was stored). `eyJ` is rare enough in other text that a wide window costs nothing.
+    with_fwd(open_right(tok("jwt", &["eyJ"], r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")), 16384),
     Rule {
         kind: "azure_storage_key",
         anchors: &["AccountKey="],

@@ -1528,21 +1528,11 @@ fn window(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> (usize, usize) {
     let hi = (b + rule.fwd as usize).min(bytes.len());
     let we = match memchr::memchr(b'\n', &bytes[b..hi]) {
         Some(i) => b + i,
-        None => to_value_end(bytes, hi),
+        None => hi,
     };
     (ws, we)
 }
 
-/// How far past a window's reach a value it cuts runs on: a token longer than the rule's `fwd`
-/// (an Azure access token is a 1–3 KB JWT) is matched whole or not at all, never cut and half
-/// stored. Token bytes only, at most `MAX_VALUE_RUN` more.
-fn to_value_end(bytes: &[u8], hi: usize) -> usize {
-    const MAX_VALUE_RUN: usize = 16 << 10;
-    let end = (hi + MAX_VALUE_RUN).min(bytes.len());
-    let token =
-        |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'+' | b'/' | b'=' | b'%' | b'~');
-    hi + bytes[hi..end].iter().position(|c| !token(c)).unwrap_or(end - hi)
-}
 
 fn match_window(bytes: &[u8], r: usize, ws: usize, we: usize, out: &mut Vec<Candidate>) {
     let Some(c) = compiled(r) else { return };
