@@ -559,7 +559,10 @@ pub const RULES: &[Rule] = &[
     // A JWT is matched whole or not at all: an access token from Azure or Google is 1–3 KB, far
     // past a token rule's usual reach (session 12: a bare `az account get-access-token` output
     // was stored). `eyJ` is rare enough in other text that a wide window costs nothing.
-    with_fwd(open_right(tok("jwt", &["eyJ"], r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")), 16384),
+    with_fwd(
+        open_right(tok("jwt", &["eyJ"], r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")),
+        16384,
+    ),
     Rule {
         kind: "azure_storage_key",
         anchors: &["AccountKey="],

@@ -1533,7 +1533,6 @@ fn window(bytes: &[u8], a: usize, b: usize, rule: &Rule) -> (usize, usize) {
     (ws, we)
 }
 
-
 fn match_window(bytes: &[u8], r: usize, ws: usize, we: usize, out: &mut Vec<Candidate>) {
     let Some(c) = compiled(r) else { return };
     let hay = &bytes[ws..we];
