@@ -418,6 +418,9 @@ pub const RULES: &[Rule] = &[
     tok("rubygems_token", &["rubygems_"], r"rubygems_[0-9a-f]{48}"),
     tok("dockerhub_token", &["dckr_pat_", "dckr_oat_"], r"dckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}"),
     mixed(tok("nuget_key", &["oy2"], r"oy2[a-z0-9]{43}")),
+    // Matrix (Synapse) access tokens: `syt_<base64url of the user's localpart>_<20>_<6>`
+    // (synapse `generate_access_token`).
+    tok("matrix_access_token", &["syt_"], r"syt_[A-Za-z0-9_\-]{1,255}_[A-Za-z0-9]{20}_[A-Za-z0-9]{6}"),
     // WooCommerce REST API keys: consumer key and consumer secret, `ck_`/`cs_` + 40 hex
     // (woocommerce.github.io/woocommerce-rest-api-docs, "Authentication"). Stripe's `cs_live_…`
     // checkout sessions are not hex.

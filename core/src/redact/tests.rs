@@ -939,6 +939,12 @@ fn a_snowflake_bot_token_is_caught_by_its_structure() {
     let token = "OTEyMzQ1Njc4OTAxMjM0NTY3.Gh4kQz.Zr8Lm2Pw9Rt4Vz8Kb3Nc6Hd1Fg5Js0TyXq";
     let text = format!("$ printf %s '{token}' | flyctl secrets set --stage\n");
     assert_caught(&[(text.clone(), "high_entropy", "OTEyMzQ1Njc4"), (text, "high_entropy", "Zr8Lm2Pw9R")]);
+    // A chat server's access token pasted into a message, no name beside it.
+    assert_caught(&[(
+        "sent with syt_YWxpY2U_Xq7Lm2Pw9Rt4Vz8Kb3Nc_4fT9aQ as the bearer",
+        "matrix_access_token",
+        "Xq7Lm2Pw9Rt4",
+    )]);
     // A store's REST keys in a database dump's row, tab-separated, no name beside them.
     let row = "7\twoo\tshop.example.test\tcs_5e0b7a9c3d2f18e4b6a0c9d7e1f3a5b7c9d0e2f4\t\\N\n";
     let r = run(row);
