@@ -1924,11 +1924,11 @@ fn assignment(v: &str, name: &str) -> bool {
         return b.len() >= 6 && classes >= 2 && checks::shannon_entropy(v) >= 2.3 && !checks::is_uuid(v);
     }
     // An HMAC's algorithm (`hmac: HmacSHA256`, `hmac = sha512`) is not its key.
-    if last == "hmac"
-        && b.len() <= 16
-        && ["sha", "md5", "hs2", "hs3", "hs5"].iter().any(|a| v.to_ascii_lowercase().contains(a))
-    {
-        return false;
+    if last == "hmac" && b.len() <= 16 {
+        let lower = v.to_ascii_lowercase();
+        if ["sha", "md5", "hs2", "hs3", "hs5"].iter().any(|a| lower.contains(a)) {
+            return false;
+        }
     }
     if w.len() == 1 && matches!(last, "key" | "token") {
         // A bare `key:`/`token:` holding a commit or content hash is not a secret.
