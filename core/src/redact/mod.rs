@@ -17,6 +17,7 @@
 //! (the host's). No I/O, like the rest of the crate.
 
 mod after;
+mod anchors;
 mod checks;
 mod marker;
 mod net;

@@ -144,6 +144,15 @@ pub enum Pre {
     /// Round 7: a secret word inside a comment closing a value's line
     /// (`after::trailing_plausible`).
     Trailing,
+    /// Speed (session 13): a `://` anchor followed by `user:secret@` before the URL's first
+    /// `/`, blank or quote (`scan::userinfo_plausible`): the pattern runs on no other URL.
+    Userinfo,
+    /// Speed (session 13): a generic assignment whose name, ending at the keyword, holds a
+    /// `-` (`x-api-key`, `private-token`; `scan::dashed_name_before`).
+    DashedName,
+    /// Speed (session 13): the anchor is followed by this many lowercase hex digits (the
+    /// pattern's own run): `check_`, `stack_` never open the window.
+    Hex(u8),
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -173,6 +182,11 @@ const fn with_fwd(mut r: Rule, fwd: u16) -> Rule {
 
 const fn mixed(mut r: Rule) -> Rule {
     r.gate = Gate::TokenMixed;
+    r
+}
+
+const fn with_pre(mut r: Rule, pre: Pre) -> Rule {
+    r.pre = pre;
     r
 }
 
@@ -424,7 +438,7 @@ pub const RULES: &[Rule] = &[
     // WooCommerce REST API keys: consumer key and consumer secret, `ck_`/`cs_` + 40 hex
     // (woocommerce.github.io/woocommerce-rest-api-docs, "Authentication"). Stripe's `cs_live_…`
     // checkout sessions are not hex.
-    mixed(tok("woocommerce_key", &["ck_", "cs_"], r"c[ks]_[0-9a-f]{40}")),
+    with_pre(mixed(tok("woocommerce_key", &["ck_", "cs_"], r"c[ks]_[0-9a-f]{40}")), Pre::Hex(40)),
     mixed(tok("crates_io_token", &["cio"], r"cio[A-Za-z0-9]{32}")),
     tok("clojars_token", &["CLOJARS_"], r"CLOJARS_[a-z0-9]{60}"),
     open_right(tok(
@@ -712,7 +726,7 @@ pub const RULES: &[Rule] = &[
         fwd: 400,
         left: false,
         right: false,
-        pre: Pre::Auto,
+        pre: Pre::Userinfo,
     },
     Rule {
         kind: "auth_header",
@@ -740,7 +754,7 @@ pub const RULES: &[Rule] = &[
         fwd: 560,
         left: false,
         right: false,
-        pre: Pre::Auto,
+        pre: Pre::DashedName,
     },
     // Any `X-…-Key`/`-Token`/`-Secret`/`-Auth`/`-Signature`/`-Password` header (vendors name
     // their headers this way: `X-Postmark-Server-Token`, `X-Algolia-API-Key`, …).

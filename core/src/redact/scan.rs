@@ -13,12 +13,14 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::dfa::DFA;
+use aho_corasick::{MatchKind, StartKind};
 use regex_automata::meta::Regex;
 use regex_automata::util::syntax;
 use regex_automata::{Input, PatternID};
 
 use super::after;
+use super::anchors;
 use super::checks;
 use super::marker;
 use super::net;
@@ -34,7 +36,8 @@ pub struct Span {
 }
 
 struct Prefilter {
-    ac: AhoCorasick,
+    /// Walked by `anchors::hits`.
+    dfa: DFA,
     /// Per automaton pattern: the rules it opens windows for and the pre-check each needs
     /// (empty: the marker prefix).
     owners: Vec<Vec<(u16, Check)>>,
@@ -65,6 +68,10 @@ enum Check {
     Literal,
     /// Round 7: a secret word in a comment closing a value's line (`after::trailing_plausible`).
     Trailing,
+    /// `Pre::Userinfo`: `userinfo_plausible`.
+    Userinfo,
+    /// `Pre::Hex(n)`: `n` lowercase hex digits after the anchor.
+    Hex(u8),
 }
 
 fn check_of(rule: &Rule) -> Check {
@@ -73,6 +80,8 @@ fn check_of(rule: &Rule) -> Check {
         Pre::Jaas => return Check::Jaas,
         Pre::Literal => return Check::Literal,
         Pre::Trailing => return Check::Trailing,
+        Pre::Userinfo => return Check::Userinfo,
+        Pre::Hex(n) => return Check::Hex(n),
         _ => {}
     }
     if let Matcher::PrivateKey = rule.matcher {
@@ -136,12 +145,13 @@ static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
             }
         }
     }
-    let ac = AhoCorasickBuilder::new()
+    let dfa = DFA::builder()
         .match_kind(MatchKind::Standard)
-        .kind(Some(AhoCorasickKind::DFA))
+        .start_kind(StartKind::Unanchored)
+        .prefilter(false)
         .build(&patterns)
         .expect("the redaction anchors build an automaton");
-    Prefilter { ac, owners }
+    Prefilter { dfa, owners }
 });
 
 /// A rule's compiled regex and the indices of its `s` (secret) and `n` (name) groups.
@@ -202,8 +212,8 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
     let mut keys: Vec<usize> = Vec::new();
     let mut b64: Vec<(u16, usize)> = Vec::new();
     let mut hand: Vec<(u16, usize, usize)> = Vec::new();
-    for m in pf.ac.find_overlapping_iter(bytes) {
-        let owners = &pf.owners[m.pattern().as_usize()][..];
+    for m in anchors::hits(&pf.dfa, bytes) {
+        let owners = &pf.owners[m.pattern()][..];
         if owners.is_empty() {
             if let Some(len) = marker::marker_len(&bytes[m.start()..]) {
                 markers.push((m.start(), m.start() + len));
@@ -238,6 +248,10 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                 Check::Jaas => position::jaas_plausible(bytes, m.start()),
                 Check::Literal => literal_plausible(bytes, m.end()),
                 Check::Trailing => after::trailing_plausible(bytes, m.start()),
+                Check::Userinfo => userinfo_plausible(bytes, m.end()),
+                Check::Hex(n) => bytes
+                    .get(m.end()..m.end() + n as usize)
+                    .is_some_and(|run| run.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))),
                 Check::Generic => {
                     let look = *generic.get_or_insert_with(|| plausible(bytes, m.end()));
                     match (look, RULES[r as usize].pre) {
@@ -247,9 +261,14 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         (Some(l), Pre::Auto) => l.op == Op::Assign,
                         (Some(l), Pre::Xml) => l.op == Op::Xml,
                         (Some(l), Pre::KeyValue) => l.op == Op::KeyValue,
-                        (Some(l), Pre::Call) => l.op == Op::Call,
+                        // The pattern's literal is quoted.
+                        (Some(l), Pre::Call) => l.op == Op::Call && l.quoted_value,
+                        (Some(l), Pre::DashedName) => l.op == Op::Assign && dashed_name_before(bytes, m.start()),
                         (Some(l), Pre::Kwarg) => l.op == Op::Assign && kwarg_before(bytes, m.start()),
-                        (Some(_), Pre::Directive | Pre::Jaas | Pre::Literal | Pre::Trailing) => false,
+                        (
+                            Some(_),
+                            Pre::Directive | Pre::Jaas | Pre::Literal | Pre::Trailing | Pre::Userinfo | Pre::Hex(_),
+                        ) => false,
                     }
                 }
             };
@@ -573,7 +592,9 @@ fn plausible(bytes: &[u8], b: usize) -> Option<Look> {
         _ => return None,
     };
     skip(&mut p, b" \t");
+    let opening = p;
     skip(&mut p, b"\\\"'");
+    let quoted_value = bytes[opening..p].iter().any(|&c| c == b'"' || c == b'\'');
     let start = p;
     let mut digits = true;
     let mut escaped = false;
@@ -627,7 +648,7 @@ fn plausible(bytes: &[u8], b: usize) -> Option<Look> {
     if ident && bytes.get(p) == Some(&b'(') && (code_marks || !upper_or_digit) {
         return None;
     }
-    Some(Look { escaped, op })
+    Some(Look { escaped, op, quoted_value })
 }
 
 /// What `plausible` saw of a value.
@@ -637,6 +658,8 @@ struct Look {
     escaped: bool,
     /// What joined the name to the value.
     op: Op,
+    /// The value opens with a quote (a call's literal argument: `Pre::Call`).
+    quoted_value: bool,
 }
 
 /// How a value follows its name: `=`/`:` (assignments, headers), `>` (an XML element),
@@ -657,6 +680,38 @@ fn x_header_before(bytes: &[u8], a: usize) -> bool {
         p -= 1;
     }
     bytes.len() > p + 2 && matches!(&bytes[p..p + 2], b"x-" | b"X-")
+}
+
+/// `Pre::DashedName`: the name ending at the keyword hit at `a` holds a `-` (`x-api-key`,
+/// `private-token`, `ocp-apim-subscription-key`).
+fn dashed_name_before(bytes: &[u8], a: usize) -> bool {
+    let lo = a.saturating_sub(64);
+    let mut p = a;
+    while p > lo && (bytes[p - 1].is_ascii_alphanumeric() || bytes[p - 1] == b'-') {
+        p -= 1;
+        if bytes[p] == b'-' {
+            return true;
+        }
+    }
+    false
+}
+
+/// `Pre::Userinfo`: after a `://` ending at `b`, the URL's user information, `name:secret@`,
+/// before its first `/`, blank, quote, `<`, `>` or backslash (the pattern's own classes; 385
+/// bytes at most: a name of 128, `:`, a secret of 256).
+fn userinfo_plausible(bytes: &[u8], b: usize) -> bool {
+    let end = bytes.len().min(b + 386);
+    let mut colon = false;
+    for &c in &bytes[b..end] {
+        match c {
+            b'@' => return colon,
+            b':' => colon = true,
+            b'/' | b'"' | b'\'' | b'<' | b'>' | b'\\' => return false,
+            c if c.is_ascii_whitespace() => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A call's keyword argument: the name ending at the keyword hit at `a` starts right after

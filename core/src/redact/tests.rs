@@ -965,3 +965,41 @@ fn the_rule_table_compiles_as_one_ripgrep_pattern() {
         .build(&joined)
         .unwrap_or_else(|e| panic!("the rule table as one pattern: {e}"));
 }
+
+/// Session 13's speed pre-checks (`Pre::Userinfo`, `Pre::DashedName`, `Pre::Hex`, the quoted
+/// literal of `Pre::Call`) only keep windows shut where their patterns cannot match: each
+/// pattern's secrets are still found, in the shapes at the edge of each check, and the texts
+/// the checks now skip stay untouched.
+#[test]
+fn speed_prechecks_keep_what_the_patterns_find() {
+    let user = "u".repeat(128);
+    let long_secret = format!("Zq{}", "x9".repeat(120));
+    assert_caught(&[
+        // A password holding `:` and `@`-free punctuation; the longest name the pattern takes.
+        ("psql postgres://app:Pa55:w0rd!x@db.example.test/app".to_string(), "url_credentials", "Pa55:w0rd"),
+        (format!("remote = https://{user}:{long_secret}@git.example.test/x.git"), "url_credentials", "x9x9x9"),
+        ("\"url\": \"amqp://svc:S3cretPass99@mq.example.test:5672\"".to_string(), "url_credentials", "S3cretPass99"),
+        // Header names whose dash is far from the keyword, or right before it, any case.
+        (
+            "curl -H 'OCP-APIM-Subscription-Key: 0f9e8d7c6b5a49382716a5b4c3d2e1f0'".to_string(),
+            "api_key_header",
+            "0f9e8d7c6b5a",
+        ),
+        ("X-APIKEY: Qm7Zp2Lx9Vw4Rt8Ks3Nb6Hc1".to_string(), "api_key_header", "Qm7Zp2Lx9Vw4"),
+        ("{\\\"private-token\\\": \\\"glq7Zp2Lx9Vw4Rt8Ks3N\\\"}".to_string(), "api_key_header", "glq7Zp2Lx9Vw4"),
+        // A call's literal, quoted after blanks, and JSON-escaped.
+        ("client.set_password (  'Vq8!mZ2#pL5x' )".to_string(), "assignment", "Vq8!mZ2#pL5x"),
+        ("setApiKey(\\\"Rk29fLq0ZmX7pW3c\\\")".to_string(), "assignment", "Rk29fLq0ZmX7pW3c"),
+        // WooCommerce keys with their 40 hex digits, at the end of the text too.
+        ("ck_0123456789abcdef0123456789abcdef01234567".to_string(), "woocommerce_key", "0123456789abcdef"),
+    ]);
+    for text in [
+        "docs at https://docs.example.test/guide/setup?page=2 and https://cdn.example.test:8443/a.js",
+        "def authenticate(user, password): return check_hash(user.password_hash, password)",
+        "let key = format!(\"{}:{}\", user.id, session.id);",
+        "fn check_0123456789abcdef0123456789abcdef01234567() {}",
+        "stack_frame_size: 4096",
+    ] {
+        assert_eq!(run(text).text, None, "{text}");
+    }
+}
