@@ -77,7 +77,8 @@ def render(p, side):
     numbered = int(hashlib.sha1(p["name"].encode()).hexdigest(), 16) % 2 == 0
     n = 0
     for k in ["D", "F", "C", "N", "Q"]:
-        if k == "Q" and k not in secs:
+        mine = [l for m, l in secs.get(k, []) if m in ("=", {"t": "<", "s": ">"}[side]) and l]
+        if k == "Q" and not mine:
             continue
         out += ["", f"## {SECT[k]}", ""]
         body = []
