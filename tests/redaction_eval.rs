@@ -209,3 +209,12 @@ fn redaction_heldout7_corpus_through_save_artifact() {
 fn redaction_heldout8_corpus_through_save_artifact() {
     run_corpus("heldout8", Bars { min_caught: 193, max_false_positives: 10, max_leaked: 8 });
 }
+
+/// The ninth held-out corpus (`redacteval9`, session 13, 2026-12-02; written while the eighth
+/// round's rules were written, by an author who read no rule, no corpus file and not
+/// docs/privacy.md; never opened by the round's builder): the measurement (docs/privacy.md,
+/// "Ninth held-out corpus, scored").
+#[test]
+fn redaction_heldout9_corpus_through_save_artifact() {
+    run_corpus("heldout9", Bars { min_caught: 0, max_false_positives: 999, max_leaked: 999 });
+}

@@ -974,3 +974,23 @@ fn merge_eval_heldout9_set() {
     };
     run_heldout("heldout9", "merge ninth held-out evaluation", "merge_eval9", bars);
 }
+
+/// The tenth held-out set (`tests/merge_eval/heldout10/`, 90 pairs: 55 contradictions, 35
+/// compatible), written by a tenth fresh author (helper `mergeeval10`, session 13) who never
+/// opened the rules, docs/merge.md or another set's pairs; measured once on the tenth round's
+/// rules (no rule changed in session 13) and with the review round, before and after the
+/// eleventh round's flagging (docs/merge.md, "Tenth held-out set").
+#[test]
+fn merge_eval_heldout10_set() {
+    let bars = Bars {
+        pairs: 90,
+        contradictions: 55,
+        compatible: 35,
+        caught_certain: 0,
+        caught_any: 0,
+        located: 0,
+        max_certain_alarms: 35,
+        max_possible_alarms: 35,
+    };
+    run_heldout("heldout10", "merge tenth held-out evaluation", "merge_eval10", bars);
+}
