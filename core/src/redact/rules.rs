@@ -559,6 +559,91 @@ pub const RULES: &[Rule] = &[
     tok("airtable_token", &["pat"], r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
     tok("facebook_token", &["EAAB", "EAAC", "EAAG", "EAAI", "EAAJ"], r"EAA[BCGIJ][A-Za-z0-9]{80,}"),
     open_right(tok("google_oauth_token", &["1//0"], r"1//0[A-Za-z0-9_\-]{40,}")),
+    // --- Eighth round (issue 20): vendor formats the table did not know, each by its
+    // documented prefix, length and alphabet (sources per row in docs/privacy.md, "Eighth
+    // round"); every prefix here is distinctive enough that a value of its shape is the secret.
+    // Cloudflare's scannable API credentials (developers.cloudflare.com, "Token formats"):
+    // `cfk_` global keys, `cfut_` user and `cfat_` account tokens, 40 characters + a checksum.
+    tok("cloudflare_token", &["cfk_", "cfut_", "cfat_"], r"(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[A-Za-z0-9]{4,16}"),
+    // Tailscale auth, API, OAuth-client, SCIM and webhook keys: `tskey-<kind>-<id>-<secret>`.
+    tok("tailscale_key", &["tskey-"], r"tskey-(?:[a-z]{3,8}-)?[A-Za-z0-9]{6,24}-[A-Za-z0-9]{20,}"),
+    // SonarQube/SonarCloud user, project and global analysis tokens: `squ_`/`sqp_`/`sqa_` + 40 hex.
+    tok("sonarqube_token", &["squ_", "sqp_", "sqa_"], r"sq[upa]_[a-f0-9]{40}"),
+    // Honeycomb ingest and management keys (`hcaik_`, `hcxik_`, `hcxmk_`, `hcxlk_`, `hcamk_`).
+    tok("honeycomb_key", &["hcaik_", "hcxik_", "hcxmk_", "hcxlk_", "hcamk_"], r"hc(?:aik|xik|xmk|xlk|amk)_[A-Za-z0-9]{20,}"),
+    // HubSpot private-app and personal access tokens: `pat-<region>-<uuid>`.
+    tok(
+        "hubspot_token",
+        &["pat-na", "pat-eu", "pat-ap"],
+        r"pat-(?:na|eu|ap)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    ),
+    // dbt Cloud service and personal tokens.
+    tok("dbt_cloud_token", &["dbtc_", "dbtu_"], r"dbt[cu]_[A-Za-z0-9_\-]{30,}"),
+    // Amazon Bedrock API keys: long-term `ABSK` + base64 of `BedrockAPIKey-…`, short-term
+    // `bedrock-api-key-` + base64.
+    open_right(tok(
+        "aws_bedrock_key",
+        &["ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-"],
+        r"(?:ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/=]{20,}|bedrock-api-key-[A-Za-z0-9+/=%]{40,})",
+    )),
+    // Resend (`re_<8>_<24>`), Neon (`napi_`), Together AI (`tgp_v1_`), Cerebras (`csk-`), Deno
+    // Deploy (`ddp_`), Honeybadger (`hbp_`), Linear OAuth (`lin_oauth_`), Databricks OAuth
+    // secrets (`dose` + 32 hex), PostHog personal and project-secret keys (`phx_`, `phs_`; its
+    // `phc_` project key is public by design).
+    with_fwd(mixed(tok("resend_key", &["re_"], r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}")), 40),
+    mixed(tok("neon_key", &["napi_"], r"napi_[A-Za-z0-9]{40,}")),
+    tok("together_key", &["tgp_v1_"], r"tgp_v1_[A-Za-z0-9_\-]{40,}"),
+    mixed(tok("cerebras_key", &["csk-"], r"csk-[a-z0-9]{40,}")),
+    mixed(tok("deno_deploy_token", &["ddp_", "ddw_"], r"dd[pw]_[A-Za-z0-9]{36}")),
+    mixed(tok("honeybadger_token", &["hbp_"], r"hbp_[A-Za-z0-9]{36}")),
+    tok("linear_key", &["lin_oauth_"], r"lin_oauth_[a-f0-9]{64}"),
+    with_fwd(mixed(tok("databricks_token", &["dose"], r"dose[a-f0-9]{32}")), 40),
+    mixed(tok("posthog_key", &["phx_", "phs_"], r"ph[xs]_[A-Za-z0-9]{40,}")),
+    // Intercom access tokens: base64 of `tok:…` (`dG9rO…`).
+    tok("intercom_token", &["dG9rO"], r"dG9rO[A-Za-z0-9+/]{40,}={0,2}"),
+    // Grafana's legacy API keys: base64 of a JSON object `{"k":"…","n":"…","id":…}`.
+    tok("grafana_token", &["eyJrIjoi"], r"eyJrIjoi[A-Za-z0-9+/]{40,}={0,2}"),
+    // Salesforce access and session ids: `<15- or 18-character org id>!AQ…`.
+    with_back(tok("salesforce_token", &["!AQ"], r"00D[A-Za-z0-9]{12,15}!AQ[A-Za-z0-9._]{80,}"), 18),
+    // LaunchDarkly server-side SDK keys and API access tokens: `sdk-`/`api-` + UUID.
+    with_fwd(
+        tok(
+            "launchdarkly_key",
+            &["sdk-", "api-"],
+            r"(?:sdk|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+        ),
+        48,
+    ),
+    // Paddle Billing API keys, Checkout.com sandbox secret keys, Akamai EdgeGrid tokens,
+    // Octopus Deploy API keys.
+    tok("paddle_key", &["pdl_"], r"pdl_(?:live|sdbx)_apikey_[A-Za-z0-9_]{20,}"),
+    mixed(tok("checkout_key", &["sk_sbox_"], r"sk_sbox_[a-z0-9]{20,}")),
+    mixed(tok("akamai_token", &["akab-"], r"akab-[a-z0-9]{16}-[a-z0-9]{16}")),
+    with_fwd(mixed(tok("octopus_key", &["API-"], r"API-[A-Z0-9]{25,32}")), 40),
+    // 1Password account Secret Keys (`A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX`).
+    mixed(tok("onepassword_token", &["A3-"], r"A3-[A-Z0-9]{6}-[A-Z0-9]{6}(?:-[A-Z0-9]{5}){4}")),
+    // X (Twitter) app bearer tokens: 21+ `A`s, then URL-encoded base64 (`%2B`, `%3D`), which
+    // base64 of binary zeros (an image) never holds.
+    tok("twitter_bearer_token", &["AAAAAAAAAAAAAAAAAAAA"], r"A{20,24}[A-Za-z0-9]{4,}%[A-Za-z0-9%]{30,}"),
+    // Dropbox short-lived access tokens (`sl.` + 130+; `sl.u.` for the newer ones).
+    with_fwd(tok("dropbox_token", &["sl."], r"sl\.(?:u\.)?[A-Za-z0-9_\-]{130,}"), 2048),
+    // A private key outside PEM: the base64 of its DER, one line (an Apple `.p8` pasted into a
+    // variable, a GitHub App key without its armour): PKCS#8 RSA and EC, PKCS#1 RSA, SEC1 EC,
+    // Ed25519. A public key's DER (`…AAOCAQ8A…`, a BIT STRING) never starts so.
+    with_back(with_fwd(
+        tok(
+            "private_key",
+            &[
+                "IBADANBgkqhkiG9w0BAQEFAASC",
+                "IBAAKCA",
+                "AgEAMBMGByqGSM49AgEGCCqGSM49AwEHB",
+                "MHcCAQEEI",
+                "MC4CAQAwBQYDK2VwBCIEI",
+            ],
+            r"(?:MII[A-Za-z0-9+/]{2}IBADANBgkqhkiG9w0BAQEFAASC|MII[A-Za-z0-9+/]{2}IBAAKCA[Qg]EA|MIG[HT]AgEAMBMGByqGSM49AgEGCCqGSM49AwEHB|MHcCAQEEI|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/]{20,}={0,2}",
+        ),
+        4096,
+    ), 5),
     // A JWT is matched whole or not at all: an access token from Azure or Google is 1–3 KB, far
     // past a token rule's usual reach (session 12: a bare `az account get-access-token` output
     // was stored). `eyJ` is rare enough in other text that a wide window costs nothing.
