@@ -21,6 +21,7 @@ mod checks;
 mod marker;
 mod net;
 mod position;
+mod public;
 mod rules;
 mod scan;
 

@@ -26,7 +26,7 @@
 //!
 //! Not for: tokens a rule found (the net only fills the gaps between the rules' spans).
 
-use super::checks;
+use super::{checks, public};
 
 /// The kind of the net's markers.
 pub const KIND: &str = "high_entropy";
@@ -173,7 +173,7 @@ fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &mut Option<Armor>) -> bo
     {
         return false;
     }
-    if in_url(bytes, s) || public_name(bytes, s) {
+    if in_url(bytes, s) || public_name(bytes, s) || public::sealed_around(bytes, s, e) {
         return false;
     }
     let armor = armor.get_or_insert_with(|| Armor {
@@ -257,7 +257,7 @@ fn public_name(bytes: &[u8], s: usize) -> bool {
         name
     };
     let w = checks::words(&String::from_utf8_lossy(&name));
-    if w.iter().any(|x| x == "public" || x == "pub") {
+    if w.iter().any(|x| x == "public" || x == "pub") || public::is_public_name(&w) {
         return true;
     }
     // A key the assignment rule knows is not a secret's (`RECAPTCHA_SITE_KEY`, `cache_key`).

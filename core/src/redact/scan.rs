@@ -23,6 +23,7 @@ use super::checks;
 use super::marker;
 use super::net;
 use super::position;
+use super::public;
 use super::rules::{Gate, Matcher, Pre, RULES, Rule};
 
 /// A secret to replace: bytes `start..end` of the input (on char boundaries).
@@ -1668,6 +1669,8 @@ fn random_literal(v: &str, name: &str) -> bool {
     let b = v.as_bytes();
     if b.len() < 24
         || checks::is_placeholder_generated(v)
+        || checks::is_public_by_design(v)
+        || public::is_public_name(&w)
         || v.contains("://")
         || v.starts_with('/')
         || v.contains("{{")
@@ -1877,6 +1880,9 @@ fn assignment(v: &str, name: &str) -> bool {
     }
     let mut w = checks::words(name);
     strip_modifiers(&mut w);
+    if public::is_public_name(&w) {
+        return false;
+    }
     // An id is not a secret (a key's id is the public `kid` of every token it signs), except
     // Vault's AppRole `secret_id` and a service account's `private_key_id`: the two held-out
     // authors who met it disagreed, and it always sits beside the private key itself, so the
