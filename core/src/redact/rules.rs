@@ -799,6 +799,65 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // --- Eighth round (issue 20): a command that names the value it takes (docs/privacy.md,
+    // "Eighth round").
+    // CI logging commands: what a step masks or marks secret is a secret (GitHub Actions
+    // `::add-mask::`, Azure Pipelines `##vso[task.setsecret]` and `issecret=true`).
+    Rule {
+        kind: "ci_secret",
+        anchors: &["::add-mask::", "##vso[task.set"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:::add-mask::|##vso\[task\.setsecret\]|##vso\[task\.setvariable\s[^\]\n]{0,160}?(?i:issecret)=true[^\]\n]{0,80}\])\s*(?P<s>[^\s"'\\`]{6,1024})"#,
+        ),
+        gate: Gate::Loose,
+        back: 0,
+        fwd: 1200,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A variable a CI step sets, by its name: Azure Pipelines `##vso[task.setvariable
+    // variable=FEED_PAT]…` (without `issecret`), GitHub Actions `::set-output name=…::…`.
+    Rule {
+        kind: "ci_secret",
+        anchors: &["##vso[task.setvariable", "::set-output "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:##vso\[task\.setvariable\s+variable=|::set-output\s+name=)(?P<n>[A-Za-z0-9_.\-]{1,128})(?:\]|;[^\]\n]{0,120}\]|::)\s*(?P<s>[^\s"'\\`]{6,1024})"#,
+        ),
+        gate: Gate::Structured,
+        back: 0,
+        fwd: 1200,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A vendor CLI's token flag or positional token: `codecov … -t <token>` (also
+    // `codecovcli upload-process`), `doctl auth init -t`, `snyk auth <token>`, `ngrok
+    // authtoken <token>`, `ngrok config add-authtoken`, `vault login <token>`; gated as a
+    // named value (a UUID or hex token too: the command names it).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["codecov", "doctl auth", "snyk auth", "authtoken ", "add-authtoken", "vault login "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?P<n>(?:codecov[A-Za-z.\-]*|doctl auth init)\s(?:[^\n|;&]{0,200}?\s)?(?:-t|--token|-k)\s*=?|snyk auth|ngrok (?:config add-)?authtoken|vault login)\s+(?:\\?["'])?(?P<s>[A-Za-z0-9_.:\-]{16,256})"#,
+        ),
+        gate: Gate::Named,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // An Erlang distribution cookie (RabbitMQ `RABBITMQ_ERLANG_COOKIE`, `erl -setcookie`):
+    // 20 capital letters, which the assignment gate reads as a word.
+    named(
+        "erlang_cookie",
+        &["erlang", "setcookie"],
+        r#"(?:(?i:erlang)[_\-.]?(?i:cookie)(?:\\?["'])?\s*[:=]\s*|-setcookie\s+)(?:\\?["'])?(?P<s>[A-Z0-9]{16,64})"#,
+    ),
     Rule {
         kind: "auth_header",
         anchors: &[],
