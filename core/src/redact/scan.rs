@@ -1392,7 +1392,8 @@ fn member_value(bytes: &[u8], c: usize, le: usize) -> Option<Range> {
 }
 
 /// A Markdown table whose header cell at `ns..ne` (on the line starting at `ls`) names a
-/// secret: after the `|---|` separator, the same column's cells of at most `TABLE_ROWS` rows.
+/// secret: after the `|---|` separator, the same column's cells of at most `TABLE_ROWS` rows;
+/// round 8: a psql or MySQL grid's too (`----+----`, `+----+`).
 fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<Candidate>) {
     let n = bytes.len();
     let column = bytes[ls..ns].iter().filter(|&&c| c == b'|').count();
@@ -1405,9 +1406,26 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
     let mut c = sep;
     skip_indent(bytes, &mut c, se);
     let row = &bytes[c..se];
-    if !row.starts_with(b"|") || !row.iter().all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r')) {
+    let markdown = row.starts_with(b"|") && row.iter().all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r'));
+    // Round 8: a database client's grid (psql's `----+----`, MySQL's `+----+----+`), its rows
+    // with or without a leading `|`.
+    let grid = matches!(row.first(), Some(b'-' | b'+'))
+        && row.contains(&b'+')
+        && row.iter().all(|b| matches!(b, b'+' | b'-' | b' ' | b'\t' | b'\r'));
+    if !markdown && !grid {
         return;
     }
+    // Round 8: a column named like a secret (its last word) takes a UUID or hex token too,
+    // as a named value does; a `key_id` or bare `key` column of hashes still does not.
+    let gate = {
+        let w = checks::words(&String::from_utf8_lossy(name));
+        let last = w.last().map(String::as_str).unwrap_or("");
+        if SECRET_LAST.contains(&last) || SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
+            Gate::Named
+        } else {
+            Gate::Context
+        }
+    };
     for _ in 0..TABLE_ROWS {
         if next >= n {
             return;
@@ -1416,7 +1434,7 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
         let mut c = next;
         skip_indent(bytes, &mut c, le);
         next = after;
-        if bytes.get(c) != Some(&b'|') {
+        if bytes.get(c) != Some(&b'|') && !(grid && memchr::memchr(b'|', &bytes[c..le]).is_some()) {
             return;
         }
         let mut cells = memchr::memchr_iter(b'|', &bytes[c..le]).map(|i| c + i);
@@ -1430,7 +1448,7 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
         }
         let (s, e) = strip_wrapping(bytes, s, e);
         if e > s && bytes[s..e].iter().all(|&c| is_token_byte(c)) {
-            consider_gated(bytes, r, s, e, Some(name), Gate::Context, out);
+            consider_gated(bytes, r, s, e, Some(name), gate, out);
         }
     }
 }
