@@ -18,6 +18,7 @@
 
 mod after;
 mod checks;
+mod labels;
 mod marker;
 mod net;
 mod position;

@@ -48,6 +48,10 @@ pub enum Matcher {
     /// Round 5: a Kubernetes `kind: Secret`'s `data:`/`stringData:` members, every value a
     /// secret by construction (YAML, plain or JSON-escaped; `scan::k8s_secret`).
     K8sSecret,
+    /// Round 8: a `Value` label whose name is on a `Name`/`Key`/`Property` label line at most
+    /// four lines above (`aws ssm get-parameter`, a Spring binding failure, `consul kv get
+    /// -detailed`; `labels::label_pair`).
+    LabelPair,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -627,6 +631,28 @@ pub const RULES: &[Rule] = &[
     tok("twitter_bearer_token", &["AAAAAAAAAAAAAAAAAAAA"], r"A{20,24}[A-Za-z0-9]{4,}%[A-Za-z0-9%]{30,}"),
     // Dropbox short-lived access tokens (`sl.` + 130+; `sl.u.` for the newer ones).
     with_fwd(tok("dropbox_token", &["sl."], r"sl\.(?:u\.)?[A-Za-z0-9_\-]{130,}"), 2048),
+    // AWS CodeArtifact authorization tokens: base64url of `{"ver":1,"isu":…` (about 1 KB:
+    // past a token rule's usual window), the password of `https://aws:<token>@…codeartifact…`
+    // and of `.npmrc`/`pip.conf` entries.
+    with_fwd(
+        open_right(tok("aws_codeartifact_token", &["eyJ2ZXIiOjEsImlzdSI6"], r"eyJ2ZXIiOjEsImlzdSI6[A-Za-z0-9_\-.=]{60,}")),
+        4096,
+    ),
+    // Develocity (Gradle Enterprise) access keys: `<server>=<key>` in `DEVELOCITY_ACCESS_KEY`
+    // (several `;`-separated), the key 40–64 lowercase letters and digits.
+    named(
+        "develocity_access_key",
+        &["develocity", "gradle_enterprise", "GRADLE_ENTERPRISE"],
+        r#"(?i:develocity|gradle_enterprise)[_\-.]?(?i:access)[_\-.]?(?i:key)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?(?:[A-Za-z0-9.\-]+=[a-z0-9]{40,64};)*[A-Za-z0-9.\-]+=(?P<s>[a-z0-9]{40,64})"#,
+    ),
+    // A wallet's BIP-39 mnemonic (its seed: 12–24 lowercase words) under a name saying so
+    // (`MNEMONIC`, `SEED_PHRASE`, `recovery_phrase`): words, which the assignment gate reads
+    // as prose.
+    named(
+        "mnemonic_phrase",
+        &["mnemonic", "seed_phrase", "seed phrase", "recovery_phrase", "recovery phrase", "seed_words"],
+        r#"(?i:mnemonic|seed[_\-. ]?phrase|recovery[_\-. ]?phrase|seed[_\-. ]?words)(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})"#,
+    ),
     // A private key outside PEM: the base64 of its DER, one line (an Apple `.p8` pasted into a
     // variable, a GitHub App key without its armour): PKCS#8 RSA and EC, PKCS#1 RSA, SEC1 EC,
     // Ed25519. A public key's DER (`…AAOCAQ8A…`, a BIT STRING) never starts so.
@@ -1194,6 +1220,19 @@ pub const RULES: &[Rule] = &[
         keywords: &[],
         matcher: Matcher::Sibling,
         gate: Gate::Assignment,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Round 8: a `Value` label under a `Name`/`Key`/`Property` label (`labels.rs`).
+    Rule {
+        kind: "assignment",
+        anchors: &["\"Value\"", "Value:", "Value "],
+        keywords: &[],
+        matcher: Matcher::LabelPair,
+        gate: Gate::Structured,
         back: 0,
         fwd: 0,
         left: false,
@@ -1824,6 +1863,7 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
             Matcher::Pair => r#"[\[(,]\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}""#.to_string(),
             Matcher::K8sSecret => r"kind: Secret".to_string(),
+            Matcher::LabelPair => r#"^[ \t]*"?Value"?[ \t]*:?[ \t]+"?[^\s"]{6,}"#.to_string(),
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })
         .collect()

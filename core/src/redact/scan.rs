@@ -20,6 +20,7 @@ use regex_automata::{Input, PatternID};
 
 use super::after;
 use super::checks;
+use super::labels;
 use super::marker;
 use super::net;
 use super::position;
@@ -89,6 +90,7 @@ fn check_of(rule: &Rule) -> Check {
             | Matcher::Vendor
             | Matcher::Pair
             | Matcher::K8sSecret
+            | Matcher::LabelPair
     ) {
         Check::Hand
     } else if rule.kind == "prose_secret" && !rule.keywords.is_empty() {
@@ -286,6 +288,13 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         // HAR's `cookies`): random values only (round 6).
                         consider_gated(bytes, r, s, e, Some(b"session_token"), Gate::Context, &mut candidates);
                     }
+                }
+            }
+            Matcher::LabelPair => {
+                if let Some(((ns, ne), (s, e))) = labels::label_pair(bytes, a, b)
+                    && secretish(&bytes[ns..ne])
+                {
+                    consider(bytes, r, s, e, Some(&bytes[ns..ne]), &mut candidates);
                 }
             }
             Matcher::HeaderList => header_list(bytes, r, b, &mut candidates),
