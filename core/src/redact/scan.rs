@@ -1174,6 +1174,35 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
         }
         return;
     }
+    // Round 8: a mapping under a plural secret name (`api_keys:` / `cohere: …`, `"tokens":
+    // {"github": "…"}`): each leaf, gated by the name in the singular.
+    let lower = bytes[a.saturating_sub(64)..ne].to_ascii_lowercase();
+    if [&b"keys"[..], b"tokens", b"secrets", b"passwords", b"credentials"].iter().any(|w| lower.ends_with(w)) {
+        let items = position::map_items(bytes, ne);
+        if !items.is_empty() {
+            let Some(ns) = secret_name_start(bytes, a, ne) else { return };
+            let name = &bytes[ns..ne - 1];
+            for ((ks, ke), (s, e)) in items {
+                // A leaf named for itself is its own name's (`algoliaSearchKey`, `appId`: the
+                // generic rules gate it); a leaf named for a service or a user (`cohere`,
+                // `admin`) is the collection's.
+                let key = &bytes[ks..ke];
+                let w = checks::words(&String::from_utf8_lossy(key));
+                let own = secretish(key)
+                    || w.last().is_some_and(|l| {
+                        matches!(
+                            l.as_str(),
+                            "id" | "ids" | "url" | "uri" | "host" | "user" | "username" | "name" | "region" | "email"
+                                | "endpoint" | "port" | "account" | "project" | "org"
+                        )
+                    });
+                if !own {
+                    consider_gated(bytes, r, s, e, Some(name), Gate::Assignment, out);
+                }
+            }
+            return;
+        }
+    }
     let mut p = ne;
     // Closing quotes (plain or escaped) and Markdown emphasis.
     while p < n.min(ne + 6) && matches!(bytes[p], b'"' | b'\'' | b'\\' | b'*' | b'`') {
