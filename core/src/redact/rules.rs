@@ -877,6 +877,26 @@ pub const RULES: &[Rule] = &[
         right: true,
         pre: Pre::Auto,
     },
+    // A value piped into a secret store: `echo … | gh secret set NAME`, `| wrangler secret put`,
+    // `| docker secret create`, `| vercel env add`, `| fly secrets import`, `| kubectl create
+    // secret`, `| gcloud secrets create/versions add`, `| az keyvault secret set`, `| vault kv
+    // put`, `| pass insert`; gated as a password (a UUID or a number is not taken).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["secret set", "secret put", "secret create", "secrets set", "secrets import", "env add", "secrets create", "versions add", "kv put", "pass insert", "create secret"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:\\?["']%s(?:\\\\?n)?\\?["'][ \t]+)?(?:\\?["'])?"#,
+            r#"(?P<s>[^\s"'\\|;&]{6,512})(?:\\?["'])?[ \t]*\|[ \t]*(?:[^|\n]{0,40}?[ \t])?"#,
+            r#"(?:gh secret set|(?:wrangler|wrangler pages) secret put|docker secret create|vercel env add|netlify env:set|fly(?:ctl)? secrets (?:set|import)|kubectl create secret|gcloud secrets (?:create|versions add)|az keyvault secret set|vault kv put|pass insert|supabase secrets set)"#
+        )),
+        gate: Gate::Password,
+        back: 600,
+        fwd: 16,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
     // An Erlang distribution cookie (RabbitMQ `RABBITMQ_ERLANG_COOKIE`, `erl -setcookie`):
     // 20 capital letters, which the assignment gate reads as a word.
     named(
