@@ -67,7 +67,10 @@ fn value_after(bytes: &[u8], b: usize, json: bool) -> Option<(usize, usize)> {
         p += 1;
     }
     let s = p;
-    while p < n && p - s < 4096 && !matches!(bytes[p], b'\n' | b'\r' | b'"' | b'\'') && (quote || !matches!(bytes[p], b' ' | b'\t' | b','))
+    while p < n
+        && p - s < 4096
+        && !matches!(bytes[p], b'\n' | b'\r' | b'"' | b'\'')
+        && (quote || !matches!(bytes[p], b' ' | b'\t' | b','))
     {
         p += 1;
     }

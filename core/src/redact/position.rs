@@ -296,7 +296,8 @@ pub(super) fn map_items(bytes: &[u8], ne: usize) -> Vec<(Range, Range)> {
             break;
         }
         let Some(colon) = memchr::memchr(b':', &bytes[c..le]).map(|i| c + i) else { break };
-        if !bytes[c..colon].iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'"' | b'\'')) {
+        if !bytes[c..colon].iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'"' | b'\''))
+        {
             break;
         }
         let mut vs = colon + 1;

@@ -56,7 +56,10 @@ pub(super) fn is_sealed(v: &str) -> bool {
         && let Some((nonce, body)) = rest.split_once(':')
         && (12..=24).contains(&nonce.len())
         && !body.is_empty()
-        && nonce.bytes().chain(body.bytes()).all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b':'))
+        && nonce
+            .bytes()
+            .chain(body.bytes())
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b':'))
     {
         return true;
     }
@@ -81,7 +84,9 @@ pub(super) fn is_public_value(v: &str) -> bool {
 
 /// A minisign public key: base64 of 42 bytes starting `Ed` (its secret key is 158 bytes).
 fn minisign_public_key(b: &[u8]) -> bool {
-    b.len() == 56 && b.starts_with(b"RW") && checks::decode_base64(b).is_some_and(|d| d.len() == 42 && d.starts_with(b"Ed"))
+    b.len() == 56
+        && b.starts_with(b"RW")
+        && checks::decode_base64(b).is_some_and(|d| d.len() == 42 && d.starts_with(b"Ed"))
 }
 
 /// A name (its words, as `checks::words` splits them) for a value public by design: a Pusher

@@ -574,7 +574,11 @@ pub const RULES: &[Rule] = &[
     // SonarQube/SonarCloud user, project and global analysis tokens: `squ_`/`sqp_`/`sqa_` + 40 hex.
     tok("sonarqube_token", &["squ_", "sqp_", "sqa_"], r"sq[upa]_[a-f0-9]{40}"),
     // Honeycomb ingest and management keys (`hcaik_`, `hcxik_`, `hcxmk_`, `hcxlk_`, `hcamk_`).
-    tok("honeycomb_key", &["hcaik_", "hcxik_", "hcxmk_", "hcxlk_", "hcamk_"], r"hc(?:aik|xik|xmk|xlk|amk)_[A-Za-z0-9]{20,}"),
+    tok(
+        "honeycomb_key",
+        &["hcaik_", "hcxik_", "hcxmk_", "hcxlk_", "hcamk_"],
+        r"hc(?:aik|xik|xmk|xlk|amk)_[A-Za-z0-9]{20,}",
+    ),
     // HubSpot private-app and personal access tokens: `pat-<region>-<uuid>`.
     tok(
         "hubspot_token",
@@ -594,7 +598,7 @@ pub const RULES: &[Rule] = &[
     // Deploy (`ddp_`), Honeybadger (`hbp_`), Linear OAuth (`lin_oauth_`), Databricks OAuth
     // secrets (`dose` + 32 hex), PostHog personal and project-secret keys (`phx_`, `phs_`; its
     // `phc_` project key is public by design).
-    with_fwd(mixed(tok("resend_key", &["re_"], r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}")), 40),
+    with_fwd(mixed(tok("resend_key", &["re_"], r"re_[A-Za-z0-9]{8,10}_[A-Za-z0-9]{20,32}")), 40),
     mixed(tok("neon_key", &["napi_"], r"napi_[A-Za-z0-9]{40,}")),
     tok("together_key", &["tgp_v1_"], r"tgp_v1_[A-Za-z0-9_\-]{40,}"),
     mixed(tok("cerebras_key", &["csk-"], r"csk-[a-z0-9]{40,}")),
@@ -635,7 +639,11 @@ pub const RULES: &[Rule] = &[
     // past a token rule's usual window), the password of `https://aws:<token>@…codeartifact…`
     // and of `.npmrc`/`pip.conf` entries.
     with_fwd(
-        open_right(tok("aws_codeartifact_token", &["eyJ2ZXIiOjEsImlzdSI6"], r"eyJ2ZXIiOjEsImlzdSI6[A-Za-z0-9_\-.=]{60,}")),
+        open_right(tok(
+            "aws_codeartifact_token",
+            &["eyJ2ZXIiOjEsImlzdSI6"],
+            r"eyJ2ZXIiOjEsImlzdSI6[A-Za-z0-9_\-.=]{60,}",
+        )),
         4096,
     ),
     // Develocity (Gradle Enterprise) access keys: `<server>=<key>` in `DEVELOCITY_ACCESS_KEY`
@@ -656,20 +664,23 @@ pub const RULES: &[Rule] = &[
     // A private key outside PEM: the base64 of its DER, one line (an Apple `.p8` pasted into a
     // variable, a GitHub App key without its armour): PKCS#8 RSA and EC, PKCS#1 RSA, SEC1 EC,
     // Ed25519. A public key's DER (`…AAOCAQ8A…`, a BIT STRING) never starts so.
-    with_back(with_fwd(
-        tok(
-            "private_key",
-            &[
-                "IBADANBgkqhkiG9w0BAQEFAASC",
-                "IBAAKCA",
-                "AgEAMBMGByqGSM49AgEGCCqGSM49AwEHB",
-                "MHcCAQEEI",
-                "MC4CAQAwBQYDK2VwBCIEI",
-            ],
-            r"(?:MII[A-Za-z0-9+/]{2}IBADANBgkqhkiG9w0BAQEFAASC|MII[A-Za-z0-9+/]{2}IBAAKCA[Qg]EA|MIG[HT]AgEAMBMGByqGSM49AgEGCCqGSM49AwEHB|MHcCAQEEI|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/]{20,}={0,2}",
+    with_back(
+        with_fwd(
+            tok(
+                "private_key",
+                &[
+                    "IBADANBgkqhkiG9w0BAQEFAASC",
+                    "IBAAKCA",
+                    "AgEAMBMGByqGSM49AgEGCCqGSM49AwEHB",
+                    "MHcCAQEEI",
+                    "MC4CAQAwBQYDK2VwBCIEI",
+                ],
+                r"(?:MII[A-Za-z0-9+/]{2}IBADANBgkqhkiG9w0BAQEFAASC|MII[A-Za-z0-9+/]{2}IBAAKCA[Qg]EA|MIG[HT]AgEAMBMGByqGSM49AgEGCCqGSM49AwEHB|MHcCAQEEI|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/]{20,}={0,2}",
+            ),
+            4096,
         ),
-        4096,
-    ), 5),
+        5,
+    ),
     // A JWT is matched whole or not at all: an access token from Azure or Google is 1–3 KB, far
     // past a token rule's usual reach (session 12: a bare `az account get-access-token` output
     // was stored). `eyJ` is rare enough in other text that a wide window costs nothing.
@@ -883,10 +894,22 @@ pub const RULES: &[Rule] = &[
     // put`, `| pass insert`; gated as a password (a UUID or a number is not taken).
     Rule {
         kind: "cli_secret",
-        anchors: &["secret set", "secret put", "secret create", "secrets set", "secrets import", "env add", "secrets create", "versions add", "kv put", "pass insert", "create secret"],
+        anchors: &[
+            "secret set",
+            "secret put",
+            "secret create",
+            "secrets set",
+            "secrets import",
+            "env add",
+            "secrets create",
+            "versions add",
+            "kv put",
+            "pass insert",
+            "create secret",
+        ],
         keywords: &[],
         matcher: Matcher::Regex(concat!(
-            r#"(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:\\?["']%s(?:\\\\?n)?\\?["'][ \t]+)?(?:\\?["'])?"#,
+            r#"(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:(?:\\?["'])?%s(?:\\\\?n)?(?:\\?["'])?[ \t]+)?(?:\\?["'])?"#,
             r#"(?P<s>[^\s"'\\|;&]{6,512})(?:\\?["'])?[ \t]*\|[ \t]*(?:[^|\n]{0,40}?[ \t])?"#,
             r#"(?:gh secret set|(?:wrangler|wrangler pages) secret put|docker secret create|vercel env add|netlify env:set|fly(?:ctl)? secrets (?:set|import)|kubectl create secret|gcloud secrets (?:create|versions add)|az keyvault secret set|vault kv put|pass insert|supabase secrets set)"#
         )),

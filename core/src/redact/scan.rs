@@ -1192,8 +1192,20 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
                     || w.last().is_some_and(|l| {
                         matches!(
                             l.as_str(),
-                            "id" | "ids" | "url" | "uri" | "host" | "user" | "username" | "name" | "region" | "email"
-                                | "endpoint" | "port" | "account" | "project" | "org"
+                            "id" | "ids"
+                                | "url"
+                                | "uri"
+                                | "host"
+                                | "user"
+                                | "username"
+                                | "name"
+                                | "region"
+                                | "email"
+                                | "endpoint"
+                                | "port"
+                                | "account"
+                                | "project"
+                                | "org"
                         )
                     });
                 if !own {
@@ -1238,6 +1250,8 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             }
         }
         Some(b'|') => Opens::Table,
+        // Round 8: a grid's last column (`… | api_key` ending its line).
+        _ if at_eol(bytes, p) && last_cell(bytes, a) => Opens::Table,
         _ if at_eol(bytes, p) && p == ne => Opens::Wrapped,
         _ => match prose_label_end(bytes, ne) {
             Some(e) => {
@@ -1476,7 +1490,9 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
             return;
         }
         let mut cells = memchr::memchr_iter(b'|', &bytes[c..le]).map(|i| c + i);
-        let (Some(open), Some(close)) = (cells.nth(column - 1), cells.next()) else { continue };
+        let Some(open) = cells.nth(column - 1) else { continue };
+        // A grid's last column has no closing `|` (round 8).
+        let close = cells.next().unwrap_or(le);
         let (mut s, mut e) = (open + 1, close);
         while s < e && matches!(bytes[s], b' ' | b'\t') {
             s += 1;
@@ -1489,6 +1505,13 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
             consider_gated(bytes, r, s, e, Some(name), gate, out);
         }
     }
+}
+
+/// A name at `a` that is a table's last cell: ` | ` between it and its line's start.
+fn last_cell(bytes: &[u8], a: usize) -> bool {
+    let ls = memchr::memrchr(b'\n', &bytes[a.saturating_sub(400)..a])
+        .map_or(a.saturating_sub(400), |i| a.saturating_sub(400) + i + 1);
+    memchr::memmem::find(&bytes[ls..a], b" | ").is_some()
 }
 
 /// Words of a vendor's sentence that name its secret.
@@ -1753,6 +1776,8 @@ fn loose(v: &str, name: Option<&str>) -> bool {
         && name != Some(v)
         && !v.bytes().all(|b| b.is_ascii_digit())
         && !checks::is_placeholder(v)
+        // Round 8: a verifier or a ciphertext (`PASSWORD 'SCRAM-SHA-256$…'` in a dump).
+        && !public::is_sealed(v)
         && !["pass", "pwd", "user", "username", "root", "admin", "guest", "none", "null", "test"]
             .contains(&v.to_ascii_lowercase().as_str())
 }

@@ -937,7 +937,7 @@ fn long_values_and_dotted_one_case_tokens_are_caught() {
 #[test]
 fn a_snowflake_bot_token_is_caught_by_its_structure() {
     let token = "OTEyMzQ1Njc4OTAxMjM0NTY3.Gh4kQz.Zr8Lm2Pw9Rt4Vz8Kb3Nc6Hd1Fg5Js0TyXq";
-    let text = format!("$ printf %s '{token}' | flyctl secrets set --stage\n");
+    let text = format!("$ printf %s '{token}' | tee /run/keys/bot\n");
     assert_caught(&[(text.clone(), "high_entropy", "OTEyMzQ1Njc4"), (text, "high_entropy", "Zr8Lm2Pw9R")]);
     // A chat server's access token pasted into a message, no name beside it.
     assert_caught(&[(
@@ -964,4 +964,121 @@ fn the_rule_table_compiles_as_one_ripgrep_pattern() {
         .configure(regex_automata::meta::Regex::config().nfa_size_limit(None))
         .build(&joined)
         .unwrap_or_else(|e| panic!("the rule table as one pattern: {e}"));
+}
+
+/// Round 8: vendor formats the table did not know, each phrased unlike any corpus line
+/// (values built from parts where a scanner might stop a push).
+#[test]
+fn eighth_round_vendor_formats_are_caught() {
+    let r40 = "Qm7Wz2Lk9Xt4Vb8Nc3Hd6Jf1Gs5Ka0Pe7Ru2Yi9T";
+    let hex40 = "4f0a9c2e7b1d83564f0a9c2e7b1d8356af09c2e7";
+    let uuid = "3f6b2c1d-8e9a-4b7c-9d0e-1f2a3b4c5d6e";
+    let b64 = "Qm9yZWFsaXMtdGVzdC12YWx1ZS1ub3QtYS1rZXktYXQtYWxsLTIwMjY";
+    let cases: Vec<(String, &str, &str)> = vec![
+        (format!("cf: {}{r40}a1b2c3d4\n", "cfut_"), "cloudflare_token", &r40[..12]),
+        (format!("join with {}-kRt7Pq2Lm9Zx-{r40}\n", "tskey-auth"), "tailscale_key", &r40[..12]),
+        (format!("scanner uses {}{hex40}\n", "squ_"), "sonarqube_token", &hex40[..12]),
+        (format!("{}{r40}abc\n", "hcaik_"), "honeycomb_key", &r40[..12]),
+        (format!("crm {}-{uuid}\n", "pat-na1"), "hubspot_token", &uuid[..12]),
+        (format!("dbt job token {}{r40}\n", "dbtc_"), "dbt_cloud_token", &r40[..12]),
+        (format!("{}{b64}\n", "ABSKQmVkcm9ja0FQSUtleS"), "aws_bedrock_key", &b64[..12]),
+        ("mailer re_Zq81Lk4W_Tm7Xp2Nc9Vb3Hd6Jf1Gs5Ka0P\n".into(), "resend_key", "Tm7Xp2Nc9Vb3"),
+        (format!("{}{r40}\n", "napi_"), "neon_key", &r40[..12]),
+        (format!("{}{r40}\n", "phx_"), "posthog_key", &r40[..12]),
+        (format!("support bot: {}{b64}=\n", "dG9rOj"), "intercom_token", &b64[..12]),
+        (format!("{}{b64}\n", "eyJrIjoi"), "grafana_token", &b64[..12]),
+        (format!("flag sdk {}-{uuid}\n", "sdk"), "launchdarkly_key", &uuid[..12]),
+        ("A3-QX7K2M-9WZ4LT-8RN3P-VB6HD-2JF5G-K0PE7\n".into(), "onepassword_token", "QX7K2M-9WZ4LT"),
+        (format!("sf 00D5e000000AbCd!AQ{r40}{r40}{r40}\n"), "salesforce_token", &r40[..12]),
+        (format!("X bearer AAAAAAAAAAAAAAAAAAAAAQm7Wz%2B{r40}%3D{r40}\n"), "twitter_bearer_token", &r40[..12]),
+        // A private key as one line of base64 DER, its armour gone.
+        (
+            format!("APNS_KEY_BODY MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg{b64}{r40}\n"),
+            "private_key",
+            &b64[..12],
+        ),
+        (format!("registry pw {}{b64}{b64}{b64}\n", "eyJ2ZXIiOjEsImlzdSI6"), "aws_codeartifact_token", &b64[..12]),
+        (
+            format!(
+                "export DEVELOCITY_ACCESS_KEY=ge.corp.example=k{}\n",
+                &"abcd1234efgh5678ijkl9012mnop3456qrst7890"[..39]
+            ),
+            "develocity_access_key",
+            "abcd1234efgh5678",
+        ),
+    ];
+    assert_caught(&cases);
+    // A public key's DER (a BIT STRING) is not a private key's.
+    let text = format!("pub MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA{b64}\n");
+    assert!(run(&text).hits.iter().all(|h| h.kind != "private_key"), "{text}");
+}
+
+/// Round 8: a command, a label or a collection names the value.
+#[test]
+fn eighth_round_values_named_by_a_command_a_label_or_a_collection_are_caught() {
+    let cases: Vec<(String, &str, &str)> = vec![
+        // CI logging commands.
+        ("run: echo \"::add-mask::Pq4Lz8Wm2Rk7\"\n".into(), "ci_secret", "Pq4Lz8Wm2Rk7"),
+        ("##vso[task.setsecret]Tn5Vx9Pc4Jd6\n".into(), "ci_secret", "Tn5Vx9Pc4Jd6"),
+        ("echo '##vso[task.setvariable variable=NUGET_API_KEY]kq7wz2lm9xt4vb8nc3hd6jf1'\n".into(), "ci_secret", "kq7wz2lm9xt4"),
+        // A vendor CLI's token flag or positional token, a UUID too.
+        ("+ ./codecov-linux -f out.xml -t 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f\n".into(), "cli_secret", "0c1d2e3f-4a5b"),
+        ("$ snyk auth 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n".into(), "cli_secret", "9a8b7c6d-5e4f"),
+        ("doctl auth init --context ci -t 9c2e7b1d83564f0a9c2e7b1d83564f0a\n".into(), "cli_secret", "9c2e7b1d83564f0a"),
+        // A value piped into a secret store.
+        ("printf %s 'Harbor-Kettle-77' | npx wrangler secret put SMTP_PASS\n".into(), "cli_secret", "Harbor-Kettle-77"),
+        ("echo -n Zr7Kq2Lm9Xw4 | gh secret set DEPLOY_TOKEN -R org/app\n".into(), "cli_secret", "Zr7Kq2Lm9Xw4"),
+        // Vocabulary.
+        ("RABBITMQ_ERLANG_COOKIE: QWERTYUIOPASDFGHJKLZ\n".into(), "erlang_cookie", "QWERTYUIOPASDFGHJKLZ"),
+        (
+            "WALLET_SEED_PHRASE=\"maple river stone cloud apple orbit lemon tiger piano velvet ocean candle\"\n".into(),
+            "mnemonic_phrase",
+            "maple river stone",
+        ),
+        // A `Value` label under its name's label.
+        (
+            "  Key: billing/live/partner_token\n  Flags: 0\n  Value: Wq3Lz8Km2Rt7Vn5X\n".into(),
+            "assignment",
+            "Wq3Lz8Km2Rt7Vn5X",
+        ),
+        (
+            "Failed to bind properties under 'mail'\n    Property: mail.smtp.password\n    Value: \"Otter-Lamp-4417\"\n".into(),
+            "assignment",
+            "Otter-Lamp-4417",
+        ),
+        // A database client's grid: a secret-named column's UUID cells.
+        (
+            " id | vendor  | access_token\n----+---------+--------------------------------------\n  4 | relay   | 7b6a5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d\n(1 row)\n".into(),
+            "assignment",
+            "7b6a5c4d-3e2f",
+        ),
+        // The leaves of a collection of secrets.
+        ("api_tokens:\n  weather: Hq3Lz8Wm2Rk7Tn5Vx9Pc\n  maps: Lm9Qx2Wr7Tz4Kp8Vn3Hb\n".into(), "assignment", "Lm9Qx2Wr7Tz4"),
+        ("{\"passwords\": {\"replica\": \"Quartz-Pillow-93\"}}\n".into(), "assignment", "Quartz-Pillow-93"),
+    ];
+    assert_caught(&cases);
+}
+
+/// Round 8's near-misses: verifiers, ciphertexts, public keys and ids, named leaves and
+/// columns that are not secrets.
+#[test]
+fn eighth_round_near_misses_stay() {
+    for text in [
+        "CREATE ROLE app LOGIN PASSWORD 'SCRAM-SHA-256$4096:Zm9vYmFyYmF6cXV4$Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0Q=:Xp2Lm8Vn4Tz7Kq1Wb5Hc9Jd3Fg6Rs0A='",
+        "userPassword: {SSHA}Xk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0Q",
+        "db_password: ENC[AES256_GCM,data:Qk3mP9qLw2Rt7Yv5,iv:Bn8Cz1Dh4Fj6Gk0QXp2Lm8Vn4Tz7Kq1W=,tag:Hc9Jd3Fg6Rs0A==,type:str]",
+        "  app:apiToken:\n    secure: v1:Hc9Jd3Fg6Rs0AbCd:Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0QXp2Lm8Vn4",
+        "<password>{Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0QXp2Lm8Vn4Tz7=}</password>",
+        "NEXT_PUBLIC_ANALYTICS_KEY=phc_Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0QXp2Lm8Vn4",
+        "VITE_PUSHER_APP_KEY=9c2e7b1d83564f0a9c2e",
+        "token_accessor    Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh",
+        "\"InstrumentationKey\": \"5d8e2c1a-7b3f-4e9a-a1c2-3d4e5f6a7b8c\"",
+        "GOOGLE_CLIENT_KEY = \"812345678901-a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6.apps.googleusercontent.com\"",
+        "api_keys:\n  searchKey: 9c2e7b1d83564f0a9c2e7b1d83564f0a\n  appId: K3MP9QLW2R\n  docs_url: https://docs.example.test/keys",
+        " id | key_id                               | created_at\n----+--------------------------------------+-----------\n  1 | 7b6a5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d | 2026-01-02",
+        "Name: build/cache\nValue: eu-west-1-cache-tier",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
 }
