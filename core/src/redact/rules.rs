@@ -148,6 +148,9 @@ pub enum Pre {
     /// Round 7: a secret word inside a comment closing a value's line
     /// (`after::trailing_plausible`).
     Trailing,
+    /// Round 8: a short anchor frequent inside words (`re_` in `store_`): it must start its
+    /// token before the window is opened (`checks::left_boundary`).
+    Boundary,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -177,6 +180,12 @@ const fn with_fwd(mut r: Rule, fwd: u16) -> Rule {
 
 const fn mixed(mut r: Rule) -> Rule {
     r.gate = Gate::TokenMixed;
+    r
+}
+
+/// Round 8: the anchor must start its token (`Pre::Boundary`).
+const fn bounded(mut r: Rule) -> Rule {
+    r.pre = Pre::Boundary;
     r
 }
 
@@ -598,14 +607,14 @@ pub const RULES: &[Rule] = &[
     // Deploy (`ddp_`), Honeybadger (`hbp_`), Linear OAuth (`lin_oauth_`), Databricks OAuth
     // secrets (`dose` + 32 hex), PostHog personal and project-secret keys (`phx_`, `phs_`; its
     // `phc_` project key is public by design).
-    with_fwd(mixed(tok("resend_key", &["re_"], r"re_[A-Za-z0-9]{8,10}_[A-Za-z0-9]{20,32}")), 40),
+    bounded(with_fwd(mixed(tok("resend_key", &["re_"], r"re_[A-Za-z0-9]{8,10}_[A-Za-z0-9]{20,32}")), 40)),
     mixed(tok("neon_key", &["napi_"], r"napi_[A-Za-z0-9]{40,}")),
     tok("together_key", &["tgp_v1_"], r"tgp_v1_[A-Za-z0-9_\-]{40,}"),
-    mixed(tok("cerebras_key", &["csk-"], r"csk-[a-z0-9]{40,}")),
+    bounded(mixed(tok("cerebras_key", &["csk-"], r"csk-[a-z0-9]{40,}"))),
     mixed(tok("deno_deploy_token", &["ddp_", "ddw_"], r"dd[pw]_[A-Za-z0-9]{36}")),
     mixed(tok("honeybadger_token", &["hbp_"], r"hbp_[A-Za-z0-9]{36}")),
     tok("linear_key", &["lin_oauth_"], r"lin_oauth_[a-f0-9]{64}"),
-    with_fwd(mixed(tok("databricks_token", &["dose"], r"dose[a-f0-9]{32}")), 40),
+    bounded(with_fwd(mixed(tok("databricks_token", &["dose"], r"dose[a-f0-9]{32}")), 40)),
     mixed(tok("posthog_key", &["phx_", "phs_"], r"ph[xs]_[A-Za-z0-9]{40,}")),
     // Intercom access tokens: base64 of `tok:…` (`dG9rO…`).
     tok("intercom_token", &["dG9rO"], r"dG9rO[A-Za-z0-9+/]{40,}={0,2}"),
@@ -614,27 +623,27 @@ pub const RULES: &[Rule] = &[
     // Salesforce access and session ids: `<15- or 18-character org id>!AQ…`.
     with_back(tok("salesforce_token", &["!AQ"], r"00D[A-Za-z0-9]{12,15}!AQ[A-Za-z0-9._]{80,}"), 18),
     // LaunchDarkly server-side SDK keys and API access tokens: `sdk-`/`api-` + UUID.
-    with_fwd(
+    bounded(with_fwd(
         tok(
             "launchdarkly_key",
             &["sdk-", "api-"],
             r"(?:sdk|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
         ),
         48,
-    ),
+    )),
     // Paddle Billing API keys, Checkout.com sandbox secret keys, Akamai EdgeGrid tokens,
     // Octopus Deploy API keys.
     tok("paddle_key", &["pdl_"], r"pdl_(?:live|sdbx)_apikey_[A-Za-z0-9_]{20,}"),
     mixed(tok("checkout_key", &["sk_sbox_"], r"sk_sbox_[a-z0-9]{20,}")),
     mixed(tok("akamai_token", &["akab-"], r"akab-[a-z0-9]{16}-[a-z0-9]{16}")),
-    with_fwd(mixed(tok("octopus_key", &["API-"], r"API-[A-Z0-9]{25,32}")), 40),
+    bounded(with_fwd(mixed(tok("octopus_key", &["API-"], r"API-[A-Z0-9]{25,32}")), 40)),
     // 1Password account Secret Keys (`A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX`).
-    mixed(tok("onepassword_token", &["A3-"], r"A3-[A-Z0-9]{6}-[A-Z0-9]{6}(?:-[A-Z0-9]{5}){4}")),
+    bounded(mixed(tok("onepassword_token", &["A3-"], r"A3-[A-Z0-9]{6}-[A-Z0-9]{6}(?:-[A-Z0-9]{5}){4}"))),
     // X (Twitter) app bearer tokens: 21+ `A`s, then URL-encoded base64 (`%2B`, `%3D`), which
     // base64 of binary zeros (an image) never holds.
     tok("twitter_bearer_token", &["AAAAAAAAAAAAAAAAAAAA"], r"A{20,24}[A-Za-z0-9]{4,}%[A-Za-z0-9%]{30,}"),
     // Dropbox short-lived access tokens (`sl.` + 130+; `sl.u.` for the newer ones).
-    with_fwd(tok("dropbox_token", &["sl."], r"sl\.(?:u\.)?[A-Za-z0-9_\-]{130,}"), 2048),
+    bounded(with_fwd(tok("dropbox_token", &["sl."], r"sl\.(?:u\.)?[A-Za-z0-9_\-]{130,}"), 2048)),
     // AWS CodeArtifact authorization tokens: base64url of `{"ver":1,"isu":…` (about 1 KB:
     // past a token rule's usual window), the password of `https://aws:<token>@…codeartifact…`
     // and of `.npmrc`/`pip.conf` entries.

@@ -67,6 +67,8 @@ enum Check {
     Literal,
     /// Round 7: a secret word in a comment closing a value's line (`after::trailing_plausible`).
     Trailing,
+    /// Round 8: a short anchor that starts its token (`checks::left_boundary`).
+    Boundary,
 }
 
 fn check_of(rule: &Rule) -> Check {
@@ -75,6 +77,7 @@ fn check_of(rule: &Rule) -> Check {
         Pre::Jaas => return Check::Jaas,
         Pre::Literal => return Check::Literal,
         Pre::Trailing => return Check::Trailing,
+        Pre::Boundary => return Check::Boundary,
         _ => {}
     }
     if let Matcher::PrivateKey = rule.matcher {
@@ -241,6 +244,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                 Check::Jaas => position::jaas_plausible(bytes, m.start()),
                 Check::Literal => literal_plausible(bytes, m.end()),
                 Check::Trailing => after::trailing_plausible(bytes, m.start()),
+                Check::Boundary => checks::left_boundary(bytes, m.start()),
                 Check::Generic => {
                     let look = *generic.get_or_insert_with(|| plausible(bytes, m.end()));
                     match (look, RULES[r as usize].pre) {
@@ -252,7 +256,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         (Some(l), Pre::KeyValue) => l.op == Op::KeyValue,
                         (Some(l), Pre::Call) => l.op == Op::Call,
                         (Some(l), Pre::Kwarg) => l.op == Op::Assign && kwarg_before(bytes, m.start()),
-                        (Some(_), Pre::Directive | Pre::Jaas | Pre::Literal | Pre::Trailing) => false,
+                        (Some(_), Pre::Directive | Pre::Jaas | Pre::Literal | Pre::Trailing | Pre::Boundary) => false,
                     }
                 }
             };
@@ -1176,8 +1180,9 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
     }
     // Round 8: a mapping under a plural secret name (`api_keys:` / `cohere: …`, `"tokens":
     // {"github": "…"}`): each leaf, gated by the name in the singular.
-    let lower = bytes[a.saturating_sub(64)..ne].to_ascii_lowercase();
-    if [&b"keys"[..], b"tokens", b"secrets", b"passwords", b"credentials"].iter().any(|w| lower.ends_with(w)) {
+    let tail = &bytes[a.saturating_sub(64)..ne];
+    let plural = |w: &[u8]| tail.len() >= w.len() && tail[tail.len() - w.len()..].eq_ignore_ascii_case(w);
+    if [&b"keys"[..], b"tokens", b"secrets", b"passwords", b"credentials"].iter().any(|w| plural(w)) {
         let items = position::map_items(bytes, ne);
         if !items.is_empty() {
             let Some(ns) = secret_name_start(bytes, a, ne) else { return };
