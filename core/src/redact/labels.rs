@@ -10,8 +10,12 @@
 //! property's dotted name) is the name, which must read as a secret's. The value is gated by
 //! `scan` as a structured pair's (`Gate::Structured`).
 //!
+//! And a **comment line naming the line below** (`# admin password for the console` over
+//! `ADMIN = "…"`): the comment's words up to its secret word are the name of the next line's
+//! value when that line's own name says nothing (`comment_above`).
+//!
 //! Not for: `key`/`value` siblings on one line or the next (`scan::sibling_value`), a name and
-//! its value on one line (the generic rules').
+//! its value on one line (the generic rules'), a comment closing the value's line (`after.rs`).
 
 /// Lines above a `Value` label its name's label may be.
 const LINES: usize = 4;
@@ -115,6 +119,79 @@ fn label_name(bytes: &[u8], start: usize, len: usize, json: bool) -> Option<(usi
     (p > s + seg).then_some((s + seg, p))
 }
 
+/// How far back a secret word may be from its comment line's start.
+const COMMENT_REACH: usize = 120;
+
+/// At a secret word `a..b` in a comment line (`#`, `//`, `--`, `;` after indentation): the
+/// comment's words before and including the word (the name), and the value of the next line
+/// when it is an assignment (`NAME = …`, `name: …`) whose name holds no secret word (those are
+/// the generic rules') and whose value is one token.
+pub(super) fn comment_above(bytes: &[u8], a: usize, b: usize) -> Option<((usize, usize), (usize, usize))> {
+    let lo = a.saturating_sub(COMMENT_REACH);
+    let ls = memchr::memrchr(b'\n', &bytes[lo..a]).map(|i| lo + i + 1).or((lo == 0).then_some(0))?;
+    let mut c = ls;
+    while c < a && matches!(bytes[c], b' ' | b'\t') {
+        c += 1;
+    }
+    let marker = match &bytes[c..a] {
+        [b'#', b' ', ..] => 2,
+        [b'/', b'/', b' ', ..] | [b'-', b'-', b' ', ..] => 3,
+        [b';', b' ', ..] => 2,
+        _ => return None,
+    };
+    let name = (c + marker, b);
+    // The comment's line ends; the next line is the value's.
+    let le = a + memchr::memchr(b'\n', &bytes[a..bytes.len().min(a + 200)])?;
+    let ns = le + 1;
+    let ne = bytes.len().min(ns + 400);
+    let next = &bytes[ns..ne];
+    let nl = memchr::memchr(b'\n', next).unwrap_or(next.len());
+    let line = &next[..nl];
+    let mut p = line.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    let start = p;
+    while p < line.len() && (line[p].is_ascii_alphanumeric() || matches!(line[p], b'_' | b'-' | b'.')) {
+        p += 1;
+    }
+    let key = &line[start..p];
+    if key.is_empty() || key.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let lower = key.to_ascii_lowercase();
+    if ["pass", "pwd", "secret", "token", "key", "cred", "auth"]
+        .iter()
+        .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some())
+    {
+        return None;
+    }
+    while p < line.len() && matches!(line[p], b' ' | b'\t' | b'"' | b'\'') {
+        p += 1;
+    }
+    if !matches!(line.get(p), Some(b'=' | b':')) {
+        return None;
+    }
+    p += 1;
+    while p < line.len() && matches!(line[p], b' ' | b'\t') {
+        p += 1;
+    }
+    let quote = matches!(line.get(p), Some(b'"' | b'\''));
+    if quote {
+        p += 1;
+    }
+    let vs = p;
+    while p < line.len() && !matches!(line[p], b'"' | b'\'' | b' ' | b'\t' | b'\r' | b',' | b';') {
+        p += 1;
+    }
+    // One token, closing the line (or its quote).
+    let mut q = p;
+    if quote && matches!(line.get(q), Some(b'"' | b'\'')) {
+        q += 1;
+    }
+    while q < line.len() && matches!(line[q], b' ' | b'\t' | b'\r' | b',' | b';') {
+        q += 1;
+    }
+    (p > vs && q == line.len()).then_some((name, (ns + vs, ns + p)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,6 +202,21 @@ mod tests {
         let end = if b[a] == b'"' { a + 7 } else { a + 5 };
         let ((ns, ne), (vs, ve)) = label_pair(b, a, end)?;
         Some((t[ns..ne].to_string(), t[vs..ve].to_string()))
+    }
+
+    #[test]
+    fn a_comment_line_names_the_line_below() {
+        let t = "  # staging console admin password\n  CONSOLE_ADMIN = \"Lark-Window-8812\"\n";
+        let a = t.find("password").unwrap();
+        let ((ns, ne), (vs, ve)) = comment_above(t.as_bytes(), a, a + 4).unwrap();
+        assert_eq!((&t[ns..ne], &t[vs..ve]), ("staging console admin pass", "Lark-Window-8812"));
+        // A line whose own name is a secret's is the generic rules'; a sentence goes on.
+        let t = "# the relay token\nRELAY_TOKEN=abc123def456\n";
+        let a = t.find("token").unwrap();
+        assert_eq!(comment_above(t.as_bytes(), a, a + 5), None);
+        let t = "# rotate the password yearly\nNOTE = see the wiki page\n";
+        let a = t.find("pass").unwrap();
+        assert_eq!(comment_above(t.as_bytes(), a, a + 4), None);
     }
 
     #[test]

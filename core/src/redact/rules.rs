@@ -52,6 +52,8 @@ pub enum Matcher {
     /// four lines above (`aws ssm get-parameter`, a Spring binding failure, `consul kv get
     /// -detailed`; `labels::label_pair`).
     LabelPair,
+    /// Round 8: a secret word in a comment line, the next line's value (`labels::comment_above`).
+    CommentAbove,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -929,6 +931,90 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // A `--name`/`-Name` naming a secret and its `--value` on one command: `aws ssm
+    // put-parameter --name /prod/db/password --value …`, `az keyvault secret set --name X
+    // --value …`, PowerShell `Set-Variable -Name ApiToken -Value …`, `Set-Secret -Name X
+    // -Secret …`; the value gated by the name (`Gate::Structured`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["--value", "-Value", "--secret-string", "-Secret "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:--name|-Name|--key)[ =]+(?:\\?["'])?(?P<n>[A-Za-z0-9_./:\-]{1,160})(?:\\?["'])?(?:\s[^\n|;&]{0,160}?)?\s(?:--value|-Value|--secret-string|-Secret)[ =]+(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,512})"#,
+        ),
+        gate: Gate::Structured,
+        back: 400,
+        fwd: 540,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // The same, the value first (`put-parameter --value … --name /x/api_token`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["--value", "-Value"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:--value|-Value)[ =]+(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,512})(?:\\?["'])?\s(?:[^\n|;&]{0,160}?\s)?(?:--name|-Name)[ =]+(?:\\?["'])?(?P<n>[A-Za-z0-9_./:\-]{1,160})"#,
+        ),
+        gate: Gate::Structured,
+        back: 0,
+        fwd: 900,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Commands whose argument is a password by position: `ansible-vault encrypt_string '<pw>'`
+    // (the name comes after it, `--name`), `htpasswd -nb <user> <pw>` (no file), `openssl
+    // enc … -k <pw>`, a value written into a secret file (`echo … > /run/secrets/x`,
+    // `> ~/.vault-token`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["encrypt_string", "htpasswd", "openssl"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:encrypt_string\s+(?:--?[A-Za-z\-]+(?:[ =][^\s'"-]\S*)?\s+)*|htpasswd\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*n[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+\s+)*\S+\s+|openssl\s[^\n|;&]{0,160}?\s-k\s+)"#,
+            r#"(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>]{4,256})"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A value written into a secret's file: `echo … > /run/secrets/db_password`, `printf %s …
+    // > ~/.vault-token`.
+    Rule {
+        kind: "cli_secret",
+        anchors: &["/run/secrets/", ".vault-token"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:(?:\\?["'])?%s(?:\\?["'])?[ \t]+)?(?:\\?["'])?"#,
+            r#"(?P<s>[^\s"'\\`;|&<>]{4,256})(?:\\?["'])?[ \t]*>>?[ \t]*\S*(?:/run/secrets/|\.vault-token)"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 16,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // `pw` as a name's last word after a separator (`DB_PW=`, `smtp-pw:`), a password.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: &["_pw", "-pw"],
+        matcher: Matcher::Regex(
+            r#"(?P<n>[A-Za-z0-9_.\-]*[_\-](?i:pw))(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`;|&,]{6,128})"#,
+        ),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 160,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
     // An Erlang distribution cookie (RabbitMQ `RABBITMQ_ERLANG_COOKIE`, `erl -setcookie`):
     // 20 capital letters, which the assignment gate reads as a word.
     named(
@@ -1285,6 +1371,20 @@ pub const RULES: &[Rule] = &[
         keywords: &[],
         matcher: Matcher::LabelPair,
         gate: Gate::Structured,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Round 8: a comment line naming the line below (`labels.rs`): prose-named, so gated as a
+    // named value (a password's shape after a password word, else random).
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: &["password", "passphrase", "secret", "token", "api key", "credential"],
+        matcher: Matcher::CommentAbove,
+        gate: Gate::Named,
         back: 0,
         fwd: 0,
         left: false,
@@ -1915,6 +2015,7 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
             Matcher::Pair => r#"[\[(,]\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}""#.to_string(),
             Matcher::K8sSecret => r"kind: Secret".to_string(),
+            Matcher::CommentAbove => r#"(?:#|//|--|;) [^\n]{0,120}(?i:pass|pwd|secret|token|key|cred|auth)[^\n]*\n[ \t]*[A-Za-z0-9_.\-]+[ \t]*[=:][ \t]*\S+"#.to_string(),
             Matcher::LabelPair => r#"^[ \t]*"?Value"?[ \t]*:?[ \t]+"?[^\s"]{6,}"#.to_string(),
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })

@@ -94,6 +94,7 @@ fn check_of(rule: &Rule) -> Check {
             | Matcher::Pair
             | Matcher::K8sSecret
             | Matcher::LabelPair
+            | Matcher::CommentAbove
     ) {
         Check::Hand
     } else if rule.kind == "prose_secret" && !rule.keywords.is_empty() {
@@ -292,6 +293,11 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         // HAR's `cookies`): random values only (round 6).
                         consider_gated(bytes, r, s, e, Some(b"session_token"), Gate::Context, &mut candidates);
                     }
+                }
+            }
+            Matcher::CommentAbove => {
+                if let Some(((ns, ne), (s, e))) = labels::comment_above(bytes, a, b) {
+                    consider(bytes, r, s, e, Some(&bytes[ns..ne]), &mut candidates);
                 }
             }
             Matcher::LabelPair => {
@@ -1882,8 +1888,9 @@ fn header(v: &str, name: &str) -> bool {
 }
 
 const PASSWORD_WORDS: &[&str] =
-    &["pass", "password", "passwd", "passphrase", "pwd", "requirepass", "masterauth", "sshpass"];
+    &["pass", "password", "passwd", "passphrase", "pwd", "requirepass", "masterauth", "sshpass", "pw"];
 const SECRET_LAST: &[&str] = &[
+    "pw",
     "pass",
     "password",
     "passwd",

@@ -1082,3 +1082,32 @@ fn eighth_round_near_misses_stay() {
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
 }
+
+/// Round 8: commands whose argument is a password by position, `_pw` names, a value written
+/// into a secret's file, `--name`/`--value` pairs, a comment line naming the line below.
+#[test]
+fn eighth_round_command_positions_and_comment_lines_are_caught() {
+    let cases: Vec<(String, &str, &str)> = vec![
+        ("aws ssm put-parameter --type SecureString --name /ledger/live/smtp_password --value 'Birch-Canal-5521' --overwrite\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("az keyvault secret set --vault-name kv1 --value Zq7Lm3Xw9Rt2Kp5V --name partner-api-token\n".into(), "cli_secret", "Zq7Lm3Xw9Rt2Kp5V"),
+        ("PS> Set-Variable -Name RelayToken -Value 'Zq7Lm3Xw9Rt2Kp5V'\n".into(), "cli_secret", "Zq7Lm3Xw9Rt2Kp5V"),
+        ("$ ansible-vault encrypt_string --vault-id prod@prompt 'Birch-Canal-5521' --name smtp_pass\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("htpasswd -nbB ops Birch-Canal-5521 >> .htpasswd\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("openssl aes-256-cbc -d -in dump.enc -out dump.sql -k Birch-Canal-5521\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("printf '%s' 'Birch-Canal-5521' > /run/secrets/smtp_pass\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("MYSQL_ROOT_PW=Birch-Canal-5521\n".into(), "assignment", "Birch-Canal-5521"),
+        ("; relay passphrase, rotated in March\nrelay_phrase = Birch-Canal-5521\n".into(), "assignment", "Birch-Canal-5521"),
+    ];
+    assert_caught(&cases);
+    for text in [
+        "docker run --name web --env MODE=prod nginx:1.27",
+        "aws ssm put-parameter --name /ledger/live/log_level --value debug",
+        "openssl x509 -in cert.pem -noout -text",
+        "# the password policy\nMIN_LENGTH = 12",
+        "# token lifetime\nTTL: 3600",
+        "WIDTH_PW=12",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
