@@ -119,29 +119,30 @@ fn label_name(bytes: &[u8], start: usize, len: usize, json: bool) -> Option<(usi
     (p > s + seg).then_some((s + seg, p))
 }
 
-/// How far back a secret word may be from its comment line's start.
+/// How far into its comment line a secret word may be.
 const COMMENT_REACH: usize = 120;
 
-/// At a secret word `a..b` in a comment line (`#`, `//`, `--`, `;` after indentation): the
-/// comment's words before and including the word (the name), and the value of the next line
-/// when it is an assignment (`NAME = …`, `name: …`) whose name holds no secret word (those are
-/// the generic rules') and whose value is one token.
+/// Words of a comment that name the line below a secret's.
+const COMMENT_WORDS: &[&[u8]] = &[b"password", b"passphrase", b"secret", b"token", b"api key", b"credential"];
+
+/// At a comment marker `a..b` (`# `, `// `, `-- `) starting its line (after indentation): a
+/// secret word in the comment (its words up to and including it are the name), and the
+/// value of the next line when it is an assignment (`NAME = …`, `name: …`) whose name holds
+/// no secret word (those are the generic rules') and whose value is one token.
 pub(super) fn comment_above(bytes: &[u8], a: usize, b: usize) -> Option<((usize, usize), (usize, usize))> {
-    let lo = a.saturating_sub(COMMENT_REACH);
-    let ls = memchr::memrchr(b'\n', &bytes[lo..a]).map(|i| lo + i + 1).or((lo == 0).then_some(0))?;
-    let mut c = ls;
-    while c < a && matches!(bytes[c], b' ' | b'\t') {
-        c += 1;
+    let mut c = a;
+    while c > 0 && matches!(bytes[c - 1], b' ' | b'\t') {
+        c -= 1;
     }
-    let marker = match &bytes[c..a] {
-        [b'#', b' ', ..] => 2,
-        [b'/', b'/', b' ', ..] | [b'-', b'-', b' ', ..] => 3,
-        [b';', b' ', ..] => 2,
-        _ => return None,
-    };
-    let name = (c + marker, b);
-    // The comment's line ends; the next line is the value's.
-    let le = a + memchr::memchr(b'\n', &bytes[a..bytes.len().min(a + 200)])?;
+    if c > 0 && bytes[c - 1] != b'\n' {
+        return None;
+    }
+    let hi = bytes.len().min(b + COMMENT_REACH);
+    let le = b + memchr::memchr(b'\n', &bytes[b..hi])?;
+    let comment = &bytes[b..le];
+    let lower = comment.to_ascii_lowercase();
+    let word_end = COMMENT_WORDS.iter().filter_map(|w| memchr::memmem::find(&lower, w).map(|i| i + w.len())).min()?;
+    let name = (b, b + word_end);
     let ns = le + 1;
     let ne = bytes.len().min(ns + 400);
     let next = &bytes[ns..ne];
@@ -206,17 +207,18 @@ mod tests {
 
     #[test]
     fn a_comment_line_names_the_line_below() {
-        let t = "  # staging console admin password\n  CONSOLE_ADMIN = \"Lark-Window-8812\"\n";
-        let a = t.find("password").unwrap();
-        let ((ns, ne), (vs, ve)) = comment_above(t.as_bytes(), a, a + 4).unwrap();
-        assert_eq!((&t[ns..ne], &t[vs..ve]), ("staging console admin pass", "Lark-Window-8812"));
-        // A line whose own name is a secret's is the generic rules'; a sentence goes on.
-        let t = "# the relay token\nRELAY_TOKEN=abc123def456\n";
-        let a = t.find("token").unwrap();
-        assert_eq!(comment_above(t.as_bytes(), a, a + 5), None);
-        let t = "# rotate the password yearly\nNOTE = see the wiki page\n";
-        let a = t.find("pass").unwrap();
-        assert_eq!(comment_above(t.as_bytes(), a, a + 4), None);
+        let at = |t: &str| {
+            let a = t.find("# ").unwrap();
+            comment_above(t.as_bytes(), a, a + 2)
+                .map(|((ns, ne), (vs, ve))| (t[ns..ne].to_string(), t[vs..ve].to_string()))
+        };
+        let t = "x: 1\n  # staging console admin password\n  CONSOLE_ADMIN = \"Lark-Window-8812\"\n";
+        assert_eq!(at(t), Some(("staging console admin password".into(), "Lark-Window-8812".into())));
+        // A line whose own name is a secret's is the generic rules'; a sentence goes on; a
+        // `#` inside a line is no comment line.
+        assert_eq!(at("# the relay token\nRELAY_TOKEN=abc123def456\n"), None);
+        assert_eq!(at("# rotate the password yearly\nNOTE = see the wiki page\n"), None);
+        assert_eq!(at("url = x # password below\nA = Lark-Window-8812\n"), None);
     }
 
     #[test]

@@ -52,7 +52,8 @@ pub enum Matcher {
     /// four lines above (`aws ssm get-parameter`, a Spring binding failure, `consul kv get
     /// -detailed`; `labels::label_pair`).
     LabelPair,
-    /// Round 8: a secret word in a comment line, the next line's value (`labels::comment_above`).
+    /// Round 8: a comment line (`# `, `// `, `-- ` starting its line) with a secret word, the
+    /// next line's value (`labels::comment_above`).
     CommentAbove,
 }
 
@@ -1381,8 +1382,8 @@ pub const RULES: &[Rule] = &[
     // named value (a password's shape after a password word, else random).
     Rule {
         kind: "assignment",
-        anchors: &[],
-        keywords: &["password", "passphrase", "secret", "token", "api key", "credential"],
+        anchors: &["# ", "// ", "-- "],
+        keywords: &[],
         matcher: Matcher::CommentAbove,
         gate: Gate::Named,
         back: 0,

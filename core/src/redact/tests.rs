@@ -1096,7 +1096,7 @@ fn eighth_round_command_positions_and_comment_lines_are_caught() {
         ("openssl aes-256-cbc -d -in dump.enc -out dump.sql -k Birch-Canal-5521\n".into(), "cli_secret", "Birch-Canal-5521"),
         ("printf '%s' 'Birch-Canal-5521' > /run/secrets/smtp_pass\n".into(), "cli_secret", "Birch-Canal-5521"),
         ("MYSQL_ROOT_PW=Birch-Canal-5521\n".into(), "assignment", "Birch-Canal-5521"),
-        ("; relay passphrase, rotated in March\nrelay_phrase = Birch-Canal-5521\n".into(), "assignment", "Birch-Canal-5521"),
+        ("  // relay passphrase, rotated in March\n  relay_phrase = Birch-Canal-5521\n".into(), "assignment", "Birch-Canal-5521"),
     ];
     assert_caught(&cases);
     for text in [
