@@ -130,13 +130,10 @@ pub(super) fn jaas_plausible(bytes: &[u8], a: usize) -> bool {
     memchr::memmem::rfind(&bytes[lo..a], b"LoginModule").is_some()
 }
 
-/// A list under a secret-named key whose name ends at `ne` (after its closing quotes): a JSON
-/// or flow array of strings, `"api_keys": ["…", "…"]` (over lines too), or a YAML sequence,
-/// `client_secrets:` then `- …` lines: the items' spans, at most `MAX_ITEMS`.
-pub(super) fn list_items(bytes: &[u8], ne: usize) -> Vec<Range> {
-    const MAX_ITEMS: usize = 16;
+/// Past a name ending at `ne`: its closing quotes (plain or escaped), blanks and one of the
+/// operators `ops`; the position after the operator.
+fn after_operator(bytes: &[u8], ne: usize, ops: &[u8]) -> Option<usize> {
     let n = bytes.len();
-    let mut out = Vec::new();
     let mut p = ne;
     while p < n && p - ne < 4 && matches!(bytes[p], b'"' | b'\'' | b'\\') {
         p += 1;
@@ -144,10 +141,17 @@ pub(super) fn list_items(bytes: &[u8], ne: usize) -> Vec<Range> {
     while matches!(bytes.get(p), Some(b' ' | b'\t')) {
         p += 1;
     }
-    if !matches!(bytes.get(p), Some(b':' | b'=')) {
-        return out;
-    }
-    p += 1;
+    bytes.get(p).is_some_and(|c| ops.contains(c)).then_some(p + 1)
+}
+
+/// A list under a secret-named key whose name ends at `ne` (after its closing quotes): a JSON
+/// or flow array of strings, `"api_keys": ["…", "…"]` (over lines too), or a YAML sequence,
+/// `client_secrets:` then `- …` lines: the items' spans, at most `MAX_ITEMS`.
+pub(super) fn list_items(bytes: &[u8], ne: usize) -> Vec<Range> {
+    const MAX_ITEMS: usize = 16;
+    let n = bytes.len();
+    let mut out = Vec::new();
+    let Some(p) = after_operator(bytes, ne, b":=") else { return out };
     let limit = n.min(p + 4096);
     let mut q = p;
     while q < limit && bytes[q].is_ascii_whitespace() {
@@ -213,17 +217,7 @@ pub(super) fn map_items(bytes: &[u8], ne: usize) -> Vec<(Range, Range)> {
     const MAX_LINES: usize = 24;
     let n = bytes.len();
     let mut out = Vec::new();
-    let mut p = ne;
-    while p < n && p - ne < 4 && matches!(bytes[p], b'"' | b'\'' | b'\\') {
-        p += 1;
-    }
-    while matches!(bytes.get(p), Some(b' ' | b'\t')) {
-        p += 1;
-    }
-    if bytes.get(p) != Some(&b':') {
-        return out;
-    }
-    p += 1;
+    let Some(p) = after_operator(bytes, ne, b":") else { return out };
     let limit = n.min(p + 4096);
     let mut q = p;
     while q < limit && bytes[q].is_ascii_whitespace() {
