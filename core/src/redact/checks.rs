@@ -259,9 +259,6 @@ pub fn is_public_by_design(v: &str) -> bool {
     ]
     .iter()
     .any(|p| v.starts_with(p))
-        // Round 8: verifiers, ciphertexts, vendors' public SDK keys and client ids.
-        || super::public::is_sealed(v)
-        || super::public::is_public_value(v)
 }
 
 /// Dossier's own ids (`dos_`, `art_`, ... followed by a ULID): never secrets.

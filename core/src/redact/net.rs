@@ -166,7 +166,7 @@ fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &mut Option<Armor>) -> bo
     }
     let Ok(v) = std::str::from_utf8(run) else { return false };
     if checks::is_dossier_id(v)
-        || checks::is_public_by_design(v)
+        || public::is_public(v)
         || checks::is_documented_example(v)
         || checks::is_placeholder(v)
         || checks::is_not_a_value(v)

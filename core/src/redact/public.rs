@@ -21,6 +21,13 @@
 
 use super::checks;
 
+/// Whether a value is no credential whatever names it: public by design (the fifth round's
+/// list, `checks::is_public_by_design`), a verifier or ciphertext, a vendor's public key or id.
+/// What the gates and the net ask.
+pub(super) fn is_public(v: &str) -> bool {
+    checks::is_public_by_design(v) || is_sealed(v) || is_public_value(v)
+}
+
 /// The value's own prefix says it is a verifier, a hash or a ciphertext.
 pub(super) fn is_sealed(v: &str) -> bool {
     const PREFIXES: &[&str] = &[

@@ -1759,7 +1759,7 @@ fn random_literal(v: &str, name: &str) -> bool {
     let b = v.as_bytes();
     if b.len() < 24
         || checks::is_placeholder_generated(v)
-        || checks::is_public_by_design(v)
+        || public::is_public(v)
         || public::is_public_name(&w)
         || v.contains("://")
         || v.starts_with('/')
@@ -1808,7 +1808,7 @@ fn context(v: &str, name: &str) -> bool {
     }
     if checks::is_not_a_value(v)
         || checks::is_placeholder(v)
-        || checks::is_public_by_design(v)
+        || public::is_public(v)
         || checks::is_uuid(v)
         || checks::is_dossier_id(v)
         || checks::is_documented_example(v)
@@ -1880,11 +1880,7 @@ fn header(v: &str, name: &str) -> bool {
     // A switch spelled in words (`X-Atlassian-Token: no-check`) is not a secret.
     let words_only =
         v.contains('-') && v.split('-').all(|p| p.len() <= 12 && p.bytes().all(|c| c.is_ascii_lowercase()));
-    v.len() >= 8
-        && !words_only
-        && loose(v, Some(name))
-        && !checks::is_public_by_design(v)
-        && !checks::is_documented_example(v)
+    v.len() >= 8 && !words_only && loose(v, Some(name)) && !public::is_public(v) && !checks::is_documented_example(v)
 }
 
 const PASSWORD_WORDS: &[&str] =
@@ -1966,7 +1962,7 @@ fn assignment(v: &str, name: &str) -> bool {
     // Both pure: the cheaper first (code like `lexer.next_token` is most of what gets here).
     if checks::is_not_a_value(v)
         || checks::is_placeholder(v)
-        || checks::is_public_by_design(v)
+        || public::is_public(v)
         || checks::is_documented_example(v)
     {
         return false;
