@@ -658,6 +658,17 @@ pub const RULES: &[Rule] = &[
         )),
         4096,
     ),
+    // AWS STS session tokens (`aws sts assume-role`, `AWS_SESSION_TOKEN`): base64 of a
+    // binary structure whose start is fixed (`IQoJb3JpZ2luX2Vj…` since 2019, `FwoGZXIvYXdzE…`
+    // and `FQoGZXIvYXdzE…` before), 300–1,300 characters.
+    with_fwd(
+        open_right(tok(
+            "aws_session_token",
+            &["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE", "FQoGZXIvYXdzE"],
+            r"(?:IQoJb3JpZ2luX2Vj|F[wQ]oGZXIvYXdzE)[A-Za-z0-9+/=]{100,}",
+        )),
+        4096,
+    ),
     // Develocity (Gradle Enterprise) access keys: `<server>=<key>` in `DEVELOCITY_ACCESS_KEY`
     // (several `;`-separated), the key 40–64 lowercase letters and digits.
     named(

@@ -1716,9 +1716,24 @@ fn consider_gated(
     // A Supabase anon key is public by design (a JWT whose payload says `"role":"anon"`).
     let ok = ok && !(secret.starts_with("eyJ") && anon_jwt(secret));
     if ok {
+        // Round 8: a long value its pattern's bound or its window cut (an AWS session token is
+        // ~1 KB) runs on to its token's end: the rest would be stored. Only accepted
+        // candidates get here, so the walk costs nothing on text without secrets.
+        let mut e = e;
+        if e - s >= LONG_VALUE {
+            let limit = bytes.len().min(e + 65536);
+            while e < limit
+                && (bytes[e].is_ascii_alphanumeric() || matches!(bytes[e], b'+' | b'/' | b'=' | b'_' | b'-'))
+            {
+                e += 1;
+            }
+        }
         out.push(Candidate { start: s, end: e, rule: r });
     }
 }
+
+/// A value this long that a token character follows was cut by its pattern or window.
+const LONG_VALUE: usize = 128;
 
 /// A JWT whose payload claims `"role": "anon"` (Supabase's anon key: public by design,
 /// supabase.com/docs "API keys"; its `service_role` key is a secret).

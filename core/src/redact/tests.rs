@@ -1111,3 +1111,19 @@ fn eighth_round_command_positions_and_comment_lines_are_caught() {
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
 }
+
+/// Round 8: a long value is redacted whole: a pattern's bound or a window used to cut it, and
+/// its tail was stored (an STS session token, a 1Password service-account token).
+#[test]
+fn eighth_round_long_values_are_redacted_to_their_end() {
+    let body: String = (0..900).map(|i| b"Ab3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY+z/"[(i * 7 + i / 3) % 35] as char).collect();
+    let sts = format!("IQoJb3JpZ2luX2VjEOr//////////wEaCWV1LXdlc3QtMSJIMEYCIQ{body}==");
+    let opaque = format!("Zq{body}");
+    let cases: Vec<(String, &str, &str)> = vec![
+        (format!("{sts}\n"), "aws_session_token", &body[800..860]),
+        (format!("  \"SessionToken\": \"{sts}\",\n"), "aws_session_token", &body[800..860]),
+        // No format: the generic assignment's value runs on past its bound.
+        (format!("LEDGER_RELAY_TOKEN={opaque}\n"), "assignment", &body[800..860]),
+    ];
+    assert_caught(&cases);
+}
