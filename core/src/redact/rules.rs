@@ -684,6 +684,20 @@ pub const RULES: &[Rule] = &[
         &["mnemonic", "seed_phrase", "seed phrase", "recovery_phrase", "recovery phrase", "seed_words"],
         r#"(?i:mnemonic|seed[_\-. ]?phrase|recovery[_\-. ]?phrase|seed[_\-. ]?words)(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})"#,
     ),
+    // TeamCity access tokens: a JWT-like token whose header is `{"typ": "TCV2"}` and whose
+    // second part is no JSON (the `jwt` rule's `.eyJ` does not match it).
+    open_right(tok(
+        "teamcity_token",
+        &["eyJ0eXAiOiAiVENWMiJ9."],
+        r"eyJ0eXAiOiAiVENWMiJ9\.[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}",
+    )),
+    // Jina AI API keys (`jina_` + 40+), Modal token secrets (`as-` + 20+; the `ak-` token id
+    // is an id).
+    tok("jina_key", &["jina_"], r"jina_[A-Za-z0-9_\-]{40,}"),
+    bounded(mixed(tok("modal_token", &["as-"], r"as-[A-Za-z0-9]{20,40}"))),
+    // minisign and signify secret keys, one line of base64: minisign's `Ed` + `Sc` (scrypt) or
+    // `\0\0` + `B2` (`RWRTY0Iy…`, `RWQAAEIy…`), signify's `Ed` + `BK` (`RWRCSw…`).
+    tok("private_key", &["RWRTY0Iy", "RWQAAEIy", "RWRCSw"], r"(?:RWRTY0Iy|RWQAAEIy|RWRCSw)[A-Za-z0-9+/]{80,}={0,2}"),
     // A private key outside PEM: the base64 of its DER, one line (an Apple `.p8` pasted into a
     // variable, a GitHub App key without its armour): PKCS#8 RSA and EC, PKCS#1 RSA, SEC1 EC,
     // Ed25519. A public key's DER (`…AAOCAQ8A…`, a BIT STRING) never starts so.
@@ -1027,6 +1041,31 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // Network devices' shared secrets: an SNMP community (`snmp-server community <c> RO`,
+    // `snmpwalk … -c <c>`), a TACACS+/RADIUS key (`tacacs-server key [7] <k>`), a `key-string`;
+    // gated as a password (the default `public`/`private` communities are words).
+    Rule {
+        kind: "cli_secret",
+        anchors: &[
+            "snmp-server community",
+            "-server key",
+            "-server host",
+            "key-string",
+            "snmpwalk",
+            "snmpget",
+            "snmpbulkwalk",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:snmp-server community|(?:tacacs|radius)-server(?: host \S+)?(?: [a-z\-]+ \S+)* key(?: [07])?|key-string(?: [07])?|snmp(?:walk|get|bulkwalk|set)\s[^\n|;&]{0,80}?-c)\s+(?P<s>[^\s"'`;|&]{4,128})"#,
+        ),
+        gate: Gate::Password,
+        back: 8,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
     // An Erlang distribution cookie (RabbitMQ `RABBITMQ_ERLANG_COOKIE`, `erl -setcookie`):
     // 20 capital letters, which the assignment gate reads as a word.
     named(
@@ -1039,7 +1078,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: &["authorization"],
         matcher: Matcher::Regex(
-            r#"(?i:authorization)(?:(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?|\\?["']\s*,\s*\\?["'])\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
+            r#"(?i:authorization)(?:(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?|\\?["']\s*,\s*\\?["'])\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key|splunk|geniekey|deepl-auth-key|klaviyo-api-key|oauth)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
         ),
         gate: Gate::Loose,
         back: 16,

@@ -1127,3 +1127,29 @@ fn eighth_round_long_values_are_redacted_to_their_end() {
     ];
     assert_caught(&cases);
 }
+
+/// Round 8: more vendors' header schemes and formats, network devices' shared secrets.
+#[test]
+fn eighth_round_header_schemes_formats_and_device_secrets_are_caught() {
+    let r40 = "Qm7Wz2Lk9Xt4Vb8Nc3Hd6Jf1Gs5Ka0Pe7Ru2Yi9T";
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            "wget --header='Authorization: Splunk 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f' https://hec.test\n".into(),
+            "auth_header",
+            "0c1d2e3f-4a5b",
+        ),
+        ("Authorization: GenieKey 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n".into(), "auth_header", "9a8b7c6d-5e4f"),
+        (format!("tc = {}{r40}.{r40}\n", "eyJ0eXAiOiAiVENWMiJ9."), "teamcity_token", &r40[..12]),
+        (format!("{}{r40}\n", "jina_"), "jina_key", &r40[..12]),
+        ("MODAL_SECRET_VALUE as-Zq7Lm3Xw9Rt2Kp5Vb8Nc\n".into(), "modal_token", "Zq7Lm3Xw9Rt2"),
+        (format!("RWRTY0Iy{r40}{r40}{r40}==\n"), "private_key", &r40[..12]),
+        (" snmp-server community Wr4k-Lq9z RO 10\n".into(), "cli_secret", "Wr4k-Lq9z"),
+        ("radius-server host 10.0.0.9 auth-port 1812 key 7 Zq7Lm3Xw9R\n".into(), "cli_secret", "Zq7Lm3Xw9R"),
+        ("$ snmpwalk -v2c -c Wr4k-Lq9z 10.1.1.1 system\n".into(), "cli_secret", "Wr4k-Lq9z"),
+    ];
+    assert_caught(&cases);
+    for text in ["snmpwalk -v2c -c public 10.1.1.1 system", "provided as-is without warranty", "as-built drawings"] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
