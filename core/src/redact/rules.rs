@@ -1066,6 +1066,33 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // A user and a password given as a pair after a login word: `login: ops / <pw>`,
+    // `creds = deploy / <pw>` (blanks around the `/`: a path has none); gated as a password,
+    // not the user again.
+    Rule {
+        kind: "assignment",
+        anchors: &[
+            "login:",
+            "Login:",
+            "LOGIN:",
+            "creds:",
+            "Creds:",
+            "credentials:",
+            "Credentials:",
+            "login =",
+            "creds =",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?i:login|creds|credentials)\*{0,2}\s*[:=]\*{0,2}\s*`?(?P<n>[A-Za-z0-9_.@\-]{2,64})`?\s+/\s+`?(?P<s>[^\s"'`]{6,128})"#,
+        ),
+        gate: Gate::Password,
+        back: 0,
+        fwd: 240,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
     // An Erlang distribution cookie (RabbitMQ `RABBITMQ_ERLANG_COOKIE`, `erl -setcookie`):
     // 20 capital letters, which the assignment gate reads as a word.
     named(

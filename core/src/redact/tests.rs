@@ -1144,11 +1144,18 @@ fn eighth_round_header_schemes_formats_and_device_secrets_are_caught() {
         ("MODAL_SECRET_VALUE as-Zq7Lm3Xw9Rt2Kp5Vb8Nc\n".into(), "modal_token", "Zq7Lm3Xw9Rt2"),
         (format!("RWRTY0Iy{r40}{r40}{r40}==\n"), "private_key", &r40[..12]),
         (" snmp-server community Wr4k-Lq9z RO 10\n".into(), "cli_secret", "Wr4k-Lq9z"),
+        ("staging console, creds: ops / Harbor-Kettle-77 (rotate monthly)\n".into(), "assignment", "Harbor-Kettle-77"),
         ("radius-server host 10.0.0.9 auth-port 1812 key 7 Zq7Lm3Xw9R\n".into(), "cli_secret", "Zq7Lm3Xw9R"),
         ("$ snmpwalk -v2c -c Wr4k-Lq9z 10.1.1.1 system\n".into(), "cli_secret", "Wr4k-Lq9z"),
     ];
     assert_caught(&cases);
-    for text in ["snmpwalk -v2c -c public 10.1.1.1 system", "provided as-is without warranty", "as-built drawings"] {
+    for text in [
+        "snmpwalk -v2c -c public 10.1.1.1 system",
+        "provided as-is without warranty",
+        "as-built drawings",
+        "login: yes / no",
+        "Login: GET /api/v2/session",
+    ] {
         let r = run(text);
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
