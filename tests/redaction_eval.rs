@@ -83,10 +83,11 @@ fn redaction_heldout3_corpus_through_save_artifact() {
 /// The fourth held-out corpus (`redacteval4`, 2026-12-01; written while the fourth round's rules
 /// were written, never opened by their author): measured once on the fourth round's rules (142
 /// of 153 caught, 3 near-misses, 11 values stored; docs/privacy.md, "Fourth held-out corpus"),
-/// then the fifth round's development set: the bars are its development figures since.
+/// then the fifth round's development set: the bars are its development figures since (the
+/// eighth round: 2 near-misses, was 3 — an instrumentation key is public by design).
 #[test]
 fn redaction_heldout4_corpus_through_save_artifact() {
-    run_corpus("heldout4", Bars { min_caught: 153, max_false_positives: 3, max_leaked: 0 });
+    run_corpus("heldout4", Bars { min_caught: 153, max_false_positives: 2, max_leaked: 0 });
 }
 
 /// The fifth held-out corpus (`redacteval5`, 2026-12-01; written while the fifth round's rules
@@ -96,10 +97,12 @@ fn redaction_heldout4_corpus_through_save_artifact() {
 /// (never opened; it chose which rules were kept, so it is spent): the bars are the sixth
 /// round's figures (docs/privacy.md, "Sixth round"): 185 caught, 7 near-misses, 2 stored;
 /// since the seventh round (a development set, its two misses' causes fixed as classes:
-/// docs/privacy.md, "Seventh round"): 187 caught, 7 near-misses, 0 stored.
+/// docs/privacy.md, "Seventh round"): 187 caught, 7 near-misses, 0 stored; since the eighth
+/// round: 3 near-misses (an `{SSHA}` hash, a SOPS ciphertext, a Pusher key and a Vault accessor
+/// are not credentials: docs/privacy.md, "Eighth round").
 #[test]
 fn redaction_heldout5_corpus_through_save_artifact() {
-    run_corpus("heldout5", Bars { min_caught: 187, max_false_positives: 7, max_leaked: 0 });
+    run_corpus("heldout5", Bars { min_caught: 187, max_false_positives: 3, max_leaked: 0 });
 }
 
 /// Capture every file of the corpus `corpus_name` into a fresh store, score the archived copies and
@@ -184,30 +187,33 @@ fn run_corpus(corpus_name: &str, bars: Bars) {
 /// round: 193 of 203 caught, 8 of 171 near-misses redacted, 10 labelled values stored. Then
 /// the seventh round's validation set, run for its figures only (never opened; it chose which
 /// rules were kept, so it is spent): 195 caught, 8 near-misses, 8 stored (docs/privacy.md,
-/// "Seventh round").
+/// "Seventh round"). Since the eighth round (a development set): 202 caught, 0 near-misses,
+/// 1 stored (docs/privacy.md, "Eighth round").
 #[test]
 fn redaction_heldout6_corpus_through_save_artifact() {
-    run_corpus("heldout6", Bars { min_caught: 195, max_false_positives: 8, max_leaked: 8 });
+    run_corpus("heldout6", Bars { min_caught: 202, max_false_positives: 0, max_leaked: 1 });
 }
 
 /// The seventh held-out corpus (`redacteval7`, session 12, 2026-12-02; written while the seventh
 /// round's rules were written, never opened by their author): the measurement (docs/privacy.md,
 /// "Seventh held-out corpus, scored"). Bars: its figures after the seventh round (227 of 235
 /// caught before it, 228 after; 17 of 177 near-misses redacted both times; 10 then 9 labelled
-/// values stored).
+/// values stored). Since the eighth round (a development set): 234 caught, 4 near-misses, 1
+/// stored (docs/privacy.md, "Eighth round").
 #[test]
 fn redaction_heldout7_corpus_through_save_artifact() {
-    run_corpus("heldout7", Bars { min_caught: 228, max_false_positives: 17, max_leaked: 9 });
+    run_corpus("heldout7", Bars { min_caught: 234, max_false_positives: 4, max_leaked: 1 });
 }
 
 /// The eighth held-out corpus (`redacteval8`, session 12, 2026-12-02; written after the seventh
 /// round and session 12's fixes, by an author who read no rule, no corpus file and not
 /// docs/privacy.md): the measurement (docs/privacy.md, "Eighth held-out corpus, scored").
 /// Bars: its one run's figures (193 of 201 caught, 10 of 208 near-misses redacted, 8 labelled
-/// values stored).
+/// values stored); then the eighth round's validation set, run for its counts only (never
+/// opened): 195 caught, 7 near-misses, at most 6 stored (docs/privacy.md, "Eighth round").
 #[test]
 fn redaction_heldout8_corpus_through_save_artifact() {
-    run_corpus("heldout8", Bars { min_caught: 193, max_false_positives: 10, max_leaked: 8 });
+    run_corpus("heldout8", Bars { min_caught: 195, max_false_positives: 7, max_leaked: 6 });
 }
 
 /// The ninth held-out corpus (`redacteval9`, session 13, 2026-12-02; written while the eighth

@@ -19,9 +19,11 @@
 mod after;
 mod anchors;
 mod checks;
+mod labels;
 mod marker;
 mod net;
 mod position;
+mod public;
 mod rules;
 mod scan;
 

@@ -26,7 +26,7 @@
 //!
 //! Not for: tokens a rule found (the net only fills the gaps between the rules' spans).
 
-use super::checks;
+use super::{checks, public};
 
 /// The kind of the net's markers.
 pub const KIND: &str = "high_entropy";
@@ -166,14 +166,14 @@ fn secret_run(bytes: &[u8], s: usize, e: usize, armor: &mut Option<Armor>) -> bo
     }
     let Ok(v) = std::str::from_utf8(run) else { return false };
     if checks::is_dossier_id(v)
-        || checks::is_public_by_design(v)
+        || public::is_public(v)
         || checks::is_documented_example(v)
         || checks::is_placeholder(v)
         || checks::is_not_a_value(v)
     {
         return false;
     }
-    if in_url(bytes, s) || public_name(bytes, s) {
+    if in_url(bytes, s) || public_name(bytes, s) || public::sealed_around(bytes, s, e) {
         return false;
     }
     let armor = armor.get_or_insert_with(|| Armor {
@@ -257,7 +257,7 @@ fn public_name(bytes: &[u8], s: usize) -> bool {
         name
     };
     let w = checks::words(&String::from_utf8_lossy(&name));
-    if w.iter().any(|x| x == "public" || x == "pub") {
+    if w.iter().any(|x| x == "public" || x == "pub") || public::is_public_name(&w) {
         return true;
     }
     // A key the assignment rule knows is not a secret's (`RECAPTCHA_SITE_KEY`, `cache_key`).

@@ -130,13 +130,10 @@ pub(super) fn jaas_plausible(bytes: &[u8], a: usize) -> bool {
     memchr::memmem::rfind(&bytes[lo..a], b"LoginModule").is_some()
 }
 
-/// A list under a secret-named key whose name ends at `ne` (after its closing quotes): a JSON
-/// or flow array of strings, `"api_keys": ["…", "…"]` (over lines too), or a YAML sequence,
-/// `client_secrets:` then `- …` lines: the items' spans, at most `MAX_ITEMS`.
-pub(super) fn list_items(bytes: &[u8], ne: usize) -> Vec<Range> {
-    const MAX_ITEMS: usize = 16;
+/// Past a name ending at `ne`: its closing quotes (plain or escaped), blanks and one of the
+/// operators `ops`; the position after the operator.
+fn after_operator(bytes: &[u8], ne: usize, ops: &[u8]) -> Option<usize> {
     let n = bytes.len();
-    let mut out = Vec::new();
     let mut p = ne;
     while p < n && p - ne < 4 && matches!(bytes[p], b'"' | b'\'' | b'\\') {
         p += 1;
@@ -144,10 +141,17 @@ pub(super) fn list_items(bytes: &[u8], ne: usize) -> Vec<Range> {
     while matches!(bytes.get(p), Some(b' ' | b'\t')) {
         p += 1;
     }
-    if !matches!(bytes.get(p), Some(b':' | b'=')) {
-        return out;
-    }
-    p += 1;
+    bytes.get(p).is_some_and(|c| ops.contains(c)).then_some(p + 1)
+}
+
+/// A list under a secret-named key whose name ends at `ne` (after its closing quotes): a JSON
+/// or flow array of strings, `"api_keys": ["…", "…"]` (over lines too), or a YAML sequence,
+/// `client_secrets:` then `- …` lines: the items' spans, at most `MAX_ITEMS`.
+pub(super) fn list_items(bytes: &[u8], ne: usize) -> Vec<Range> {
+    const MAX_ITEMS: usize = 16;
+    let n = bytes.len();
+    let mut out = Vec::new();
+    let Some(p) = after_operator(bytes, ne, b":=") else { return out };
     let limit = n.min(p + 4096);
     let mut q = p;
     while q < limit && bytes[q].is_ascii_whitespace() {
@@ -199,6 +203,113 @@ pub(super) fn list_items(bytes: &[u8], ne: usize) -> Vec<Range> {
             out.push((s, e));
         }
         ls = le + 1;
+    }
+    out
+}
+
+/// Round 8: the leaves of a mapping under a plural secret name whose name ends at `ne`: a
+/// YAML block (`api_keys:` then `cohere: …` lines, one level deeper too: `credentials:` /
+/// `pagerduty:` / `prod: …`) or a JSON object (`"tokens": {"github": "…", "slack": "…"}`, over
+/// lines too): each leaf's key and value spans, at most `MAX_ITEMS`. A leaf holding a blank
+/// (prose, a command) is not a value.
+pub(super) fn map_items(bytes: &[u8], ne: usize) -> Vec<(Range, Range)> {
+    const MAX_ITEMS: usize = 16;
+    const MAX_LINES: usize = 24;
+    let n = bytes.len();
+    let mut out = Vec::new();
+    let Some(p) = after_operator(bytes, ne, b":") else { return out };
+    let limit = n.min(p + 4096);
+    let mut q = p;
+    while q < limit && bytes[q].is_ascii_whitespace() {
+        q += 1;
+    }
+    if bytes.get(q) == Some(&b'{') {
+        // JSON: each `"name": "value"` member, nested objects too, to the object's close.
+        let mut depth = 0usize;
+        let mut key = false;
+        let mut last: Range = (q, q);
+        while q < limit && out.len() < MAX_ITEMS {
+            match bytes[q] {
+                b'{' => {
+                    depth += 1;
+                    key = false;
+                }
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b':' => key = true,
+                b',' => key = false,
+                b'"' => {
+                    let vs = q + 1;
+                    let mut e = vs;
+                    while e < limit && bytes[e] != b'"' && bytes[e] != b'\n' {
+                        e += if bytes[e] == b'\\' { 2 } else { 1 };
+                    }
+                    if e >= limit || bytes[e] != b'"' {
+                        break;
+                    }
+                    if key && e > vs && !bytes[vs..e].contains(&b' ') {
+                        out.push((last, (vs, e)));
+                    } else if !key {
+                        last = (vs, e);
+                    }
+                    key = false;
+                    q = e;
+                }
+                _ => {}
+            }
+            q += 1;
+        }
+        return out;
+    }
+    // YAML: the name's line ends; the lines below, deeper than the name, are `key: value`.
+    if bytes[p..q].iter().all(|&c| c != b'\n') {
+        return out;
+    }
+    let line = memchr::memrchr(b'\n', &bytes[..ne]).map_or(0, |i| i + 1);
+    let base = bytes[line..ne].iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    let mut ls = p + memchr::memchr(b'\n', &bytes[p..q]).unwrap_or(0) + 1;
+    for _ in 0..MAX_LINES {
+        if out.len() >= MAX_ITEMS || ls >= limit {
+            break;
+        }
+        let le = ls + memchr::memchr(b'\n', &bytes[ls..limit]).unwrap_or(limit - ls);
+        let mut c = ls;
+        while c < le && matches!(bytes[c], b' ' | b'\t') {
+            c += 1;
+        }
+        let next = le + 1;
+        if c == le || bytes[c] == b'\r' || bytes[c] == b'#' {
+            ls = next;
+            continue;
+        }
+        if c - ls <= base || bytes[c] == b'-' {
+            break;
+        }
+        let Some(colon) = memchr::memchr(b':', &bytes[c..le]).map(|i| c + i) else { break };
+        if !bytes[c..colon].iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'"' | b'\''))
+        {
+            break;
+        }
+        let mut vs = colon + 1;
+        while vs < le && matches!(bytes[vs], b' ' | b'\t') {
+            vs += 1;
+        }
+        let mut ve = le;
+        while ve > vs && matches!(bytes[ve - 1], b'\r' | b' ' | b'\t') {
+            ve -= 1;
+        }
+        if ve > vs + 1 && matches!(bytes[vs], b'"' | b'\'') && bytes[ve - 1] == bytes[vs] {
+            vs += 1;
+            ve -= 1;
+        }
+        if ve > vs && !bytes[vs..ve].contains(&b' ') && !matches!(bytes[vs], b'|' | b'>' | b'&' | b'*' | b'{' | b'[') {
+            out.push(((c, colon), (vs, ve)));
+        }
+        ls = next;
     }
     out
 }

@@ -48,6 +48,13 @@ pub enum Matcher {
     /// Round 5: a Kubernetes `kind: Secret`'s `data:`/`stringData:` members, every value a
     /// secret by construction (YAML, plain or JSON-escaped; `scan::k8s_secret`).
     K8sSecret,
+    /// Round 8: a `Value` label whose name is on a `Name`/`Key`/`Property` label line at most
+    /// four lines above (`aws ssm get-parameter`, a Spring binding failure, `consul kv get
+    /// -detailed`; `labels::label_pair`).
+    LabelPair,
+    /// Round 8: a comment line (`# `, `// `, `-- ` starting its line) with a secret word, the
+    /// next line's value (`labels::comment_above`).
+    CommentAbove,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -153,6 +160,9 @@ pub enum Pre {
     /// Speed (session 13): the anchor is followed by this many lowercase hex digits (the
     /// pattern's own run): `check_`, `stack_` never open the window.
     Hex(u8),
+    /// Round 8: a short anchor frequent inside words (`re_` in `store_`): it must start its
+    /// token before the window is opened (`checks::left_boundary`).
+    Boundary,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -187,6 +197,12 @@ const fn mixed(mut r: Rule) -> Rule {
 
 const fn with_pre(mut r: Rule, pre: Pre) -> Rule {
     r.pre = pre;
+    r
+}
+
+/// Round 8: the anchor must start its token (`Pre::Boundary`).
+const fn bounded(mut r: Rule) -> Rule {
+    r.pre = Pre::Boundary;
     r
 }
 
@@ -573,6 +589,149 @@ pub const RULES: &[Rule] = &[
     tok("airtable_token", &["pat"], r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
     tok("facebook_token", &["EAAB", "EAAC", "EAAG", "EAAI", "EAAJ"], r"EAA[BCGIJ][A-Za-z0-9]{80,}"),
     open_right(tok("google_oauth_token", &["1//0"], r"1//0[A-Za-z0-9_\-]{40,}")),
+    // --- Eighth round (issue 20): vendor formats the table did not know, each by its
+    // documented prefix, length and alphabet (sources per row in docs/privacy.md, "Eighth
+    // round"); every prefix here is distinctive enough that a value of its shape is the secret.
+    // Cloudflare's scannable API credentials (developers.cloudflare.com, "Token formats"):
+    // `cfk_` global keys, `cfut_` user and `cfat_` account tokens, 40 characters + a checksum.
+    tok("cloudflare_token", &["cfk_", "cfut_", "cfat_"], r"(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[A-Za-z0-9]{4,16}"),
+    // Tailscale auth, API, OAuth-client, SCIM and webhook keys: `tskey-<kind>-<id>-<secret>`.
+    tok("tailscale_key", &["tskey-"], r"tskey-(?:[a-z]{3,8}-)?[A-Za-z0-9]{6,24}-[A-Za-z0-9]{20,}"),
+    // SonarQube/SonarCloud user, project and global analysis tokens: `squ_`/`sqp_`/`sqa_` + 40 hex.
+    tok("sonarqube_token", &["squ_", "sqp_", "sqa_"], r"sq[upa]_[a-f0-9]{40}"),
+    // Honeycomb ingest and management keys (`hcaik_`, `hcxik_`, `hcxmk_`, `hcxlk_`, `hcamk_`).
+    tok(
+        "honeycomb_key",
+        &["hcaik_", "hcxik_", "hcxmk_", "hcxlk_", "hcamk_"],
+        r"hc(?:aik|xik|xmk|xlk|amk)_[A-Za-z0-9]{20,}",
+    ),
+    // HubSpot private-app and personal access tokens: `pat-<region>-<uuid>`.
+    tok(
+        "hubspot_token",
+        &["pat-na", "pat-eu", "pat-ap"],
+        r"pat-(?:na|eu|ap)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    ),
+    // dbt Cloud service and personal tokens.
+    tok("dbt_cloud_token", &["dbtc_", "dbtu_"], r"dbt[cu]_[A-Za-z0-9_\-]{30,}"),
+    // Amazon Bedrock API keys: long-term `ABSK` + base64 of `BedrockAPIKey-…`, short-term
+    // `bedrock-api-key-` + base64.
+    open_right(tok(
+        "aws_bedrock_key",
+        &["ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-"],
+        r"(?:ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/=]{20,}|bedrock-api-key-[A-Za-z0-9+/=%]{40,})",
+    )),
+    // Resend (`re_<8>_<24>`), Neon (`napi_`), Together AI (`tgp_v1_`), Cerebras (`csk-`), Deno
+    // Deploy (`ddp_`), Honeybadger (`hbp_`), Linear OAuth (`lin_oauth_`), Databricks OAuth
+    // secrets (`dose` + 32 hex), PostHog personal and project-secret keys (`phx_`, `phs_`; its
+    // `phc_` project key is public by design).
+    bounded(with_fwd(mixed(tok("resend_key", &["re_"], r"re_[A-Za-z0-9]{8,10}_[A-Za-z0-9]{20,32}")), 40)),
+    mixed(tok("neon_key", &["napi_"], r"napi_[A-Za-z0-9]{40,}")),
+    tok("together_key", &["tgp_v1_"], r"tgp_v1_[A-Za-z0-9_\-]{40,}"),
+    bounded(mixed(tok("cerebras_key", &["csk-"], r"csk-[a-z0-9]{40,}"))),
+    mixed(tok("deno_deploy_token", &["ddp_", "ddw_"], r"dd[pw]_[A-Za-z0-9]{36}")),
+    mixed(tok("honeybadger_token", &["hbp_"], r"hbp_[A-Za-z0-9]{36}")),
+    tok("linear_key", &["lin_oauth_"], r"lin_oauth_[a-f0-9]{64}"),
+    bounded(with_fwd(mixed(tok("databricks_token", &["dose"], r"dose[a-f0-9]{32}")), 40)),
+    mixed(tok("posthog_key", &["phx_", "phs_"], r"ph[xs]_[A-Za-z0-9]{40,}")),
+    // Intercom access tokens: base64 of `tok:…` (`dG9rO…`).
+    tok("intercom_token", &["dG9rO"], r"dG9rO[A-Za-z0-9+/]{40,}={0,2}"),
+    // Grafana's legacy API keys: base64 of a JSON object `{"k":"…","n":"…","id":…}`.
+    tok("grafana_token", &["eyJrIjoi"], r"eyJrIjoi[A-Za-z0-9+/]{40,}={0,2}"),
+    // Salesforce access and session ids: `<15- or 18-character org id>!AQ…`.
+    with_back(tok("salesforce_token", &["!AQ"], r"00D[A-Za-z0-9]{12,15}!AQ[A-Za-z0-9._]{80,}"), 18),
+    // LaunchDarkly server-side SDK keys and API access tokens: `sdk-`/`api-` + UUID.
+    bounded(with_fwd(
+        tok(
+            "launchdarkly_key",
+            &["sdk-", "api-"],
+            r"(?:sdk|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+        ),
+        48,
+    )),
+    // Paddle Billing API keys, Checkout.com sandbox secret keys, Akamai EdgeGrid tokens,
+    // Octopus Deploy API keys.
+    tok("paddle_key", &["pdl_"], r"pdl_(?:live|sdbx)_apikey_[A-Za-z0-9_]{20,}"),
+    mixed(tok("checkout_key", &["sk_sbox_"], r"sk_sbox_[a-z0-9]{20,}")),
+    mixed(tok("akamai_token", &["akab-"], r"akab-[a-z0-9]{16}-[a-z0-9]{16}")),
+    bounded(with_fwd(mixed(tok("octopus_key", &["API-"], r"API-[A-Z0-9]{25,32}")), 40)),
+    // 1Password account Secret Keys (`A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX`).
+    bounded(mixed(tok("onepassword_token", &["A3-"], r"A3-[A-Z0-9]{6}-[A-Z0-9]{6}(?:-[A-Z0-9]{5}){4}"))),
+    // X (Twitter) app bearer tokens: 21+ `A`s, then URL-encoded base64 (`%2B`, `%3D`), which
+    // base64 of binary zeros (an image) never holds.
+    tok("twitter_bearer_token", &["AAAAAAAAAAAAAAAAAAAA"], r"A{20,24}[A-Za-z0-9]{4,}%[A-Za-z0-9%]{30,}"),
+    // Dropbox short-lived access tokens (`sl.` + 130+; `sl.u.` for the newer ones).
+    bounded(with_fwd(tok("dropbox_token", &["sl."], r"sl\.(?:u\.)?[A-Za-z0-9_\-]{130,}"), 2048)),
+    // AWS CodeArtifact authorization tokens: base64url of `{"ver":1,"isu":…` (about 1 KB:
+    // past a token rule's usual window), the password of `https://aws:<token>@…codeartifact…`
+    // and of `.npmrc`/`pip.conf` entries.
+    with_fwd(
+        open_right(tok(
+            "aws_codeartifact_token",
+            &["eyJ2ZXIiOjEsImlzdSI6"],
+            r"eyJ2ZXIiOjEsImlzdSI6[A-Za-z0-9_\-.=]{60,}",
+        )),
+        4096,
+    ),
+    // AWS STS session tokens (`aws sts assume-role`, `AWS_SESSION_TOKEN`): base64 of a
+    // binary structure whose start is fixed (`IQoJb3JpZ2luX2Vj…` since 2019, `FwoGZXIvYXdzE…`
+    // and `FQoGZXIvYXdzE…` before), 300–1,300 characters.
+    with_fwd(
+        open_right(tok(
+            "aws_session_token",
+            &["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE", "FQoGZXIvYXdzE"],
+            r"(?:IQoJb3JpZ2luX2Vj|F[wQ]oGZXIvYXdzE)[A-Za-z0-9+/=]{100,}",
+        )),
+        4096,
+    ),
+    // Develocity (Gradle Enterprise) access keys: `<server>=<key>` in `DEVELOCITY_ACCESS_KEY`
+    // (several `;`-separated), the key 40–64 lowercase letters and digits.
+    named(
+        "develocity_access_key",
+        &["develocity", "gradle_enterprise", "GRADLE_ENTERPRISE"],
+        r#"(?i:develocity|gradle_enterprise)[_\-.]?(?i:access)[_\-.]?(?i:key)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?(?:[A-Za-z0-9.\-]+=[a-z0-9]{40,64};)*[A-Za-z0-9.\-]+=(?P<s>[a-z0-9]{40,64})"#,
+    ),
+    // A wallet's BIP-39 mnemonic (its seed: 12–24 lowercase words) under a name saying so
+    // (`MNEMONIC`, `SEED_PHRASE`, `recovery_phrase`): words, which the assignment gate reads
+    // as prose.
+    named(
+        "mnemonic_phrase",
+        &["mnemonic", "seed_phrase", "seed phrase", "recovery_phrase", "recovery phrase", "seed_words"],
+        r#"(?i:mnemonic|seed[_\-. ]?phrase|recovery[_\-. ]?phrase|seed[_\-. ]?words)(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})"#,
+    ),
+    // TeamCity access tokens: a JWT-like token whose header is `{"typ": "TCV2"}` and whose
+    // second part is no JSON (the `jwt` rule's `.eyJ` does not match it).
+    open_right(tok(
+        "teamcity_token",
+        &["eyJ0eXAiOiAiVENWMiJ9."],
+        r"eyJ0eXAiOiAiVENWMiJ9\.[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}",
+    )),
+    // Jina AI API keys (`jina_` + 40+), Modal token secrets (`as-` + 20+; the `ak-` token id
+    // is an id).
+    tok("jina_key", &["jina_"], r"jina_[A-Za-z0-9_\-]{40,}"),
+    bounded(mixed(tok("modal_token", &["as-"], r"as-[A-Za-z0-9]{20,40}"))),
+    // minisign and signify secret keys, one line of base64: minisign's `Ed` + `Sc` (scrypt) or
+    // `\0\0` + `B2` (`RWRTY0Iy…`, `RWQAAEIy…`), signify's `Ed` + `BK` (`RWRCSw…`).
+    tok("private_key", &["RWRTY0Iy", "RWQAAEIy", "RWRCSw"], r"(?:RWRTY0Iy|RWQAAEIy|RWRCSw)[A-Za-z0-9+/]{80,}={0,2}"),
+    // A private key outside PEM: the base64 of its DER, one line (an Apple `.p8` pasted into a
+    // variable, a GitHub App key without its armour): PKCS#8 RSA and EC, PKCS#1 RSA, SEC1 EC,
+    // Ed25519. A public key's DER (`…AAOCAQ8A…`, a BIT STRING) never starts so.
+    with_back(
+        with_fwd(
+            tok(
+                "private_key",
+                &[
+                    "IBADANBgkqhkiG9w0BAQEFAASC",
+                    "IBAAKCA",
+                    "AgEAMBMGByqGSM49AgEGCCqGSM49AwEHB",
+                    "MHcCAQEEI",
+                    "MC4CAQAwBQYDK2VwBCIEI",
+                ],
+                r"(?:MII[A-Za-z0-9+/]{2}IBADANBgkqhkiG9w0BAQEFAASC|MII[A-Za-z0-9+/]{2}IBAAKCA[Qg]EA|MIG[HT]AgEAMBMGByqGSM49AgEGCCqGSM49AwEHB|MHcCAQEEI|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/]{20,}={0,2}",
+            ),
+            4096,
+        ),
+        5,
+    ),
     // A JWT is matched whole or not at all: an access token from Azure or Google is 1–3 KB, far
     // past a token rule's usual reach (session 12: a bare `az account get-access-token` output
     // was stored). `eyJ` is rare enough in other text that a wide window costs nothing.
@@ -728,12 +887,239 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Userinfo,
     },
+    // --- Eighth round (issue 20): a command that names the value it takes (docs/privacy.md,
+    // "Eighth round").
+    // CI logging commands: what a step masks or marks secret is a secret (GitHub Actions
+    // `::add-mask::`, Azure Pipelines `##vso[task.setsecret]` and `issecret=true`).
+    Rule {
+        kind: "ci_secret",
+        anchors: &["::add-mask::", "##vso[task.set"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:::add-mask::|##vso\[task\.setsecret\]|##vso\[task\.setvariable\s[^\]\n]{0,160}?(?i:issecret)=true[^\]\n]{0,80}\])\s*(?P<s>[^\s"'\\`]{6,1024})"#,
+        ),
+        gate: Gate::Loose,
+        back: 0,
+        fwd: 1200,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A variable a CI step sets, by its name: Azure Pipelines `##vso[task.setvariable
+    // variable=FEED_PAT]…` (without `issecret`), GitHub Actions `::set-output name=…::…`.
+    Rule {
+        kind: "ci_secret",
+        anchors: &["##vso[task.setvariable", "::set-output "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:##vso\[task\.setvariable\s+variable=|::set-output\s+name=)(?P<n>[A-Za-z0-9_.\-]{1,128})(?:\]|;[^\]\n]{0,120}\]|::)\s*(?P<s>[^\s"'\\`]{6,1024})"#,
+        ),
+        gate: Gate::Structured,
+        back: 0,
+        fwd: 1200,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A vendor CLI's token flag or positional token: `codecov … -t <token>` (also
+    // `codecovcli upload-process`), `doctl auth init -t`, `snyk auth <token>`, `ngrok
+    // authtoken <token>`, `ngrok config add-authtoken`, `vault login <token>`; gated as a
+    // named value (a UUID or hex token too: the command names it).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["codecov", "doctl auth", "snyk auth", "authtoken ", "add-authtoken", "vault login "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?P<n>(?:codecov[A-Za-z.\-]*|doctl auth init)\s(?:[^\n|;&]{0,200}?\s)?(?:-t|--token|-k)\s*=?|snyk auth|ngrok (?:config add-)?authtoken|vault login)\s+(?:\\?["'])?(?P<s>[A-Za-z0-9_.:\-]{16,256})"#,
+        ),
+        gate: Gate::Named,
+        back: 0,
+        fwd: 400,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // A value piped into a secret store: `echo … | gh secret set NAME`, `| wrangler secret put`,
+    // `| docker secret create`, `| vercel env add`, `| fly secrets import`, `| kubectl create
+    // secret`, `| gcloud secrets create/versions add`, `| az keyvault secret set`, `| vault kv
+    // put`, `| pass insert`; gated as a password (a UUID or a number is not taken).
+    Rule {
+        kind: "cli_secret",
+        anchors: &[
+            "secret set",
+            "secret put",
+            "secret create",
+            "secrets set",
+            "secrets import",
+            "env add",
+            "secrets create",
+            "versions add",
+            "kv put",
+            "pass insert",
+            "create secret",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:(?:\\?["'])?%s(?:\\\\?n)?(?:\\?["'])?[ \t]+)?(?:\\?["'])?"#,
+            r#"(?P<s>[^\s"'\\|;&]{6,512})(?:\\?["'])?[ \t]*\|[ \t]*(?:[^|\n]{0,40}?[ \t])?"#,
+            r#"(?:gh secret set|(?:wrangler|wrangler pages) secret put|docker secret create|vercel env add|netlify env:set|fly(?:ctl)? secrets (?:set|import)|kubectl create secret|gcloud secrets (?:create|versions add)|az keyvault secret set|vault kv put|pass insert|supabase secrets set)"#
+        )),
+        gate: Gate::Password,
+        back: 600,
+        fwd: 16,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A `--name`/`-Name` naming a secret and its `--value` on one command: `aws ssm
+    // put-parameter --name /prod/db/password --value …`, `az keyvault secret set --name X
+    // --value …`, PowerShell `Set-Variable -Name ApiToken -Value …`, `Set-Secret -Name X
+    // -Secret …`; the value gated by the name (`Gate::Structured`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["--value", "-Value", "--secret-string", "-Secret "],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:--name|-Name|--key)[ =]+(?:\\?["'])?(?P<n>[A-Za-z0-9_./:\-]{1,160})(?:\\?["'])?(?:\s[^\n|;&]{0,160}?)?\s(?:--value|-Value|--secret-string|-Secret)[ =]+(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,512})"#,
+        ),
+        gate: Gate::Structured,
+        back: 400,
+        fwd: 540,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // The same, the value first (`put-parameter --value … --name /x/api_token`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["--value", "-Value"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:--value|-Value)[ =]+(?:\\?["'])?(?P<s>[^\s"'\\`;|&]{4,512})(?:\\?["'])?\s(?:[^\n|;&]{0,160}?\s)?(?:--name|-Name)[ =]+(?:\\?["'])?(?P<n>[A-Za-z0-9_./:\-]{1,160})"#,
+        ),
+        gate: Gate::Structured,
+        back: 0,
+        fwd: 900,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Commands whose argument is a password by position: `ansible-vault encrypt_string '<pw>'`
+    // (the name comes after it, `--name`), `htpasswd -nb <user> <pw>` (no file), `openssl
+    // enc … -k <pw>`, a value written into a secret file (`echo … > /run/secrets/x`,
+    // `> ~/.vault-token`).
+    Rule {
+        kind: "cli_secret",
+        anchors: &["encrypt_string", "htpasswd", "openssl"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:encrypt_string\s+(?:--?[A-Za-z\-]+(?:[ =][^\s'"-]\S*)?\s+)*|htpasswd\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*n[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+\s+)*\S+\s+|openssl\s[^\n|;&]{0,160}?\s-k\s+)"#,
+            r#"(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>]{4,256})"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A value written into a secret's file: `echo … > /run/secrets/db_password`, `printf %s …
+    // > ~/.vault-token`.
+    Rule {
+        kind: "cli_secret",
+        anchors: &["/run/secrets/", ".vault-token"],
+        keywords: &[],
+        matcher: Matcher::Regex(concat!(
+            r#"(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:(?:\\?["'])?%s(?:\\?["'])?[ \t]+)?(?:\\?["'])?"#,
+            r#"(?P<s>[^\s"'\\`;|&<>]{4,256})(?:\\?["'])?[ \t]*>>?[ \t]*\S*(?:/run/secrets/|\.vault-token)"#
+        )),
+        gate: Gate::Password,
+        back: 300,
+        fwd: 16,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // `pw` as a name's last word after a separator (`DB_PW=`, `smtp-pw:`), a password.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: &["_pw", "-pw"],
+        matcher: Matcher::Regex(
+            r#"(?P<n>[A-Za-z0-9_.\-]*[_\-](?i:pw))(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`;|&,]{6,128})"#,
+        ),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 160,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Network devices' shared secrets: an SNMP community (`snmp-server community <c> RO`,
+    // `snmpwalk … -c <c>`), a TACACS+/RADIUS key (`tacacs-server key [7] <k>`), a `key-string`;
+    // gated as a password (the default `public`/`private` communities are words).
+    Rule {
+        kind: "cli_secret",
+        anchors: &[
+            "snmp-server community",
+            "-server key",
+            "-server host",
+            "key-string",
+            "snmpwalk",
+            "snmpget",
+            "snmpbulkwalk",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:snmp-server community|(?:tacacs|radius)-server(?: host \S+)?(?: [a-z\-]+ \S+)* key(?: [07])?|key-string(?: [07])?|snmp(?:walk|get|bulkwalk|set)\s[^\n|;&]{0,80}?-c)\s+(?P<s>[^\s"'`;|&]{4,128})"#,
+        ),
+        gate: Gate::Password,
+        back: 8,
+        fwd: 300,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // A user and a password given as a pair after a login word: `login: ops / <pw>`,
+    // `creds = deploy / <pw>` (blanks around the `/`: a path has none); gated as a password,
+    // not the user again.
+    Rule {
+        kind: "assignment",
+        anchors: &[
+            "login:",
+            "Login:",
+            "LOGIN:",
+            "creds:",
+            "Creds:",
+            "credentials:",
+            "Credentials:",
+            "login =",
+            "creds =",
+        ],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?i:login|creds|credentials)\*{0,2}\s*[:=]\*{0,2}\s*`?(?P<n>[A-Za-z0-9_.@\-]{2,64})`?\s+/\s+`?(?P<s>[^\s"'`]{6,128})"#,
+        ),
+        gate: Gate::Password,
+        back: 0,
+        fwd: 240,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // An Erlang distribution cookie (RabbitMQ `RABBITMQ_ERLANG_COOKIE`, `erl -setcookie`):
+    // 20 capital letters, which the assignment gate reads as a word.
+    named(
+        "erlang_cookie",
+        &["erlang", "setcookie"],
+        r#"(?:(?i:erlang)[_\-.]?(?i:cookie)(?:\\?["'])?\s*[:=]\s*|-setcookie\s+)(?:\\?["'])?(?P<s>[A-Z0-9]{16,64})"#,
+    ),
     Rule {
         kind: "auth_header",
         anchors: &[],
         keywords: &["authorization"],
         matcher: Matcher::Regex(
-            r#"(?i:authorization)(?:(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?|\\?["']\s*,\s*\\?["'])\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
+            r#"(?i:authorization)(?:(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?|\\?["']\s*,\s*\\?["'])\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key|splunk|geniekey|deepl-auth-key|klaviyo-api-key|oauth)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
         ),
         gate: Gate::Loose,
         back: 16,
@@ -1064,6 +1450,33 @@ pub const RULES: &[Rule] = &[
         keywords: &[],
         matcher: Matcher::Sibling,
         gate: Gate::Assignment,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Round 8: a `Value` label under a `Name`/`Key`/`Property` label (`labels.rs`).
+    Rule {
+        kind: "assignment",
+        anchors: &["\"Value\"", "Value:", "Value "],
+        keywords: &[],
+        matcher: Matcher::LabelPair,
+        gate: Gate::Structured,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Round 8: a comment line naming the line below (`labels.rs`): prose-named, so gated as a
+    // named value (a password's shape after a password word, else random).
+    Rule {
+        kind: "assignment",
+        anchors: &["# ", "// ", "-- "],
+        keywords: &[],
+        matcher: Matcher::CommentAbove,
+        gate: Gate::Named,
         back: 0,
         fwd: 0,
         left: false,
@@ -1694,6 +2107,8 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
             Matcher::Pair => r#"[\[(,]\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}""#.to_string(),
             Matcher::K8sSecret => r"kind: Secret".to_string(),
+            Matcher::CommentAbove => r#"(?:#|//|--|;) [^\n]{0,120}(?i:pass|pwd|secret|token|key|cred|auth)[^\n]*\n[ \t]*[A-Za-z0-9_.\-]+[ \t]*[=:][ \t]*\S+"#.to_string(),
+            Matcher::LabelPair => r#"^[ \t]*"?Value"?[ \t]*:?[ \t]+"?[^\s"]{6,}"#.to_string(),
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })
         .collect()

@@ -22,9 +22,11 @@ use regex_automata::{Input, PatternID};
 use super::after;
 use super::anchors;
 use super::checks;
+use super::labels;
 use super::marker;
 use super::net;
 use super::position;
+use super::public;
 use super::rules::{Gate, Matcher, Pre, RULES, Rule};
 
 /// A secret to replace: bytes `start..end` of the input (on char boundaries).
@@ -72,6 +74,8 @@ enum Check {
     Userinfo,
     /// `Pre::Hex(n)`: `n` lowercase hex digits after the anchor.
     Hex(u8),
+    /// Round 8: a short anchor that starts its token (`checks::left_boundary`).
+    Boundary,
 }
 
 fn check_of(rule: &Rule) -> Check {
@@ -82,6 +86,7 @@ fn check_of(rule: &Rule) -> Check {
         Pre::Trailing => return Check::Trailing,
         Pre::Userinfo => return Check::Userinfo,
         Pre::Hex(n) => return Check::Hex(n),
+        Pre::Boundary => return Check::Boundary,
         _ => {}
     }
     if let Matcher::PrivateKey = rule.matcher {
@@ -97,6 +102,8 @@ fn check_of(rule: &Rule) -> Check {
             | Matcher::Vendor
             | Matcher::Pair
             | Matcher::K8sSecret
+            | Matcher::LabelPair
+            | Matcher::CommentAbove
     ) {
         Check::Hand
     } else if rule.kind == "prose_secret" && !rule.keywords.is_empty() {
@@ -252,6 +259,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                 Check::Hex(n) => bytes
                     .get(m.end()..m.end() + n as usize)
                     .is_some_and(|run| run.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))),
+                Check::Boundary => checks::left_boundary(bytes, m.start()),
                 Check::Generic => {
                     let look = *generic.get_or_insert_with(|| plausible(bytes, m.end()));
                     match (look, RULES[r as usize].pre) {
@@ -267,7 +275,13 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         (Some(l), Pre::Kwarg) => l.op == Op::Assign && kwarg_before(bytes, m.start()),
                         (
                             Some(_),
-                            Pre::Directive | Pre::Jaas | Pre::Literal | Pre::Trailing | Pre::Userinfo | Pre::Hex(_),
+                            Pre::Directive
+                            | Pre::Jaas
+                            | Pre::Literal
+                            | Pre::Trailing
+                            | Pre::Userinfo
+                            | Pre::Hex(_)
+                            | Pre::Boundary,
                         ) => false,
                     }
                 }
@@ -304,6 +318,18 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                         // HAR's `cookies`): random values only (round 6).
                         consider_gated(bytes, r, s, e, Some(b"session_token"), Gate::Context, &mut candidates);
                     }
+                }
+            }
+            Matcher::CommentAbove => {
+                if let Some(((ns, ne), (s, e))) = labels::comment_above(bytes, a, b) {
+                    consider(bytes, r, s, e, Some(&bytes[ns..ne]), &mut candidates);
+                }
+            }
+            Matcher::LabelPair => {
+                if let Some(((ns, ne), (s, e))) = labels::label_pair(bytes, a, b)
+                    && secretish(&bytes[ns..ne])
+                {
+                    consider(bytes, r, s, e, Some(&bytes[ns..ne]), &mut candidates);
                 }
             }
             Matcher::HeaderList => header_list(bytes, r, b, &mut candidates),
@@ -1219,6 +1245,48 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
         }
         return;
     }
+    // Round 8: a mapping under a plural secret name (`api_keys:` / `cohere: …`, `"tokens":
+    // {"github": "…"}`): each leaf, gated by the name in the singular.
+    let tail = &bytes[a.saturating_sub(64)..ne];
+    let plural = |w: &[u8]| tail.len() >= w.len() && tail[tail.len() - w.len()..].eq_ignore_ascii_case(w);
+    if [&b"keys"[..], b"tokens", b"secrets", b"passwords", b"credentials"].iter().any(|w| plural(w)) {
+        let items = position::map_items(bytes, ne);
+        if !items.is_empty() {
+            let Some(ns) = secret_name_start(bytes, a, ne) else { return };
+            let name = &bytes[ns..ne - 1];
+            for ((ks, ke), (s, e)) in items {
+                // A leaf named for itself is its own name's (`algoliaSearchKey`, `appId`: the
+                // generic rules gate it); a leaf named for a service or a user (`cohere`,
+                // `admin`) is the collection's.
+                let key = &bytes[ks..ke];
+                let w = checks::words(&String::from_utf8_lossy(key));
+                let own = secretish(key)
+                    || w.last().is_some_and(|l| {
+                        matches!(
+                            l.as_str(),
+                            "id" | "ids"
+                                | "url"
+                                | "uri"
+                                | "host"
+                                | "user"
+                                | "username"
+                                | "name"
+                                | "region"
+                                | "email"
+                                | "endpoint"
+                                | "port"
+                                | "account"
+                                | "project"
+                                | "org"
+                        )
+                    });
+                if !own {
+                    consider_gated(bytes, r, s, e, Some(name), Gate::Assignment, out);
+                }
+            }
+            return;
+        }
+    }
     let mut p = ne;
     // Closing quotes (plain or escaped) and Markdown emphasis.
     while p < n.min(ne + 6) && matches!(bytes[p], b'"' | b'\'' | b'\\' | b'*' | b'`') {
@@ -1254,6 +1322,8 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             }
         }
         Some(b'|') => Opens::Table,
+        // Round 8: a grid's last column (`… | api_key` ending its line).
+        _ if at_eol(bytes, p) && last_cell(bytes, a) => Opens::Table,
         _ if at_eol(bytes, p) && p == ne => Opens::Wrapped,
         _ => match prose_label_end(bytes, ne) {
             Some(e) => {
@@ -1446,7 +1516,8 @@ fn member_value(bytes: &[u8], c: usize, le: usize) -> Option<Range> {
 }
 
 /// A Markdown table whose header cell at `ns..ne` (on the line starting at `ls`) names a
-/// secret: after the `|---|` separator, the same column's cells of at most `TABLE_ROWS` rows.
+/// secret: after the `|---|` separator, the same column's cells of at most `TABLE_ROWS` rows;
+/// round 8: a psql or MySQL grid's too (`----+----`, `+----+`).
 fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<Candidate>) {
     let n = bytes.len();
     let column = bytes[ls..ns].iter().filter(|&&c| c == b'|').count();
@@ -1459,9 +1530,26 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
     let mut c = sep;
     skip_indent(bytes, &mut c, se);
     let row = &bytes[c..se];
-    if !row.starts_with(b"|") || !row.iter().all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r')) {
+    let markdown = row.starts_with(b"|") && row.iter().all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r'));
+    // Round 8: a database client's grid (psql's `----+----`, MySQL's `+----+----+`), its rows
+    // with or without a leading `|`.
+    let grid = matches!(row.first(), Some(b'-' | b'+'))
+        && row.contains(&b'+')
+        && row.iter().all(|b| matches!(b, b'+' | b'-' | b' ' | b'\t' | b'\r'));
+    if !markdown && !grid {
         return;
     }
+    // Round 8: a column named like a secret (its last word) takes a UUID or hex token too,
+    // as a named value does; a `key_id` or bare `key` column of hashes still does not.
+    let gate = {
+        let w = checks::words(&String::from_utf8_lossy(name));
+        let last = w.last().map(String::as_str).unwrap_or("");
+        if SECRET_LAST.contains(&last) || SECRET_SUFFIXES.iter().any(|s| last.ends_with(s)) {
+            Gate::Named
+        } else {
+            Gate::Context
+        }
+    };
     for _ in 0..TABLE_ROWS {
         if next >= n {
             return;
@@ -1470,11 +1558,13 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
         let mut c = next;
         skip_indent(bytes, &mut c, le);
         next = after;
-        if bytes.get(c) != Some(&b'|') {
+        if bytes.get(c) != Some(&b'|') && !(grid && memchr::memchr(b'|', &bytes[c..le]).is_some()) {
             return;
         }
         let mut cells = memchr::memchr_iter(b'|', &bytes[c..le]).map(|i| c + i);
-        let (Some(open), Some(close)) = (cells.nth(column - 1), cells.next()) else { continue };
+        let Some(open) = cells.nth(column - 1) else { continue };
+        // A grid's last column has no closing `|` (round 8).
+        let close = cells.next().unwrap_or(le);
         let (mut s, mut e) = (open + 1, close);
         while s < e && matches!(bytes[s], b' ' | b'\t') {
             s += 1;
@@ -1484,9 +1574,16 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
         }
         let (s, e) = strip_wrapping(bytes, s, e);
         if e > s && bytes[s..e].iter().all(|&c| is_token_byte(c)) {
-            consider_gated(bytes, r, s, e, Some(name), Gate::Context, out);
+            consider_gated(bytes, r, s, e, Some(name), gate, out);
         }
     }
+}
+
+/// A name at `a` that is a table's last cell: ` | ` between it and its line's start.
+fn last_cell(bytes: &[u8], a: usize) -> bool {
+    let ls = memchr::memrchr(b'\n', &bytes[a.saturating_sub(400)..a])
+        .map_or(a.saturating_sub(400), |i| a.saturating_sub(400) + i + 1);
+    memchr::memmem::find(&bytes[ls..a], b" | ").is_some()
 }
 
 /// Words of a vendor's sentence that name its secret.
@@ -1680,9 +1777,24 @@ fn consider_gated(
     // A Supabase anon key is public by design (a JWT whose payload says `"role":"anon"`).
     let ok = ok && !(secret.starts_with("eyJ") && anon_jwt(secret));
     if ok {
+        // Round 8: a long value its pattern's bound or its window cut (an AWS session token is
+        // ~1 KB) runs on to its token's end: the rest would be stored. Only accepted
+        // candidates get here, so the walk costs nothing on text without secrets.
+        let mut e = e;
+        if e - s >= LONG_VALUE {
+            let limit = bytes.len().min(e + 65536);
+            while e < limit
+                && (bytes[e].is_ascii_alphanumeric() || matches!(bytes[e], b'+' | b'/' | b'=' | b'_' | b'-'))
+            {
+                e += 1;
+            }
+        }
         out.push(Candidate { start: s, end: e, rule: r });
     }
 }
+
+/// A value this long that a token character follows was cut by its pattern or window.
+const LONG_VALUE: usize = 128;
 
 /// A JWT whose payload claims `"role": "anon"` (Supabase's anon key: public by design,
 /// supabase.com/docs "API keys"; its `service_role` key is a secret).
@@ -1723,6 +1835,8 @@ fn random_literal(v: &str, name: &str) -> bool {
     let b = v.as_bytes();
     if b.len() < 24
         || checks::is_placeholder_generated(v)
+        || public::is_public(v)
+        || public::is_public_name(&w)
         || v.contains("://")
         || v.starts_with('/')
         || v.contains("{{")
@@ -1749,6 +1863,8 @@ fn loose(v: &str, name: Option<&str>) -> bool {
         && name != Some(v)
         && !v.bytes().all(|b| b.is_ascii_digit())
         && !checks::is_placeholder(v)
+        // Round 8: a verifier or a ciphertext (`PASSWORD 'SCRAM-SHA-256$…'` in a dump).
+        && !public::is_sealed(v)
         && !["pass", "pwd", "user", "username", "root", "admin", "guest", "none", "null", "test"]
             .contains(&v.to_ascii_lowercase().as_str())
 }
@@ -1768,7 +1884,7 @@ fn context(v: &str, name: &str) -> bool {
     }
     if checks::is_not_a_value(v)
         || checks::is_placeholder(v)
-        || checks::is_public_by_design(v)
+        || public::is_public(v)
         || checks::is_uuid(v)
         || checks::is_dossier_id(v)
         || checks::is_documented_example(v)
@@ -1840,16 +1956,13 @@ fn header(v: &str, name: &str) -> bool {
     // A switch spelled in words (`X-Atlassian-Token: no-check`) is not a secret.
     let words_only =
         v.contains('-') && v.split('-').all(|p| p.len() <= 12 && p.bytes().all(|c| c.is_ascii_lowercase()));
-    v.len() >= 8
-        && !words_only
-        && loose(v, Some(name))
-        && !checks::is_public_by_design(v)
-        && !checks::is_documented_example(v)
+    v.len() >= 8 && !words_only && loose(v, Some(name)) && !public::is_public(v) && !checks::is_documented_example(v)
 }
 
 const PASSWORD_WORDS: &[&str] =
-    &["pass", "password", "passwd", "passphrase", "pwd", "requirepass", "masterauth", "sshpass"];
+    &["pass", "password", "passwd", "passphrase", "pwd", "requirepass", "masterauth", "sshpass", "pw"];
 const SECRET_LAST: &[&str] = &[
+    "pw",
     "pass",
     "password",
     "passwd",
@@ -1925,13 +2038,16 @@ fn assignment(v: &str, name: &str) -> bool {
     // Both pure: the cheaper first (code like `lexer.next_token` is most of what gets here).
     if checks::is_not_a_value(v)
         || checks::is_placeholder(v)
-        || checks::is_public_by_design(v)
+        || public::is_public(v)
         || checks::is_documented_example(v)
     {
         return false;
     }
     let mut w = checks::words(name);
     strip_modifiers(&mut w);
+    if public::is_public_name(&w) {
+        return false;
+    }
     // An id is not a secret (a key's id is the public `kid` of every token it signs), except
     // Vault's AppRole `secret_id` and a service account's `private_key_id`: the two held-out
     // authors who met it disagreed, and it always sits beside the private key itself, so the

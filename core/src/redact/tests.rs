@@ -937,7 +937,7 @@ fn long_values_and_dotted_one_case_tokens_are_caught() {
 #[test]
 fn a_snowflake_bot_token_is_caught_by_its_structure() {
     let token = "OTEyMzQ1Njc4OTAxMjM0NTY3.Gh4kQz.Zr8Lm2Pw9Rt4Vz8Kb3Nc6Hd1Fg5Js0TyXq";
-    let text = format!("$ printf %s '{token}' | flyctl secrets set --stage\n");
+    let text = format!("$ printf %s '{token}' | tee /run/keys/bot\n");
     assert_caught(&[(text.clone(), "high_entropy", "OTEyMzQ1Njc4"), (text, "high_entropy", "Zr8Lm2Pw9R")]);
     // A chat server's access token pasted into a message, no name beside it.
     assert_caught(&[(
@@ -964,6 +964,201 @@ fn the_rule_table_compiles_as_one_ripgrep_pattern() {
         .configure(regex_automata::meta::Regex::config().nfa_size_limit(None))
         .build(&joined)
         .unwrap_or_else(|e| panic!("the rule table as one pattern: {e}"));
+}
+
+/// Round 8: vendor formats the table did not know, each phrased unlike any corpus line
+/// (values built from parts where a scanner might stop a push).
+#[test]
+fn eighth_round_vendor_formats_are_caught() {
+    let r40 = "Qm7Wz2Lk9Xt4Vb8Nc3Hd6Jf1Gs5Ka0Pe7Ru2Yi9T";
+    let hex40 = "4f0a9c2e7b1d83564f0a9c2e7b1d8356af09c2e7";
+    let uuid = "3f6b2c1d-8e9a-4b7c-9d0e-1f2a3b4c5d6e";
+    let b64 = "Qm9yZWFsaXMtdGVzdC12YWx1ZS1ub3QtYS1rZXktYXQtYWxsLTIwMjY";
+    let cases: Vec<(String, &str, &str)> = vec![
+        (format!("cf: {}{r40}a1b2c3d4\n", "cfut_"), "cloudflare_token", &r40[..12]),
+        (format!("join with {}-kRt7Pq2Lm9Zx-{r40}\n", "tskey-auth"), "tailscale_key", &r40[..12]),
+        (format!("scanner uses {}{hex40}\n", "squ_"), "sonarqube_token", &hex40[..12]),
+        (format!("{}{r40}abc\n", "hcaik_"), "honeycomb_key", &r40[..12]),
+        (format!("crm {}-{uuid}\n", "pat-na1"), "hubspot_token", &uuid[..12]),
+        (format!("dbt job token {}{r40}\n", "dbtc_"), "dbt_cloud_token", &r40[..12]),
+        (format!("{}{b64}\n", "ABSKQmVkcm9ja0FQSUtleS"), "aws_bedrock_key", &b64[..12]),
+        ("mailer re_Zq81Lk4W_Tm7Xp2Nc9Vb3Hd6Jf1Gs5Ka0P\n".into(), "resend_key", "Tm7Xp2Nc9Vb3"),
+        (format!("{}{r40}\n", "napi_"), "neon_key", &r40[..12]),
+        (format!("{}{r40}\n", "phx_"), "posthog_key", &r40[..12]),
+        (format!("support bot: {}{b64}=\n", "dG9rOj"), "intercom_token", &b64[..12]),
+        (format!("{}{b64}\n", "eyJrIjoi"), "grafana_token", &b64[..12]),
+        (format!("flag sdk {}-{uuid}\n", "sdk"), "launchdarkly_key", &uuid[..12]),
+        ("A3-QX7K2M-9WZ4LT-8RN3P-VB6HD-2JF5G-K0PE7\n".into(), "onepassword_token", "QX7K2M-9WZ4LT"),
+        (format!("sf 00D5e000000AbCd!AQ{r40}{r40}{r40}\n"), "salesforce_token", &r40[..12]),
+        (format!("X bearer AAAAAAAAAAAAAAAAAAAAAQm7Wz%2B{r40}%3D{r40}\n"), "twitter_bearer_token", &r40[..12]),
+        // A private key as one line of base64 DER, its armour gone.
+        (
+            format!("APNS_KEY_BODY MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg{b64}{r40}\n"),
+            "private_key",
+            &b64[..12],
+        ),
+        (format!("registry pw {}{b64}{b64}{b64}\n", "eyJ2ZXIiOjEsImlzdSI6"), "aws_codeartifact_token", &b64[..12]),
+        (
+            format!(
+                "export DEVELOCITY_ACCESS_KEY=ge.corp.example=k{}\n",
+                &"abcd1234efgh5678ijkl9012mnop3456qrst7890"[..39]
+            ),
+            "develocity_access_key",
+            "abcd1234efgh5678",
+        ),
+    ];
+    assert_caught(&cases);
+    // A public key's DER (a BIT STRING) is not a private key's.
+    let text = format!("pub MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA{b64}\n");
+    assert!(run(&text).hits.iter().all(|h| h.kind != "private_key"), "{text}");
+}
+
+/// Round 8: a command, a label or a collection names the value.
+#[test]
+fn eighth_round_values_named_by_a_command_a_label_or_a_collection_are_caught() {
+    let cases: Vec<(String, &str, &str)> = vec![
+        // CI logging commands.
+        ("run: echo \"::add-mask::Pq4Lz8Wm2Rk7\"\n".into(), "ci_secret", "Pq4Lz8Wm2Rk7"),
+        ("##vso[task.setsecret]Tn5Vx9Pc4Jd6\n".into(), "ci_secret", "Tn5Vx9Pc4Jd6"),
+        ("echo '##vso[task.setvariable variable=NUGET_API_KEY]kq7wz2lm9xt4vb8nc3hd6jf1'\n".into(), "ci_secret", "kq7wz2lm9xt4"),
+        // A vendor CLI's token flag or positional token, a UUID too.
+        ("+ ./codecov-linux -f out.xml -t 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f\n".into(), "cli_secret", "0c1d2e3f-4a5b"),
+        ("$ snyk auth 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n".into(), "cli_secret", "9a8b7c6d-5e4f"),
+        ("doctl auth init --context ci -t 9c2e7b1d83564f0a9c2e7b1d83564f0a\n".into(), "cli_secret", "9c2e7b1d83564f0a"),
+        // A value piped into a secret store.
+        ("printf %s 'Harbor-Kettle-77' | npx wrangler secret put SMTP_PASS\n".into(), "cli_secret", "Harbor-Kettle-77"),
+        ("echo -n Zr7Kq2Lm9Xw4 | gh secret set DEPLOY_TOKEN -R org/app\n".into(), "cli_secret", "Zr7Kq2Lm9Xw4"),
+        // Vocabulary.
+        ("RABBITMQ_ERLANG_COOKIE: QWERTYUIOPASDFGHJKLZ\n".into(), "erlang_cookie", "QWERTYUIOPASDFGHJKLZ"),
+        (
+            "WALLET_SEED_PHRASE=\"maple river stone cloud apple orbit lemon tiger piano velvet ocean candle\"\n".into(),
+            "mnemonic_phrase",
+            "maple river stone",
+        ),
+        // A `Value` label under its name's label.
+        (
+            "  Key: billing/live/partner_token\n  Flags: 0\n  Value: Wq3Lz8Km2Rt7Vn5X\n".into(),
+            "assignment",
+            "Wq3Lz8Km2Rt7Vn5X",
+        ),
+        (
+            "Failed to bind properties under 'mail'\n    Property: mail.smtp.password\n    Value: \"Otter-Lamp-4417\"\n".into(),
+            "assignment",
+            "Otter-Lamp-4417",
+        ),
+        // A database client's grid: a secret-named column's UUID cells.
+        (
+            " id | vendor  | access_token\n----+---------+--------------------------------------\n  4 | relay   | 7b6a5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d\n(1 row)\n".into(),
+            "assignment",
+            "7b6a5c4d-3e2f",
+        ),
+        // The leaves of a collection of secrets.
+        ("api_tokens:\n  weather: Hq3Lz8Wm2Rk7Tn5Vx9Pc\n  maps: Lm9Qx2Wr7Tz4Kp8Vn3Hb\n".into(), "assignment", "Lm9Qx2Wr7Tz4"),
+        ("{\"passwords\": {\"replica\": \"Quartz-Pillow-93\"}}\n".into(), "assignment", "Quartz-Pillow-93"),
+    ];
+    assert_caught(&cases);
+}
+
+/// Round 8's near-misses: verifiers, ciphertexts, public keys and ids, named leaves and
+/// columns that are not secrets.
+#[test]
+fn eighth_round_near_misses_stay() {
+    for text in [
+        "CREATE ROLE app LOGIN PASSWORD 'SCRAM-SHA-256$4096:Zm9vYmFyYmF6cXV4$Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0Q=:Xp2Lm8Vn4Tz7Kq1Wb5Hc9Jd3Fg6Rs0A='",
+        "userPassword: {SSHA}Xk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0Q",
+        "db_password: ENC[AES256_GCM,data:Qk3mP9qLw2Rt7Yv5,iv:Bn8Cz1Dh4Fj6Gk0QXp2Lm8Vn4Tz7Kq1W=,tag:Hc9Jd3Fg6Rs0A==,type:str]",
+        "  app:apiToken:\n    secure: v1:Hc9Jd3Fg6Rs0AbCd:Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0QXp2Lm8Vn4",
+        "<password>{Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0QXp2Lm8Vn4Tz7=}</password>",
+        "NEXT_PUBLIC_ANALYTICS_KEY=phc_Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh4Fj6Gk0QXp2Lm8Vn4",
+        "VITE_PUSHER_APP_KEY=9c2e7b1d83564f0a9c2e",
+        "token_accessor    Qk3mP9qLw2Rt7Yv5Bn8Cz1Dh",
+        "\"InstrumentationKey\": \"5d8e2c1a-7b3f-4e9a-a1c2-3d4e5f6a7b8c\"",
+        "GOOGLE_CLIENT_KEY = \"812345678901-a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6.apps.googleusercontent.com\"",
+        "api_keys:\n  searchKey: 9c2e7b1d83564f0a9c2e7b1d83564f0a\n  appId: K3MP9QLW2R\n  docs_url: https://docs.example.test/keys",
+        " id | key_id                               | created_at\n----+--------------------------------------+-----------\n  1 | 7b6a5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d | 2026-01-02",
+        "Name: build/cache\nValue: eu-west-1-cache-tier",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
+
+/// Round 8: commands whose argument is a password by position, `_pw` names, a value written
+/// into a secret's file, `--name`/`--value` pairs, a comment line naming the line below.
+#[test]
+fn eighth_round_command_positions_and_comment_lines_are_caught() {
+    let cases: Vec<(String, &str, &str)> = vec![
+        ("aws ssm put-parameter --type SecureString --name /ledger/live/smtp_password --value 'Birch-Canal-5521' --overwrite\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("az keyvault secret set --vault-name kv1 --value Zq7Lm3Xw9Rt2Kp5V --name partner-api-token\n".into(), "cli_secret", "Zq7Lm3Xw9Rt2Kp5V"),
+        ("PS> Set-Variable -Name RelayToken -Value 'Zq7Lm3Xw9Rt2Kp5V'\n".into(), "cli_secret", "Zq7Lm3Xw9Rt2Kp5V"),
+        ("$ ansible-vault encrypt_string --vault-id prod@prompt 'Birch-Canal-5521' --name smtp_pass\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("htpasswd -nbB ops Birch-Canal-5521 >> .htpasswd\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("openssl aes-256-cbc -d -in dump.enc -out dump.sql -k Birch-Canal-5521\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("printf '%s' 'Birch-Canal-5521' > /run/secrets/smtp_pass\n".into(), "cli_secret", "Birch-Canal-5521"),
+        ("MYSQL_ROOT_PW=Birch-Canal-5521\n".into(), "assignment", "Birch-Canal-5521"),
+        ("  // relay passphrase, rotated in March\n  relay_phrase = Birch-Canal-5521\n".into(), "assignment", "Birch-Canal-5521"),
+    ];
+    assert_caught(&cases);
+    for text in [
+        "docker run --name web --env MODE=prod nginx:1.27",
+        "aws ssm put-parameter --name /ledger/live/log_level --value debug",
+        "openssl x509 -in cert.pem -noout -text",
+        "# the password policy\nMIN_LENGTH = 12",
+        "# token lifetime\nTTL: 3600",
+        "WIDTH_PW=12",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
+
+/// Round 8: a long value is redacted whole: a pattern's bound or a window used to cut it, and
+/// its tail was stored (an STS session token, a 1Password service-account token).
+#[test]
+fn eighth_round_long_values_are_redacted_to_their_end() {
+    let body: String = (0..900).map(|i| b"Ab3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY+z/"[(i * 7 + i / 3) % 35] as char).collect();
+    let sts = format!("IQoJb3JpZ2luX2VjEOr//////////wEaCWV1LXdlc3QtMSJIMEYCIQ{body}==");
+    let opaque = format!("Zq{body}");
+    let cases: Vec<(String, &str, &str)> = vec![
+        (format!("{sts}\n"), "aws_session_token", &body[800..860]),
+        (format!("  \"SessionToken\": \"{sts}\",\n"), "aws_session_token", &body[800..860]),
+        // No format: the generic assignment's value runs on past its bound.
+        (format!("LEDGER_RELAY_TOKEN={opaque}\n"), "assignment", &body[800..860]),
+    ];
+    assert_caught(&cases);
+}
+
+/// Round 8: more vendors' header schemes and formats, network devices' shared secrets.
+#[test]
+fn eighth_round_header_schemes_formats_and_device_secrets_are_caught() {
+    let r40 = "Qm7Wz2Lk9Xt4Vb8Nc3Hd6Jf1Gs5Ka0Pe7Ru2Yi9T";
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            "wget --header='Authorization: Splunk 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f' https://hec.test\n".into(),
+            "auth_header",
+            "0c1d2e3f-4a5b",
+        ),
+        ("Authorization: GenieKey 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n".into(), "auth_header", "9a8b7c6d-5e4f"),
+        (format!("tc = {}{r40}.{r40}\n", "eyJ0eXAiOiAiVENWMiJ9."), "teamcity_token", &r40[..12]),
+        (format!("{}{r40}\n", "jina_"), "jina_key", &r40[..12]),
+        ("MODAL_SECRET_VALUE as-Zq7Lm3Xw9Rt2Kp5Vb8Nc\n".into(), "modal_token", "Zq7Lm3Xw9Rt2"),
+        (format!("RWRTY0Iy{r40}{r40}{r40}==\n"), "private_key", &r40[..12]),
+        (" snmp-server community Wr4k-Lq9z RO 10\n".into(), "cli_secret", "Wr4k-Lq9z"),
+        ("staging console, creds: ops / Harbor-Kettle-77 (rotate monthly)\n".into(), "assignment", "Harbor-Kettle-77"),
+        ("radius-server host 10.0.0.9 auth-port 1812 key 7 Zq7Lm3Xw9R\n".into(), "cli_secret", "Zq7Lm3Xw9R"),
+        ("$ snmpwalk -v2c -c Wr4k-Lq9z 10.1.1.1 system\n".into(), "cli_secret", "Wr4k-Lq9z"),
+    ];
+    assert_caught(&cases);
+    for text in [
+        "snmpwalk -v2c -c public 10.1.1.1 system",
+        "provided as-is without warranty",
+        "as-built drawings",
+        "login: yes / no",
+        "Login: GET /api/v2/session",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
 }
 
 /// Session 13's speed pre-checks (`Pre::Userinfo`, `Pre::DashedName`, `Pre::Hex`, the quoted
