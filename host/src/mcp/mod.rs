@@ -64,8 +64,10 @@ pub struct DossierServer {
 
 /// Drop what a schema spends tokens on without telling a caller anything: the `$schema`
 /// dialect, `null` as an alternative type of optional fields (omitting one is how to leave it
-/// out), and integer `format`s with their implied `minimum: 0`. Recursive.
+/// out), integer `format`s with their implied `minimum: 0`, and the indirection of a `$defs`
+/// entry referred to once (inlined where it is used: the same schema). Recursive.
 pub fn compact_schema(v: &mut Value) {
+    inline_single_defs(v);
     match v {
         Value::Object(map) => {
             map.remove("$schema");
@@ -100,6 +102,50 @@ pub fn compact_schema(v: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(compact_schema),
         _ => {}
+    }
+}
+
+/// Inline each `$defs` entry of `v` that is referred to exactly once (and not from itself), and
+/// drop `$defs` when nothing is left in it.
+fn inline_single_defs(v: &mut Value) {
+    loop {
+        let Some(Value::Object(defs)) = v.get("$defs") else { return };
+        let text = v.to_string();
+        let once = defs.iter().find(|(name, def)| {
+            let r = format!("\"#/$defs/{name}\"");
+            text.matches(&r).count() == 1 && !def.to_string().contains(&r)
+        });
+        let Some(name) = once.map(|(n, _)| n.clone()) else { return };
+        let Some(def) = v.get_mut("$defs").and_then(Value::as_object_mut).and_then(|d| d.remove(&name)) else {
+            return;
+        };
+        replace_ref(v, &format!("#/$defs/{name}"), &def);
+        if v.get("$defs").and_then(Value::as_object).is_some_and(|d| d.is_empty())
+            && let Some(map) = v.as_object_mut()
+        {
+            map.remove("$defs");
+        }
+    }
+}
+
+/// Replace the one `{"$ref": r, ...}` in `v` by `def`'s keys (the referring object's own keys,
+/// such as a description, kept). Whether it was found.
+fn replace_ref(v: &mut Value, r: &str, def: &Value) -> bool {
+    match v {
+        Value::Object(map) => {
+            if map.get("$ref").and_then(Value::as_str) == Some(r) {
+                map.remove("$ref");
+                if let Value::Object(d) = def {
+                    for (k, x) in d {
+                        map.entry(k.clone()).or_insert_with(|| x.clone());
+                    }
+                }
+                return true;
+            }
+            map.values_mut().any(|x| replace_ref(x, r, def))
+        }
+        Value::Array(items) => items.iter_mut().any(|x| replace_ref(x, r, def)),
+        _ => false,
     }
 }
 
@@ -709,7 +755,8 @@ mod tests {
                 "when": { "anyOf": [{ "$ref": "#/$defs/Level" }, { "type": "null" }], "description": "x" },
                 "name": { "type": "string" }
             },
-            "required": ["name"]
+            "required": ["name"],
+            "$defs": { "Level": { "type": "string", "enum": ["low", "high"] } }
         });
         compact_schema(&mut s);
         assert_eq!(
@@ -718,12 +765,21 @@ mod tests {
                 "type": "object",
                 "properties": {
                     "page": { "type": "integer", "description": "1-based" },
-                    "when": { "$ref": "#/$defs/Level", "description": "x" },
+                    "when": { "type": "string", "enum": ["low", "high"], "description": "x" },
                     "name": { "type": "string" }
                 },
                 "required": ["name"]
             })
         );
+        // A definition used twice stays one.
+        let mut s = json!({
+            "type": "object",
+            "properties": { "a": { "$ref": "#/$defs/L" }, "b": { "$ref": "#/$defs/L" } },
+            "$defs": { "L": { "type": "string" } }
+        });
+        let before = s.clone();
+        compact_schema(&mut s);
+        assert_eq!(s, before);
     }
 
     // Bad parameters (issue 18, defects 2 and 13): checked against each tool's own schema.

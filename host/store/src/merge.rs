@@ -395,6 +395,26 @@ pub fn listed_changed(claims: &[ChangedClaim]) -> (Vec<&ChangedClaim>, usize) {
     (chosen.into_iter().map(|i| &claims[i]).collect(), rest)
 }
 
+/// Whether some pair of a changed target claim and a changed source claim is not a listed
+/// conflict (when every pair is, there is nothing left for the agent to pair).
+fn unpaired_changes(review: &Review) -> bool {
+    let (t, s) = (&review.changed_target, &review.changed_source);
+    if t.is_empty() || s.is_empty() {
+        return false;
+    }
+    let tt: std::collections::HashSet<&str> = t.iter().map(|c| c.text.as_str()).collect();
+    let st: std::collections::HashSet<&str> = s.iter().map(|c| c.text.as_str()).collect();
+    let mut listed: Vec<(&str, &str)> = review
+        .conflicts
+        .iter()
+        .map(|c| (c.target.text.as_str(), c.source.text.as_str()))
+        .filter(|(ct, cs)| tt.contains(ct) && st.contains(cs))
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    listed.len() < t.len().saturating_mul(s.len())
+}
+
 /// The review round (issue 19): while possible conflicts are neither resolved nor reviewed,
 /// `conflict_detected` with `details.review` (each pair, both claims, their sections) for the
 /// agent to judge before the user is asked. Nothing is written. `None` when nothing awaits
@@ -409,8 +429,9 @@ pub fn review_round(
     let resolved =
         |c: &ConflictView| resolutions.iter().any(|r| crate::ids::canonical_conflict_id(&r.conflict_id) == c.id);
     let pending: Vec<&ConflictView> = all.iter().filter(|c| c.needs_verdict() && !resolved(c)).collect();
-    // Eleventh round: the claims each side changes, for the agent to pair what the rules did not.
-    let changes = !review.changed_target.is_empty() && !review.changed_source.is_empty();
+    // Eleventh round: the claims each side changes, for the agent to pair what the rules did
+    // not — due when some pair of them is not already a listed conflict.
+    let changes = unpaired_changes(review);
     if pending.is_empty() && !changes {
         return None;
     }
