@@ -696,7 +696,9 @@ fn section_of(side: &MergeSide, line: u32) -> String {
 /// verdicts, `"flagged": [{"target": id, "source": id, "reason": "..."}]`: pairs of changed
 /// claims the reviewer says cannot both hold. Each becomes a conflict (`merge_flagged`) that
 /// reaches the user like a pair marked `contradiction`; a listed pair it flags reaches the user
-/// whatever its verdict. A verdict file without `flagged` scores exactly as before.
+/// whatever its verdict. A flagged pair locates the contradiction when the expected snippets are
+/// in its two claims (a flag names whole claims: a table, an item with its nested lines). A
+/// verdict file without `flagged` scores exactly as before.
 fn review_round(pairs: &[Pair], prefix: &str) {
     if let Some(path) = std::env::var_os("MERGE_EVAL_REVIEW_DUMP") {
         let mut out = String::new();
@@ -779,16 +781,21 @@ fn review_round(pairs: &[Pair], prefix: &str) {
             }
         };
         let shown: Vec<&Conflict> = plan.unresolved.iter().filter(|c| asked(c)).collect();
+        // A flagged pair names two whole claims (a table, an item with its nested lines): it is
+        // the contradicting pair when the snippets are in those claims.
+        let has = |text: &str, snippet: &Option<String>| snippet.as_ref().is_none_or(|s| text.contains(s.as_str()));
+        let hit = |c: &Conflict| {
+            located(c, p)
+                || (by_flag(c)
+                    && has(&c.target.text, &p.expect.target_snippet)
+                    && has(&c.source.text, &p.expect.source_snippet))
+        };
         if p.expect.contradiction {
             contra += 1;
             reach += (!shown.is_empty()) as usize;
-            let found = shown.iter().any(|c| located(c, p));
+            let found = shown.iter().any(|c| hit(c));
             located_after += found as usize;
-            located_by_flag += (found
-                && !shown
-                    .iter()
-                    .any(|c| located(c, p) && !by_flag(c) && c.kind != merge::ConflictKind::FlaggedByReviewer))
-                as usize;
+            located_by_flag += (found && !shown.iter().any(|c| !by_flag(c) && located(c, p))) as usize;
             if shown.is_empty() && !plan.unresolved.is_empty() {
                 marked_compatible_contradictions.push(format!("p{} ({})", i + 1, p.expect.kind));
             }

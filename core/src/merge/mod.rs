@@ -33,6 +33,9 @@
 //!   source's after the target's claims, `custom(text)` puts the text where the target's claim
 //!   was and drops both. While a conflict is unresolved the converged state has the target's
 //!   side only, so it is complete exactly when `unresolved` is empty.
+//! - **Changed claims and flagged pairs** (eleventh round): the plan lists each side's claims
+//!   the other lacks, with stable ids; [`merge_flagged`] turns a reviewer's pairs of them into
+//!   `flagged-by-reviewer` conflicts (`review`).
 //!
 //! What it is not for: judging which side is right (a human does), reading files or the
 //! Archive (the host passes the bodies and writes conflict files), or semantic understanding.
@@ -43,6 +46,7 @@
 //! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `classes` (the
 //! classes of compatible pairs and the opposition between two claims), `detection`,
 //! `counterparts` (the claims two states changed, compared with each other: tenth round),
+//! `review` (the changed claims with their ids, and a reviewer's flagged pairs: eleventh round),
 //! `resolution`, `render` (the converged state); this file runs them in order. Each uses only
 //! modules before it.
 
