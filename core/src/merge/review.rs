@@ -63,16 +63,18 @@ pub(super) fn stems_of(doc: &Doc, blocks: &[usize]) -> KeySet<u64> {
     out
 }
 
+/// The changed claims of one side, each with its block index.
+pub(super) type Indexed = [(ChangedClaim, usize)];
+
 /// The conflicts of the reviewer's `flagged` pairs. `changed` are the changed claims of each
 /// side (target, source) with their block index. A pair that names an unknown claim, two
 /// claims of one side, or no reason is `invalid-input` naming the valid ids; a pair already
 /// listed by `found` (a conflict on the same two claims) or flagged twice adds nothing.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn flagged_conflicts(
     flagged: &[FlaggedPair],
     t: &Doc,
     s: &Doc,
-    changed: (&[(ChangedClaim, usize)], &[(ChangedClaim, usize)]),
+    changed: (&Indexed, &Indexed),
     found: &[Found],
     scratch: &mut Scratch,
 ) -> Result<Vec<Found>, MergeError> {
