@@ -267,3 +267,120 @@ fn spec_8_7_dossier_merge_hands_possible_conflicts_to_the_agent_for_review_first
     let user = resolved_by(&certain);
     assert!(user.get("verdict").is_none() && user.get("reason").is_none(), "the user's answer, no verdict: {user}");
 }
+
+/// Issue 19, eleventh round: the review round also lists the claims each side changes
+/// (`details.changed`, with ids), and the agent may name in `flagged` a pair of them that cannot
+/// both hold though no rule paired them. A bad flag is `invalid_input` naming the valid ids
+/// (nothing written); a good one reaches the user as a pair marked `contradiction` does —
+/// here the `conflict_detected` fallback (the official client has no forms), `certainty:
+/// possible`, who flagged it — is audited as the agent's with its reason, and named in the
+/// result once the user resolves it.
+#[test]
+fn issue_19_dossier_merge_takes_the_agents_flagged_pairs_of_changed_claims() {
+    use serde_json::json;
+    let store = TempStore::new(crate::DOSSIER);
+    store.init();
+    let (source, target) = crate::merge::tiered_pair(&store);
+    let tdir = store.root().join(&target);
+    let args = json!({"source_id": source, "target_id": target});
+    let r = support::mcp::McpSession::new(&store, "s1").call("dossier_merge", args.clone()).run();
+    assert_eq!(r[0].code(), "conflict_detected", "{:#}", r[0].envelope);
+    let d = r[0].envelope["error"]["details"].clone();
+    let id_of = |side: &str, needle: &str| {
+        d["changed"][side]
+            .as_array()
+            .unwrap_or_else(|| panic!("details.changed.{side}: {d:#}"))
+            .iter()
+            .find(|c| c["text"].as_str().unwrap().contains(needle))
+            .unwrap_or_else(|| panic!("{needle} in details.changed.{side}: {d:#}"))["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (t, s) = (id_of("target", "Average ticket time"), id_of("source", "Replay tool"));
+    assert!(t.starts_with("t_") && s.starts_with("s_"), "{t} {s}");
+    assert!(d["changed"]["target"][0]["section"].is_string(), "{d:#}");
+    assert!(r[0].next_actions().iter().any(|n| n.contains("flagged")), "{:?}", r[0].next_actions());
+    let reviews: Vec<serde_json::Value> = d["review"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| json!({"conflict_id": i["conflict_id"], "verdict": "compatible", "reason": "both hold"}))
+        .collect();
+    let certain = d["certain"][0].as_str().unwrap().to_string();
+    let with = |flagged: serde_json::Value, resolved: serde_json::Value| {
+        let mut a = args.clone();
+        a["reviews"] = json!(reviews);
+        a["flagged"] = flagged;
+        if !resolved.is_null() {
+            a["resolved_conflicts"] = resolved;
+        }
+        a
+    };
+    let flag = |t: &str, s: &str, reason: &str| json!([{"target": t, "source": s, "reason": reason}]);
+    let before = (std::fs::read_to_string(tdir.join("dossier.md")).unwrap(), audit_events(&tdir).len());
+    let r = support::mcp::McpSession::new(&store, "s1")
+        .call("dossier_merge", with(flag("t_nope", &s, "x"), json!(null)))
+        .call("dossier_merge", with(flag(&t, &t, "x"), json!(null)))
+        .call("dossier_merge", with(flag(&t, &s, ""), json!(null)))
+        .call("dossier_merge", with(json!([{"target": t, "source": s, "reason": "x", "why": "y"}]), json!(null)))
+        .run();
+    for (i, reply) in r.iter().enumerate() {
+        assert_eq!(reply.code(), "invalid_input", "{i}: {:#}", reply.envelope);
+    }
+    let e = &r[0].envelope["error"];
+    assert!(e["message"].as_str().unwrap().contains("t_nope") && e["message"].as_str().unwrap().contains(&t), "{e}");
+    assert!(e["details"]["valid"]["source"].to_string().contains(&s), "{e}");
+    assert_eq!(
+        (std::fs::read_to_string(tdir.join("dossier.md")).unwrap(), audit_events(&tdir).len()),
+        before,
+        "a refused flag writes nothing"
+    );
+    assert!(!tdir.join("conflicts").exists() || std::fs::read_dir(tdir.join("conflicts")).unwrap().count() == 0);
+
+    // A good flag: the user is asked about it (here conflict_detected), with who flagged it.
+    let reason = "a ticket time cannot be measured by a prototype replay tool";
+    let r = support::mcp::McpSession::new(&store, "s1")
+        .call("dossier_merge", with(flag(&t, &s, reason), json!(null)))
+        .run();
+    assert_eq!(r[0].code(), "conflict_detected", "{:#}", r[0].envelope);
+    let d = &r[0].envelope["error"]["details"];
+    let flagged = d["conflicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "flagged_by_reviewer")
+        .unwrap_or_else(|| panic!("{d:#}"))
+        .clone();
+    assert_eq!(
+        (flagged["certainty"].as_str(), flagged["flagged"]["by"].as_str()),
+        (Some("possible"), Some("agent:mcp"))
+    );
+    assert_eq!(flagged["flagged"]["reason"], reason);
+    assert!(flagged["target"]["text"].as_str().unwrap().contains("Average ticket time"), "{flagged}");
+    assert!(flagged["source"]["text"].as_str().unwrap().contains("Replay tool"), "{flagged}");
+    let fid = flagged["id"].as_str().unwrap().to_string();
+    assert_eq!(d["agent_flagged"][0]["conflict_id"], fid.as_str(), "{d:#}");
+    let msg = r[0].envelope["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("flagged by agent:mcp"), "{msg}");
+    let events = audit_events(&tdir);
+    let created = events
+        .iter()
+        .find(|e| e["event"] == "conflict_created" && e["conflict_id"] == fid.as_str())
+        .unwrap_or_else(|| panic!("{events:#?}"));
+    assert_eq!((created["actor"].as_str(), created["reason"].as_str()), (Some("agent:mcp"), Some(reason)));
+
+    // The user keeps the source's claim: it takes the target claim's place; one line names it.
+    let resolved =
+        json!([{"conflict_id": certain, "choice": "keep_target"}, {"conflict_id": fid, "choice": "keep_source"}]);
+    let r =
+        support::mcp::McpSession::new(&store, "s1").call("dossier_merge", with(flag(&t, &s, reason), resolved)).run();
+    assert!(r[0].ok(), "{:#}", r[0].envelope);
+    assert!(r[0].warnings().iter().any(|w| w.contains(&fid) && w.contains(reason)), "{:?}", r[0].warnings());
+    let state = std::fs::read_to_string(tdir.join("dossier.md")).unwrap();
+    assert!(!state.contains("Average ticket time") && state.contains("Replay tool prototyped"), "{state}");
+    let events = audit_events(&tdir);
+    let resolved =
+        events.iter().find(|e| e["event"] == "conflict_resolved" && e["conflict_id"] == fid.as_str()).unwrap();
+    assert_eq!(resolved["flagged_by"], "agent:mcp", "{resolved}");
+}

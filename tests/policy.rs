@@ -227,7 +227,7 @@ fn wrong_world_is_named() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{} does not implement `priority`: it has no export `dossier:policy/priority@2.2.0` (exports: dossier:policy/ranking@2.2.0); build it for the world `dossier:policy/priority-policy@2.2.0`",
+            "{} does not implement `priority`: it has no export `dossier:policy/priority@2.3.0` (exports: dossier:policy/ranking@2.3.0); build it for the world `dossier:policy/priority-policy@2.3.0`",
             path.display()
         )
     );
@@ -243,13 +243,13 @@ fn incompatible_version_is_named() {
             interface: Interface::Priority,
             component: Source::File(path.clone()),
             found: "3.0.0".into(),
-            required: "2.2.0".into()
+            required: "2.3.0".into()
         }
     );
     assert_eq!(
         e.to_string(),
         format!(
-            "{} exports `priority` at incompatible version 3.0.0; this dossier speaks dossier:policy@2.2.0, rebuild the component against wit/ from this release",
+            "{} exports `priority` at incompatible version 3.0.0; this dossier speaks dossier:policy@2.3.0, rebuild the component against wit/ from this release",
             path.display()
         )
     );
@@ -268,7 +268,7 @@ fn contract_mismatch_is_named_at_load() {
     }
     assert!(
         e.to_string()
-            .starts_with(&format!("{} exports `priority` but does not match dossier:policy@2.2.0: ", path.display())),
+            .starts_with(&format!("{} exports `priority` but does not match dossier:policy@2.3.0: ", path.display())),
         "{e}"
     );
     assert_eq!(err_of(&p), e, "a call reports the same mismatch");

@@ -688,6 +688,17 @@ fn section_of(side: &MergeSide, line: u32) -> String {
 /// `MERGE_EVAL_REVIEWS=<file>` then scores what reaches the user: a certain conflict, or a
 /// possible one the reviewer marked a contradiction (the user's form); a pair marked compatible
 /// is merged keeping both, named in one line of the result.
+///
+/// Since issue 19's eleventh round the dump also holds each merge's changed claims (`changed`:
+/// the target's claims the source lacks and the source's the merge adds, each `{id, section,
+/// text}`, at most [`CHANGED_LISTED`] per side, the most related to the other side first, as
+/// `dossier_merge` lists them), and a pair's entry in the verdict file may hold, besides the
+/// verdicts, `"flagged": [{"target": id, "source": id, "reason": "..."}]`: pairs of changed
+/// claims the reviewer says cannot both hold. Each becomes a conflict (`merge_flagged`) that
+/// reaches the user like a pair marked `contradiction`; a listed pair it flags reaches the user
+/// whatever its verdict. A flagged pair locates the contradiction when the expected snippets are
+/// in its two claims (a flag names whole claims: a table, an item with its nested lines). A
+/// verdict file without `flagged` scores exactly as before.
 fn review_round(pairs: &[Pair], prefix: &str) {
     if let Some(path) = std::env::var_os("MERGE_EVAL_REVIEW_DUMP") {
         let mut out = String::new();
@@ -707,8 +718,16 @@ fn review_round(pairs: &[Pair], prefix: &str) {
                 })
                 .collect();
             let certain = plan.unresolved.iter().filter(|c| is_certain(c)).count();
+            let changed = |l: &[merge::ChangedClaim]| -> Vec<serde_json::Value> {
+                listed_changed(l)
+                    .into_iter()
+                    .map(|c| serde_json::json!({ "id": c.id, "section": c.section, "text": c.text.trim() }))
+                    .collect()
+            };
             out.push_str(
-                &serde_json::json!({ "pair": format!("p{}", i + 1), "certain": certain, "review": review }).to_string(),
+                &serde_json::json!({ "pair": format!("p{}", i + 1), "certain": certain, "review": review,
+                    "changed": { "target": changed(&plan.changed_target), "source": changed(&plan.changed_source) } })
+                .to_string(),
             );
             out.push('\n');
         }
@@ -719,12 +738,41 @@ fn review_round(pairs: &[Pair], prefix: &str) {
         serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
     let (mut reach, mut located_after, mut contra) = (0, 0, 0);
     let (mut compat, mut certain_alarm, mut possible_prompt, mut unreviewed) = (0, 0, 0, 0);
+    let (mut flags, mut bad_flags, mut flags_on_compatible, mut located_by_flag) = (0, 0, 0, 0);
     let mut marked_compatible_contradictions = Vec::new();
     for (i, p) in pairs.iter().enumerate() {
-        let plan = merge::merge(&p.source, &p.target, &[]).unwrap();
+        let plain = merge::merge(&p.source, &p.target, &[]).unwrap();
         let mine = verdicts.get(&format!("p{}", i + 1));
+        // The reviewer's flagged pairs of changed claims (eleventh round); one the merge refuses
+        // (an unknown id, two claims of one side, no reason) is counted and left out.
+        let mut flagged: Vec<merge::FlaggedPair> = Vec::new();
+        for f in mine.and_then(|m| m.get("flagged")).and_then(|f| f.as_array()).into_iter().flatten() {
+            let pair = merge::FlaggedPair {
+                target_claim: f["target"].as_str().unwrap_or_default().to_string(),
+                source_claim: f["source"].as_str().unwrap_or_default().to_string(),
+                reason: f["reason"].as_str().unwrap_or_default().to_string(),
+            };
+            flags += 1;
+            if merge::merge_flagged(&p.source, &p.target, &[], std::slice::from_ref(&pair)).is_ok() {
+                flagged.push(pair);
+            } else {
+                bad_flags += 1;
+            }
+        }
+        let plan = merge::merge_flagged(&p.source, &p.target, &[], &flagged).unwrap();
+        let text = |l: &[merge::ChangedClaim], id: &str| l.iter().find(|c| c.id == id).map(|c| c.text.clone());
+        let flagged_texts: Vec<(String, String)> = flagged
+            .iter()
+            .filter_map(|f| {
+                Some((text(&plain.changed_target, &f.target_claim)?, text(&plain.changed_source, &f.source_claim)?))
+            })
+            .collect();
+        let by_flag = |c: &Conflict| {
+            c.kind == merge::ConflictKind::FlaggedByReviewer
+                || flagged_texts.iter().any(|(t, s)| *t == c.target.text && *s == c.source.text)
+        };
         let mut asked = |c: &Conflict| {
-            is_certain(c) || {
+            is_certain(c) || by_flag(c) || {
                 let v = mine.and_then(|m| m.get(&c.id)).and_then(|v| v["verdict"].as_str());
                 if v.is_none() {
                     unreviewed += 1;
@@ -733,15 +781,27 @@ fn review_round(pairs: &[Pair], prefix: &str) {
             }
         };
         let shown: Vec<&Conflict> = plan.unresolved.iter().filter(|c| asked(c)).collect();
+        // A flagged pair names two whole claims (a table, an item with its nested lines): it is
+        // the contradicting pair when the snippets are in those claims.
+        let has = |text: &str, snippet: &Option<String>| snippet.as_ref().is_none_or(|s| text.contains(s.as_str()));
+        let hit = |c: &Conflict| {
+            located(c, p)
+                || (by_flag(c)
+                    && has(&c.target.text, &p.expect.target_snippet)
+                    && has(&c.source.text, &p.expect.source_snippet))
+        };
         if p.expect.contradiction {
             contra += 1;
             reach += (!shown.is_empty()) as usize;
-            located_after += shown.iter().any(|c| located(c, p)) as usize;
+            let found = shown.iter().any(|c| hit(c));
+            located_after += found as usize;
+            located_by_flag += (found && !shown.iter().any(|c| !by_flag(c) && located(c, p))) as usize;
             if shown.is_empty() && !plan.unresolved.is_empty() {
                 marked_compatible_contradictions.push(format!("p{} ({})", i + 1, p.expect.kind));
             }
         } else {
             compat += 1;
+            flags_on_compatible += (!flagged.is_empty()) as usize;
             let certain = shown.iter().any(|c| is_certain(c));
             certain_alarm += certain as usize;
             possible_prompt += (!certain && !shown.is_empty()) as usize;
@@ -750,8 +810,37 @@ fn review_round(pairs: &[Pair], prefix: &str) {
     println!(
         "{prefix}: after_review reaching={reach}/{contra} located={located_after}/{contra} certain_alarms={certain_alarm}/{compat} possible_prompts={possible_prompt}/{compat} unreviewed_possible={unreviewed}"
     );
+    if flags > 0 {
+        println!(
+            "{prefix}: flagged pairs={flags} refused={bad_flags} located_only_by_a_flag={located_by_flag}/{contra} compatible_pairs_with_a_flag={flags_on_compatible}/{compat}"
+        );
+    }
     println!("{prefix}: contradictions the reviewer kept both on: {marked_compatible_contradictions:?}");
 }
+
+/// As many changed claims of a side as `dossier_merge`'s review round lists
+/// (`dossier_store::merge::listed_changed`): the most related to the other side first, at most
+/// [`CHANGED_LISTED`] and [`CHANGED_BYTES`] of text, in reading order.
+fn listed_changed(claims: &[merge::ChangedClaim]) -> Vec<&merge::ChangedClaim> {
+    let mut order: Vec<usize> = (0..claims.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(claims[i].related), i));
+    let (mut chosen, mut bytes) = (Vec::new(), 0);
+    for i in order {
+        let len = claims[i].text.trim().len();
+        if chosen.len() == CHANGED_LISTED || (!chosen.is_empty() && bytes + len > CHANGED_BYTES) {
+            continue;
+        }
+        bytes += len;
+        chosen.push(i);
+    }
+    chosen.sort_unstable();
+    chosen.into_iter().map(|i| &claims[i]).collect()
+}
+
+/// `dossier_store::merge::MAX_CHANGED_LISTED` and `CHANGED_BYTES` (the store is not a
+/// dependency of the core's tests; docs/merge.md, "Eleventh round", names both).
+const CHANGED_LISTED: usize = 30;
+const CHANGED_BYTES: usize = 9_000;
 
 /// Score the held-out set `tests/merge_eval/<name>/` and hold it to `bars`.
 fn run_heldout(name: &str, title: &str, prefix: &str, bars: Bars) {

@@ -479,7 +479,7 @@ fn resolutions_keep_source_keep_target_keep_both_custom() {
             NextAction => "Reconcile the renewal playbook with the pricing proposal.".into(),
             Decision => "Enterprise renewals: annual commits, with monthly as an exception approved by Alice and Dana because procurement pushes back. [src:art_01jz8salesfeedback#L42-L68] [src:art_02renewals#L5-L12]".into(),
             Value => "Average enterprise deal size: $50k ARR (CRM and renewals data differ by ±$4k). [src:art_01jz8crm#L4-L4] [src:art_02crm#L7-L7]".into(),
-            ConflictKind::RelatedClaims => c.target.text.clone(),
+            ConflictKind::RelatedClaims | ConflictKind::FlaggedByReviewer => c.target.text.clone(),
         })
     };
     let p = merge::merge(&s, &t, &resolve(&open, custom)).unwrap();

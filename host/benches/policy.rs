@@ -204,7 +204,7 @@ fn merge_100k_component(bencher: Bencher) {
         distilled_state: state,
     };
     let (s, t) = (side("dos_source", big_source()), side("dos_target", target));
-    let plan = p.merge(&s, &t, &[]).unwrap();
+    let plan = p.merge(&s, &t, &[], &[]).unwrap();
     eprintln!(
         "merge bench: {} + {} bytes, {} conflicts, converged {} bytes",
         s.distilled_state.len(),
@@ -213,7 +213,7 @@ fn merge_100k_component(bencher: Bencher) {
         plan.converged_state.len()
     );
     assert!(!plan.unresolved.is_empty(), "the bench input has incompatible values");
-    bencher.bench_local(|| p.merge(&s, &t, &[]).unwrap());
+    bencher.bench_local(|| p.merge(&s, &t, &[], &[]).unwrap());
 }
 
 #[divan::bench(sample_count = 20)]

@@ -1201,7 +1201,7 @@ pub(super) fn unit_side(doc: &Doc, (b, k): Unit) -> ConflictSide {
 /// The stems of all of a block's units, sorted: a sub-claim whose stems are all among another
 /// claim's restates part of it (fifth round: "Reefer containers are plugged in after discharge.
 /// This happens within 30 minutes" / "… plugged in within 30 minutes of discharge").
-fn block_stems(doc: &Doc, b: usize) -> Vec<u64> {
+pub(super) fn block_stems(doc: &Doc, b: usize) -> Vec<u64> {
     let block = &doc.blocks[b];
     let mut out: Vec<u64> =
         block.an.iter().chain(block.subs.iter().map(|s| &s.0)).flat_map(|a| a.stems.iter().copied()).collect();

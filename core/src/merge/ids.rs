@@ -39,6 +39,25 @@ pub(super) fn conflict_id(kind: ConflictKind, subject: u64, source: u128, target
     from_hash(h)
 }
 
+/// The id of a changed claim (issue 19, eleventh round): `t_` (target) or `s_` (source) + 13
+/// lowercase Crockford base32 digits of FNV-1a 64 over the side, the section's name
+/// (lowercase) and the claim's normalised text (`norm`, its [`norm_hash`]). Stable across
+/// runs, independent of line numbers and provenance, unique within a merge (duplicates in a
+/// section are folded into one claim).
+pub(super) fn claim_id(target: bool, section: &str, norm: u128) -> String {
+    let mut h = fnv64(if target { b"claim:target" } else { b"claim:source" });
+    h = fnv64_from(h, &[0xff]);
+    h = fnv64_from(h, section.to_lowercase().as_bytes());
+    h = fnv64_from(h, &[0xff]);
+    h = fnv64_from(h, &norm.to_le_bytes());
+    let mut id = String::with_capacity(2 + 13);
+    id.push_str(if target { "t_" } else { "s_" });
+    for i in (0..13).rev() {
+        id.push(CROCKFORD[((h >> (5 * i)) & 31) as usize] as char);
+    }
+    id
+}
+
 const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
 
 fn from_hash(h: u64) -> String {
@@ -81,5 +100,22 @@ mod tests {
         assert_ne!(id, conflict_id(ConflictKind::IncompatibleValue, 1, 3, 2));
         assert_eq!(norm_hash("Budget: $10k [src:art_01a]"), norm_hash("budget  10,000"));
         assert_ne!(norm_hash("Budget: $10k"), norm_hash("Budget: $12k"));
+    }
+
+    #[test]
+    fn claim_ids_are_stable_shaped_and_depend_on_side_section_and_text() {
+        let n = norm_hash("Budget: $10k [src:art_01a]");
+        let id = claim_id(true, "Findings", n);
+        assert!(id.starts_with("t_") && id.len() == 15, "{id}");
+        assert!(id[2..].bytes().all(|b| CROCKFORD.contains(&b)), "{id}");
+        // Provenance, number formats and the section's case do not change it.
+        assert_eq!(id, claim_id(true, "findings", norm_hash("budget 10,000")));
+        assert_eq!(claim_id(false, "Findings", n)[2..].len(), 13);
+        assert!(claim_id(false, "Findings", n).starts_with("s_"));
+        assert_ne!(id[2..], claim_id(false, "Findings", n)[2..], "the side is hashed");
+        assert_ne!(id, claim_id(true, "Decisions", n));
+        assert_ne!(id, claim_id(true, "Findings", norm_hash("Budget: $12k")));
+        // Pinned: ids users may hold must not change across releases.
+        assert_eq!(claim_id(true, "Findings", norm_hash("Budget: $10k")), "t_02akyh017eps0");
     }
 }

@@ -33,6 +33,9 @@
 //!   source's after the target's claims, `custom(text)` puts the text where the target's claim
 //!   was and drops both. While a conflict is unresolved the converged state has the target's
 //!   side only, so it is complete exactly when `unresolved` is empty.
+//! - **Changed claims and flagged pairs** (eleventh round): the plan lists each side's claims
+//!   the other lacks, with stable ids; [`merge_flagged`] turns a reviewer's pairs of them into
+//!   `flagged-by-reviewer` conflicts (`review`).
 //!
 //! What it is not for: judging which side is right (a human does), reading files or the
 //! Archive (the host passes the bodies and writes conflict files), or semantic understanding.
@@ -43,6 +46,7 @@
 //! `analysis` (what one claim says), `claims` (Markdown sections and blocks), `classes` (the
 //! classes of compatible pairs and the opposition between two claims), `detection`,
 //! `counterparts` (the claims two states changed, compared with each other: tenth round),
+//! `review` (the changed claims with their ids, and a reviewer's flagged pairs: eleventh round),
 //! `resolution`, `render` (the converged state); this file runs them in order. Each uses only
 //! modules before it.
 
@@ -54,6 +58,7 @@ mod detection;
 mod ids;
 mod render;
 mod resolution;
+mod review;
 mod tokens;
 mod types;
 mod values;
@@ -62,11 +67,12 @@ mod words;
 pub use detection::{lifecycle, material_next_action, next_action_conflict, next_action_relation};
 pub use ids::canonical_conflict_id;
 pub use types::{
-    Certainty, Choice, Conflict, ConflictKind, ConflictSide, MergeError, MergePlan, MergeSide, Resolution, Status,
+    Certainty, ChangedClaim, Choice, Conflict, ConflictKind, ConflictSide, FlaggedPair, MergeError, MergePlan,
+    MergeSide, Resolution, Status,
 };
 
 use crate::hash::fnv64;
-use crate::maps::{HashMap, KeyMap};
+use crate::maps::{HashMap, KeyMap, KeySet};
 use analysis::Scratch;
 use claims::{NEXT_STEPS, Sections, heading_level, parse};
 use detection::{Found, detect_claims, doc_words, effective_next_action, eligible};
@@ -77,6 +83,17 @@ use tokens::markers;
 
 /// Merge `source` into `target` (the survivor), applying `resolutions`.
 pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution]) -> Result<MergePlan, MergeError> {
+    merge_flagged(source, target, resolutions, &[])
+}
+
+/// [`merge`], with a reviewer's `flagged` pairs of changed claims (issue 19, eleventh round):
+/// each a `flagged-by-reviewer` conflict (`review`).
+pub fn merge_flagged(
+    source: &MergeSide,
+    target: &MergeSide,
+    resolutions: &[Resolution],
+    flagged: &[FlaggedPair],
+) -> Result<MergePlan, MergeError> {
     if !source.id.is_empty() && source.id == target.id {
         return Err(MergeError::InvalidInput(format!("`{}` cannot be merged into itself", source.id)));
     }
@@ -109,10 +126,14 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     })?;
     out.resize_with(secs.names.len(), Vec::new);
     let mut s_new = Vec::new(); // source blocks that are entries
+    let mut t_shared: KeySet<usize> = KeySet::default(); // target entries the source has too
     for (i, b) in s.blocks.iter().enumerate() {
         match seen.get(&(b.sec, b.key)) {
             Some(&(sec, e)) => {
                 let entry = &mut out[sec][e];
+                if matches!(entry.side, Side::Target) {
+                    t_shared.insert(entry.block);
+                }
                 let own = match entry.side {
                     Side::Source => &s.blocks[entry.block].markers,
                     _ => &t.blocks[entry.block].markers,
@@ -205,6 +226,22 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
     let s_words = doc_words(&s, &source.next_action);
     detect_claims(&t, &s, &t_first, &s_new, &s_words, &mut scratch, &mut conflicts, &mut unlisted_related);
     counterparts::sole_counterparts(&t, &s, &t_first, &s_new, &mut scratch, &mut conflicts, &mut unlisted_related);
+
+    // Eleventh round: the changed claims, and the reviewer's pairs of them.
+    let t_changed: Vec<usize> = t_first.iter().copied().filter(|b| !t_shared.contains(b)).collect();
+    let (t_stems, s_stems) = (review::stems_of(&t, &t_changed), review::stems_of(&s, &s_new));
+    let eligible_of = |blocks: &[usize], doc: &claims::Doc| -> Vec<usize> {
+        blocks.iter().copied().filter(|&b| eligible(&doc.blocks[b])).collect()
+    };
+    let (t_ix, s_ix) = (eligible_of(&t_changed, &t), eligible_of(&s_new, &s));
+    let changed_target = review::changed_claims(&t, &t_ix, true, &secs, &s_stems);
+    let changed_source = review::changed_claims(&s, &s_ix, false, &secs, &t_stems);
+    if !flagged.is_empty() {
+        let ct: Vec<(ChangedClaim, usize)> = changed_target.iter().cloned().zip(t_ix.iter().copied()).collect();
+        let cs: Vec<(ChangedClaim, usize)> = changed_source.iter().cloned().zip(s_ix.iter().copied()).collect();
+        let extra = review::flagged_conflicts(flagged, &t, &s, (&ct, &cs), &conflicts, &mut scratch)?;
+        conflicts.extend(extra);
+    }
 
     // Ids, grouping of identical disagreements, order.
     let mut by_id: HashMap<String, usize> = HashMap::default();
@@ -342,6 +379,8 @@ pub fn merge(source: &MergeSide, target: &MergeSide, resolutions: &[Resolution])
         converged_status,
         unresolved,
         unlisted_related,
+        changed_target,
+        changed_source,
     })
 }
 
@@ -527,6 +566,145 @@ mod tests {
     fn frontmatter_never_closed_is_invalid_input() {
         let t = side("dos_t", Status::Active, "Go.", "---\nid: x\n# T\n");
         assert!(merge(&side("dos_s", Status::Active, "Go.", "# S\n"), &t, &[]).is_err());
+    }
+}
+
+/// Issue 19, eleventh round: the changed claims and the reviewer's flagged pairs (`review`).
+#[cfg(test)]
+mod review_tests {
+    use super::*;
+
+    fn side(id: &str, body: &str) -> MergeSide {
+        MergeSide {
+            id: id.into(),
+            name: "X".into(),
+            status: Status::Active,
+            next_action: "Go.".into(),
+            distilled_state: body.into(),
+        }
+    }
+
+    fn bodies() -> (MergeSide, MergeSide) {
+        let t = "# Tram\n\n## Decisions\n\n- Use the east depot. [src:art_01a]\n- The first tram leaves at 05:10. [src:art_01b]\n\n## Findings\n\n- The ticket machines accept cards. [src:art_01c]\n\n## Next Steps\n\n- Print timetables.\n";
+        let s = "# Tram\n\n## Decisions\n\n- Use the east depot. [src:art_02a]\n\n## Findings\n\n- The ticket machines accept cards. [src:art_01c]\n- Drivers start their shift an hour later from March. [src:art_02b]\n\n## Next Steps\n\n- Hire drivers.\n";
+        (side("dos_s", s), side("dos_t", t))
+    }
+
+    fn ids(list: &[ChangedClaim]) -> Vec<(&str, &str)> {
+        list.iter().map(|c| (c.section.as_str(), c.text.as_str())).collect()
+    }
+
+    fn flag(p: &MergePlan, reason: &str) -> FlaggedPair {
+        FlaggedPair {
+            target_claim: p.changed_target[0].id.clone(),
+            source_claim: p.changed_source[0].id.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn the_plan_lists_the_claims_each_side_changes_with_stable_ids() {
+        let (s, t) = bodies();
+        let p = merge(&s, &t, &[]).unwrap();
+        // Duplicates (the depot, the ticket machines) and Next Steps are not changed claims.
+        assert_eq!(ids(&p.changed_target), vec![("Decisions", "The first tram leaves at 05:10. [src:art_01b]")]);
+        assert_eq!(
+            ids(&p.changed_source),
+            vec![("Findings", "Drivers start their shift an hour later from March. [src:art_02b]")]
+        );
+        assert_eq!((p.changed_target[0].line, p.changed_source[0].line), (6, 10));
+        assert!(p.changed_target[0].id.starts_with("t_") && p.changed_source[0].id.starts_with("s_"));
+        // Stable: the same on every run, and independent of provenance and line numbers.
+        let again = merge(&s, &t, &[]).unwrap();
+        assert_eq!(again.changed_target, p.changed_target);
+        let moved = side(
+            "dos_t",
+            &t.distilled_state.replace("[src:art_01b]", "[src:art_09z]").replace("# Tram\n", "# Tram\n\nIntro.\n"),
+        );
+        assert_eq!(merge(&s, &moved, &[]).unwrap().changed_target[0].id, p.changed_target[0].id);
+        // The rules pair nothing here: no conflict is listed.
+        assert!(p.unresolved.is_empty(), "{:?}", p.unresolved);
+    }
+
+    #[test]
+    fn a_flagged_pair_is_a_possible_conflict_resolved_like_any_other() {
+        let (s, t) = bodies();
+        let p = merge(&s, &t, &[]).unwrap();
+        let f = [flag(&p, "a later shift start cannot serve a 05:10 first tram")];
+        let q = merge_flagged(&s, &t, &[], &f).unwrap();
+        assert_eq!(q.unresolved.len(), 1);
+        let c = &q.unresolved[0];
+        assert_eq!(
+            (c.kind, c.certainty, c.compatible_hint.as_deref()),
+            (ConflictKind::FlaggedByReviewer, Certainty::Possible, None)
+        );
+        assert!(c.target.text.contains("05:10") && c.source.text.contains("an hour later"), "{c:?}");
+        assert_eq!((c.target.line, c.source.line), (6, 10));
+        assert!(!c.subject.trim().is_empty());
+        // Stable id, whatever the reason says.
+        let other_reason = [FlaggedPair { reason: "timing".into(), ..f[0].clone() }];
+        assert_eq!(merge_flagged(&s, &t, &[], &other_reason).unwrap().unresolved[0].id, c.id);
+        // Unresolved: the source claim waits, the target claim stays.
+        assert!(q.converged_state.contains("05:10") && !q.converged_state.contains("an hour later"));
+        let resolve = |choice: Choice| {
+            let r = [Resolution { conflict_id: c.id.clone(), choice }];
+            let plan = merge_flagged(&s, &t, &r, &f).unwrap();
+            assert!(plan.unresolved.is_empty());
+            plan.converged_state
+        };
+        let ks = resolve(Choice::KeepSource);
+        assert!(!ks.contains("05:10") && ks.contains("an hour later"), "{ks}");
+        // keep-source puts the source claim in the target claim's place.
+        assert!(
+            ks.contains("## Decisions\n\n- Use the east depot. [src:art_01a] [src:art_02a]\n- Drivers start"),
+            "{ks}"
+        );
+        let kt = resolve(Choice::KeepTarget);
+        assert!(kt.contains("05:10") && !kt.contains("an hour later"), "{kt}");
+        let kb = resolve(Choice::KeepBoth);
+        assert!(kb.contains("05:10") && kb.contains("an hour later"), "{kb}");
+        let cu =
+            resolve(Choice::Custom("The first tram leaves at 06:10 from March. [src:art_01b] [src:art_02b]".into()));
+        assert!(
+            cu.contains("- The first tram leaves at 06:10 from March.")
+                && !cu.contains("05:10")
+                && !cu.contains("an hour later"),
+            "{cu}"
+        );
+        // Without the flagged pair, its id is unknown.
+        let r = [Resolution { conflict_id: c.id.clone(), choice: Choice::KeepBoth }];
+        assert!(merge(&s, &t, &r).unwrap_err().to_string().contains(&c.id));
+    }
+
+    #[test]
+    fn bad_flagged_pairs_are_invalid_input_naming_the_valid_ids() {
+        let (s, t) = bodies();
+        let p = merge(&s, &t, &[]).unwrap();
+        let (tid, sid) = (p.changed_target[0].id.clone(), p.changed_source[0].id.clone());
+        let err = |target: &str, source: &str, reason: &str| {
+            let f = [FlaggedPair { target_claim: target.into(), source_claim: source.into(), reason: reason.into() }];
+            merge_flagged(&s, &t, &[], &f).unwrap_err().to_string()
+        };
+        let e = err("t_nope", &sid, "x");
+        assert!(e.contains("t_nope") && e.contains(&tid) && e.contains(&sid), "{e}");
+        let e = err(&tid, &tid, "x");
+        assert!(e.contains("two claims of one side") && e.contains(&sid), "{e}");
+        let e = err(&sid, &tid, "x");
+        assert!(e.contains("source claim as target"), "{e}");
+        let e = err(&tid, &sid, "  ");
+        assert!(e.contains("no reason"), "{e}");
+    }
+
+    #[test]
+    fn a_flagged_pair_already_listed_is_not_doubled() {
+        let t = "# P\n\n## Decisions\n\n- Use Postgres for the event store because joins. Decided by Alice. [src:art_01a]\n";
+        let s = "# P\n\n## Decisions\n\n- Use SQLite for the event store because it is simple. Decided by Bob. [src:art_01b]\n";
+        let (s, t) = (side("dos_s", s), side("dos_t", t));
+        let p = merge(&s, &t, &[]).unwrap();
+        assert_eq!(p.unresolved.len(), 1);
+        let f = [flag(&p, "two engines"), flag(&p, "the same pair twice")];
+        let q = merge_flagged(&s, &t, &[], &f).unwrap();
+        assert_eq!(q.unresolved, p.unresolved);
     }
 }
 

@@ -64,6 +64,10 @@ pub enum ConflictKind {
     IncompatibleValue,
     /// Related claims the rules cannot tell apart from a contradiction (always possible).
     RelatedClaims,
+    /// A pair of changed claims (a target claim the source lacks, a source claim the merge
+    /// adds) that a reviewer says cannot both hold, though no rule paired them (always
+    /// possible; issue 19, eleventh round).
+    FlaggedByReviewer,
 }
 
 /// How sure the policy is that two claims cannot both hold (docs/merge.md, tiers).
@@ -92,6 +96,7 @@ impl ConflictKind {
             ConflictKind::IncompatibleLifecycle => "incompatible-lifecycle",
             ConflictKind::IncompatibleValue => "incompatible-value",
             ConflictKind::RelatedClaims => "related-claims",
+            ConflictKind::FlaggedByReviewer => "flagged-by-reviewer",
         }
     }
 }
@@ -139,6 +144,34 @@ pub struct Resolution {
     pub choice: Choice,
 }
 
+/// A claim the merge changes (issue 19, eleventh round): a target claim the source does not
+/// have, or a source claim the merge adds (not a duplicate the merge folds). A reviewer may
+/// pair two of them, one of each side, as a contradiction ([`FlaggedPair`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChangedClaim {
+    /// `t_` (target) or `s_` (source) + 13 lowercase Crockford base32 digits: FNV-1a 64 over
+    /// the side, the section and the normalised text; the same on every run.
+    pub id: String,
+    /// The `##` section it is in, as the converged state names it.
+    pub section: String,
+    /// The claim as written (list marker removed), provenance markers included.
+    pub text: String,
+    /// 1-based line in that side's Distilled State.
+    pub line: u32,
+    /// How related it is to the other side's changed claims: how many of its content stems
+    /// they share. Surfaces that list only some claims list the most related.
+    pub related: u32,
+}
+
+/// A reviewer's pair: a changed target claim and a changed source claim that cannot both
+/// hold, with why. Each becomes a `flagged-by-reviewer` conflict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlaggedPair {
+    pub target_claim: String,
+    pub source_claim: String,
+    pub reason: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MergePlan {
     /// The converged Distilled State; complete only when `unresolved` is empty.
@@ -155,6 +188,10 @@ pub struct MergePlan {
     /// counted here, so that nothing related is silent. Their claims are merged as for
     /// `keep-both`.
     pub unlisted_related: u32,
+    /// The target's claims the source does not have, in reading order.
+    pub changed_target: Vec<ChangedClaim>,
+    /// The source's claims the merge adds, in reading order.
+    pub changed_source: Vec<ChangedClaim>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,7 +199,8 @@ pub enum MergeError {
     /// The input broke a precondition: a resolution names an unknown conflict, a conflict is
     /// resolved twice in different ways, a custom status is not a status, a custom next
     /// action is empty, a custom claim contains a section heading, a body's frontmatter is
-    /// never closed, or a Dossier is merged into itself.
+    /// never closed, a Dossier is merged into itself, or a flagged pair names an unknown claim,
+    /// two claims of one side, or no reason.
     InvalidInput(String),
 }
 

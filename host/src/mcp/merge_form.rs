@@ -14,6 +14,9 @@ pub fn form_request(c: &ConflictView, reason: Option<&str>) -> rmcp::model::Inpu
     use rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest};
     let at = |l: u32| if l == 0 { "frontmatter".to_string() } else { format!("line {l}") };
     let flagged = match reason {
+        Some(r) if c.flagged.is_some() => {
+            format!(", possible: the agent flagged it, a contradiction the rules did not pair ({})", r.trim())
+        }
         Some(r) if c.is_possible() => format!(", possible: the agent judged it a contradiction ({})", r.trim()),
         _ => String::new(),
     };

@@ -64,8 +64,10 @@ pub struct DossierServer {
 
 /// Drop what a schema spends tokens on without telling a caller anything: the `$schema`
 /// dialect, `null` as an alternative type of optional fields (omitting one is how to leave it
-/// out), and integer `format`s with their implied `minimum: 0`. Recursive.
+/// out), integer `format`s with their implied `minimum: 0`, and the indirection of a `$defs`
+/// entry referred to once (inlined where it is used: the same schema). Recursive.
 pub fn compact_schema(v: &mut Value) {
+    inline_single_defs(v);
     match v {
         Value::Object(map) => {
             map.remove("$schema");
@@ -100,6 +102,50 @@ pub fn compact_schema(v: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(compact_schema),
         _ => {}
+    }
+}
+
+/// Inline each `$defs` entry of `v` that is referred to exactly once (and not from itself), and
+/// drop `$defs` when nothing is left in it.
+fn inline_single_defs(v: &mut Value) {
+    loop {
+        let Some(Value::Object(defs)) = v.get("$defs") else { return };
+        let text = v.to_string();
+        let once = defs.iter().find(|(name, def)| {
+            let r = format!("\"#/$defs/{name}\"");
+            text.matches(&r).count() == 1 && !def.to_string().contains(&r)
+        });
+        let Some(name) = once.map(|(n, _)| n.clone()) else { return };
+        let Some(def) = v.get_mut("$defs").and_then(Value::as_object_mut).and_then(|d| d.remove(&name)) else {
+            return;
+        };
+        replace_ref(v, &format!("#/$defs/{name}"), &def);
+        if v.get("$defs").and_then(Value::as_object).is_some_and(|d| d.is_empty())
+            && let Some(map) = v.as_object_mut()
+        {
+            map.remove("$defs");
+        }
+    }
+}
+
+/// Replace the one `{"$ref": r, ...}` in `v` by `def`'s keys (the referring object's own keys,
+/// such as a description, kept). Whether it was found.
+fn replace_ref(v: &mut Value, r: &str, def: &Value) -> bool {
+    match v {
+        Value::Object(map) => {
+            if map.get("$ref").and_then(Value::as_str) == Some(r) {
+                map.remove("$ref");
+                if let Value::Object(d) = def {
+                    for (k, x) in d {
+                        map.entry(k.clone()).or_insert_with(|| x.clone());
+                    }
+                }
+                return true;
+            }
+            map.values_mut().any(|x| replace_ref(x, r, def))
+        }
+        Value::Array(items) => items.iter_mut().any(|x| replace_ref(x, r, def)),
+        _ => false,
     }
 }
 
@@ -266,6 +312,8 @@ pub struct MergeParams {
     pub resolved_conflicts: Option<Vec<dossier_store::merge::ResolutionInput>>,
     /// Your verdict on each details.review pair.
     pub reviews: Option<Vec<dossier_store::merge::ReviewInput>>,
+    /// details.changed pairs that cannot both hold.
+    pub flagged: Option<Vec<dossier_store::merge::FlagInput>>,
 }
 
 /// What `dossier_merge` keeps in an MCP `requestState` between form rounds: the choices made
@@ -564,38 +612,49 @@ impl DossierServer {
                 None => dismissed = true,
             }
         }
-        // The review round (issue 19): the agent judges the possible conflicts first; the
-        // compatible ones are kept both as its decision, the rest go to the user.
-        let all = ops::merge::conflicts(&app, &p.source_id, &p.target_id);
+        // The review round (issue 19): the agent judges the possible conflicts first, and may
+        // flag pairs of changed claims the rules did not pair; the compatible ones are kept
+        // both as its decision, the rest (and its flags) go to the user.
+        let harness = context.client_info().map_or_else(|| "mcp".to_string(), |i| harness_name(&i.name));
+        let agent = format!("agent:{harness}");
+        let flags = p.flagged.clone().unwrap_or_default();
+        let view = match ops::merge::review(&app, &p.source_id, &p.target_id, &flags, &agent) {
+            Err(e) if e.code == Code::InvalidInput => return envelope(Err(e)).into(),
+            view => view,
+        };
         let mut reviewed = Vec::new();
-        if let Ok(all) = &all {
-            if let Err(e) = dossier_store::merge::check_resolution_ids(&resolutions, all) {
+        let mut flagged = Vec::new();
+        if let Ok(view) = &view {
+            if let Err(e) = dossier_store::merge::check_resolution_ids(&resolutions, &view.conflicts) {
                 return envelope(Err(e)).into();
             }
-            let r = match &p.reviews {
-                None => dossier_store::merge::review_round(&p.source_id, &p.target_id, all, &resolutions)
-                    .map_or(Ok(()), Err),
-                Some(reviews) => {
-                    let harness = context.client_info().map_or_else(|| "mcp".to_string(), |i| harness_name(&i.name));
-                    dossier_store::merge::apply_reviews(all, reviews, &mut resolutions, &format!("agent:{harness}"))
-                        .map(|kept| reviewed = kept)
-                }
+            let r = if p.reviews.is_none() && p.flagged.is_none() {
+                dossier_store::merge::review_round(&p.source_id, &p.target_id, view, &resolutions).map_or(Ok(()), Err)
+            } else {
+                let reviews = p.reviews.clone().unwrap_or_default();
+                dossier_store::merge::apply_reviews(&view.conflicts, &reviews, &mut resolutions, &agent)
+                    .map(|kept| reviewed = kept)
             };
             if let Err(e) = r {
                 return envelope(Err(e)).into();
             }
+            flagged = view.flagged.clone();
         }
         // Forms need the multi-round-trip protocol (Claude Code speaks it; print mode
         // cancels every form, which lands in `dismissed`).
         let forms = context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
             && context.client_capabilities().is_none_or(|c| c.elicitation.is_some());
         if forms && !dismissed {
-            let pending = all.map(|all| all.into_iter().find(|c| !resolutions.iter().any(|r| r.conflict_id == c.id)));
+            let pending =
+                view.map(|v| v.conflicts.into_iter().find(|c| !resolutions.iter().any(|r| r.conflict_id == c.id)));
             if let Ok(Some(next)) = pending {
                 // The agent's `compatible` verdicts are re-applied from `reviews` each round
                 // (so they stay the agent's in the audit log), not carried as the user's.
                 resolutions.retain(|r| !reviewed.iter().any(|k| k.conflict_id == r.conflict_id));
-                let reason = p.reviews.iter().flatten().find(|r| r.conflict_id == next.id).map(|r| r.reason.as_str());
+                let reason = match &next.flagged {
+                    Some(f) => Some(f.reason.as_str()),
+                    None => p.reviews.iter().flatten().find(|r| r.conflict_id == next.id).map(|r| r.reason.as_str()),
+                };
                 let state = MergeFormState { resolutions, pending: Some(next.id.clone()) };
                 let mut requests = InputRequests::new();
                 requests.insert(MERGE_FORM_KEY.into(), merge_form::form_request(&next, reason));
@@ -610,6 +669,7 @@ impl DossierServer {
             &p.target_id,
             &resolutions,
             &reviewed,
+            &flagged,
             &SILENT,
         )
         .and_then(|o| reply(o, |o| dossier_store::merge::outcome_json(&o)))
@@ -695,7 +755,8 @@ mod tests {
                 "when": { "anyOf": [{ "$ref": "#/$defs/Level" }, { "type": "null" }], "description": "x" },
                 "name": { "type": "string" }
             },
-            "required": ["name"]
+            "required": ["name"],
+            "$defs": { "Level": { "type": "string", "enum": ["low", "high"] } }
         });
         compact_schema(&mut s);
         assert_eq!(
@@ -704,12 +765,21 @@ mod tests {
                 "type": "object",
                 "properties": {
                     "page": { "type": "integer", "description": "1-based" },
-                    "when": { "$ref": "#/$defs/Level", "description": "x" },
+                    "when": { "type": "string", "enum": ["low", "high"], "description": "x" },
                     "name": { "type": "string" }
                 },
                 "required": ["name"]
             })
         );
+        // A definition used twice stays one.
+        let mut s = json!({
+            "type": "object",
+            "properties": { "a": { "$ref": "#/$defs/L" }, "b": { "$ref": "#/$defs/L" } },
+            "$defs": { "L": { "type": "string" } }
+        });
+        let before = s.clone();
+        compact_schema(&mut s);
+        assert_eq!(s, before);
     }
 
     // Bad parameters (issue 18, defects 2 and 13): checked against each tool's own schema.

@@ -6,7 +6,7 @@
 //! with its merge view) or the merge itself (`dossier_store::merge`, the merge policy).
 
 use dossier_store::error::Result;
-use dossier_store::merge::{self, ConflictView, ResolutionInput, Reviewed};
+use dossier_store::merge::{self, ConflictView, FlagInput, Flagged, ResolutionInput, Review, Reviewed};
 use dossier_store::progress::Progress;
 use dossier_store::save::MergeOutcome;
 use dossier_store::{App, context};
@@ -23,6 +23,13 @@ pub fn conflicts_counted(app: &App, source: &str, target: &str) -> Result<(Vec<C
     merge::conflicts_counted(app, source, target)
 }
 
+/// The merge as the agent's review round sees it (issue 19): its conflicts, with the agent's
+/// `flags` (attributed to `actor`) among them, and the claims each side changes. Nothing is
+/// written; a bad flag is `invalid_input`.
+pub fn review(app: &App, source: &str, target: &str, flags: &[FlagInput], actor: &str) -> Result<Review> {
+    merge::review(app, source, target, flags, actor)
+}
+
 pub fn merge(
     app: &App,
     caller: &Caller,
@@ -31,13 +38,16 @@ pub fn merge(
     resolutions: &[ResolutionInput],
     progress: &dyn Progress,
 ) -> Result<Outcome<MergeOutcome>> {
-    merge_reviewed(app, caller, source, target, resolutions, &[], progress)
+    merge_reviewed(app, caller, source, target, resolutions, &[], &[], progress)
 }
 
 /// [`merge`] where `reviewed` are the possible conflicts an agent judged compatible (already
 /// `keep_both` in `resolutions`, see `dossier_store::merge::apply_reviews`): audited as the
 /// agent's, and named in one warning line the user sees. On `conflict_detected` they are in
-/// `details.agent_compatible`.
+/// `details.agent_compatible`. `flagged` are the agent's pairs of changed claims (conflicts of
+/// this merge, [`review`]): audited as the agent's, named in a warning line, and on
+/// `conflict_detected` in `details.agent_flagged`.
+#[allow(clippy::too_many_arguments)]
 pub fn merge_reviewed(
     app: &App,
     caller: &Caller,
@@ -45,18 +55,36 @@ pub fn merge_reviewed(
     target: &str,
     resolutions: &[ResolutionInput],
     reviewed: &[Reviewed],
+    flagged: &[Flagged],
     progress: &dyn Progress,
 ) -> Result<Outcome<MergeOutcome>> {
-    let o =
-        merge::merge_reviewed(app, source, target, resolutions, reviewed, caller.actor, &caller.session_id, progress)
-            .map_err(|mut e| {
-            if !reviewed.is_empty() && e.code == dossier_store::error::Code::ConflictDetected {
+    let o = merge::merge_reviewed(
+        app,
+        source,
+        target,
+        resolutions,
+        reviewed,
+        flagged,
+        caller.actor,
+        &caller.session_id,
+        progress,
+    )
+    .map_err(|mut e| {
+        if e.code == dossier_store::error::Code::ConflictDetected {
+            if !reviewed.is_empty() {
                 e.details["agent_compatible"] = serde_json::json!(reviewed);
             }
-            e
-        })?;
+            if !flagged.is_empty() {
+                e.details["agent_flagged"] = serde_json::json!(flagged);
+            }
+        }
+        e
+    })?;
     let mut out = Outcome::new(o);
     if let Some(line) = compatible_line(reviewed) {
+        out.warnings.push(line);
+    }
+    if let Some(line) = flagged_line(flagged) {
         out.warnings.push(line);
     }
     out.warnings.extend(context::after_mutation(app));
@@ -73,6 +101,20 @@ pub fn compatible_line(reviewed: &[Reviewed]) -> Option<String> {
     Some(format!(
         "the agent judged {} possible conflict(s) compatible and kept both claims: {}",
         reviewed.len(),
+        each.join("; ")
+    ))
+}
+
+/// The one line naming the pairs an agent flagged as contradictions the rules did not pair
+/// (each was a conflict the user resolved).
+pub fn flagged_line(flagged: &[Flagged]) -> Option<String> {
+    if flagged.is_empty() {
+        return None;
+    }
+    let each: Vec<String> = flagged.iter().map(|f| format!("{} ({})", f.conflict_id, f.reason)).collect();
+    Some(format!(
+        "the agent flagged {} pair(s) of claims the rules did not pair as contradictions, and the user resolved them: {}",
+        flagged.len(),
         each.join("; ")
     ))
 }

@@ -107,15 +107,26 @@ impl s::Policy for ComponentPolicy {
         source: &s::MergeSide,
         target: &s::MergeSide,
         resolutions: &[s::Resolution],
+        flagged: &[s::FlaggedPair],
     ) -> Result<s::MergePlan> {
         let resolutions: Vec<wm::Resolution> = resolutions.iter().map(resolution).collect();
-        let plan = self.policies()?.merge(&merge_side(source), &merge_side(target), &resolutions)?;
+        let flagged: Vec<wm::FlaggedPair> = flagged
+            .iter()
+            .map(|f| wm::FlaggedPair {
+                target_claim: f.target_claim.clone(),
+                source_claim: f.source_claim.clone(),
+                reason: f.reason.clone(),
+            })
+            .collect();
+        let plan = self.policies()?.merge(&merge_side(source), &merge_side(target), &resolutions, &flagged)?;
         Ok(s::MergePlan {
             converged_state: plan.converged_state,
             converged_next_action: plan.converged_next_action,
             converged_status: status_in(plan.converged_status),
             unresolved: plan.unresolved.into_iter().map(conflict).collect(),
             unlisted_related: plan.unlisted_related,
+            changed_target: plan.changed_target.into_iter().map(changed).collect(),
+            changed_source: plan.changed_source.into_iter().map(changed).collect(),
         })
     }
 
@@ -239,6 +250,10 @@ fn resolution(r: &s::Resolution) -> wm::Resolution {
     }
 }
 
+fn changed(c: wm::ChangedClaim) -> s::ChangedClaim {
+    s::ChangedClaim { id: c.id, section: c.section, text: c.text, line: c.line, related: c.related }
+}
+
 fn conflict(c: wm::Conflict) -> s::Conflict {
     let side = |x: wm::ConflictSide| s::ConflictSide { text: x.text, provenance: x.provenance, line: x.line };
     s::Conflict {
@@ -249,6 +264,7 @@ fn conflict(c: wm::Conflict) -> s::Conflict {
             wm::ConflictKind::IncompatibleLifecycle => s::ConflictKind::IncompatibleLifecycle,
             wm::ConflictKind::IncompatibleValue => s::ConflictKind::IncompatibleValue,
             wm::ConflictKind::RelatedClaims => s::ConflictKind::RelatedClaims,
+            wm::ConflictKind::FlaggedByReviewer => s::ConflictKind::FlaggedByReviewer,
         },
         subject: c.subject,
         source: side(c.source),

@@ -1,4 +1,4 @@
-//! Loading and calling policy components (the `dossier:policy@2.2.0` WIT package).
+//! Loading and calling policy components (the `dossier:policy@2.3.0` WIT package).
 //!
 //! What this is for: the host side of the one contract between policy and host. It picks
 //! the component for each interface (the embedded default, or a file named in

@@ -23,7 +23,7 @@ pub use exports::dossier::policy::distill::ArtifactInfo;
 /// `crate::policy::learning`).
 pub use exports::dossier::policy::learning as wit_learning;
 pub use exports::dossier::policy::merge::{
-    Conflict, ConflictKind, ConflictSide, MergePlan, MergeSide, Resolution, ResolutionChoice,
+    ChangedClaim, Conflict, ConflictKind, ConflictSide, FlaggedPair, MergePlan, MergeSide, Resolution, ResolutionChoice,
 };
 pub use exports::dossier::policy::priority::{PriorityInput, Ranked, Weights};
 pub use exports::dossier::policy::ranking::{Candidate, Confidence, RankingOptions, Suggestion};
@@ -529,16 +529,18 @@ impl Policies {
     }
 
     /// Merge `source` into `target` (`merge.merge`): the converged state and the conflicts
-    /// `resolutions` did not cover. The result is checked: conflict ids are non-empty and
-    /// unique, and none of them is one the caller resolved.
+    /// `resolutions` did not cover; `flagged` pairs of changed claims become conflicts. The
+    /// result is checked: conflict ids and changed claim ids are non-empty and unique, and no
+    /// conflict is one the caller resolved.
     pub fn merge(
         &self,
         source: &MergeSide,
         target: &MergeSide,
         resolutions: &[Resolution],
+        flagged: &[FlaggedPair],
     ) -> Result<MergePlan, PolicyError> {
         let out = self.call(Interface::Merge, "merge", |store, guest: &merge::Guest| {
-            guest.call_merge(store, source, target, resolutions)
+            guest.call_merge(store, source, target, resolutions, flagged)
         })?;
         let plan = out.map_err(|r| self.refused(Interface::Merge, "merge", r))?;
         let mut seen = std::collections::HashSet::new();
@@ -555,6 +557,16 @@ impl Policies {
                     Interface::Merge,
                     "merge",
                     format!("conflict `{}` was resolved but returned unresolved", c.id),
+                ));
+            }
+        }
+        let mut claims = std::collections::HashSet::new();
+        for c in plan.changed_target.iter().chain(&plan.changed_source) {
+            if c.id.is_empty() || !claims.insert(c.id.as_str()) {
+                return Err(self.invalid(
+                    Interface::Merge,
+                    "merge",
+                    format!("changed claim id `{}` is empty or repeated", c.id),
                 ));
             }
         }

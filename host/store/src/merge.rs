@@ -18,9 +18,11 @@ use serde_json::{Value, json};
 use crate::app::App;
 use crate::error::{Code, DossierError, Result};
 use crate::model::DossierDoc;
-use crate::policy::{Conflict, ConflictSide, MergeSide, Resolution, ResolutionChoice};
-pub use crate::save::Reviewed;
+use crate::policy::{
+    ChangedClaim, Conflict, ConflictSide, FlaggedPair, MergePlan, MergeSide, Resolution, ResolutionChoice,
+};
 use crate::save::{self, MergeDecision, MergeOutcome, MergeWritten};
+pub use crate::save::{Flagged, Reviewed};
 
 /// One conflict as callers see it (JSON in `details.conflicts`, the CLI walk, forms).
 #[derive(Clone, Debug, Serialize)]
@@ -39,6 +41,17 @@ pub struct ConflictView {
     /// `conflicts/<id>.md` in the target, once preserved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<PathBuf>,
+    /// Who flagged this pair as a contradiction the rules did not pair, and why (issue 19,
+    /// eleventh round: `flagged_by_reviewer` conflicts, and a listed pair an agent flagged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flagged: Option<FlagNote>,
+}
+
+/// Who flagged a conflict, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct FlagNote {
+    pub by: String,
+    pub reason: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -84,6 +97,19 @@ impl ConflictView {
             target: side(&c.target),
             source: side(&c.source),
             path,
+            flagged: None,
+        }
+    }
+
+    /// A possible conflict the agent must judge in the review round: not one it flagged itself.
+    pub fn needs_verdict(&self) -> bool {
+        self.is_possible() && self.flagged.is_none() && self.kind != "flagged_by_reviewer"
+    }
+
+    /// Name the agent's flag on this conflict, if `flagged` has one.
+    fn note_flag(&mut self, flagged: &[Flagged]) {
+        if let Some(f) = flagged.iter().find(|f| f.conflict_id == self.id) {
+            self.flagged = Some(FlagNote { by: f.actor.clone(), reason: f.reason.clone() });
         }
     }
 
@@ -96,9 +122,10 @@ impl ConflictView {
         self.compatible_hint.is_some()
     }
 
-    /// 0 certain, 1 possible that may contradict, 2 possible and probably compatible.
+    /// 0 certain, 1 possible that may contradict (or that an agent flagged), 2 possible and
+    /// probably compatible.
     pub fn rank(&self) -> u8 {
-        u8::from(self.is_possible()) + u8::from(self.is_probably_compatible())
+        u8::from(self.is_possible()) + u8::from(self.is_probably_compatible() && self.flagged.is_none())
     }
 }
 
@@ -197,6 +224,197 @@ pub enum Verdict {
     Compatible,
 }
 
+// An agent's flagged pair (MCP `flagged` items): a changed target claim and a changed source
+// claim (ids from details.changed) that cannot both hold, though no listed conflict pairs them.
+// Plain comments, not docs: a doc would be a schema description (the MCP token budget).
+#[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
+pub struct FlagInput {
+    pub target: String,
+    pub source: String,
+    pub reason: String,
+}
+
+/// At most this many changed claims of each side are listed in a review round (the most related
+/// to the other side's changed claims first), and at most [`CHANGED_BYTES`] of their text: the
+/// rest are counted, with the way to read them (docs/merge.md, "Eleventh round").
+pub const MAX_CHANGED_LISTED: usize = 30;
+
+/// The text budget of one side's listed changed claims, in bytes (the MCP reply cap).
+pub const CHANGED_BYTES: usize = 9_000;
+
+/// What a merge would raise now, for the review round (nothing is written): the conflicts
+/// (with the agent's flagged pairs among them), the count of related pairs not listed, the
+/// claims each side changes, and the agent's flags as the conflicts they became.
+#[derive(Clone, Debug)]
+pub struct Review {
+    pub conflicts: Vec<ConflictView>,
+    pub unlisted: u32,
+    pub changed_target: Vec<ChangedClaim>,
+    pub changed_source: Vec<ChangedClaim>,
+    pub flagged: Vec<Flagged>,
+}
+
+/// The merge of `source` into `target` as the review round sees it, with the agent's `flags`
+/// (attributed to `actor`). A flag naming a claim the merge does not change, two claims of
+/// one side, or no reason is `invalid_input` naming the valid ids; nothing is written.
+pub fn review(app: &App, source: &str, target: &str, flags: &[FlagInput], actor: &str) -> Result<Review> {
+    app.store.require()?;
+    let (_, sdoc) = read(app, source)?;
+    let (tdir, tdoc) = read(app, target)?;
+    let (s, t) = (side(&sdoc), side(&tdoc));
+    let plain = app.policy().merge(&s, &t, &[], &[])?;
+    let pairs = check_flags(flags, &plain)?;
+    let plan = if pairs.is_empty() { plain } else { app.policy().merge(&s, &t, &[], &pairs)? };
+    let flagged = flagged_conflicts(&pairs, &plan, actor);
+    let mut views: Vec<ConflictView> = plan
+        .unresolved
+        .iter()
+        .map(|c| {
+            let p = tdir.join("conflicts").join(format!("{}.md", c.id));
+            let mut v = ConflictView::new(c, p.exists().then_some(p));
+            v.target.locate(&tdoc.body);
+            v.source.locate(&sdoc.body);
+            v.note_flag(&flagged);
+            v
+        })
+        .collect();
+    certain_first(&mut views);
+    Ok(Review {
+        conflicts: views,
+        unlisted: plan.unlisted_related,
+        changed_target: plan.changed_target,
+        changed_source: plan.changed_source,
+        flagged,
+    })
+}
+
+/// The agent's flags as the policy's pairs, checked against the claims `plan` changes.
+fn check_flags(flags: &[FlagInput], plan: &MergePlan) -> Result<Vec<FlaggedPair>> {
+    let ids = |l: &[ChangedClaim]| l.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+    let (valid_t, valid_s) = (ids(&plan.changed_target), ids(&plan.changed_source));
+    let shown = |l: &[String]| {
+        if l.is_empty() {
+            "none".to_string()
+        } else if l.len() > 40 {
+            format!("{} and {} more", l[..40].join(", "), l.len() - 40)
+        } else {
+            l.join(", ")
+        }
+    };
+    let mut out = Vec::new();
+    for f in flags {
+        let (t, s) = (f.target.trim(), f.source.trim());
+        let known = |id: &str| valid_t.iter().chain(&valid_s).any(|v| v == id);
+        let why = if f.reason.trim().is_empty() {
+            Some(format!("flagged: the pair ({t}, {s}) has no reason; say in one line why both cannot hold"))
+        } else if valid_t.iter().any(|v| v == t) && valid_s.iter().any(|v| v == s) {
+            None
+        } else if (valid_t.iter().any(|v| v == t) && valid_t.iter().any(|v| v == s))
+            || (valid_s.iter().any(|v| v == t) && valid_s.iter().any(|v| v == s))
+        {
+            Some(format!(
+                "flagged: ({t}, {s}) names two claims of one side; pair a target claim (t_…) with a source claim (s_…)"
+            ))
+        } else if valid_s.iter().any(|v| v == t) && valid_t.iter().any(|v| v == s) {
+            Some(format!("flagged: ({t}, {s}) has the sides swapped; target is a t_… id, source an s_… id"))
+        } else {
+            let unknown: Vec<&str> = [t, s].into_iter().filter(|id| !known(id)).collect();
+            Some(format!("flagged: this merge changes no claim {}", unknown.join(", ")))
+        };
+        if let Some(why) = why {
+            let cap = |l: &[String]| l.iter().take(100).cloned().collect::<Vec<_>>();
+            return Err(DossierError::new(
+                Code::InvalidInput,
+                format!("{why}; valid target claims: {}; valid source claims: {}; nothing was written", shown(&valid_t), shown(&valid_s)),
+            )
+            .with_details(json!({ "field": "flagged", "target": t, "source": s,
+                "expected": "a changed target claim id (t_…) and a changed source claim id (s_…) from details.changed, and a reason",
+                "valid": { "target": cap(&valid_t), "source": cap(&valid_s) } }))
+            .with_next("flag only pairs from details.changed of the review round: {target: t_…, source: s_…, reason}"));
+        }
+        out.push(FlaggedPair {
+            target_claim: t.to_string(),
+            source_claim: s.to_string(),
+            reason: f.reason.trim().to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Each flagged pair as the conflict of `plan` it became (a `flagged-by-reviewer` conflict, or
+/// the listed conflict on the same two claims), attributed to `actor`; one per conflict.
+fn flagged_conflicts(pairs: &[FlaggedPair], plan: &MergePlan, actor: &str) -> Vec<Flagged> {
+    let mut out: Vec<Flagged> = Vec::new();
+    for p in pairs {
+        let text = |l: &[ChangedClaim], id: &str| l.iter().find(|c| c.id == id).map(|c| c.text.clone());
+        let (Some(t), Some(s)) =
+            (text(&plan.changed_target, &p.target_claim), text(&plan.changed_source, &p.source_claim))
+        else {
+            continue;
+        };
+        let on_pair = |c: &&Conflict| c.target.text == t && c.source.text == s;
+        let found = plan
+            .unresolved
+            .iter()
+            .filter(on_pair)
+            .find(|c| c.kind == crate::policy::ConflictKind::FlaggedByReviewer)
+            .or_else(|| plan.unresolved.iter().find(on_pair));
+        if let Some(c) = found
+            && !out.iter().any(|f| f.conflict_id == c.id)
+        {
+            out.push(Flagged {
+                conflict_id: c.id.clone(),
+                target_claim: p.target_claim.clone(),
+                source_claim: p.source_claim.clone(),
+                actor: actor.to_string(),
+                reason: p.reason.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The changed claims of one side a review round lists: the most related to the other side
+/// first, at most [`MAX_CHANGED_LISTED`] and [`CHANGED_BYTES`] of text, in reading order; and
+/// how many are left out.
+pub fn listed_changed(claims: &[ChangedClaim]) -> (Vec<&ChangedClaim>, usize) {
+    let mut order: Vec<usize> = (0..claims.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(claims[i].related), i));
+    let mut chosen = Vec::new();
+    let mut bytes = 0;
+    for i in order {
+        let len = claims[i].text.trim().len();
+        if chosen.len() == MAX_CHANGED_LISTED || (!chosen.is_empty() && bytes + len > CHANGED_BYTES) {
+            continue;
+        }
+        bytes += len;
+        chosen.push(i);
+    }
+    chosen.sort_unstable();
+    let rest = claims.len() - chosen.len();
+    (chosen.into_iter().map(|i| &claims[i]).collect(), rest)
+}
+
+/// Whether some pair of a changed target claim and a changed source claim is not a listed
+/// conflict (when every pair is, there is nothing left for the agent to pair).
+fn unpaired_changes(review: &Review) -> bool {
+    let (t, s) = (&review.changed_target, &review.changed_source);
+    if t.is_empty() || s.is_empty() {
+        return false;
+    }
+    let tt: std::collections::HashSet<&str> = t.iter().map(|c| c.text.as_str()).collect();
+    let st: std::collections::HashSet<&str> = s.iter().map(|c| c.text.as_str()).collect();
+    let mut listed: Vec<(&str, &str)> = review
+        .conflicts
+        .iter()
+        .map(|c| (c.target.text.as_str(), c.source.text.as_str()))
+        .filter(|(ct, cs)| tt.contains(ct) && st.contains(cs))
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    listed.len() < t.len().saturating_mul(s.len())
+}
+
 /// The review round (issue 19): while possible conflicts are neither resolved nor reviewed,
 /// `conflict_detected` with `details.review` (each pair, both claims, their sections) for the
 /// agent to judge before the user is asked. Nothing is written. `None` when nothing awaits
@@ -204,19 +422,23 @@ pub enum Verdict {
 pub fn review_round(
     source: &str,
     target: &str,
-    all: &[ConflictView],
+    review: &Review,
     resolutions: &[ResolutionInput],
 ) -> Option<DossierError> {
+    let all = &review.conflicts;
     let resolved =
         |c: &ConflictView| resolutions.iter().any(|r| crate::ids::canonical_conflict_id(&r.conflict_id) == c.id);
-    let pending: Vec<&ConflictView> = all.iter().filter(|c| c.is_possible() && !resolved(c)).collect();
-    if pending.is_empty() {
+    let pending: Vec<&ConflictView> = all.iter().filter(|c| c.needs_verdict() && !resolved(c)).collect();
+    // Eleventh round: the claims each side changes, for the agent to pair what the rules did
+    // not — due when some pair of them is not already a listed conflict.
+    let changes = unpaired_changes(review);
+    if pending.is_empty() && !changes {
         return None;
     }
     let certain: Vec<&str> = all.iter().filter(|c| !c.is_possible() && !resolved(c)).map(|c| c.id.as_str()).collect();
     let side = |s: &SideView| json!({ "text": s.text.trim(), "section": s.section });
     // Every possible pair, those the rules think compatible too, with their hint (sixth round).
-    let review: Vec<Value> = pending
+    let list: Vec<Value> = pending
         .iter()
         .map(|c| {
             let mut item = json!({ "conflict_id": c.id, "target": side(&c.target), "source": side(&c.source) });
@@ -228,24 +450,46 @@ pub fn review_round(
         .collect();
     let hinted = pending.iter().filter(|c| c.is_probably_compatible()).count();
     let ids: Vec<&str> = pending.iter().map(|c| c.id.as_str()).collect();
-    Some(
-        DossierError::new(
-            Code::ConflictDetected,
-            format!(
-                "merging {source} into {target} raised {} possible conflict(s) (related claims that may or may not contradict; {hinted} the rules think probably compatible, with a compatible_hint) for you to review before the user is asked{}; nothing was written",
-                pending.len(),
-                if certain.is_empty() { String::new() } else { format!(", and {} certain one(s) the user decides", certain.len()) }
-            ),
-        )
-        .with_details(json!({ "source": source, "target": target, "review": review, "certain": certain,
-            // Every conflict of both tiers, as `conflict_detected` lists them elsewhere.
-            "conflicts": all.iter().filter(|c| !resolved(c)).collect::<Vec<_>>() }))
-        .with_next(format!(
+    let (listed_t, rest_t) = listed_changed(&review.changed_target);
+    let (listed_s, rest_s) = listed_changed(&review.changed_source);
+    let claim = |c: &&ChangedClaim| json!({ "id": c.id, "section": c.section, "text": c.text.trim() });
+    let mut details = json!({ "source": source, "target": target, "review": list, "certain": certain,
+        "changed": { "target": listed_t.iter().map(claim).collect::<Vec<_>>(), "source": listed_s.iter().map(claim).collect::<Vec<_>>() },
+        // Every conflict of both tiers, as `conflict_detected` lists them elsewhere.
+        "conflicts": all.iter().filter(|c| !resolved(c)).collect::<Vec<_>>() });
+    if rest_t + rest_s > 0 {
+        details["changed_unlisted"] = json!({ "target": rest_t, "source": rest_s });
+    }
+    let mut e = DossierError::new(
+        Code::ConflictDetected,
+        format!(
+            "merging {source} into {target} raised {} possible conflict(s) (related claims that may or may not contradict; {hinted} the rules think probably compatible, with a compatible_hint) for you to review before the user is asked{}, and changes {} target and {} source claim(s) (details.changed) in which you may name contradictions the rules did not pair; nothing was written",
+            pending.len(),
+            if certain.is_empty() { String::new() } else { format!(", and {} certain one(s) the user decides", certain.len()) },
+            review.changed_target.len(),
+            review.changed_source.len(),
+        ),
+    )
+    .with_details(details);
+    if !pending.is_empty() {
+        e = e.with_next(format!(
             "judge each pair in details.review ({}): `contradiction` if both claims cannot hold together, or if you cannot tell (the user decides: one question), `compatible` only if both can hold as written (both are kept, the user is not asked), with a one-line reason; a compatible_hint is the rules' guess, not a verdict",
             ids.join(", ")
-        ))
-        .with_next("call dossier_merge again with the same arguments and reviews: [{conflict_id, verdict, reason}]"),
-    )
+        ));
+    }
+    if changes {
+        e = e.with_next(
+            "in `flagged`, name every pair of a details.changed target claim and source claim that cannot both hold and is not in details.review or details.conflicts, with a one-line reason; when unsure, flag (the user decides)",
+        );
+    }
+    if rest_t + rest_s > 0 {
+        e = e.with_next(format!(
+            "details.changed lists the claims most related to the other side; {rest_t} target and {rest_s} source changed claim(s) are not listed (merged as written): dossier_recall id={target} / id={source} reads them"
+        ));
+    }
+    Some(e.with_next(
+        "call dossier_merge again with the same arguments, reviews: [{conflict_id, verdict, reason}] and flagged: [{target, source, reason}] (each may be empty)",
+    ))
 }
 
 /// Apply an agent's `reviews` to the possible conflicts in `all`: a `compatible` pair is
@@ -260,7 +504,8 @@ pub fn apply_reviews(
     resolutions: &mut Vec<ResolutionInput>,
     actor: &str,
 ) -> Result<Vec<Reviewed>> {
-    let possible: Vec<&str> = all.iter().filter(|c| c.is_possible()).map(|c| c.id.as_str()).collect();
+    // The agent's own flagged pairs need no verdict (they go to the user).
+    let possible: Vec<&str> = all.iter().filter(|c| c.needs_verdict()).map(|c| c.id.as_str()).collect();
     let invalid = |message: String, details: Value| {
         Err(DossierError::new(Code::InvalidInput, format!("{message}; nothing was written"))
             .with_details(details)
@@ -286,6 +531,8 @@ pub fn apply_reviews(
             }
             Some(_) => {}
             None => {
+                // A certain conflict the caller named is refused above; an id this merge does
+                // not raise at all here.
                 return invalid(
                     format!("reviews: this merge raises no possible conflict {id}"),
                     json!({ "field": "reviews.conflict_id", "unknown": id, "expected": format!("one of {}", possible.join(", ")), "valid": possible }),
@@ -311,7 +558,8 @@ pub fn apply_reviews(
     let mut kept = Vec::new();
     for r in reviews.iter().filter(|r| r.verdict == Verdict::Compatible) {
         let id = crate::ids::canonical_conflict_id(&r.conflict_id);
-        if resolved(&id) || kept.iter().any(|k: &Reviewed| k.conflict_id == id) {
+        // A pair the agent also flagged goes to the user: the flag wins (recall first).
+        if resolved(&id) || !possible.contains(&id.as_str()) || kept.iter().any(|k: &Reviewed| k.conflict_id == id) {
             continue;
         }
         kept.push(Reviewed { conflict_id: id, actor: actor.to_string(), reason: r.reason.trim().to_string() });
@@ -355,7 +603,7 @@ pub fn conflicts_counted(app: &App, source: &str, target: &str) -> Result<(Vec<C
     app.store.require()?;
     let (_, sdoc) = read(app, source)?;
     let (tdir, tdoc) = read(app, target)?;
-    let plan = app.policy().merge(&side(&sdoc), &side(&tdoc), &[])?;
+    let plan = app.policy().merge(&side(&sdoc), &side(&tdoc), &[], &[])?;
     let mut views: Vec<ConflictView> = plan
         .unresolved
         .iter()
@@ -384,12 +632,13 @@ pub fn merge(
     session_id: &Option<String>,
     progress: &dyn crate::progress::Progress,
 ) -> Result<MergeOutcome> {
-    merge_reviewed(app, source, target, resolutions, &[], actor, session_id, progress)
+    merge_reviewed(app, source, target, resolutions, &[], &[], actor, session_id, progress)
 }
 
 /// [`merge`], where some resolutions are an agent's `compatible` verdicts on possible
 /// conflicts ([`apply_reviews`]): their `conflict_resolved` events name that agent and its
-/// reason instead of `actor`.
+/// reason instead of `actor`. `flagged` are the agent's pairs of changed claims ([`review`]):
+/// each is a conflict of this merge, listed with who flagged it and audited as theirs.
 #[allow(clippy::too_many_arguments)]
 pub fn merge_reviewed(
     app: &App,
@@ -397,6 +646,7 @@ pub fn merge_reviewed(
     target: &str,
     resolutions: &[ResolutionInput],
     reviewed: &[Reviewed],
+    flagged: &[Flagged],
     actor: &str,
     session_id: &Option<String>,
     progress: &dyn crate::progress::Progress,
@@ -416,6 +666,19 @@ pub fn merge_reviewed(
     for r in &mut reviewed {
         redactor.apply(&mut r.reason, &mut redacted)?;
     }
+    // And a flag's reason (the policy sees the pair; its reason is the audit log's).
+    let mut flagged = flagged.to_vec();
+    for f in &mut flagged {
+        redactor.apply(&mut f.reason, &mut redacted)?;
+    }
+    let pairs: Vec<FlaggedPair> = flagged
+        .iter()
+        .map(|f| FlaggedPair {
+            target_claim: f.target_claim.clone(),
+            source_claim: f.source_claim.clone(),
+            reason: f.reason.clone(),
+        })
+        .collect();
     let written = save::merge(
         &app.store,
         source,
@@ -424,20 +687,34 @@ pub fn merge_reviewed(
         session_id,
         &resolutions,
         &reviewed,
+        &flagged,
         |s, t| {
             let (s, t) = (side(s), side(t));
+            if !pairs.is_empty() {
+                // The flags name claims of these documents (read under the lock): checked as
+                // the review round checked them, so a stale one is the caller's error.
+                let input: Vec<FlagInput> = pairs
+                    .iter()
+                    .map(|p| FlagInput {
+                        target: p.target_claim.clone(),
+                        source: p.source_claim.clone(),
+                        reason: p.reason.clone(),
+                    })
+                    .collect();
+                check_flags(&input, &app.policy().merge(&s, &t, &[], &[])?)?;
+            }
             if !resolutions.is_empty() {
                 // Conflicts are found before resolutions apply, so the plan without them names
                 // every id this merge raises: an unknown id is the caller's, not the policy's.
-                known_ids(&resolutions, &app.policy().merge(&s, &t, &[])?.unresolved)?;
+                known_ids(&resolutions, &app.policy().merge(&s, &t, &[], &pairs)?.unresolved)?;
             }
-            Ok(MergeDecision { plan: app.policy().merge(&s, &t, &resolutions)? })
+            Ok(MergeDecision { plan: app.policy().merge(&s, &t, &resolutions, &pairs)? })
         },
         progress,
     )?;
     match written {
         MergeWritten::Completed(o) => Ok(o),
-        MergeWritten::Conflicts(found, unlisted) => Err(conflict_detected(source, target, &found, unlisted)),
+        MergeWritten::Conflicts(found, unlisted) => Err(conflict_detected(source, target, &found, unlisted, &flagged)),
     }
 }
 
@@ -490,16 +767,30 @@ fn unknown_ids(ids: Vec<String>, valid: Vec<&str>) -> Result<()> {
     .with_next(next))
 }
 
-fn conflict_detected(source: &str, target: &str, found: &[(Conflict, PathBuf)], unlisted: u32) -> DossierError {
-    let mut views: Vec<ConflictView> = found.iter().map(|(c, p)| ConflictView::new(c, Some(p.clone()))).collect();
+fn conflict_detected(
+    source: &str,
+    target: &str,
+    found: &[(Conflict, PathBuf)],
+    unlisted: u32,
+    flagged: &[Flagged],
+) -> DossierError {
+    let mut views: Vec<ConflictView> = found
+        .iter()
+        .map(|(c, p)| {
+            let mut v = ConflictView::new(c, Some(p.clone()));
+            v.note_flag(flagged);
+            v
+        })
+        .collect();
     certain_first(&mut views);
     let list = |rank: u8| {
         views
             .iter()
             .filter(|v| v.rank() == rank)
-            .map(|v| match &v.compatible_hint {
-                Some(h) => format!("{}: {} ({}; {h})", v.id, v.subject, v.kind),
-                None => format!("{}: {} ({})", v.id, v.subject, v.kind),
+            .map(|v| match (&v.compatible_hint, &v.flagged) {
+                (_, Some(f)) => format!("{}: {} ({}; flagged by {}: {})", v.id, v.subject, v.kind, f.by, f.reason),
+                (Some(h), None) => format!("{}: {} ({}; {h})", v.id, v.subject, v.kind),
+                (None, None) => format!("{}: {} ({})", v.id, v.subject, v.kind),
             })
             .collect::<Vec<_>>()
             .join("; ")

@@ -55,7 +55,7 @@ pub struct Finding {
 }
 
 /// The WIT package version the store's types mirror.
-pub const PACKAGE_VERSION: &str = "2.2.0";
+pub const PACKAGE_VERSION: &str = "2.3.0";
 
 /// One policy interface of the WIT package.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -209,6 +209,8 @@ pub enum ConflictKind {
     IncompatibleLifecycle,
     IncompatibleValue,
     RelatedClaims,
+    /// A pair of changed claims the reviewer (the agent) flagged (issue 19, eleventh round).
+    FlaggedByReviewer,
 }
 
 /// How sure the merge policy is that two claims cannot both hold (wit/merge.wit).
@@ -272,6 +274,30 @@ pub struct MergePlan {
     pub unresolved: Vec<Conflict>,
     /// Related pairs not listed (each source claim is listed against at most 2 target claims).
     pub unlisted_related: u32,
+    /// The target's claims the source does not have (issue 19, eleventh round).
+    pub changed_target: Vec<ChangedClaim>,
+    /// The source's claims the merge adds.
+    pub changed_source: Vec<ChangedClaim>,
+}
+
+/// A claim a merge changes (wit/merge.wit `changed-claim`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChangedClaim {
+    /// `t_…` or `s_…`, stable across runs.
+    pub id: String,
+    pub section: String,
+    pub text: String,
+    pub line: u32,
+    /// How many of its content stems the other side's changed claims share.
+    pub related: u32,
+}
+
+/// A reviewer's pair of changed claims that cannot both hold (wit/merge.wit `flagged-pair`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlaggedPair {
+    pub target_claim: String,
+    pub source_claim: String,
+    pub reason: String,
 }
 
 // --- redaction --------------------------------------------------------------------------
@@ -313,8 +339,15 @@ pub trait Policy: Any + Send {
     fn rank(&self, query: &str, candidates: &[Candidate], options: RankingOptions) -> Result<Vec<Suggestion>>;
     /// Validate a Distilled State (`distill.validate`).
     fn distill_validate(&self, document: &str, artifacts: &[ArtifactInfo]) -> Result<Vec<Finding>>;
-    /// Merge `source` into `target` (`merge.merge`), applying `resolutions`.
-    fn merge(&self, source: &MergeSide, target: &MergeSide, resolutions: &[Resolution]) -> Result<MergePlan>;
+    /// Merge `source` into `target` (`merge.merge`), applying `resolutions`; `flagged` pairs of
+    /// changed claims become `flagged-by-reviewer` conflicts.
+    fn merge(
+        &self,
+        source: &MergeSide,
+        target: &MergeSide,
+        resolutions: &[Resolution],
+        flagged: &[FlaggedPair],
+    ) -> Result<MergePlan>;
     /// Find and replace the secrets in `text` (`redaction.redact`). The implementation checks
     /// that every hit's lines lie in `text` and that a redacted text has as many lines.
     fn redact(&self, text: &str, options: &RedactionOptions) -> Result<Redaction>;

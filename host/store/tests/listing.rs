@@ -6,8 +6,8 @@ use dossier_store::config::Config;
 use dossier_store::listing;
 use dossier_store::model::{Level, Status};
 use dossier_store::policy::{
-    ArtifactInfo, Candidate, Finding, MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Redaction,
-    RedactionOptions, Resolution, Suggestion, Timestamp, Weights,
+    ArtifactInfo, Candidate, Finding, FlaggedPair, MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions,
+    Redaction, RedactionOptions, Resolution, Suggestion, Timestamp, Weights,
 };
 use dossier_store::progress::SILENT;
 use dossier_store::save::{self, FrontmatterUpdates, SaveRequest};
@@ -37,8 +37,14 @@ impl Policy for Reversed {
     fn distill_validate(&self, d: &str, a: &[ArtifactInfo]) -> dossier_store::Result<Vec<Finding>> {
         Native.distill_validate(d, a)
     }
-    fn merge(&self, s: &MergeSide, t: &MergeSide, r: &[Resolution]) -> dossier_store::Result<MergePlan> {
-        Native.merge(s, t, r)
+    fn merge(
+        &self,
+        s: &MergeSide,
+        t: &MergeSide,
+        r: &[Resolution],
+        f: &[FlaggedPair],
+    ) -> dossier_store::Result<MergePlan> {
+        Native.merge(s, t, r, f)
     }
     fn redact(&self, text: &str, options: &RedactionOptions) -> dossier_store::Result<Redaction> {
         Native.redact(text, options)

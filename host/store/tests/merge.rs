@@ -407,8 +407,18 @@ fn issue_20_an_agents_review_reason_is_redacted_in_the_audit_log() {
             reason: format!("compatible: the token {secret} was pasted by mistake"),
         })
         .collect();
-    merge::merge_reviewed(&f.app, &p.source, &p.target, &resolutions, &reviewed, "test", &Some("s1".into()), &SILENT)
-        .unwrap_or_else(|e| panic!("{e}"));
+    merge::merge_reviewed(
+        &f.app,
+        &p.source,
+        &p.target,
+        &resolutions,
+        &reviewed,
+        &[],
+        "test",
+        &Some("s1".into()),
+        &SILENT,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     for (path, entry) in tree(f.root()) {
         if let Entry::File(b) = entry {
             assert!(!String::from_utf8_lossy(&b).contains(&secret), "the review reason's secret is in {path}");
@@ -416,4 +426,158 @@ fn issue_20_an_agents_review_reason_is_redacted_in_the_audit_log() {
     }
     let log = std::fs::read_to_string(f.dossier(&p.target).join("audit.log")).unwrap();
     assert!(log.contains("compatible: the token [REDACTED:github_token:"), "{log}");
+}
+
+/// Issue 19, eleventh round: the claims each side changes, with their ids, and an agent's flag.
+/// The flag is on the first pair of changed Findings/Current State claims no conflict lists
+/// (the target's Schema draft, the source's Replays must finish).
+fn flag_on(f: &Fixture, p: &Pair, reason: &str) -> (merge::Review, merge::FlagInput) {
+    let r = merge::review(&f.app, &p.source, &p.target, &[], "agent:test").unwrap();
+    let id = |l: &[dossier_store::policy::ChangedClaim], words: &str| {
+        l.iter().find(|c| c.text.contains(words)).unwrap_or_else(|| panic!("no {words} in {l:?}")).clone()
+    };
+    let (t, s) = (id(&r.changed_target, "Schema draft"), id(&r.changed_source, "Replays must finish"));
+    assert!(!r.conflicts.iter().any(|c| c.target.text == t.text && c.source.text == s.text), "{:?}", r.conflicts);
+    let flag = merge::FlagInput { target: t.id, source: s.id, reason: reason.into() };
+    (r, flag)
+}
+
+/// Issue 19, eleventh round: the review round lists the claims each side changes (not the
+/// restated decision), with stable ids, even when the rules list no possible conflict.
+#[test]
+fn issue_19_the_review_round_lists_the_changed_claims_of_each_side() {
+    let f = Fixture::new();
+    let p = pair(&f, false);
+    let (r, _) = flag_on(&f, &p, "x");
+    let texts = |l: &[dossier_store::policy::ChangedClaim]| l.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
+    assert_eq!(r.changed_target.len(), 3, "{:?}", texts(&r.changed_target));
+    assert_eq!(r.changed_source.len(), 3, "{:?}", texts(&r.changed_source));
+    assert!(r.changed_target.iter().chain(&r.changed_source).all(|c| !c.text.contains("Use Postgres")));
+    assert_eq!(
+        merge::review(&f.app, &p.source, &p.target, &[], "agent:test").unwrap().changed_target,
+        r.changed_target
+    );
+    let e = merge::review_round(&p.source, &p.target, &r, &keep_both_probably_compatible(&f, &p)).expect("due");
+    assert_eq!(e.code, Code::ConflictDetected);
+    let listed = &e.details["changed"]["target"];
+    assert_eq!(listed.as_array().unwrap().len(), 3, "{e}");
+    assert_eq!(listed[1]["id"], json!(r.changed_target[1].id));
+    assert_eq!(listed[1]["section"], json!("Findings"));
+    assert!(e.next.iter().any(|n| format!("{n:?}").contains("flagged")), "{:?}", e.next);
+    // The cap: the most related first, in reading order, the rest counted.
+    let many: Vec<dossier_store::policy::ChangedClaim> = (0..50)
+        .map(|i| dossier_store::policy::ChangedClaim {
+            id: format!("t_{i}"),
+            section: "Findings".into(),
+            text: format!("claim {i}"),
+            line: i,
+            related: u32::from(i % 2 == 0),
+        })
+        .collect();
+    let (listed, rest) = merge::listed_changed(&many);
+    assert_eq!((listed.len(), rest), (merge::MAX_CHANGED_LISTED, 50 - merge::MAX_CHANGED_LISTED));
+    assert_eq!(listed.iter().filter(|c| c.related == 1).count(), 25);
+    assert!(listed.windows(2).all(|w| w[0].line < w[1].line), "reading order");
+    assert_eq!(listed.iter().filter(|c| c.related == 0).map(|c| c.line).collect::<Vec<_>>(), vec![1, 3, 5, 7, 9]);
+}
+
+/// Issue 19, eleventh round: a flagged pair is a possible conflict kept as a file like any
+/// other, its `conflict_created` event the agent's with its reason; resolved keep_source, the
+/// source's claim takes the target's place; `conflict_resolved` names who flagged it.
+#[test]
+fn issue_19_a_flagged_pair_reaches_the_user_and_is_audited_as_the_agents() {
+    let f = Fixture::new();
+    let p = pair(&f, false);
+    let (_, flag) = flag_on(&f, &p, "a 10-minute replay cannot keep up with the invoicing peak");
+    let r = merge::review(&f.app, &p.source, &p.target, std::slice::from_ref(&flag), "agent:test").unwrap();
+    assert_eq!(r.flagged.len(), 1);
+    let c = r.conflicts.iter().find(|c| c.kind == "flagged_by_reviewer").expect("a flagged conflict");
+    assert_eq!((c.certainty, c.flagged.as_ref().map(|n| n.by.as_str())), ("possible", Some("agent:test")));
+    assert!(!c.needs_verdict());
+    assert_eq!(r.flagged[0].conflict_id, c.id);
+    // Nothing resolved: conflict_detected lists it with who flagged it; the file is written.
+    let e =
+        merge::merge_reviewed(&f.app, &p.source, &p.target, &[], &[], &r.flagged, "mcp", &None, &SILENT).unwrap_err();
+    assert_eq!(e.code, Code::ConflictDetected);
+    let listed = e.details["conflicts"].as_array().unwrap().iter().find(|v| v["id"] == json!(c.id)).unwrap().clone();
+    assert_eq!(
+        (listed["certainty"].clone(), listed["flagged"]["by"].clone()),
+        (json!("possible"), json!("agent:test"))
+    );
+    assert!(e.message.contains("flagged by agent:test"), "{e}");
+    let tdir = f.dossier(&p.target);
+    assert!(tdir.join("conflicts").join(format!("{}.md", c.id)).is_file());
+    let created: Vec<serde_json::Value> = crate::common::audit(&tdir)
+        .into_iter()
+        .filter(|e| e["event"] == "conflict_created" && e["conflict_id"] == json!(c.id))
+        .collect();
+    assert_eq!(created.len(), 1);
+    assert_eq!(created[0]["actor"], json!("agent:test"));
+    assert_eq!(created[0]["reason"], json!(flag.reason));
+    // Resolved keep_source (and the rules' compatible pairs keep_both): the merge completes.
+    let mut res = keep_both_probably_compatible(&f, &p);
+    res.push(resolve(&c.id, ChoiceInput::KeepSource, None));
+    merge::merge_reviewed(&f.app, &p.source, &p.target, &res, &[], &r.flagged, "mcp", &None, &SILENT).unwrap();
+    let body = doc(&tdir).body;
+    assert!(!body.contains("Schema draft") && body.contains("## Current State\n\n- Replays must finish"), "{body}");
+    let resolved = crate::common::audit(&tdir)
+        .into_iter()
+        .find(|e| e["event"] == "conflict_resolved" && e["conflict_id"] == json!(c.id))
+        .unwrap();
+    assert_eq!((resolved["actor"].clone(), resolved["flagged_by"].clone()), (json!("mcp"), json!("agent:test")));
+}
+
+/// Issue 19, eleventh round: resolved in the same call (a form answered; no conflict file), the
+/// flag is still recorded as the agent's; keep_target drops the source's claim.
+#[test]
+fn issue_19_a_flag_resolved_at_once_is_still_audited_as_the_agents() {
+    let f = Fixture::new();
+    let p = pair(&f, false);
+    let (_, flag) = flag_on(&f, &p, "they disagree");
+    let r = merge::review(&f.app, &p.source, &p.target, std::slice::from_ref(&flag), "agent:test").unwrap();
+    let id = r.flagged[0].conflict_id.clone();
+    let mut res = keep_both_probably_compatible(&f, &p);
+    res.push(resolve(&id, ChoiceInput::KeepTarget, None));
+    merge::merge_reviewed(&f.app, &p.source, &p.target, &res, &[], &r.flagged, "mcp", &None, &SILENT).unwrap();
+    let tdir = f.dossier(&p.target);
+    let body = doc(&tdir).body;
+    assert!(body.contains("Schema draft") && !body.contains("Replays must finish"), "{body}");
+    let log = crate::common::audit(&tdir);
+    let created = log.iter().position(|e| e["event"] == "conflict_created" && e["actor"] == json!("agent:test"));
+    let resolved = log.iter().position(|e| e["event"] == "conflict_resolved" && e["conflict_id"] == json!(id));
+    assert!(created.is_some() && created < resolved, "{log:?}");
+    assert!(!tdir.join("conflicts").join(format!("{id}.md")).exists());
+}
+
+/// Issue 19, eleventh round: a flag naming a claim the merge does not change, two claims of
+/// one side, or no reason is `invalid_input` naming the valid ids; nothing is written.
+#[test]
+fn issue_19_a_bad_flag_is_invalid_input_and_writes_nothing() {
+    let f = Fixture::new();
+    let p = pair(&f, false);
+    let (r, flag) = flag_on(&f, &p, "x");
+    let before = tree(f.root());
+    let bad = [
+        merge::FlagInput { target: "t_nope".into(), ..flag.clone() },
+        merge::FlagInput { source: flag.target.clone(), ..flag.clone() },
+        merge::FlagInput { reason: " ".into(), ..flag.clone() },
+    ];
+    for b in bad {
+        let e = merge::review(&f.app, &p.source, &p.target, std::slice::from_ref(&b), "agent:test").unwrap_err();
+        assert_eq!(e.code, Code::InvalidInput, "{e}");
+        assert_eq!(e.details["field"], json!("flagged"));
+        assert_eq!(e.details["valid"]["target"][0], json!(r.changed_target[0].id), "{e}");
+        assert!(e.message.contains(&r.changed_source[0].id), "{e}");
+    }
+    // Stale flags given straight to the merge are refused the same way.
+    let stale = dossier_store::save::Flagged {
+        conflict_id: "conf_x".into(),
+        target_claim: "t_nope".into(),
+        source_claim: flag.source.clone(),
+        actor: "agent:test".into(),
+        reason: "x".into(),
+    };
+    let e = merge::merge_reviewed(&f.app, &p.source, &p.target, &[], &[], &[stale], "mcp", &None, &SILENT).unwrap_err();
+    assert_eq!(e.code, Code::InvalidInput, "{e}");
+    assert_eq!(changed(&before, &tree(f.root())), Vec::<String>::new(), "nothing written");
 }

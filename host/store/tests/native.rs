@@ -11,9 +11,9 @@
 
 use dossier_core::{distill as d, merge as m, priority as p, ranking as r, redact as x};
 use dossier_store::policy::{
-    ArtifactInfo, Candidate, Certainty, Confidence, Conflict, ConflictKind, ConflictSide, Finding, LifecycleStatus,
-    MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Redaction, RedactionHit, RedactionOptions,
-    Resolution, ResolutionChoice, Severity, Suggestion, Timestamp, Weights,
+    ArtifactInfo, Candidate, Certainty, ChangedClaim, Confidence, Conflict, ConflictKind, ConflictSide, Finding,
+    FlaggedPair, LifecycleStatus, MergePlan, MergeSide, Policy, PriorityInput, Ranked, RankingOptions, Redaction,
+    RedactionHit, RedactionOptions, Resolution, ResolutionChoice, Severity, Suggestion, Timestamp, Weights,
 };
 use dossier_store::{Code, DossierError, Result};
 
@@ -57,6 +57,10 @@ fn side(s: &MergeSide) -> m::MergeSide {
     }
 }
 
+fn changed(c: m::ChangedClaim) -> ChangedClaim {
+    ChangedClaim { id: c.id, section: c.section, text: c.text, line: c.line, related: c.related }
+}
+
 fn conflict(c: m::Conflict) -> Conflict {
     let side = |s: m::ConflictSide| ConflictSide { text: s.text, provenance: s.provenance, line: s.line };
     Conflict {
@@ -67,6 +71,7 @@ fn conflict(c: m::Conflict) -> Conflict {
             m::ConflictKind::IncompatibleLifecycle => ConflictKind::IncompatibleLifecycle,
             m::ConflictKind::IncompatibleValue => ConflictKind::IncompatibleValue,
             m::ConflictKind::RelatedClaims => ConflictKind::RelatedClaims,
+            m::ConflictKind::FlaggedByReviewer => ConflictKind::FlaggedByReviewer,
         },
         subject: c.subject,
         source: side(c.source),
@@ -147,7 +152,21 @@ impl Policy for Native {
             .collect())
     }
 
-    fn merge(&self, source: &MergeSide, target: &MergeSide, resolutions: &[Resolution]) -> Result<MergePlan> {
+    fn merge(
+        &self,
+        source: &MergeSide,
+        target: &MergeSide,
+        resolutions: &[Resolution],
+        flagged: &[FlaggedPair],
+    ) -> Result<MergePlan> {
+        let flagged: Vec<m::FlaggedPair> = flagged
+            .iter()
+            .map(|f| m::FlaggedPair {
+                target_claim: f.target_claim.clone(),
+                source_claim: f.source_claim.clone(),
+                reason: f.reason.clone(),
+            })
+            .collect();
         let resolutions: Vec<m::Resolution> = resolutions
             .iter()
             .map(|r| m::Resolution {
@@ -160,7 +179,7 @@ impl Policy for Native {
                 },
             })
             .collect();
-        let plan = m::merge(&side(source), &side(target), &resolutions).map_err(|e| match e {
+        let plan = m::merge_flagged(&side(source), &side(target), &resolutions, &flagged).map_err(|e| match e {
             m::MergeError::InvalidInput(why) => DossierError::new(
                 Code::PolicyUnavailable,
                 format!("dossier-core (native) refused `merge.merge`: invalid input: {why}"),
@@ -172,6 +191,8 @@ impl Policy for Native {
             converged_status: status_out(plan.converged_status),
             unresolved: plan.unresolved.into_iter().map(conflict).collect(),
             unlisted_related: plan.unlisted_related,
+            changed_target: plan.changed_target.into_iter().map(changed).collect(),
+            changed_source: plan.changed_source.into_iter().map(changed).collect(),
         })
     }
 

@@ -35,6 +35,20 @@ pub struct Reviewed {
     pub reason: String,
 }
 
+/// A pair of changed claims an agent flagged as unable to both hold (issue 19, eleventh round:
+/// `crate::merge::review`): a `flagged_by_reviewer` conflict. Its `conflict_created` event
+/// names that agent and its reason (written when the conflict is first kept as a file, or, if it
+/// never was, when the merge completes); its `conflict_resolved` event adds `flagged_by` and
+/// `flag_reason`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Flagged {
+    pub conflict_id: String,
+    pub target_claim: String,
+    pub source_claim: String,
+    pub actor: String,
+    pub reason: String,
+}
+
 /// What [`merge`] did.
 #[derive(Debug)]
 pub enum MergeWritten {
@@ -106,6 +120,7 @@ pub fn merge(
     session_id: &Option<String>,
     resolutions: &[crate::policy::Resolution],
     reviewed: &[Reviewed],
+    flagged: &[Flagged],
     decide: impl FnOnce(&DossierDoc, &DossierDoc) -> Result<MergeDecision>,
     progress: &dyn Progress,
 ) -> Result<MergeWritten> {
@@ -190,13 +205,11 @@ pub fn merge(
                 ev.details.insert("conflict_ids".into(), json!(ids));
                 audit::append(dir, &ev)?;
             }
-            // The file lives in the target; both Dossiers' logs record it.
+            // The file lives in the target; both Dossiers' logs record it. A flagged pair's is
+            // the agent's that flagged it, with its reason.
             for (conf, path) in created {
                 for (dir, id) in [(&tdir, &tid), (&sdir, &sid)] {
-                    let mut ev = event(EventKind::ConflictCreated, id, actor, session_id);
-                    details(&mut ev);
-                    ev.details.insert("conflict_id".into(), json!(conf));
-                    ev.details.insert("kind".into(), json!("merge"));
+                    let mut ev = created_event(id, &conf, flagged, actor, session_id, &details);
                     ev.details.insert("path".into(), json!(path));
                     audit::append(dir, &ev)?;
                 }
@@ -245,8 +258,11 @@ pub fn merge(
         failpoint("merge_after_target");
         let after_rev = revision_of(&tdir, text.as_bytes());
         outcome.target_revision = after_rev.clone();
+        for ev in unfiled_flags(&tdir, &tid, flagged, actor, session_id, &details) {
+            audit::append(&tdir, &ev)?;
+        }
         for r in resolutions {
-            audit::append(&tdir, &resolved_event(&tid, r, reviewed, actor, session_id, &details))?;
+            audit::append(&tdir, &resolved_event(&tid, r, reviewed, flagged, actor, session_id, &details))?;
         }
         let mut ev = event(EventKind::MergeCompleted, &tid, actor, session_id);
         details(&mut ev);
@@ -266,8 +282,11 @@ pub fn merge(
             e.event == EventKind::MergeCompleted && e.details.get("source_id").and_then(|v| v.as_str()) == Some(&sid)
         });
         if !recorded {
+            for ev in unfiled_flags(&tdir, &tid, flagged, actor, session_id, &details) {
+                audit::append(&tdir, &ev)?;
+            }
             for r in resolutions {
-                audit::append(&tdir, &resolved_event(&tid, r, reviewed, actor, session_id, &details))?;
+                audit::append(&tdir, &resolved_event(&tid, r, reviewed, flagged, actor, session_id, &details))?;
             }
             let mut ev = event(EventKind::MergeCompleted, &tid, actor, session_id);
             details(&mut ev);
@@ -296,8 +315,11 @@ pub fn merge(
             failpoint("merge_after_source");
             text
         };
+        for ev in unfiled_flags(&tdir, &sid, flagged, actor, session_id, &details) {
+            audit::append(&sdir, &ev)?;
+        }
         for r in resolutions {
-            audit::append(&sdir, &resolved_event(&sid, r, reviewed, actor, session_id, &details))?;
+            audit::append(&sdir, &resolved_event(&sid, r, reviewed, flagged, actor, session_id, &details))?;
         }
         let mut ev = event(EventKind::MergeCompleted, &sid, actor, session_id);
         details(&mut ev);
@@ -311,12 +333,55 @@ pub fn merge(
     Ok(MergeWritten::Completed(outcome))
 }
 
+/// `conflict_created` for the merge conflict `conf` in the log of Dossier `id`: by `actor`, or,
+/// for a flagged pair, by the agent that flagged it, with its reason and the two claims.
+fn created_event(
+    id: &str,
+    conf: &str,
+    flagged: &[Flagged],
+    actor: &str,
+    session_id: &Option<String>,
+    details: &dyn Fn(&mut AuditEvent),
+) -> AuditEvent {
+    let by = flagged.iter().find(|f| f.conflict_id == conf);
+    let mut ev = event(EventKind::ConflictCreated, id, by.map_or(actor, |f| f.actor.as_str()), session_id);
+    details(&mut ev);
+    ev.details.insert("conflict_id".into(), json!(conf));
+    ev.details.insert("kind".into(), json!("merge"));
+    if let Some(f) = by {
+        ev.details.insert("flagged".into(), json!(true));
+        ev.details.insert("reason".into(), json!(f.reason));
+        ev.details.insert("target_claim".into(), json!(f.target_claim));
+        ev.details.insert("source_claim".into(), json!(f.source_claim));
+    }
+    ev
+}
+
+/// The `conflict_created` events of flagged pairs that were never kept as a conflict file (the
+/// user answered a form in the same call): the agent's flag is recorded all the same, once.
+fn unfiled_flags(
+    tdir: &Path,
+    id: &str,
+    flagged: &[Flagged],
+    actor: &str,
+    session_id: &Option<String>,
+    details: &dyn Fn(&mut AuditEvent),
+) -> Vec<AuditEvent> {
+    flagged
+        .iter()
+        .filter(|f| !tdir.join("conflicts").join(format!("{}.md", f.conflict_id)).exists())
+        .map(|f| created_event(id, &f.conflict_id, flagged, actor, session_id, details))
+        .collect()
+}
+
 /// `conflict_resolved` for `r`: by `actor`, or by the agent that judged it compatible (with
-/// its verdict and reason).
+/// its verdict and reason); a flagged pair's names the agent that flagged it and why.
+#[allow(clippy::too_many_arguments)]
 fn resolved_event(
     id: &str,
     r: &crate::policy::Resolution,
     reviewed: &[Reviewed],
+    flagged: &[Flagged],
     actor: &str,
     session_id: &Option<String>,
     details: &dyn Fn(&mut AuditEvent),
@@ -329,6 +394,10 @@ fn resolved_event(
     if let Some(v) = by {
         ev.details.insert("verdict".into(), json!("compatible"));
         ev.details.insert("reason".into(), json!(v.reason));
+    }
+    if let Some(f) = flagged.iter().find(|f| f.conflict_id == r.conflict_id) {
+        ev.details.insert("flagged_by".into(), json!(f.actor));
+        ev.details.insert("flag_reason".into(), json!(f.reason));
     }
     ev
 }
@@ -406,6 +475,7 @@ pub fn conflict_kind_name(k: crate::policy::ConflictKind) -> &'static str {
         K::IncompatibleLifecycle => "incompatible_lifecycle",
         K::IncompatibleValue => "incompatible_value",
         K::RelatedClaims => "related_claims",
+        K::FlaggedByReviewer => "flagged_by_reviewer",
     }
 }
 

@@ -38,7 +38,7 @@ pub use conflict_file::{mark_conflict_resolved, open_conflict_count, split_confl
 pub use create::create;
 pub use edit::save;
 pub use merge::{
-    MERGED_FROM, MERGED_INTO, MergeDecision, MergeOutcome, MergeWritten, Reviewed, conflict_kind_name, merge,
+    Flagged, MERGED_FROM, MERGED_INTO, MergeDecision, MergeOutcome, MergeWritten, Reviewed, conflict_kind_name, merge,
     resolution_json,
 };
 pub use redact::{RedactOutcome, redact_stored};
