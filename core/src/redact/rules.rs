@@ -2107,7 +2107,8 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
             Matcher::Pair => r#"[\[(,]\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}""#.to_string(),
             Matcher::K8sSecret => r"kind: Secret".to_string(),
-            Matcher::CommentAbove => r#"(?:#|//|--|;) [^\n]{0,120}(?i:pass|pwd|secret|token|key|cred|auth)[^\n]*\n[ \t]*[A-Za-z0-9_.\-]+[ \t]*[=:][ \t]*\S+"#.to_string(),
+            // ripgrep matches line by line: the comment line that names the next one's value.
+            Matcher::CommentAbove => r#"^[ \t]*(?:#|//|--|;) [^\n]{0,120}(?i:pass|pwd|secret|token|key|cred|auth)"#.to_string(),
             Matcher::LabelPair => r#"^[ \t]*"?Value"?[ \t]*:?[ \t]+"?[^\s"]{6,}"#.to_string(),
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })

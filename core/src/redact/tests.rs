@@ -958,6 +958,27 @@ fn a_snowflake_bot_token_is_caught_by_its_structure() {
 /// they must compile together (no group name twice), or the ratio to ripgrep cannot be taken.
 #[test]
 fn the_rule_table_compiles_as_one_ripgrep_pattern() {
+    // ripgrep refuses a pattern that can match a line break (it searches line by line).
+    // A `\n` inside a negated class (`[^\n]`) cannot match one; anywhere else it can.
+    let matches_a_line_break = |p: &str| {
+        let (mut chars, mut negated) = (p.char_indices(), false);
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => {
+                    if chars.next().is_some_and(|(_, n)| n == 'n') && !negated {
+                        return true;
+                    }
+                }
+                '[' if !negated && p[i + 1..].starts_with('^') => negated = true,
+                ']' if negated => negated = false,
+                _ => {}
+            }
+        }
+        false
+    };
+    for p in rg_patterns() {
+        assert!(!matches_a_line_break(&p), "matches across lines, rg refuses it: {p}");
+    }
     let joined = rg_patterns().join("|");
     regex_automata::meta::Regex::builder()
         .syntax(regex_automata::util::syntax::Config::new().unicode(false).utf8(false))
