@@ -51,6 +51,10 @@ def main():
         for side, fn in (("t", "target.md"), ("s", "source.md")):
             open(os.path.join(d, fn), "w").write(render(p, side, i))
         c = not p["kind"].startswith("compatible")
+        if p["kind"] == "next-action":
+            p["ts"], p["ss"] = p["nx"].split(" | ")
+        if p["kind"] == "lifecycle":
+            p["ts"], p["ss"] = p["st"].split(" | ")
         e = dict(contradiction=c, kind=p["kind"], target_snippet=p["ts"] if c else None,
                  source_snippet=p["ss"] if c else None, why=p["why"])
         open(os.path.join(d, "expect.json"), "w").write(json.dumps(e, indent=2, ensure_ascii=False) + "\n")
