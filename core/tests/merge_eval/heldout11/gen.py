@@ -43,7 +43,18 @@ def render(p, side, idx):
                 out.append(re.sub(r"\{p\}", sub, text))
         while out[-1] == "": out.pop()
         out.append("")
-    return "\n".join(out)
+    # keep paragraphs, lists and tables apart so Markdown does not join them
+    def kind(l):
+        if not l.strip() or l.startswith("#") or l == "---": return None
+        if l.startswith("|"): return "table"
+        if re.match(r"^(\s*[-*] |\s*\d+\. |  )", l): return "list"
+        return "para"
+    res = []
+    for l in out:
+        if res and kind(l) and kind(res[-1]) and kind(l) != kind(res[-1]) and not (kind(res[-1]) == "para" and res[-1].endswith(":") and kind(l) == "list"):
+            res.append("")
+        res.append(l)
+    return "\n".join(res)
 def main():
     for d in glob.glob(os.path.join(HERE, "[0-9][0-9][0-9]-*")): shutil.rmtree(d)
     for i, p in enumerate(parse(), 1):
