@@ -219,8 +219,10 @@ fn redaction_heldout8_corpus_through_save_artifact() {
 /// The ninth held-out corpus (`redacteval9`, session 13, 2026-12-02; written while the eighth
 /// round's rules were written, by an author who read no rule, no corpus file and not
 /// docs/privacy.md; never opened by the round's builder): the measurement (docs/privacy.md,
-/// "Ninth held-out corpus, scored").
+/// "Ninth held-out corpus, scored"). Bars: its figures after the eighth round (193 of 207
+/// caught before and after it; 18 then 13 of 205 near-misses redacted; 14 labelled values
+/// stored both times).
 #[test]
 fn redaction_heldout9_corpus_through_save_artifact() {
-    run_corpus("heldout9", Bars { min_caught: 0, max_false_positives: 999, max_leaked: 999 });
+    run_corpus("heldout9", Bars { min_caught: 193, max_false_positives: 13, max_leaked: 14 });
 }
