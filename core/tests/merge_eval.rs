@@ -1083,3 +1083,22 @@ fn merge_eval_heldout10_set() {
     };
     run_heldout("heldout10", "merge tenth held-out evaluation", "merge_eval10", bars);
 }
+
+/// The eleventh held-out set (`tests/merge_eval/heldout11/`, 90 pairs: 55 contradictions, 35
+/// compatible), written by an eleventh fresh author (helper `mergeeval11`, session 13) who
+/// never opened the rules, docs/merge.md or another set's pairs; never opened by the twelfth
+/// round's builder (docs/merge.md, "Eleventh held-out set").
+#[test]
+fn merge_eval_heldout11_set() {
+    let bars = Bars {
+        pairs: 90,
+        contradictions: 55,
+        compatible: 35,
+        caught_certain: 0,
+        caught_any: 0,
+        located: 0,
+        max_certain_alarms: 35,
+        max_possible_alarms: 35,
+    };
+    run_heldout("heldout11", "merge eleventh held-out evaluation", "merge_eval11", bars);
+}
