@@ -20,6 +20,7 @@ use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
 use super::values::Value;
 use super::values::{slots_meet, values_agree, values_clash, values_incompatible};
+use super::weak::{other_times, target_and_reading};
 use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
@@ -808,7 +809,17 @@ pub(super) fn extended_conflict(
         && (mirrored(s, t) || mirrored(t, s))
         && ((s.decision && t.decision && !subjects_apart) || !inter(&s.core_words, &t.core_words).is_empty())
     {
-        return Some((kind, inter(&s.core_words, &t.core_words)));
+        let shared = inter(&s.core_words, &t.core_words);
+        // Twelfth round: a one-way mirror between two claims sharing no word and at most one
+        // stem that is no unit (the word set aside) is two decisions one of which sets aside a
+        // word the other uses in another role ("Replace the whole flock with pullets" / "The
+        // shed is cleaned between flocks"): weak evidence, so possible.
+        let units = [s.unit_stems.as_slice(), t.unit_stems.as_slice()].concat();
+        let weak = shared.is_empty()
+            && !(mirrored(s, t) && mirrored(t, s))
+            && inter(&s.stems, &t.stems).iter().filter(|w| !units.contains(w)).count() <= 1;
+        let kind = if weak { ConflictKind::RelatedClaims } else { kind };
+        return Some((kind, shared));
     }
     if !comparable(s, t, s_sec, t_sec) {
         return None;
@@ -828,7 +839,16 @@ pub(super) fn extended_conflict(
         && (subset(ss, ts) || subset(ts, ss))
         && subject_conflict(s, t).is_some()
     {
-        return Some((kind, inter(ss, ts)));
+        // Twelfth round: a nested subject ("all apps" / "the customer web app") whose two
+        // predicates share no word and whose values do not clash says two things about two
+        // subjects (no stem in common but the head's): weak evidence, so possible.
+        let apart = s.negated == t.negated
+            && s.choice.len() >= 3
+            && t.choice.len() >= 3
+            && inter(&s.choice, &t.choice).is_empty()
+            && inter(&s.stems, &t.stems).len() <= 1
+            && !values_clash(&s.values, &t.values);
+        return Some((if apart { ConflictKind::RelatedClaims } else { kind }, inter(ss, ts)));
     }
     let shared = inter(&s.core_words, &t.core_words);
     if s.negated == t.negated && !s.poles.is_empty() && !t.poles.is_empty() {
@@ -1645,6 +1665,10 @@ pub(super) fn detect_claims(
 pub(super) const H_SAME_ALTERNATIVE: &str = "the same choice over the same alternative";
 
 /// Eighth round: the hint of a scope that differs (`classes::other_scope`).
+/// Twelfth round ([`other_times`]).
+pub(super) const H_OTHER_TIMES: &str = "the same claim for other times (each names a day or time the other does not)";
+/// Twelfth round ([`target_and_reading`]).
+pub(super) const H_TARGET: &str = "a target and a reading: other measures of one thing";
 pub(super) const H_OTHER_SCOPE: &str =
     "the same claim for another scope (a qualifier or a modifier of the subject differs)";
 
@@ -1685,6 +1709,12 @@ pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         H_SAME_ALTERNATIVE.to_string()
     } else if log_entries(sa, ta) || stamped_entries(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta) {
         H_STEPS.to_string()
+    } else if f.certainty == Certainty::Certain && values_clash(&sa.values, &ta.values) && other_times(sa, ta) {
+        // Twelfth round: two values for two times ("on Saturday mornings" / "on weekday evenings").
+        H_OTHER_TIMES.to_string()
+    } else if f.certainty == Certainty::Certain && values_clash(&sa.values, &ta.values) && target_and_reading(sa, ta) {
+        // Twelfth round: what a value should be beside what it is.
+        H_TARGET.to_string()
     } else if f.certainty == Certainty::Possible && only_units_shared(sa, ta) {
         H_ONLY_UNITS.to_string()
     } else if f.certainty == Certainty::Possible && other_wholes_measured(sa, ta) {
@@ -1800,11 +1830,23 @@ pub(super) fn subject_conflict(s: &Analysis, t: &Analysis) -> Option<ConflictKin
         // "Accessions are labelled by …" / "New accessions are dried to …": different things
         // done to one subject, not two values of one attribute (fourth round).
         let other_actions = s.action != 0 && t.action != 0 && s.action != t.action;
+        // Twelfth round: a choice whose words, with its qualifiers, all lie within the other's
+        // choice and qualifiers restates it with a detail added ("Runner cache: shared, in the
+        // S3 bucket in eu-west-1" / "Use a shared S3 cache for all runners (bucket, eu-west-1)").
+        let told = |x: &Analysis| {
+            let mut v = [x.choice.as_slice(), x.qualifiers.as_slice()].concat();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let (sc, tc) = (told(s), told(t));
         let differ = !other_actions
             && !s.choice.is_empty()
             && !t.choice.is_empty()
             && !subset(&s.choice, &t.choice)
-            && !subset(&t.choice, &s.choice);
+            && !subset(&t.choice, &s.choice)
+            && !subset(&sc, &tc)
+            && !subset(&tc, &sc);
         if s.negated != t.negated || differ || values_incompatible(&s.values, &t.values) {
             return Some(ConflictKind::ContradictoryDecision);
         }

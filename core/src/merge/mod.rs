@@ -62,6 +62,7 @@ mod review;
 mod tokens;
 mod types;
 mod values;
+mod weak;
 mod words;
 
 pub use detection::{lifecycle, material_next_action, next_action_conflict, next_action_relation};

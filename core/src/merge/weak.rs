@@ -1,0 +1,128 @@
+//! Certain conflicts on weak evidence (issue 19, twelfth round): two classes of pairs whose
+//! typed values clash, which a certain rule flags, but whose values need not be of one slot —
+//! hand-written notes scope a value by *when* it holds, or state a target beside a reading.
+//!
+//! - **the same claim for other times** ([`other_times`]): each claim names a day or a time of
+//!   day the other does not ("Masters keep one lane on Saturday mornings" / "Masters keep two
+//!   lanes on weekday evenings"): two values of two times, not two values of one;
+//! - **a target and a reading** ([`target_and_reading`]): one claim names a target, a limit or
+//!   a set point the other does not ("Freezer 3 set point: −20 °C" / "Freezer 3 reads −17 °C"):
+//!   what it should be and what it is are two measures.
+//!
+//! What it is for: `detection::eighth_round` demotes a certain conflict in one of these
+//! classes to a possible one with a hint (the pair is still listed: a changed value said for
+//! another time, or a target that moved, reaches the user as "may contradict"-ranked hinted
+//! listing). What it is not for: relating claims, deciding that a pair contradicts, or dropping
+//! a pair; the word lists are lexical guesses, so they only ever demote.
+
+use super::analysis::{Analysis, stem};
+use super::classes::{inter, minus};
+
+/// Days and times of day: a phrase naming one scopes the claim's value to it.
+const TIMES: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "weekday",
+    "weekend",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "overnight",
+    "lunchtime",
+    "daytime",
+];
+
+/// Words that name what a value should be rather than what it is.
+/// Limits count too, so that two limits ("capped at 500 MB" / "Maximum upload size is 2 GB")
+/// are two values of one slot.
+const TARGETS: &[&str] = &[
+    "setpoint",
+    "target",
+    "goal",
+    "budget",
+    "threshold",
+    "quota",
+    "maximum",
+    "minimum",
+    "max",
+    "min",
+    "cap",
+    "capped",
+    "limit",
+    "limited",
+    "ceiling",
+    "allowance",
+    "allowed",
+    "most",
+    "least",
+];
+
+fn stems_of(words: &[&str]) -> Vec<u64> {
+    let mut v: Vec<u64> = words.iter().map(|w| stem(w)).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The day and time-of-day stems a unit names.
+fn times(x: &Analysis) -> Vec<u64> {
+    inter(&x.stems, &stems_of(TIMES))
+}
+
+/// **The same claim for other times**: both units name a day or a time of day, and each names
+/// one the other does not ("on Saturday mornings" / "on weekday evenings"; not "on Tuesday
+/// mornings" / "on Tuesday mornings and evenings", where one's times contain the other's).
+pub(super) fn other_times(s: &Analysis, t: &Analysis) -> bool {
+    let (a, b) = (times(s), times(t));
+    !a.is_empty() && !b.is_empty() && !minus(&a, &b).is_empty() && !minus(&b, &a).is_empty()
+}
+
+/// Whether a unit names a target: a word of [`TARGETS`], or *set point* in two words.
+fn names_target(x: &Analysis) -> bool {
+    let has = |w: &str| x.stems.binary_search(&stem(w)).is_ok();
+    !inter(&x.stems, &stems_of(TARGETS)).is_empty() || (has("set") && has("point"))
+}
+
+/// **A target and a reading**: exactly one of the two units names a target, a limit of what
+/// it should be, or a set point ("Cold room set point: 2 °C" / "The cold room is at 5 °C").
+pub(super) fn target_and_reading(s: &Analysis, t: &Analysis) -> bool {
+    names_target(s) != names_target(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    #[test]
+    fn twelfth_round_other_times() {
+        let (s, t) = (
+            an("The Tuesday evening class runs with 12 learners", false),
+            an("The class runs with 8 learners on Sunday afternoons", false),
+        );
+        assert!(other_times(&s, &t));
+        let (s, t) = (an("Clinic opens at 9:00 on Mondays", false), an("Clinic opens at 10:00", false));
+        assert!(!other_times(&s, &t));
+        let (s, t) = (
+            an("Ferry runs hourly on Friday nights", false),
+            an("Ferry runs every 2 hours on Friday nights and mornings", false),
+        );
+        assert!(!other_times(&s, &t));
+    }
+
+    #[test]
+    fn twelfth_round_target_and_reading() {
+        let (s, t) = (an("Greenhouse humidity target: 70 %", false), an("The greenhouse humidity sits at 82 %", false));
+        assert!(target_and_reading(&s, &t));
+        let (s, t) = (an("Kiln 4 set point: 1,200 degrees", false), an("Kiln 4 is holding 1,150 degrees", false));
+        assert!(target_and_reading(&s, &t));
+        let (s, t) = (an("The travel budget is £4,000", false), an("Travel budget: £5,500", false));
+        assert!(!target_and_reading(&s, &t));
+    }
+}
