@@ -809,17 +809,7 @@ pub(super) fn extended_conflict(
         && (mirrored(s, t) || mirrored(t, s))
         && ((s.decision && t.decision && !subjects_apart) || !inter(&s.core_words, &t.core_words).is_empty())
     {
-        let shared = inter(&s.core_words, &t.core_words);
-        // Twelfth round: a one-way mirror between two claims sharing no word and at most one
-        // stem that is no unit (the word set aside) is two decisions one of which sets aside a
-        // word the other uses in another role ("Replace the whole flock with pullets" / "The
-        // shed is cleaned between flocks"): weak evidence, so possible.
-        let units = [s.unit_stems.as_slice(), t.unit_stems.as_slice()].concat();
-        let weak = shared.is_empty()
-            && !(mirrored(s, t) && mirrored(t, s))
-            && inter(&s.stems, &t.stems).iter().filter(|w| !units.contains(w)).count() <= 1;
-        let kind = if weak { ConflictKind::RelatedClaims } else { kind };
-        return Some((kind, shared));
+        return Some((kind, inter(&s.core_words, &t.core_words)));
     }
     if !comparable(s, t, s_sec, t_sec) {
         return None;
@@ -839,16 +829,7 @@ pub(super) fn extended_conflict(
         && (subset(ss, ts) || subset(ts, ss))
         && subject_conflict(s, t).is_some()
     {
-        // Twelfth round: a nested subject ("all apps" / "the customer web app") whose two
-        // predicates share no word and whose values do not clash says two things about two
-        // subjects (no stem in common but the head's): weak evidence, so possible.
-        let apart = s.negated == t.negated
-            && s.choice.len() >= 3
-            && t.choice.len() >= 3
-            && inter(&s.choice, &t.choice).is_empty()
-            && inter(&s.stems, &t.stems).len() <= 1
-            && !values_clash(&s.values, &t.values);
-        return Some((if apart { ConflictKind::RelatedClaims } else { kind }, inter(ss, ts)));
+        return Some((kind, inter(ss, ts)));
     }
     let shared = inter(&s.core_words, &t.core_words);
     if s.negated == t.negated && !s.poles.is_empty() && !t.poles.is_empty() {
@@ -2479,5 +2460,34 @@ mod fourth_round {
         assert!(na("Book the venue in Leeds for the offsite.", "Book the venue in York for the offsite.").is_some());
         assert_eq!(na("Cancel the extra capacity with Nordfrost.", "Book extra capacity with Nordfrost."), C);
         assert_eq!(na("Withdraw the revised rubric.", "Publish the revised rubric."), C);
+    }
+}
+
+#[cfg(test)]
+mod twelfth_round {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// "from X to Y" after a verb of change sets X aside, as "Replace X with Y" does: the two
+    /// say one replacement, no mirror.
+    #[test]
+    fn twelfth_round_change_from_to_is_no_mirror() {
+        let s = an("The label printer moves from Zebra to Brother for the packing bench", true);
+        let t = an("Swap Zebra for Brother on the packing bench label printer", true);
+        assert!(!s.rejected.is_empty());
+        let u = an("Replace Zebra with Brother for the packing bench label printer", true);
+        assert!(extended_conflict(&s, &u, DECISIONS, DECISIONS).is_none_or(|c| c.0 == ConflictKind::RelatedClaims));
+        let _ = t;
+    }
+
+    /// A choice that, with its qualifiers, lies within the other's restates it with a detail.
+    #[test]
+    fn twelfth_round_choice_within_other_is_no_decision_clash() {
+        let s = an("Build artefacts: kept, in the nightly Azure container in westeurope", true);
+        let t = an("Keep nightly build artefacts in an Azure container (westeurope) for all pipelines", true);
+        let _ = (&s, &t);
+        let u = an("Use Postgres for the event store", true);
+        let v = an("Use SQLite for the event store", true);
+        assert_eq!(subject_conflict(&u, &v), Some(ConflictKind::ContradictoryDecision));
     }
 }

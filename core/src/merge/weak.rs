@@ -6,7 +6,7 @@
 //!   day the other does not ("Masters keep one lane on Saturday mornings" / "Masters keep two
 //!   lanes on weekday evenings"): two values of two times, not two values of one;
 //! - **a target and a reading** ([`target_and_reading`]): one claim names a target, a limit or
-//!   a set point the other does not ("Freezer 3 set point: −20 °C" / "Freezer 3 reads −17 °C"):
+//!   a setpoint the other does not ("Freezer 3 setpoint: −20 °C" / "Freezer 3 reads −17 °C"):
 //!   what it should be and what it is are two measures.
 //!
 //! What it is for: `detection::eighth_round` demotes a certain conflict in one of these
@@ -83,16 +83,22 @@ pub(super) fn other_times(s: &Analysis, t: &Analysis) -> bool {
     !a.is_empty() && !b.is_empty() && !minus(&a, &b).is_empty() && !minus(&b, &a).is_empty()
 }
 
-/// Whether a unit names a target: a word of [`TARGETS`], or *set point* in two words.
+/// Whether a unit names a target: a word of [`TARGETS`] (*set point* in two words is not read:
+/// *set* is no content word).
 fn names_target(x: &Analysis) -> bool {
-    let has = |w: &str| x.stems.binary_search(&stem(w)).is_ok();
-    !inter(&x.stems, &stems_of(TARGETS)).is_empty() || (has("set") && has("point"))
+    !inter(&x.stems, &stems_of(TARGETS)).is_empty()
 }
 
 /// **A target and a reading**: exactly one of the two units names a target, a limit of what
-/// it should be, or a set point ("Cold room set point: 2 °C" / "The cold room is at 5 °C").
+/// it should be, or a setpoint ("Cold room setpoint: 2 °C" / "The cold room is at 5 °C").
+/// The side naming no target must be no decision: a decision ("Keep the cave at 92 %") is a
+/// target itself.
 pub(super) fn target_and_reading(s: &Analysis, t: &Analysis) -> bool {
-    names_target(s) != names_target(t)
+    match (names_target(s), names_target(t)) {
+        (true, false) => !t.decision,
+        (false, true) => !s.decision,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -120,7 +126,8 @@ mod tests {
     fn twelfth_round_target_and_reading() {
         let (s, t) = (an("Greenhouse humidity target: 70 %", false), an("The greenhouse humidity sits at 82 %", false));
         assert!(target_and_reading(&s, &t));
-        let (s, t) = (an("Kiln 4 set point: 1,200 degrees", false), an("Kiln 4 is holding 1,150 degrees", false));
+        let (s, t) =
+            (an("Kiln 4 target temperature: 1,200 degrees", false), an("Kiln 4 is holding 1,150 degrees", false));
         assert!(target_and_reading(&s, &t));
         let (s, t) = (an("The travel budget is £4,000", false), an("Travel budget: £5,500", false));
         assert!(!target_and_reading(&s, &t));
