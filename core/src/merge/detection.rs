@@ -20,7 +20,7 @@ use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
 use super::values::Value;
 use super::values::{slots_meet, values_agree, values_clash, values_incompatible};
-use super::weak::{other_times, target_and_reading};
+use super::weak::{detail_added, exception, kinds_apart, other_times, target_and_reading};
 use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
@@ -1650,6 +1650,10 @@ pub(super) const H_SAME_ALTERNATIVE: &str = "the same choice over the same alter
 pub(super) const H_OTHER_TIMES: &str = "the same claim for other times (each names a day or time the other does not)";
 /// Twelfth round ([`target_and_reading`]).
 pub(super) const H_TARGET: &str = "a target and a reading: other measures of one thing";
+/// Twelfth round ([`kinds_apart`]).
+pub(super) const H_KINDS: &str = "values of different kinds: other attributes of one subject";
+/// Twelfth round ([`exception`]).
+pub(super) const H_EXCEPTION: &str = "a rule and its exception (one opens with a scope the other lacks)";
 pub(super) const H_OTHER_SCOPE: &str =
     "the same claim for another scope (a qualifier or a modifier of the subject differs)";
 
@@ -1690,12 +1694,31 @@ pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         H_SAME_ALTERNATIVE.to_string()
     } else if log_entries(sa, ta) || stamped_entries(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta) {
         H_STEPS.to_string()
-    } else if f.certainty == Certainty::Certain && values_clash(&sa.values, &ta.values) && other_times(sa, ta) {
+    } else if f.certainty == Certainty::Certain
+        && (values_clash(&sa.values, &ta.values) || opposed(sa, ta))
+        && other_times(sa, ta)
+    {
         // Twelfth round: two values for two times ("on Saturday mornings" / "on weekday evenings").
         H_OTHER_TIMES.to_string()
     } else if f.certainty == Certainty::Certain && values_clash(&sa.values, &ta.values) && target_and_reading(sa, ta) {
         // Twelfth round: what a value should be beside what it is.
         H_TARGET.to_string()
+    } else if f.certainty == Certainty::Certain && kinds_apart(sa, ta) && sa.negated == ta.negated && !opposed(sa, ta) {
+        // Twelfth round: two attributes of one subject, each with a value of its own kind.
+        H_KINDS.to_string()
+    } else if f.certainty == Certainty::Certain && values_clash(&sa.values, &ta.values) && exception(sa, ta) {
+        // Twelfth round: a value for a part beside the value that holds otherwise.
+        H_EXCEPTION.to_string()
+    } else if f.certainty == Certainty::Possible
+        && sa.decision
+        && ta.decision
+        && sa.negated == ta.negated
+        && detail_added(sa, ta)
+        && !values_clash(&sa.values, &ta.values)
+        && !opposed(sa, ta)
+    {
+        // Twelfth round: the same decision, one with a detail the other lacks.
+        H_RESTATED.to_string()
     } else if f.certainty == Certainty::Possible && only_units_shared(sa, ta) {
         H_ONLY_UNITS.to_string()
     } else if f.certainty == Certainty::Possible && other_wholes_measured(sa, ta) {
@@ -1811,23 +1834,13 @@ pub(super) fn subject_conflict(s: &Analysis, t: &Analysis) -> Option<ConflictKin
         // "Accessions are labelled by …" / "New accessions are dried to …": different things
         // done to one subject, not two values of one attribute (fourth round).
         let other_actions = s.action != 0 && t.action != 0 && s.action != t.action;
-        // Twelfth round: a choice whose words, with its qualifiers, all lie within the other's
-        // choice and qualifiers restates it with a detail added ("Runner cache: shared, in the
-        // S3 bucket in eu-west-1" / "Use a shared S3 cache for all runners (bucket, eu-west-1)").
-        let told = |x: &Analysis| {
-            let mut v = [x.choice.as_slice(), x.qualifiers.as_slice()].concat();
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
-        let (sc, tc) = (told(s), told(t));
+        // Twelfth round: a choice restated with a detail is no other choice (`weak`).
         let differ = !other_actions
             && !s.choice.is_empty()
             && !t.choice.is_empty()
             && !subset(&s.choice, &t.choice)
             && !subset(&t.choice, &s.choice)
-            && !subset(&sc, &tc)
-            && !subset(&tc, &sc);
+            && !detail_added(s, t);
         if s.negated != t.negated || differ || values_incompatible(&s.values, &t.values) {
             return Some(ConflictKind::ContradictoryDecision);
         }
