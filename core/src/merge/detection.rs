@@ -1146,6 +1146,11 @@ fn clashing_units(s: &Doc, si: usize, t: &Doc, ti: usize) -> Option<(Unit, Unit)
 /// values of one kind that differ between units sharing a word — when the units it was found
 /// on (by their lines) state none.
 pub(super) fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
+    clash_units(f, s, si, t);
+    point_at_rows(f, s, t);
+}
+
+fn clash_units(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
     let Some(&(_, ti)) = f.pairs.first() else { return };
     let (n, m) = (s.blocks[si].subs.len(), t.blocks[ti].subs.len());
     if n == 0 && m == 0 {
@@ -1180,6 +1185,49 @@ pub(super) fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
     if let Some((su, tu)) = best {
         f.source = unit_side(s, su);
         f.target = unit_side(t, tu);
+    }
+}
+
+/// Twelfth round: when both sides of a conflict are shown at a table (its header or a row:
+/// the whole table is one sub-claim), point each at the row that changed — the first row whose
+/// first cell both tables hold with different other cells ("| Full livery | £420 a month |" /
+/// "| Full livery | £460 a month |"). Nothing moves when no such row exists; only the lines
+/// shown change, never what is listed.
+pub(super) fn point_at_rows(f: &mut Found, s: &Doc, t: &Doc) {
+    fn rows<'a>(doc: &Doc<'a>, line: u32) -> Vec<(u32, String, String)> {
+        let Some(i) = doc.lines.iter().position(|l| l.0 == line) else { return Vec::new() };
+        // The table the line belongs to: back to its first row, then every row.
+        let is_row = |k: usize| doc.lines[k].1.trim_start().starts_with('|');
+        if !is_row(i) {
+            return Vec::new();
+        }
+        let mut a = i;
+        while a > 0 && is_row(a - 1) {
+            a -= 1;
+        }
+        let norm = |x: &str| {
+            let x = x.find("[src:").map_or(x, |p| &x[..p]);
+            x.trim().to_lowercase()
+        };
+        (a..doc.lines.len())
+            .take_while(|&k| is_row(k))
+            .filter_map(|k| {
+                let cells: Vec<&str> = doc.lines[k].1.trim().trim_matches('|').split('|').collect();
+                let first = norm(cells.first()?);
+                if cells.len() < 2 || first.is_empty() || first.chars().all(|c| c == '-' || c == ':' || c == ' ') {
+                    return None;
+                }
+                Some((doc.lines[k].0, first, cells[1..].iter().map(|c| norm(c)).collect::<Vec<_>>().join("|")))
+            })
+            .collect()
+    }
+    let (sr, tr) = (rows(s, f.source.line), rows(t, f.target.line));
+    for (sl, key, rest) in &sr {
+        if let Some((tl, _, _)) = tr.iter().find(|(_, k, r)| k == key && r != rest) {
+            f.source.line = *sl;
+            f.target.line = *tl;
+            return;
+        }
     }
 }
 
@@ -1586,6 +1634,7 @@ pub(super) fn detect_claims(
         let mut first: Option<u32> = None;
         for mut f in mine.drain(..) {
             if f.certainty == Certainty::Certain {
+                point_at_rows(&mut f, s, t);
                 eighth_round(&mut f, s, t);
                 out.push(f);
             } else if room > 0 && !(f.hint.is_some() && first.is_some_and(|fs| 2 * f.strength <= fs)) {

@@ -753,6 +753,24 @@ mod counterparts_tests {
     }
 
     #[test]
+    fn twelfth_round_a_changed_table_row_is_the_line_shown() {
+        let table = |fee: &str| {
+            format!(
+                "- Coach hire is paid in March. Decided by Ruth. [src:art_02t]\n\
+                 | Stop | Coach cost |\n|---|---|\n| Bath | £300 per day |\n| York | {fee} per day |\n"
+            )
+        };
+        let (s, t) = (doc(&table("£540"), "", ""), doc(&table("£610"), "", ""));
+        let p = run(&s, &t);
+        let line = |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() as u32 + 1;
+        assert!(
+            p.unresolved.iter().any(|c| c.source.line == line(&s, "£540") && c.target.line == line(&t, "£610")),
+            "{:?}",
+            p.unresolved
+        );
+    }
+
+    #[test]
     fn tenth_round_two_states_of_one_moment_are_compared() {
         let s = doc("", "- Every robe has come back from the cleaners. [src:art_02c]\n", "");
         let t = doc("", "- Six gowns are still at the dry cleaner's. [src:art_03c]\n", "");
