@@ -1086,7 +1086,7 @@ fn merge_eval_heldout10_set() {
         compatible: 35,
         caught_certain: 12,
         caught_any: 52,
-        located: 40, // twelfth round (39 at its fresh run)
+        located: 40,           // twelfth round (39 at its fresh run)
         max_certain_alarms: 3, // twelfth round (6 at its fresh run)
         max_possible_alarms: 5,
     };
