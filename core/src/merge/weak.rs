@@ -1,10 +1,11 @@
-//! Certain conflicts on weak evidence (issue 19, twelfth round): two classes of pairs whose
-//! typed values clash, which a certain rule flags, but whose values need not be of one slot —
-//! hand-written notes scope a value by *when* it holds, or state a target beside a reading.
+//! Certain conflicts on weak evidence (issue 19, twelfth round): classes of pairs a certain
+//! rule flags although their values or choices need not be of one slot — hand-written notes
+//! scope a value by *when* it holds, state a target beside a reading, give two attributes of
+//! one subject, state a general rule beside an exception, or restate a choice with a detail.
 //!
-//! - **the same claim for other times** ([`other_times`]): each claim names a day or a time of
-//!   day the other does not ("Masters keep one lane on Saturday mornings" / "Masters keep two
-//!   lanes on weekday evenings"): two values of two times, not two values of one;
+//! - **the same claim for other times** ([`other_times`]): each claim names a day, a time of
+//!   day or a season the other does not ("Masters keep one lane on Saturday mornings" /
+//!   "Masters keep two lanes on weekday evenings"): two values of two times, not two of one;
 //! - **a target and a reading** ([`target_and_reading`]): one claim names a target, a limit or
 //!   a setpoint the other does not ("Freezer 3 setpoint: −20 °C" / "Freezer 3 reads −17 °C"):
 //!   what it should be and what it is are two measures;
@@ -13,13 +14,16 @@
 //!   weeks"): a date and a duration are two attributes of one subject;
 //! - **a rule and its exception** ([`exception`]): one claim opens with a scope the other
 //!   lacks ("For first-time donors, the interview takes 30 minutes" / "The interview takes 15
-//!   minutes"): the general value and the scoped one both hold.
+//!   minutes"): the general value and the scoped one both hold;
+//! - **a choice restated with a detail** ([`detail_added`]): one decision's choice words, with
+//!   its qualifiers, all lie within the other's.
 //!
-//! What it is for: `detection::eighth_round` demotes a certain conflict in one of these
-//! classes to a possible one with a hint (the pair is still listed: a changed value said for
-//! another time, or a target that moved, reaches the user as "may contradict"-ranked hinted
-//! listing). What it is not for: relating claims, deciding that a pair contradicts, or dropping
-//! a pair; the word lists are lexical guesses, so they only ever demote.
+//! What it is for: `detection::eighth_round` demotes a certain conflict in one of the first
+//! four classes to a possible one with a hint (the pair is still listed, so a changed value
+//! said for another time, or a target that moved, still reaches the user), and hints a possible
+//! listing of the fifth; `detection::subject_conflict` reads the fifth as no clash of choices.
+//! What it is not for: relating claims, deciding that a pair contradicts, or dropping a listed
+//! pair; the word lists are lexical guesses, so they only ever demote.
 
 use super::analysis::{Analysis, stem};
 use super::classes::{inter, minus, subset};
