@@ -2531,23 +2531,29 @@ mod twelfth_round {
     use crate::merge::analysis::tests::an;
 
     /// "from X to Y" after a verb of change sets X aside, as "Replace X with Y" does: the two
-    /// say one replacement, no mirror.
+    /// say one replacement, no mirror; keeping X against it is one.
     #[test]
-    fn twelfth_round_change_from_to_is_no_mirror() {
+    fn twelfth_round_change_from_to_sets_the_old_value_aside() {
         let s = an("The label printer moves from Zebra to Brother for the packing bench", true);
-        let t = an("Swap Zebra for Brother on the packing bench label printer", true);
-        assert!(!s.rejected.is_empty());
+        assert!(s.rejected.contains(&fold_hash("zebra")));
+        assert!(!s.core_words.contains(&fold_hash("zebra")));
         let u = an("Replace Zebra with Brother for the packing bench label printer", true);
         assert!(extended_conflict(&s, &u, DECISIONS, DECISIONS).is_none_or(|c| c.0 == ConflictKind::RelatedClaims));
-        let _ = t;
+        let k = an("Keep Zebra for the packing bench label printer", true);
+        assert!(extended_conflict(&k, &s, DECISIONS, DECISIONS).is_some());
+        // A figure after "from" is a past value the values module reads, not set aside here.
+        let d = an("Launch moved from June 30 to July 14", false);
+        assert_eq!(subject_conflict(&d, &an("Launch date: June 30", false)), Some(ConflictKind::IncompatibleValue));
     }
 
-    /// A choice that, with its qualifiers, lies within the other's restates it with a detail.
+    /// A choice that, with its qualifiers, lies within the other's restates it with a detail;
+    /// two choices that differ still clash.
     #[test]
     fn twelfth_round_choice_within_other_is_no_decision_clash() {
-        let s = an("Build artefacts: kept, in the nightly Azure container in westeurope", true);
-        let t = an("Keep nightly build artefacts in an Azure container (westeurope) for all pipelines", true);
-        let _ = (&s, &t);
+        let s = an("Build cache: shared, in the `gradle-cache` GCS bucket in us-east1", true);
+        let t = an("Use a shared GCS cache for all builds (bucket `gradle-cache`, us-east1)", true);
+        assert!(detail_added(&s, &t));
+        assert_eq!(subject_conflict(&s, &t), None);
         let u = an("Use Postgres for the event store", true);
         let v = an("Use SQLite for the event store", true);
         assert_eq!(subject_conflict(&u, &v), Some(ConflictKind::ContradictoryDecision));
