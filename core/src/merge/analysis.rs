@@ -1155,6 +1155,28 @@ fn clause_end(tk: &Toks, start: usize) -> usize {
     n
 }
 
+/// Verbs of change before "from X to Y": X is the value set aside (twelfth round).
+const CHANGE_FROM_VERBS: &[&str] = &[
+    "move",
+    "moves",
+    "moved",
+    "moving",
+    "switch",
+    "switches",
+    "switched",
+    "switching",
+    "migrate",
+    "migrates",
+    "migrated",
+    "migrating",
+    "goes",
+    "went",
+    "changes",
+    "changed",
+    "shifts",
+    "shifted",
+];
+
 /// Set aside rejected alternatives and past values in parentheses: the marker words and the
 /// phrase after them, up to punctuation (`,;):.`) or, after its first word, a preposition or
 /// conjunction.
@@ -1181,6 +1203,18 @@ fn mark_alternatives(tk: &Toks, start: usize, end: usize, decision: bool, skip: 
                     // the rejected alternative (fourth round).
                     skip[i..with].fill(true);
                     i = with + 1;
+                    continue;
+                } else if w == "from"
+                    && i > start
+                    && tk.is_any(i - 1, CHANGE_FROM_VERBS)
+                    && let Some(to) = (i + 2..end.min(i + 7)).find(|&k| tk.is(k, "to"))
+                    && (i + 1..to).all(|k| tk.toks[k].kind == Tk::Word && !tk.has(k, W_NEG))
+                {
+                    // Twelfth round: "The bundler moves from webpack to Rspack" sets webpack
+                    // aside as "Replace webpack with Rspack" does (words only: a past value in
+                    // figures, "moved from June 30 to July 14", is read by `values`).
+                    skip[i..to].fill(true);
+                    i = to + 1;
                     continue;
                 } else if decision
                     && w == "over"

@@ -37,11 +37,11 @@
 //! [`detect_claims`]: super::detection::detect_claims
 
 use super::analysis::{Analysis, Scratch};
-use super::claims::{CURRENT_STATE, DECISIONS, Doc, SITUATION};
+use super::claims::{CURRENT_STATE, DECISIONS, Doc, FINDINGS, SITUATION};
 use super::classes::{change_of, inter, same_words};
 use super::detection::{
-    Found, MAX_LISTED, block_values, compatible_hint, contained_restatement, eighth_round, rank, show_the_clash,
-    unit_side,
+    Found, MAX_LISTED, block_stems, block_values, compatible_hint, contained_restatement, eighth_round, rank,
+    show_the_clash, unit_side,
 };
 use super::tokens::words_key;
 use super::types::{Certainty, ConflictKind};
@@ -50,6 +50,10 @@ use crate::maps::{KeyMap, KeySet};
 
 /// The hint of a sole counterpart no class explains.
 pub(super) const H_SOLE: &str = "the only claim of this section that differs on each side: probably one item rewritten";
+
+/// The hint of a whole-state counterpart ([`whole_state_pair`]) no class explains.
+pub(super) const H_WHOLE: &str =
+    "the only claim that differs on each side of the whole state: probably one item rewritten";
 
 /// The hint of rival causes no class explains.
 pub(super) const H_CAUSES: &str = "a cause stated on each side: both may contribute";
@@ -85,6 +89,35 @@ pub(super) fn sole_pairs(t: &Doc, s: &Doc, t_first: &[usize], s_new: &[usize]) -
         lone.values().filter(|(s, t)| s.1 == 1 && t.1 == 1).map(|(s, t)| (s.0, t.0)).collect();
     out.sort_unstable();
     out
+}
+
+/// Twelfth round: the one claim each side changed in the **whole state**, when the two stand
+/// in different sections of Decisions, Findings and Current State (hand-written states put a
+/// decision in a note or a paragraph: "- Default new listings to accepting pets" under
+/// Decisions / "Carys's note from the branch meeting: … new listings default to no pets" under
+/// Current State). Every other claim of every section (Situation aside, the preamble and Next
+/// Steps included) is on both sides. The same section is [`sole_pairs`]'s.
+pub(super) fn whole_state_pair(t: &Doc, s: &Doc, t_first: &[usize], s_new: &[usize]) -> Option<(usize, usize)> {
+    let in_source: KeySet<(usize, u128)> = s.blocks.iter().map(|b| (b.sec, b.key)).collect();
+    let s_list: Vec<usize> =
+        s_new.iter().copied().filter(|&i| s.blocks[i].an.is_some() && s.blocks[i].sec != SITUATION).collect();
+    let t_list: Vec<usize> = t_first
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let b = &t.blocks[i];
+            b.an.is_some() && b.sec != SITUATION && !in_source.contains(&(b.sec, b.key))
+        })
+        .collect();
+    let claims = |sec: usize| matches!(sec, DECISIONS | FINDINGS | CURRENT_STATE);
+    match (s_list.as_slice(), t_list.as_slice()) {
+        ([si], [ti])
+            if s.blocks[*si].sec != t.blocks[*ti].sec && claims(s.blocks[*si].sec) && claims(t.blocks[*ti].sec) =>
+        {
+            Some((*si, *ti))
+        }
+        _ => None,
+    }
 }
 
 /// Whether a block states a cause: its analysis says so (*caused, due to, traced, because* …)
@@ -194,7 +227,8 @@ pub(super) fn sole_counterparts(
     let answered = answered_pairs(t, s, t_first, s_new);
     let causes = rival_causes(t, s, t_first, s_new);
     let sole = sole_pairs(t, s, t_first, s_new);
-    for (si, ti) in sole.iter().chain(&answered).chain(&causes).copied() {
+    let whole: Vec<(usize, usize)> = whole_state_pair(t, s, t_first, s_new).into_iter().collect();
+    for (si, ti) in sole.iter().chain(&whole).chain(&answered).chain(&causes).copied() {
         let covered = out.iter().any(|f| {
             f.pairs.contains(&(si, ti))
                 || (!causes.contains(&(si, ti))
@@ -227,7 +261,15 @@ pub(super) fn sole_counterparts(
         }
         let shown = scratch.analyse(t.own_parts(tb), tb.sec == DECISIONS, true);
         let subject = if shown.subject_display.is_empty() { shown.pol_display } else { shown.subject_display };
-        let stems = inter(&sa.stems, &ta.stems);
+        let mut stems = inter(&sa.stems, &ta.stems);
+        // A whole-state pair is compared on all its units' stems: its words may stand in a
+        // later clause ("Carys's note from the branch meeting: … new listings default to …").
+        if whole.contains(&(si, ti)) && !sole.contains(&(si, ti)) {
+            stems = inter(&block_stems(s, si), &block_stems(t, ti));
+            if stems.is_empty() {
+                continue;
+            }
+        }
         if sole.contains(&(si, ti))
             && !answered.contains(&(si, ti))
             && !causes.contains(&(si, ti))
@@ -256,6 +298,8 @@ pub(super) fn sole_counterparts(
                 H_CAUSES
             } else if answered.contains(&(si, ti)) {
                 H_ANSWERED
+            } else if whole.contains(&(si, ti)) {
+                H_WHOLE
             } else {
                 H_SOLE
             };

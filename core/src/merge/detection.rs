@@ -20,6 +20,7 @@ use super::tokens::{fold_hash, words_key};
 use super::types::{Certainty, ConflictKind, ConflictSide, Status};
 use super::values::Value;
 use super::values::{slots_meet, values_agree, values_clash, values_incompatible};
+use super::weak::{detail_added, exception, kinds_apart, other_times, target_and_reading};
 use super::words::synonym_of;
 use crate::maps::{KeyMap, KeySet};
 
@@ -1145,6 +1146,11 @@ fn clashing_units(s: &Doc, si: usize, t: &Doc, ti: usize) -> Option<(Unit, Unit)
 /// values of one kind that differ between units sharing a word — when the units it was found
 /// on (by their lines) state none.
 pub(super) fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
+    clash_units(f, s, si, t);
+    point_at_rows(f, s, t);
+}
+
+fn clash_units(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
     let Some(&(_, ti)) = f.pairs.first() else { return };
     let (n, m) = (s.blocks[si].subs.len(), t.blocks[ti].subs.len());
     if n == 0 && m == 0 {
@@ -1179,6 +1185,49 @@ pub(super) fn show_the_clash(f: &mut Found, s: &Doc, si: usize, t: &Doc) {
     if let Some((su, tu)) = best {
         f.source = unit_side(s, su);
         f.target = unit_side(t, tu);
+    }
+}
+
+/// Twelfth round: when both sides of a conflict are shown at a table (its header or a row:
+/// the whole table is one sub-claim), point each at the row that changed — the first row whose
+/// first cell both tables hold with different other cells ("| Full livery | £420 a month |" /
+/// "| Full livery | £460 a month |"). Nothing moves when no such row exists; only the lines
+/// shown change, never what is listed.
+pub(super) fn point_at_rows(f: &mut Found, s: &Doc, t: &Doc) {
+    fn rows<'a>(doc: &Doc<'a>, line: u32) -> Vec<(u32, String, String)> {
+        let Some(i) = doc.lines.iter().position(|l| l.0 == line) else { return Vec::new() };
+        // The table the line belongs to: back to its first row, then every row.
+        let is_row = |k: usize| doc.lines[k].1.trim_start().starts_with('|');
+        if !is_row(i) {
+            return Vec::new();
+        }
+        let mut a = i;
+        while a > 0 && is_row(a - 1) {
+            a -= 1;
+        }
+        let norm = |x: &str| {
+            let x = x.find("[src:").map_or(x, |p| &x[..p]);
+            x.trim().to_lowercase()
+        };
+        (a..doc.lines.len())
+            .take_while(|&k| is_row(k))
+            .filter_map(|k| {
+                let cells: Vec<&str> = doc.lines[k].1.trim().trim_matches('|').split('|').collect();
+                let first = norm(cells.first()?);
+                if cells.len() < 2 || first.is_empty() || first.chars().all(|c| c == '-' || c == ':' || c == ' ') {
+                    return None;
+                }
+                Some((doc.lines[k].0, first, cells[1..].iter().map(|c| norm(c)).collect::<Vec<_>>().join("|")))
+            })
+            .collect()
+    }
+    let (sr, tr) = (rows(s, f.source.line), rows(t, f.target.line));
+    for (sl, key, rest) in &sr {
+        if let Some((tl, _, _)) = tr.iter().find(|(_, k, r)| k == key && r != rest) {
+            f.source.line = *sl;
+            f.target.line = *tl;
+            return;
+        }
     }
 }
 
@@ -1585,6 +1634,7 @@ pub(super) fn detect_claims(
         let mut first: Option<u32> = None;
         for mut f in mine.drain(..) {
             if f.certainty == Certainty::Certain {
+                point_at_rows(&mut f, s, t);
                 eighth_round(&mut f, s, t);
                 out.push(f);
             } else if room > 0 && !(f.hint.is_some() && first.is_some_and(|fs| 2 * f.strength <= fs)) {
@@ -1645,6 +1695,14 @@ pub(super) fn detect_claims(
 pub(super) const H_SAME_ALTERNATIVE: &str = "the same choice over the same alternative";
 
 /// Eighth round: the hint of a scope that differs (`classes::other_scope`).
+/// Twelfth round ([`other_times`]).
+pub(super) const H_OTHER_TIMES: &str = "the same claim for other times (each names a day or time the other does not)";
+/// Twelfth round ([`target_and_reading`]).
+pub(super) const H_TARGET: &str = "a target and a reading: other measures of one thing";
+/// Twelfth round ([`kinds_apart`]).
+pub(super) const H_KINDS: &str = "values of different kinds: other attributes of one subject";
+/// Twelfth round ([`exception`]).
+pub(super) const H_EXCEPTION: &str = "a rule and its exception (one opens with a scope the other lacks)";
 pub(super) const H_OTHER_SCOPE: &str =
     "the same claim for another scope (a qualifier or a modifier of the subject differs)";
 
@@ -1685,6 +1743,31 @@ pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         H_SAME_ALTERNATIVE.to_string()
     } else if log_entries(sa, ta) || stamped_entries(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta) {
         H_STEPS.to_string()
+    } else if f.certainty == Certainty::Certain
+        && (values_clash(&sa.values, &ta.values) || opposed(sa, ta))
+        && other_times(sa, ta)
+    {
+        // Twelfth round: two values for two times ("on Saturday mornings" / "on weekday evenings").
+        H_OTHER_TIMES.to_string()
+    } else if f.certainty == Certainty::Certain && values_clash(&sa.values, &ta.values) && target_and_reading(sa, ta) {
+        // Twelfth round: what a value should be beside what it is.
+        H_TARGET.to_string()
+    } else if f.certainty == Certainty::Certain && kinds_apart(sa, ta) && sa.negated == ta.negated && !opposed(sa, ta) {
+        // Twelfth round: two attributes of one subject, each with a value of its own kind.
+        H_KINDS.to_string()
+    } else if f.certainty == Certainty::Certain && values_clash(&sa.values, &ta.values) && exception(sa, ta) {
+        // Twelfth round: a value for a part beside the value that holds otherwise.
+        H_EXCEPTION.to_string()
+    } else if f.certainty == Certainty::Possible
+        && sa.decision
+        && ta.decision
+        && sa.negated == ta.negated
+        && detail_added(sa, ta)
+        && !values_clash(&sa.values, &ta.values)
+        && !opposed(sa, ta)
+    {
+        // Twelfth round: the same decision, one with a detail the other lacks.
+        H_RESTATED.to_string()
     } else if f.certainty == Certainty::Possible && only_units_shared(sa, ta) {
         H_ONLY_UNITS.to_string()
     } else if f.certainty == Certainty::Possible && other_wholes_measured(sa, ta) {
@@ -1800,11 +1883,13 @@ pub(super) fn subject_conflict(s: &Analysis, t: &Analysis) -> Option<ConflictKin
         // "Accessions are labelled by …" / "New accessions are dried to …": different things
         // done to one subject, not two values of one attribute (fourth round).
         let other_actions = s.action != 0 && t.action != 0 && s.action != t.action;
+        // Twelfth round: a choice restated with a detail is no other choice (`weak`).
         let differ = !other_actions
             && !s.choice.is_empty()
             && !t.choice.is_empty()
             && !subset(&s.choice, &t.choice)
-            && !subset(&t.choice, &s.choice);
+            && !subset(&t.choice, &s.choice)
+            && !detail_added(s, t);
         if s.negated != t.negated || differ || values_incompatible(&s.values, &t.values) {
             return Some(ConflictKind::ContradictoryDecision);
         }
@@ -2437,5 +2522,40 @@ mod fourth_round {
         assert!(na("Book the venue in Leeds for the offsite.", "Book the venue in York for the offsite.").is_some());
         assert_eq!(na("Cancel the extra capacity with Nordfrost.", "Book extra capacity with Nordfrost."), C);
         assert_eq!(na("Withdraw the revised rubric.", "Publish the revised rubric."), C);
+    }
+}
+
+#[cfg(test)]
+mod twelfth_round {
+    use super::*;
+    use crate::merge::analysis::tests::an;
+
+    /// "from X to Y" after a verb of change sets X aside, as "Replace X with Y" does: the two
+    /// say one replacement, no mirror; keeping X against it is one.
+    #[test]
+    fn twelfth_round_change_from_to_sets_the_old_value_aside() {
+        let s = an("The label printer moves from Zebra to Brother for the packing bench", true);
+        assert!(s.rejected.contains(&fold_hash("zebra")));
+        assert!(!s.core_words.contains(&fold_hash("zebra")));
+        let u = an("Replace Zebra with Brother for the packing bench label printer", true);
+        assert!(extended_conflict(&s, &u, DECISIONS, DECISIONS).is_none_or(|c| c.0 == ConflictKind::RelatedClaims));
+        let k = an("Keep Zebra for the packing bench label printer", true);
+        assert!(extended_conflict(&k, &s, DECISIONS, DECISIONS).is_some());
+        // A figure after "from" is a past value the values module reads, not set aside here.
+        let d = an("Launch moved from June 30 to July 14", false);
+        assert_eq!(subject_conflict(&d, &an("Launch date: June 30", false)), Some(ConflictKind::IncompatibleValue));
+    }
+
+    /// A choice that, with its qualifiers, lies within the other's restates it with a detail;
+    /// two choices that differ still clash.
+    #[test]
+    fn twelfth_round_choice_within_other_is_no_decision_clash() {
+        let s = an("Build cache: shared, in the `gradle-cache` GCS bucket in us-east1", true);
+        let t = an("Use a shared GCS cache for all builds (bucket `gradle-cache`, us-east1)", true);
+        assert!(detail_added(&s, &t));
+        assert_eq!(subject_conflict(&s, &t), None);
+        let u = an("Use Postgres for the event store", true);
+        let v = an("Use SQLite for the event store", true);
+        assert_eq!(subject_conflict(&u, &v), Some(ConflictKind::ContradictoryDecision));
     }
 }

@@ -62,6 +62,7 @@ mod review;
 mod tokens;
 mod types;
 mod values;
+mod weak;
 mod words;
 
 pub use detection::{lifecycle, material_next_action, next_action_conflict, next_action_relation};
@@ -749,6 +750,47 @@ mod counterparts_tests {
         assert!(shows(&p, "Opening piece", "Parry's anthem"), "{:?}", p.unresolved);
         // Listed for review, not as a certain conflict.
         assert!(p.unresolved.iter().all(|c| c.certainty.as_str() == "possible"));
+    }
+
+    #[test]
+    fn twelfth_round_the_one_claim_each_side_changed_is_compared_across_sections() {
+        // A decision on one side, the same slot written as a note under Current State on the
+        // other; nothing else differs.
+        let s = doc(
+            "",
+            "- Ruth's message after the committee: until the vicar replies, the encore is a carol. [src:art_02n]\n",
+            "",
+        );
+        let t =
+            doc("- The encore is the Rutter blessing, with a carol as fallback. Ruth, 3 May. [src:art_03n]\n", "", "");
+        let p = run(&s, &t);
+        assert!(shows(&p, "Ruth's message", "Rutter blessing"), "{:?}", p.unresolved);
+        assert!(p.unresolved.iter().all(|c| c.certainty.as_str() == "possible" && c.compatible_hint.is_some()));
+        // Two changes on a side: no whole-state pair.
+        let s2 = doc(
+            "- Robes are collected in June. [src:art_02r]\n",
+            "- Ruth's message after the committee: until the vicar replies, the encore is a carol. [src:art_02n]\n",
+            "",
+        );
+        assert!(!shows(&run(&s2, &t), "Ruth's message", "Rutter blessing"));
+    }
+
+    #[test]
+    fn twelfth_round_a_changed_table_row_is_the_line_shown() {
+        let table = |fee: &str| {
+            format!(
+                "- Coach hire is paid in March. Decided by Ruth. [src:art_02t]\n\
+                 | Stop | Coach cost |\n|---|---|\n| Bath | £300 per day |\n| York | {fee} per day |\n"
+            )
+        };
+        let (s, t) = (doc(&table("£540"), "", ""), doc(&table("£610"), "", ""));
+        let p = run(&s, &t);
+        let line = |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() as u32 + 1;
+        assert!(
+            p.unresolved.iter().any(|c| c.source.line == line(&s, "£540") && c.target.line == line(&t, "£610")),
+            "{:?}",
+            p.unresolved
+        );
     }
 
     #[test]
