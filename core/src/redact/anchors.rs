@@ -80,8 +80,8 @@ pub fn hits(dfa: &DFA, hay: &[u8]) -> Vec<Hit> {
     for k in 0..LANES {
         let stop = if k + 1 == LANES { hay.len() } else { (k + 1) * len };
         let mut s = sid[k];
-        for p in from[k] + steps..stop {
-            s = dfa.next_state(Anchored::No, s, hay[p]);
+        for (p, &b) in hay.iter().enumerate().take(stop).skip(from[k] + steps) {
+            s = dfa.next_state(Anchored::No, s, b);
             if dfa.is_special(s) && (k == 0 || p + 1 > k * len) {
                 push(dfa, s, p + 1, &mut lanes[k]);
             }

@@ -964,11 +964,8 @@ fn the_rule_table_compiles_as_one_ripgrep_pattern() {
         let (mut chars, mut negated) = (p.char_indices(), false);
         while let Some((i, c)) = chars.next() {
             match c {
-                '\\' => {
-                    if chars.next().is_some_and(|(_, n)| n == 'n') && !negated {
-                        return true;
-                    }
-                }
+                // The escaped character is consumed whether or not it is an `n`.
+                '\\' if chars.next().is_some_and(|(_, n)| n == 'n') && !negated => return true,
                 '[' if !negated && p[i + 1..].starts_with('^') => negated = true,
                 ']' if negated => negated = false,
                 _ => {}
