@@ -702,7 +702,9 @@ fn section_of(side: &MergeSide, line: u32) -> String {
 /// reaches the user like a pair marked `contradiction`; a listed pair it flags reaches the user
 /// whatever its verdict. A flagged pair locates the contradiction when the expected snippets are
 /// in its two claims (a flag names whole claims: a table, an item with its nested lines). A
-/// verdict file without `flagged` scores exactly as before.
+/// verdict file without `flagged` scores exactly as before. Since session 13 the dump also
+/// lists the certain conflicts (`certain_conflicts`, as `details.conflicts` shows them), so a
+/// reviewer sees what the user is asked anyway.
 fn review_round(pairs: &[Pair], prefix: &str) {
     if let Some(path) = std::env::var_os("MERGE_EVAL_REVIEW_DUMP") {
         let mut out = String::new();
@@ -722,6 +724,14 @@ fn review_round(pairs: &[Pair], prefix: &str) {
                 })
                 .collect();
             let certain = plan.unresolved.iter().filter(|c| is_certain(c)).count();
+            // The certain conflicts the user is asked anyway, as `dossier_merge` shows them in
+            // `details.conflicts` (a reviewer who cannot see them may flag one again).
+            let certain_conflicts: Vec<serde_json::Value> = plan
+                .unresolved
+                .iter()
+                .filter(|c| is_certain(c))
+                .map(|c| serde_json::json!({ "conflict_id": c.id, "target": side(&p.target, &c.target), "source": side(&p.source, &c.source) }))
+                .collect();
             let changed = |l: &[merge::ChangedClaim]| -> Vec<serde_json::Value> {
                 listed_changed(l)
                     .into_iter()
@@ -729,7 +739,7 @@ fn review_round(pairs: &[Pair], prefix: &str) {
                     .collect()
             };
             out.push_str(
-                &serde_json::json!({ "pair": format!("p{}", i + 1), "certain": certain, "review": review,
+                &serde_json::json!({ "pair": format!("p{}", i + 1), "certain": certain, "certain_conflicts": certain_conflicts, "review": review,
                     "changed": { "target": changed(&plan.changed_target), "source": changed(&plan.changed_source) } })
                 .to_string(),
             );
