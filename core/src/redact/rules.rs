@@ -20,7 +20,7 @@ pub enum Matcher {
     Base64,
     /// A JSON/YAML object whose member names the thing and whose sibling `value` holds it:
     /// Postman's `{"key": "x-api-key", "value": "…"}`, Kubernetes `- name: DB_PASSWORD` /
-    /// `value: …`, a Terraform state resource `"type": "cloudflare_api_token"` and its
+    /// `value: …` (session 13: Render's `- key: NAME` too), a Terraform state resource `"type": "cloudflare_api_token"` and its
     /// `attributes` `value`/`result` (`scan::sibling_value`); round 6: a session cookie's name
     /// (`{"name": "_shop_session", "value": …}`), gated as context.
     Sibling,
@@ -697,6 +697,37 @@ pub const RULES: &[Rule] = &[
         "mnemonic_phrase",
         &["mnemonic", "seed_phrase", "seed phrase", "recovery_phrase", "recovery phrase", "seed_words"],
         r#"(?i:mnemonic|seed[_\-. ]?phrase|recovery[_\-. ]?phrase|seed[_\-. ]?words)(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})"#,
+    ),
+    // Session 13 (after the ninth corpus): tokens in a URL's path or query at a vendor's
+    // integration path, where no name says what they are. anaconda.org channel tokens
+    // (`https://conda.anaconda.org/t/<token>/<channel>`, anaconda.org's "token
+    // authentication"); PagerDuty Events API v1 integration keys
+    // (`events.pagerduty.com/integration/<32 hex>/enqueue`); Render deploy hooks
+    // (`api.render.com/deploy/srv-<id>?key=<key>`: the key triggers a deploy).
+    tok("anaconda_token", &["anaconda.org/t/"], r"anaconda\.org/t/(?P<s>[A-Za-z0-9][A-Za-z0-9_\-]{15,127})/"),
+    tok(
+        "pagerduty_integration_key",
+        &["pagerduty.com/integration/"],
+        r"pagerduty\.com/integration/(?P<s>[a-f0-9]{32})/",
+    ),
+    tok("render_deploy_hook", &["api.render.com/deploy/"], r"api\.render\.com/deploy/srv-[a-z0-9]+\?key=(?P<s>[A-Za-z0-9_\-]{8,64})"),
+    // Infisical service tokens: `st.<token id (UUID)>.<32 hex>.<32 hex>` (Infisical's
+    // "service tokens"); `st.` is frequent inside words (`test.`, `first.`), so the anchor
+    // must start its token.
+    bounded(with_fwd(
+        tok(
+            "infisical_service_token",
+            &["st."],
+            r"st\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[0-9a-f]{32}\.[0-9a-f]{32}",
+        ),
+        120,
+    )),
+    // Logz.io shipping and API tokens under a name saying so: 32 ASCII letters (Logz.io's
+    // "Manage tokens"), which the assignment gate reads as a word without a digit.
+    named(
+        "logzio_token",
+        &["logzio", "logz_io", "logz.io"],
+        r#"(?i:logz[_.]?io)[_\-.]?(?i:shipping[_\-.]?|api[_\-.]?|metrics[_\-.]?|listener[_\-.]?)?(?i:token)(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[A-Za-z]{32})"#,
     ),
     // TeamCity access tokens: a JWT-like token whose header is `{"typ": "TCV2"}` and whose
     // second part is no JSON (the `jwt` rule's `.eyJ` does not match it).
@@ -1389,7 +1420,8 @@ pub const RULES: &[Rule] = &[
     },
     // Directives that name a value with a space, not `=`: Apache `SetEnv NAME value`,
     // `RequestHeader set X-Api-Key value`, nginx `set $name value;`, `fastcgi_param NAME value;`,
-    // `proxy_set_header Authorization "Bearer …";`.
+    // `proxy_set_header Authorization "Bearer …";`; session 13: HAProxy's `http-request
+    // set-header Authorization "Basic …"` (an upstream's credentials).
     Rule {
         kind: "assignment",
         anchors: &[
@@ -1404,10 +1436,12 @@ pub const RULES: &[Rule] = &[
             "RequestHeader ",
             "Header set ",
             "Header always set ",
+            "http-request set-header ",
+            "http-request add-header ",
         ],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"(?:SetEnv|set|fastcgi_param|uwsgi_param|scgi_param|proxy_set_header|grpc_set_header|add_header|RequestHeader\s+(?:set|append|add)|Header\s+(?:always\s+)?(?:set|append|add))\s+\$?(?P<n>[A-Za-z0-9_.\-]{2,96})\s+(?:\\?["'])?(?:(?i:bearer|basic|token|bot)\s+)?(?P<s>[^\s"'\\;`]{4,256})"#,
+            r#"(?:http-request\s+(?:set|add)-header|SetEnv|set|fastcgi_param|uwsgi_param|scgi_param|proxy_set_header|grpc_set_header|add_header|RequestHeader\s+(?:set|append|add)|Header\s+(?:always\s+)?(?:set|append|add))\s+\$?(?P<n>[A-Za-z0-9_.\-]{2,96})\s+(?:\\?["'])?(?:(?i:bearer|basic|token|bot)\s+)?(?P<s>[^\s"'\\;`]{4,256})"#,
         ),
         gate: Gate::Assignment,
         back: 0,
@@ -1443,6 +1477,7 @@ pub const RULES: &[Rule] = &[
             "\"type\"",
             "\\\"type\\\"",
             "- name: ",
+            "- key: ",
             "\"value\"",
             "\"ParameterKey\"",
             "\\\"ParameterKey\\\"",
