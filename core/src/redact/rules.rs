@@ -710,7 +710,11 @@ pub const RULES: &[Rule] = &[
         &["pagerduty.com/integration/"],
         r"pagerduty\.com/integration/(?P<s>[a-f0-9]{32})/",
     ),
-    tok("render_deploy_hook", &["api.render.com/deploy/"], r"api\.render\.com/deploy/srv-[a-z0-9]+\?key=(?P<s>[A-Za-z0-9_\-]{8,64})"),
+    tok(
+        "render_deploy_hook",
+        &["api.render.com/deploy/"],
+        r"api\.render\.com/deploy/srv-[a-z0-9]+\?key=(?P<s>[A-Za-z0-9_\-]{8,64})",
+    ),
     // Infisical service tokens: `st.<token id (UUID)>.<32 hex>.<32 hex>` (Infisical's
     // "service tokens"); `st.` is frequent inside words (`test.`, `first.`), so the anchor
     // must start its token.

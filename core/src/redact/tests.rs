@@ -1216,3 +1216,72 @@ fn speed_prechecks_keep_what_the_patterns_find() {
         assert_eq!(run(text).text, None, "{text}");
     }
 }
+
+#[test]
+fn session13_integration_paths_and_vendor_formats_are_caught() {
+    let hex32 = "7c1e9a2f4b6d8e0a3c5f7b9d1e2a4c6f";
+    let uuid = "6e2d4c8a-1b3f-4a5e-9c7d-0f2e4a6c8b1d";
+    let cases: Vec<(String, &str, &str)> = vec![
+        // A private conda channel behind anaconda.org's token path.
+        (
+            "pip index: https://pypi.anaconda.org/t/zk-9wq2lm7xt4vb8nc3hd6j/simple\n".into(),
+            "anaconda_token",
+            "zk-9wq2lm7xt4vb8",
+        ),
+        (
+            "conda install -c https://conda.anaconda.org/t/Rt7Kq2Lm9Xw4Pz8Vb3Nc/acme pkg\n".into(),
+            "anaconda_token",
+            "Rt7Kq2Lm9Xw4",
+        ),
+        // PagerDuty's v1 events endpoint carries its integration key in the path.
+        (
+            format!("alertmanager url: https://events.pagerduty.com/integration/{hex32}/enqueue\n"),
+            "pagerduty_integration_key",
+            &hex32[..12],
+        ),
+        // A Render deploy hook's key.
+        (
+            "post-merge: wget -qO- 'https://api.render.com/deploy/srv-b7c2k9x4p1?key=Lq3Zt8Wn2Rv'\n".into(),
+            "render_deploy_hook",
+            "Lq3Zt8Wn2Rv",
+        ),
+        // An Infisical service token anywhere.
+        (format!("infisical export --token=st.{uuid}.{hex32}.{hex32}\n"), "infisical_service_token", &uuid[..13]),
+        // A Logz.io token under a name saying so: letters only.
+        (
+            "logzio:\n  shipping_token: hold\nLOGZ_IO_API_TOKEN='kTqWmRzPxLvNbYcJdHgFsAeUiOoKtQwZ'\n".into(),
+            "logzio_token",
+            "kTqWmRzPxLvN",
+        ),
+        // HAProxy adding an upstream's credentials.
+        (
+            "  http-request add-header Authorization \"Bearer Vb3Nc8Hd6Jf1Gs5Ka0Pe7Ru2Yi9T\"\n".into(),
+            "assignment",
+            "Vb3Nc8Hd6Jf1",
+        ),
+        // A YAML list of `- key:` / `value:` pairs (Render's envVars and the like).
+        (
+            "vars:\n  - key: MAILGUN_SIGNING_KEY\n    value: 4e8c2a6f0b1d3e5a7c9f2b4d6e8a0c1e\n".into(),
+            "assignment",
+            "4e8c2a6f0b1d",
+        ),
+    ];
+    assert_caught(&cases);
+}
+
+#[test]
+fn session13_near_misses_stay() {
+    for text in [
+        // A public search-only key, a conda channel without a token, a Render service URL,
+        // a PagerDuty incident link, words after `st.`.
+        "  - key: TYPESENSE_SEARCH_API_KEY\n    value: 0f2e4a6c8b1d6e2d4c8a1b3f4a5e9c7d",
+        "channels:\n  - https://conda.anaconda.org/conda-forge/linux-64",
+        "dashboard: https://dashboard.render.com/web/srv-b7c2k9x4p1/deploys",
+        "see https://acme.pagerduty.com/incidents/Q2W3E4R5T6Y7U8",
+        "the first.second and last.entry of the list",
+        "LOGZIO_REGION: eu",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
