@@ -224,5 +224,5 @@ fn redaction_heldout8_corpus_through_save_artifact() {
 /// stored both times).
 #[test]
 fn redaction_heldout9_corpus_through_save_artifact() {
-    run_corpus("heldout9", Bars { min_caught: 193, max_false_positives: 13, max_leaked: 14 });
+    run_corpus("heldout9", Bars { min_caught: 200, max_false_positives: 13, max_leaked: 7 });
 }
