@@ -50,7 +50,8 @@ pub enum Matcher {
     K8sSecret,
     /// Round 8: a `Value` label whose name is on a `Name`/`Key`/`Property` label line at most
     /// four lines above (`aws ssm get-parameter`, a Spring binding failure, `consul kv get
-    /// -detailed`; `labels::label_pair`).
+    /// -detailed`; `labels::label_pair`); session 13: `<Value>` under `<Password>` in XML, a
+    /// plist's `<string>` under its `<key>` (`labels::xml_pair`).
     LabelPair,
     /// Round 8: a comment line (`# `, `// `, `-- ` starting its line) with a secret word, the
     /// next line's value (`labels::comment_above`).
@@ -1495,10 +1496,12 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
-    // Round 8: a `Value` label under a `Name`/`Key`/`Property` label (`labels.rs`).
+    // Round 8: a `Value` label under a `Name`/`Key`/`Property` label (`labels.rs`); session
+    // 13: XML's `<Value>` under its element (`<Password>`) and a plist's `<string>` under
+    // `<key>`.
     Rule {
         kind: "assignment",
-        anchors: &["\"Value\"", "Value:", "Value "],
+        anchors: &["\"Value\"", "Value:", "Value ", "<Value>", "<string>"],
         keywords: &[],
         matcher: Matcher::LabelPair,
         gate: Gate::Structured,
@@ -2148,7 +2151,9 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::K8sSecret => r"kind: Secret".to_string(),
             // ripgrep matches line by line: the comment line that names the next one's value.
             Matcher::CommentAbove => r#"^[ \t]*(?:#|//|--|;) [^\n]{0,120}(?i:pass|pwd|secret|token|key|cred|auth)"#.to_string(),
-            Matcher::LabelPair => r#"^[ \t]*"?Value"?[ \t]*:?[ \t]+"?[^\s"]{6,}"#.to_string(),
+            Matcher::LabelPair => {
+                r#"^[ \t]*(?:"?Value"?[ \t]*:?[ \t]+"?[^\s"]{6,}|<(?:Value|string)>[^<]{4,}</)"#.to_string()
+            }
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })
         .collect()

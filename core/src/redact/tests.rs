@@ -1265,6 +1265,17 @@ fn session13_integration_paths_and_vendor_formats_are_caught() {
             "assignment",
             "4e8c2a6f0b1d",
         ),
+        // XML: a value under its element, a property list's string under its key.
+        (
+            "<LocalAccount>\n  <Password>\n    <Value>Brisk-Otter-5521</Value>\n".into(),
+            "assignment",
+            "Brisk-Otter-5521",
+        ),
+        (
+            "<dict>\n  <key>SentryAuthToken</key>\n  <string>qw8ez3rt6yu1io4pa7sd0fg2hj5kl9</string>\n".into(),
+            "assignment",
+            "qw8ez3rt6yu1",
+        ),
     ];
     assert_caught(&cases);
 }
@@ -1280,6 +1291,8 @@ fn session13_near_misses_stay() {
         "see https://acme.pagerduty.com/incidents/Q2W3E4R5T6Y7U8",
         "the first.second and last.entry of the list",
         "LOGZIO_REGION: eu",
+        "<Password>\n  <PlainText>false</PlainText>\n</Password>",
+        "<dict>\n  <key>CFBundleIdentifier</key>\n  <string>com.example.syncagent</string>\n  <key>ProgramArguments</key>\n  <string>/usr/local/bin/sync-agent</string>",
     ] {
         let r = run(text);
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
