@@ -228,6 +228,15 @@ const fn named(kind: &'static str, keywords: &'static [&'static str], pattern: &
     }
 }
 
+/// A rule of `named`'s form whose names are literal anchors, cased as written: the value may
+/// follow its name in prose, without `=` or `:` (which a keyword's prefilter check asks for).
+const fn with_anchors(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
+    let mut r = named(kind, &[], pattern);
+    r.anchors = anchors;
+    r.back = 0;
+    r
+}
+
 /// Separator of an assignment: the key's closing quote or bracket, then `=`, `:`, `:=` or `=>`,
 /// then the value's opening quote (quotes may be JSON-escaped).
 macro_rules! assign {
@@ -2119,6 +2128,28 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // Postmark server and account API tokens (UUIDs; Postmark's `X-Postmark-Server-Token` /
+    // `X-Postmark-Account-Token`) named `server token` / `account token` right before them,
+    // in prose or an assignment: a UUID, which the prose and assignment gates read as an id.
+    // Last in the table, so that a value the generic rules already catch keeps their kind.
+    with_anchors(
+        "postmark_token",
+        &[
+            "server token",
+            "Server token",
+            "Server Token",
+            "server_token",
+            "SERVER_TOKEN",
+            "Server-Token",
+            "account token",
+            "Account token",
+            "Account Token",
+            "account_token",
+            "ACCOUNT_TOKEN",
+            "Account-Token",
+        ],
+        r#"(?i:server|account)[ _\-](?i:api[ _\-])?(?i:token)(?:\\?["'])?(?:\s*(?::=|=>|=|:)\s*|\s+(?:is\s+|was\s+)?)(?:\\?["'])?(?P<s>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"#,
+    ),
 ];
 
 /// Every kind name, in table order, each once.

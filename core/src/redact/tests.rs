@@ -1265,6 +1265,17 @@ fn session13_integration_paths_and_vendor_formats_are_caught() {
             "assignment",
             "4e8c2a6f0b1d",
         ),
+        // Postmark's server and account tokens after their names, in prose or assigned.
+        (
+            "mailer started with Server Token 0d9c8b7a-6f5e-4d3c-a2b1-0f9e8d7c6b5a (outbound stream)\n".into(),
+            "postmark_token",
+            "0d9c8b7a-6f5e",
+        ),
+        (
+            "POST /templates ok; Account Token 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d scope=templates\n".into(),
+            "postmark_token",
+            "5a6b7c8d-9e0f",
+        ),
         // XML: a value under its element, a property list's string under its key.
         (
             "<LocalAccount>\n  <Password>\n    <Value>Brisk-Otter-5521</Value>\n".into(),
@@ -1291,6 +1302,7 @@ fn session13_near_misses_stay() {
         "see https://acme.pagerduty.com/incidents/Q2W3E4R5T6Y7U8",
         "the first.second and last.entry of the list",
         "LOGZIO_REGION: eu",
+        "server token rotation is tracked in OPS-1182",
         "<Password>\n  <PlainText>false</PlainText>\n</Password>",
         "<dict>\n  <key>CFBundleIdentifier</key>\n  <string>com.example.syncagent</string>\n  <key>ProgramArguments</key>\n  <string>/usr/local/bin/sync-agent</string>",
     ] {
