@@ -56,6 +56,9 @@ pub enum Matcher {
     /// Round 8: a comment line (`# `, `// `, `-- ` starting its line) with a secret word, the
     /// next line's value (`labels::comment_above`).
     CommentAbove,
+    /// Session 13: a SQL dump's `INSERT` row, each value named by its column (the
+    /// statement's column list or the table's `CREATE TABLE` above: `sql::insert_values`).
+    SqlInsert,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -1520,6 +1523,19 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // Session 13: a SQL dump's row, its values named by their columns (`sql.rs`).
+    Rule {
+        kind: "assignment",
+        anchors: &["INSERT INTO ", "insert into "],
+        keywords: &[],
+        matcher: Matcher::SqlInsert,
+        gate: Gate::Structured,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
     // Round 8: a comment line naming the line below (`labels.rs`): prose-named, so gated as a
     // named value (a password's shape after a password word, else random).
     Rule {
@@ -2180,6 +2196,7 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
             Matcher::Pair => r#"[\[(,]\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}""#.to_string(),
             Matcher::K8sSecret => r"kind: Secret".to_string(),
+            Matcher::SqlInsert => r"(?i:insert into) [^\n]*(?i:values) ?\('".to_string(),
             // ripgrep matches line by line: the comment line that names the next one's value.
             Matcher::CommentAbove => r#"^[ \t]*(?:#|//|--|;) [^\n]{0,120}(?i:pass|pwd|secret|token|key|cred|auth)"#.to_string(),
             Matcher::LabelPair => {

@@ -1276,6 +1276,17 @@ fn session13_integration_paths_and_vendor_formats_are_caught() {
             "postmark_token",
             "5a6b7c8d-9e0f",
         ),
+        // A SQL dump's row: its columns in the statement, or in the table's definition above.
+        (
+            "INSERT INTO public.mfa_devices (user_id, label, totp_secret) VALUES (42, 'phone', 'JBSWY3DPEHPK3PXPQ7RT4KZL');\n".into(),
+            "assignment",
+            "JBSWY3DPEHPK3PXP",
+        ),
+        (
+            "CREATE TABLE hooks(\n  id int,\n  url text,\n  signing_key text\n);\nINSERT INTO hooks VALUES(3,'https://h.example.test/in','Wq7Zt2Lm9Xr4Pv8N');\n".into(),
+            "assignment",
+            "Wq7Zt2Lm9Xr4",
+        ),
         // XML: a value under its element, a property list's string under its key.
         (
             "<LocalAccount>\n  <Password>\n    <Value>Brisk-Otter-5521</Value>\n".into(),
@@ -1302,6 +1313,7 @@ fn session13_near_misses_stay() {
         "see https://acme.pagerduty.com/incidents/Q2W3E4R5T6Y7U8",
         "the first.second and last.entry of the list",
         "LOGZIO_REGION: eu",
+        "CREATE TABLE accounts (id INTEGER, email TEXT, password_digest TEXT, api_token TEXT);\nINSERT INTO accounts VALUES(2,'ops@example.test','$2b$12$Qk3mP9qLw2Rt7Yv5Bn8CzuDh4Fj6Gk0QXp2Lm8Vn4Tz7Kq1Wb5Hc9','');",
         "server token rotation is tracked in OPS-1182",
         "<Password>\n  <PlainText>false</PlainText>\n</Password>",
         "<dict>\n  <key>CFBundleIdentifier</key>\n  <string>com.example.syncagent</string>\n  <key>ProgramArguments</key>\n  <string>/usr/local/bin/sync-agent</string>",
