@@ -221,8 +221,10 @@ fn redaction_heldout8_corpus_through_save_artifact() {
 /// docs/privacy.md; never opened by the round's builder): the measurement (docs/privacy.md,
 /// "Ninth held-out corpus, scored"). Bars: its figures after the eighth round (193 of 207
 /// caught before and after it; 18 then 13 of 205 near-misses redacted; 14 labelled values
-/// stored both times).
+/// stored both times); raised after session 13's development round on it (docs/privacy.md,
+/// "After the ninth corpus": 204 caught, 13 near-misses, 3 stored — development figures,
+/// the corpus spent).
 #[test]
 fn redaction_heldout9_corpus_through_save_artifact() {
-    run_corpus("heldout9", Bars { min_caught: 193, max_false_positives: 13, max_leaked: 14 });
+    run_corpus("heldout9", Bars { min_caught: 204, max_false_positives: 13, max_leaked: 3 });
 }

@@ -14,6 +14,9 @@
 //! `ADMIN = "…"`): the comment's words up to its secret word are the name of the next line's
 //! value when that line's own name says nothing (`comment_above`).
 //!
+//! Session 13: the XML forms (`xml_pair`): a Windows answer file's `<Password>` over
+//! `<Value>…</Value>`, a property list's `<key>NAME</key>` over `<string>…</string>`.
+//!
 //! Not for: `key`/`value` siblings on one line or the next (`scan::sibling_value`), a name and
 //! its value on one line (the generic rules'), a comment closing the value's line (`after.rs`).
 
@@ -25,6 +28,9 @@ const NAME_LABELS: &[&[u8]] = &[b"Name", b"Key", b"Property", b"Parameter", b"na
 
 /// At a `Value` anchor `a..b`: the name (its last segment) and the value's span.
 pub(super) fn label_pair(bytes: &[u8], a: usize, b: usize) -> Option<((usize, usize), (usize, usize))> {
+    if bytes[a] == b'<' {
+        return xml_pair(bytes, a, b);
+    }
     let json = bytes[a] == b'"';
     // The label starts its line (after indentation).
     let ls = line_start(bytes, a);
@@ -117,6 +123,49 @@ fn label_name(bytes: &[u8], start: usize, len: usize, json: bool) -> Option<(usi
     let v = &bytes[s..p];
     let seg = v.iter().rposition(|c| matches!(c, b'/' | b'.' | b':')).map_or(0, |i| i + 1);
     (p > s + seg).then_some((s + seg, p))
+}
+
+/// Session 13: the same in XML, at a `<Value>` or `<string>` element starting its line (after
+/// indentation), its text closed on the line: the name is the element opened alone on the
+/// line above (a Windows answer file's `<Password>` / `<AdministratorPassword>` over
+/// `<Value>…</Value>`), or a property list's `<key>NAME</key>` on the line above `<string>…`
+/// (launchd agents, `Info.plist`). Not for: `<password>…</password>` on one line (the generic
+/// rules'), attributes (`<add key="…" value="…">`: `Pre::KeyValue`).
+fn xml_pair(bytes: &[u8], a: usize, b: usize) -> Option<((usize, usize), (usize, usize))> {
+    let ls = line_start(bytes, a);
+    if ls == 0 || !bytes[ls..a].iter().all(|c| matches!(c, b' ' | b'\t')) {
+        return None;
+    }
+    let plist = bytes[a..b] == *b"<string>";
+    let close: &[u8] = if plist { b"</string>" } else { b"</Value>" };
+    let hi = bytes.len().min(b + 4096);
+    let le = memchr::memchr(b'\n', &bytes[b..hi]).map_or(hi, |i| b + i);
+    let ve = b + memchr::memmem::find(&bytes[b..le], close)?;
+    if ve == b || bytes[b..ve].contains(&b'<') {
+        return None;
+    }
+    // The line above, trimmed.
+    let above_start = line_start(bytes, ls - 1);
+    let mut line = &bytes[above_start..ls - 1];
+    let lead = line.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    line = &line[lead..];
+    while let [rest @ .., b' ' | b'\t' | b'\r'] = line {
+        line = rest;
+    }
+    let at = above_start + lead;
+    let name = if plist {
+        let inner = line.strip_prefix(b"<key>")?.strip_suffix(b"</key>")?;
+        (at + 5, at + 5 + inner.len())
+    } else {
+        let inner = line.strip_prefix(b"<")?.strip_suffix(b">")?;
+        if inner.is_empty()
+            || !inner.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':'))
+        {
+            return None;
+        }
+        (at + 1, at + 1 + inner.len())
+    };
+    (name.1 > name.0).then_some((name, (b, ve)))
 }
 
 /// How far into its comment line a secret word may be.
@@ -232,5 +281,22 @@ mod tests {
         // Prose, or a value whose record has no name label, is not a pair.
         assert_eq!(pair("The Value of the key is here\n"), None);
         assert_eq!(pair("Type: String\n\nValue: 42\n"), None);
+    }
+
+    #[test]
+    fn an_xml_value_under_its_element_or_a_plist_key() {
+        let at = |t: &str, tag: &str| {
+            let a = t.find(tag).unwrap();
+            label_pair(t.as_bytes(), a, a + tag.len())
+                .map(|((ns, ne), (vs, ve))| (t[ns..ne].to_string(), t[vs..ve].to_string()))
+        };
+        let unattend = "<UserAccounts>\n  <AdministratorPassword>\n    <Value>Kr8-Lupin-Tide</Value>\n";
+        assert_eq!(at(unattend, "<Value>"), Some(("AdministratorPassword".into(), "Kr8-Lupin-Tide".into())));
+        let plist = "<dict>\n\t<key>SlackBotToken</key>\n\t<string>Zq81Lk4WTm7Xp2Nc</string>\n";
+        assert_eq!(at(plist, "<string>"), Some(("SlackBotToken".into(), "Zq81Lk4WTm7Xp2Nc".into())));
+        // An element opened with text beside it, a value on its opening's line, markup inside.
+        assert_eq!(at("<Name>svc</Name>\n<Value>abc</Value>\n", "<Value>"), None);
+        assert_eq!(at("<Password><Value>abc</Value>\n", "<Value>"), None);
+        assert_eq!(at("<Password>\n  <Value><![CDATA[x]]></Value>\n", "<Value>"), None);
     }
 }

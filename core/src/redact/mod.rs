@@ -26,6 +26,7 @@ mod position;
 mod public;
 mod rules;
 mod scan;
+mod sql;
 
 pub use checks::shannon_entropy;
 pub use rules::{kinds, rg_patterns};

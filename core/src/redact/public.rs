@@ -99,10 +99,16 @@ fn minisign_public_key(b: &[u8]) -> bool {
 /// A name (its words, as `checks::words` splits them) for a value public by design: a Pusher
 /// app key (shipped to browsers; its secret is `*_SECRET`), an Application Insights
 /// instrumentation key (Microsoft: not a secret), a Vault token accessor (it cannot
-/// authenticate).
+/// authenticate); session 13: a search-only API key (`ALGOLIA_SEARCH_API_KEY`,
+/// `searchApiKey`: Algolia's and Typesense's are made for front ends; `search` right before
+/// `key` was already a non-secret's word, `checks::NOT_SECRET_BEFORE`, this reaches past `api`).
 pub(super) fn is_public_name(w: &[String]) -> bool {
     let Some(last) = w.last() else { return false };
     if last == "accessor" {
+        return true;
+    }
+    let n = w.len();
+    if last == "key" && n >= 3 && w[n - 2] == "api" && w[n - 3] == "search" {
         return true;
     }
     last == "key" && w.iter().any(|x| x == "pusher" || x == "instrumentation" || x == "instrumentationkey")
@@ -169,5 +175,8 @@ mod tests {
         assert!(is_public_name(&w("vault_token_accessor")));
         assert!(!is_public_name(&w("PUSHER_APP_SECRET")));
         assert!(!is_public_name(&w("DD_APP_KEY")));
+        assert!(is_public_name(&w("typesenseSearchApiKey")));
+        assert!(!is_public_name(&w("MEILI_ADMIN_API_KEY")));
+        assert!(!is_public_name(&w("SEARCH_API_KEY_ROTATION_SECRET")));
     }
 }

@@ -20,7 +20,7 @@ pub enum Matcher {
     Base64,
     /// A JSON/YAML object whose member names the thing and whose sibling `value` holds it:
     /// Postman's `{"key": "x-api-key", "value": "…"}`, Kubernetes `- name: DB_PASSWORD` /
-    /// `value: …`, a Terraform state resource `"type": "cloudflare_api_token"` and its
+    /// `value: …` (session 13: Render's `- key: NAME` too), a Terraform state resource `"type": "cloudflare_api_token"` and its
     /// `attributes` `value`/`result` (`scan::sibling_value`); round 6: a session cookie's name
     /// (`{"name": "_shop_session", "value": …}`), gated as context.
     Sibling,
@@ -50,11 +50,15 @@ pub enum Matcher {
     K8sSecret,
     /// Round 8: a `Value` label whose name is on a `Name`/`Key`/`Property` label line at most
     /// four lines above (`aws ssm get-parameter`, a Spring binding failure, `consul kv get
-    /// -detailed`; `labels::label_pair`).
+    /// -detailed`; `labels::label_pair`); session 13: `<Value>` under `<Password>` in XML, a
+    /// plist's `<string>` under its `<key>` (`labels::xml_pair`).
     LabelPair,
     /// Round 8: a comment line (`# `, `// `, `-- ` starting its line) with a secret word, the
     /// next line's value (`labels::comment_above`).
     CommentAbove,
+    /// Session 13: a SQL dump's `INSERT` row, each value named by its column (the
+    /// statement's column list or the table's `CREATE TABLE` above: `sql::insert_values`).
+    SqlInsert,
 }
 
 /// What a candidate's secret must pass (see `checks.rs`).
@@ -225,6 +229,15 @@ const fn named(kind: &'static str, keywords: &'static [&'static str], pattern: &
         right: true,
         pre: Pre::Auto,
     }
+}
+
+/// A rule of `named`'s form whose names are literal anchors, cased as written: the value may
+/// follow its name in prose, without `=` or `:` (which a keyword's prefilter check asks for).
+const fn with_anchors(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
+    let mut r = named(kind, &[], pattern);
+    r.anchors = anchors;
+    r.back = 0;
+    r
 }
 
 /// Separator of an assignment: the key's closing quote or bracket, then `=`, `:`, `:=` or `=>`,
@@ -697,6 +710,41 @@ pub const RULES: &[Rule] = &[
         "mnemonic_phrase",
         &["mnemonic", "seed_phrase", "seed phrase", "recovery_phrase", "recovery phrase", "seed_words"],
         r#"(?i:mnemonic|seed[_\-. ]?phrase|recovery[_\-. ]?phrase|seed[_\-. ]?words)(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})"#,
+    ),
+    // Session 13 (after the ninth corpus): tokens in a URL's path or query at a vendor's
+    // integration path, where no name says what they are. anaconda.org channel tokens
+    // (`https://conda.anaconda.org/t/<token>/<channel>`, anaconda.org's "token
+    // authentication"); PagerDuty Events API v1 integration keys
+    // (`events.pagerduty.com/integration/<32 hex>/enqueue`); Render deploy hooks
+    // (`api.render.com/deploy/srv-<id>?key=<key>`: the key triggers a deploy).
+    tok("anaconda_token", &["anaconda.org/t/"], r"anaconda\.org/t/(?P<s>[A-Za-z0-9][A-Za-z0-9_\-]{15,127})/"),
+    tok(
+        "pagerduty_integration_key",
+        &["pagerduty.com/integration/"],
+        r"pagerduty\.com/integration/(?P<s>[a-f0-9]{32})/",
+    ),
+    tok(
+        "render_deploy_hook",
+        &["api.render.com/deploy/"],
+        r"api\.render\.com/deploy/srv-[a-z0-9]+\?key=(?P<s>[A-Za-z0-9_\-]{8,64})",
+    ),
+    // Infisical service tokens: `st.<token id (UUID)>.<32 hex>.<32 hex>` (Infisical's
+    // "service tokens"); `st.` is frequent inside words (`test.`, `first.`), so the anchor
+    // must start its token.
+    bounded(with_fwd(
+        tok(
+            "infisical_service_token",
+            &["st."],
+            r"st\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[0-9a-f]{32}\.[0-9a-f]{32}",
+        ),
+        120,
+    )),
+    // Logz.io shipping and API tokens under a name saying so: 32 ASCII letters (Logz.io's
+    // "Manage tokens"), which the assignment gate reads as a word without a digit.
+    named(
+        "logzio_token",
+        &["logzio", "logz_io", "logz.io"],
+        r#"(?i:logz[_.]?io)[_\-.]?(?i:shipping[_\-.]?|api[_\-.]?|metrics[_\-.]?|listener[_\-.]?)?(?i:token)(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[A-Za-z]{32})"#,
     ),
     // TeamCity access tokens: a JWT-like token whose header is `{"typ": "TCV2"}` and whose
     // second part is no JSON (the `jwt` rule's `.eyJ` does not match it).
@@ -1389,7 +1437,8 @@ pub const RULES: &[Rule] = &[
     },
     // Directives that name a value with a space, not `=`: Apache `SetEnv NAME value`,
     // `RequestHeader set X-Api-Key value`, nginx `set $name value;`, `fastcgi_param NAME value;`,
-    // `proxy_set_header Authorization "Bearer …";`.
+    // `proxy_set_header Authorization "Bearer …";`; session 13: HAProxy's `http-request
+    // set-header Authorization "Basic …"` (an upstream's credentials).
     Rule {
         kind: "assignment",
         anchors: &[
@@ -1404,10 +1453,12 @@ pub const RULES: &[Rule] = &[
             "RequestHeader ",
             "Header set ",
             "Header always set ",
+            "http-request set-header ",
+            "http-request add-header ",
         ],
         keywords: &[],
         matcher: Matcher::Regex(
-            r#"(?:SetEnv|set|fastcgi_param|uwsgi_param|scgi_param|proxy_set_header|grpc_set_header|add_header|RequestHeader\s+(?:set|append|add)|Header\s+(?:always\s+)?(?:set|append|add))\s+\$?(?P<n>[A-Za-z0-9_.\-]{2,96})\s+(?:\\?["'])?(?:(?i:bearer|basic|token|bot)\s+)?(?P<s>[^\s"'\\;`]{4,256})"#,
+            r#"(?:http-request\s+(?:set|add)-header|SetEnv|set|fastcgi_param|uwsgi_param|scgi_param|proxy_set_header|grpc_set_header|add_header|RequestHeader\s+(?:set|append|add)|Header\s+(?:always\s+)?(?:set|append|add))\s+\$?(?P<n>[A-Za-z0-9_.\-]{2,96})\s+(?:\\?["'])?(?:(?i:bearer|basic|token|bot)\s+)?(?P<s>[^\s"'\\;`]{4,256})"#,
         ),
         gate: Gate::Assignment,
         back: 0,
@@ -1443,6 +1494,7 @@ pub const RULES: &[Rule] = &[
             "\"type\"",
             "\\\"type\\\"",
             "- name: ",
+            "- key: ",
             "\"value\"",
             "\"ParameterKey\"",
             "\\\"ParameterKey\\\"",
@@ -1456,12 +1508,27 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
-    // Round 8: a `Value` label under a `Name`/`Key`/`Property` label (`labels.rs`).
+    // Round 8: a `Value` label under a `Name`/`Key`/`Property` label (`labels.rs`); session
+    // 13: XML's `<Value>` under its element (`<Password>`) and a plist's `<string>` under
+    // `<key>`.
     Rule {
         kind: "assignment",
-        anchors: &["\"Value\"", "Value:", "Value "],
+        anchors: &["\"Value\"", "Value:", "Value ", "<Value>", "<string>"],
         keywords: &[],
         matcher: Matcher::LabelPair,
+        gate: Gate::Structured,
+        back: 0,
+        fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Session 13: a SQL dump's row, its values named by their columns (`sql.rs`).
+    Rule {
+        kind: "assignment",
+        anchors: &["INSERT INTO ", "insert into "],
+        keywords: &[],
+        matcher: Matcher::SqlInsert,
         gate: Gate::Structured,
         back: 0,
         fwd: 0,
@@ -2077,6 +2144,28 @@ pub const RULES: &[Rule] = &[
         right: false,
         pre: Pre::Auto,
     },
+    // Postmark server and account API tokens (UUIDs; Postmark's `X-Postmark-Server-Token` /
+    // `X-Postmark-Account-Token`) named `server token` / `account token` right before them,
+    // in prose or an assignment: a UUID, which the prose and assignment gates read as an id.
+    // Last in the table, so that a value the generic rules already catch keeps their kind.
+    with_anchors(
+        "postmark_token",
+        &[
+            "server token",
+            "Server token",
+            "Server Token",
+            "server_token",
+            "SERVER_TOKEN",
+            "Server-Token",
+            "account token",
+            "Account token",
+            "Account Token",
+            "account_token",
+            "ACCOUNT_TOKEN",
+            "Account-Token",
+        ],
+        r#"(?i:server|account)[ _\-](?i:api[ _\-])?(?i:token)(?:\\?["'])?(?:\s*(?::=|=>|=|:)\s*|\s+(?:is\s+|was\s+)?)(?:\\?["'])?(?P<s>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"#,
+    ),
 ];
 
 /// Every kind name, in table order, each once.
@@ -2107,9 +2196,12 @@ pub fn rg_patterns() -> Vec<String> {
             Matcher::Block => r#"(?i:pass|pwd|secret|token|key|cred|auth)[A-Za-z0-9_.\-]*["'*]*\s*(?:[:=]\s*)?[{\[|:]?\s*$"#.to_string(),
             Matcher::Pair => r#"[\[(,]\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"[^"]{8,}""#.to_string(),
             Matcher::K8sSecret => r"kind: Secret".to_string(),
+            Matcher::SqlInsert => r"(?i:insert into) [^\n]*(?i:values) ?\('".to_string(),
             // ripgrep matches line by line: the comment line that names the next one's value.
             Matcher::CommentAbove => r#"^[ \t]*(?:#|//|--|;) [^\n]{0,120}(?i:pass|pwd|secret|token|key|cred|auth)"#.to_string(),
-            Matcher::LabelPair => r#"^[ \t]*"?Value"?[ \t]*:?[ \t]+"?[^\s"]{6,}"#.to_string(),
+            Matcher::LabelPair => {
+                r#"^[ \t]*(?:"?Value"?[ \t]*:?[ \t]+"?[^\s"]{6,}|<(?:Value|string)>[^<]{4,}</)"#.to_string()
+            }
             Matcher::Vendor => r"(?:CircleCI|Buildkite|Travis|Jenkins|Snyk|Codecov|Netlify|Vercel|Heroku)[^\n]{0,160}[A-Za-z0-9_\-]{16,}".to_string(),
         })
         .collect()

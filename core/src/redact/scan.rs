@@ -28,6 +28,7 @@ use super::net;
 use super::position;
 use super::public;
 use super::rules::{Gate, Matcher, Pre, RULES, Rule};
+use super::sql;
 
 /// A secret to replace: bytes `start..end` of the input (on char boundaries).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +105,7 @@ fn check_of(rule: &Rule) -> Check {
             | Matcher::K8sSecret
             | Matcher::LabelPair
             | Matcher::CommentAbove
+            | Matcher::SqlInsert
     ) {
         Check::Hand
     } else if rule.kind == "prose_secret" && !rule.keywords.is_empty() {
@@ -352,6 +354,13 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                 }
             }
             Matcher::K8sSecret => k8s_secret(bytes, r, a, &mut candidates),
+            Matcher::SqlInsert => {
+                for ((ns, ne), (s, e)) in sql::insert_values(bytes, b) {
+                    if secretish(&bytes[ns..ne]) {
+                        consider(bytes, r, s, e, Some(&bytes[ns..ne]), &mut candidates);
+                    }
+                }
+            }
             _ => {}
         }
     }

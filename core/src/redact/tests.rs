@@ -1216,3 +1216,109 @@ fn speed_prechecks_keep_what_the_patterns_find() {
         assert_eq!(run(text).text, None, "{text}");
     }
 }
+
+#[test]
+fn session13_integration_paths_and_vendor_formats_are_caught() {
+    let hex32 = "7c1e9a2f4b6d8e0a3c5f7b9d1e2a4c6f";
+    let uuid = "6e2d4c8a-1b3f-4a5e-9c7d-0f2e4a6c8b1d";
+    let cases: Vec<(String, &str, &str)> = vec![
+        // A private conda channel behind anaconda.org's token path.
+        (
+            "pip index: https://pypi.anaconda.org/t/zk-9wq2lm7xt4vb8nc3hd6j/simple\n".into(),
+            "anaconda_token",
+            "zk-9wq2lm7xt4vb8",
+        ),
+        (
+            "conda install -c https://conda.anaconda.org/t/Rt7Kq2Lm9Xw4Pz8Vb3Nc/acme pkg\n".into(),
+            "anaconda_token",
+            "Rt7Kq2Lm9Xw4",
+        ),
+        // PagerDuty's v1 events endpoint carries its integration key in the path.
+        (
+            format!("alertmanager url: https://events.pagerduty.com/integration/{hex32}/enqueue\n"),
+            "pagerduty_integration_key",
+            &hex32[..12],
+        ),
+        // A Render deploy hook's key.
+        (
+            "post-merge: wget -qO- 'https://api.render.com/deploy/srv-b7c2k9x4p1?key=Lq3Zt8Wn2Rv'\n".into(),
+            "render_deploy_hook",
+            "Lq3Zt8Wn2Rv",
+        ),
+        // An Infisical service token anywhere.
+        (format!("infisical export --token=st.{uuid}.{hex32}.{hex32}\n"), "infisical_service_token", &uuid[..13]),
+        // A Logz.io token under a name saying so: letters only.
+        (
+            "logzio:\n  shipping_token: hold\nLOGZ_IO_API_TOKEN='kTqWmRzPxLvNbYcJdHgFsAeUiOoKtQwZ'\n".into(),
+            "logzio_token",
+            "kTqWmRzPxLvN",
+        ),
+        // HAProxy adding an upstream's credentials.
+        (
+            "  http-request add-header Authorization \"Bearer Vb3Nc8Hd6Jf1Gs5Ka0Pe7Ru2Yi9T\"\n".into(),
+            "assignment",
+            "Vb3Nc8Hd6Jf1",
+        ),
+        // A YAML list of `- key:` / `value:` pairs (Render's envVars and the like).
+        (
+            "vars:\n  - key: MAILGUN_SIGNING_KEY\n    value: 4e8c2a6f0b1d3e5a7c9f2b4d6e8a0c1e\n".into(),
+            "assignment",
+            "4e8c2a6f0b1d",
+        ),
+        // Postmark's server and account tokens after their names, in prose or assigned.
+        (
+            "mailer started with Server Token 0d9c8b7a-6f5e-4d3c-a2b1-0f9e8d7c6b5a (outbound stream)\n".into(),
+            "postmark_token",
+            "0d9c8b7a-6f5e",
+        ),
+        (
+            "POST /templates ok; Account Token 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d scope=templates\n".into(),
+            "postmark_token",
+            "5a6b7c8d-9e0f",
+        ),
+        // A SQL dump's row: its columns in the statement, or in the table's definition above.
+        (
+            "INSERT INTO public.mfa_devices (user_id, label, totp_secret) VALUES (42, 'phone', 'JBSWY3DPEHPK3PXPQ7RT4KZL');\n".into(),
+            "assignment",
+            "JBSWY3DPEHPK3PXP",
+        ),
+        (
+            "CREATE TABLE hooks(\n  id int,\n  url text,\n  signing_key text\n);\nINSERT INTO hooks VALUES(3,'https://h.example.test/in','Wq7Zt2Lm9Xr4Pv8N');\n".into(),
+            "assignment",
+            "Wq7Zt2Lm9Xr4",
+        ),
+        // XML: a value under its element, a property list's string under its key.
+        (
+            "<LocalAccount>\n  <Password>\n    <Value>Brisk-Otter-5521</Value>\n".into(),
+            "assignment",
+            "Brisk-Otter-5521",
+        ),
+        (
+            "<dict>\n  <key>SentryAuthToken</key>\n  <string>qw8ez3rt6yu1io4pa7sd0fg2hj5kl9</string>\n".into(),
+            "assignment",
+            "qw8ez3rt6yu1",
+        ),
+    ];
+    assert_caught(&cases);
+}
+
+#[test]
+fn session13_near_misses_stay() {
+    for text in [
+        // A public search-only key, a conda channel without a token, a Render service URL,
+        // a PagerDuty incident link, words after `st.`.
+        "  - key: TYPESENSE_SEARCH_API_KEY\n    value: 0f2e4a6c8b1d6e2d4c8a1b3f4a5e9c7d",
+        "channels:\n  - https://conda.anaconda.org/conda-forge/linux-64",
+        "dashboard: https://dashboard.render.com/web/srv-b7c2k9x4p1/deploys",
+        "see https://acme.pagerduty.com/incidents/Q2W3E4R5T6Y7U8",
+        "the first.second and last.entry of the list",
+        "LOGZIO_REGION: eu",
+        "CREATE TABLE accounts (id INTEGER, email TEXT, password_digest TEXT, api_token TEXT);\nINSERT INTO accounts VALUES(2,'ops@example.test','$2b$12$Qk3mP9qLw2Rt7Yv5Bn8CzuDh4Fj6Gk0QXp2Lm8Vn4Tz7Kq1Wb5Hc9','');",
+        "server token rotation is tracked in OPS-1182",
+        "<Password>\n  <PlainText>false</PlainText>\n</Password>",
+        "<dict>\n  <key>CFBundleIdentifier</key>\n  <string>com.example.syncagent</string>\n  <key>ProgramArguments</key>\n  <string>/usr/local/bin/sync-agent</string>",
+    ] {
+        let r = run(text);
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}
