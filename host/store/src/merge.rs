@@ -600,23 +600,9 @@ pub fn conflicts(app: &App, source: &str, target: &str) -> Result<Vec<ConflictVi
 /// [`conflicts`], with the count of related pairs the policy did not list
 /// (`unlisted_related`).
 pub fn conflicts_counted(app: &App, source: &str, target: &str) -> Result<(Vec<ConflictView>, u32)> {
-    app.store.require()?;
-    let (_, sdoc) = read(app, source)?;
-    let (tdir, tdoc) = read(app, target)?;
-    let plan = app.policy().merge(&side(&sdoc), &side(&tdoc), &[], &[])?;
-    let mut views: Vec<ConflictView> = plan
-        .unresolved
-        .iter()
-        .map(|c| {
-            let p = tdir.join("conflicts").join(format!("{}.md", c.id));
-            let mut v = ConflictView::new(c, p.exists().then_some(p));
-            v.target.locate(&tdoc.body);
-            v.source.locate(&sdoc.body);
-            v
-        })
-        .collect();
-    certain_first(&mut views);
-    Ok((views, plan.unlisted_related))
+    // The review round's view without flags: one place reads and locates the conflicts.
+    let r = review(app, source, target, &[], "")?;
+    Ok((r.conflicts, r.unlisted))
 }
 
 /// Merge `source` into `target` with `resolutions` (SPEC §8.7). Unresolved conflicts →
