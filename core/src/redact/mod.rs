@@ -118,4 +118,6 @@ pub fn redact(text: &str, options: &Options<'_>) -> Result<Redaction, Error> {
 }
 
 #[cfg(test)]
+mod positions;
+#[cfg(test)]
 mod tests;

@@ -444,6 +444,13 @@ pub const RULES: &[Rule] = &[
     with_back(mixed(tok("mailchimp_key", &["-us"], r"[0-9a-f]{32}-us[0-9]{1,2}")), 33),
     open_right(tok("anthropic_key", &["sk-ant-"], r"sk-ant-[A-Za-z0-9_\-]{20,}")),
     tok("openrouter_key", &["sk-or-"], r"sk-or-v[0-9]-[0-9a-f]{64}"),
+    // Tenth round: Langfuse secret keys (`sk-lf-<uuid>`; its `pk-lf-` key is public), before
+    // `openai_key`'s `sk-` so they keep their kind.
+    tok(
+        "langfuse_key",
+        &["sk-lf-"],
+        r"sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    ),
     open_right(mixed(tok("openai_key", &["sk-"], r"sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}"))),
     tok("huggingface_token", &["hf_"], r"hf_[A-Za-z0-9]{34,}"),
     tok("groq_key", &["gsk_"], r"gsk_[A-Za-z0-9]{48,}"),
@@ -561,10 +568,10 @@ pub const RULES: &[Rule] = &[
     tok("scalingo_token", &["tk-us-"], r"tk-us-[A-Za-z0-9_\-]{48}"),
     tok("prefect_key", &["pnu_"], r"pnu_[A-Za-z0-9]{36}"),
     tok("readme_key", &["rdme_"], r"rdme_[a-z0-9]{70}"),
-    tok("harness_token", &["pat."], r"pat\.[A-Za-z0-9_\-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}"),
+    tok("harness_token", &["pat.", "sat."], r"[ps]at\.[A-Za-z0-9_\-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}"),
     tok("dynatrace_token", &["dt0c01."], r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
     tok("contentful_token", &["CFPAT-"], r"CFPAT-[A-Za-z0-9_\-]{43}"),
-    tok("figma_token", &["figd_"], r"figd_[A-Za-z0-9_\-]{40,}"),
+    tok("figma_token", &["figd_", "figp_"], r"fig[dp]_[A-Za-z0-9_\-=]{40,}"),
     tok("frameio_token", &["fio-u-"], r"fio-u-[A-Za-z0-9_\-=]{64}"),
     tok("typeform_token", &["tfp_"], r"tfp_[A-Za-z0-9_\-.=]{59}"),
     tok("sourcegraph_token", &["sgp_"], r"sgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}"),
@@ -574,7 +581,7 @@ pub const RULES: &[Rule] = &[
     tok("shippo_token", &["shippo_"], r"shippo_(?:live|test)_[a-f0-9]{40}"),
     tok("duffel_token", &["duffel_"], r"duffel_(?:live|test)_[A-Za-z0-9_\-=]{43}"),
     tok("easypost_key", &["EZAK", "EZTK"], r"EZ[AT]K[A-Za-z0-9]{54}"),
-    tok("flutterwave_key", &["FLWSECK"], r"FLWSECK(?:_TEST)?-[a-h0-9]{32}-X"),
+    tok("flutterwave_key", &["FLWSECK"], r"FLWSECK(?:_TEST)?-(?:[a-h0-9]{32}-X|[a-h0-9]{12})"),
     tok(
         "plaid_token",
         &["access-sandbox-", "access-development-", "access-production-"],
@@ -611,7 +618,7 @@ pub const RULES: &[Rule] = &[
     // Tailscale auth, API, OAuth-client, SCIM and webhook keys: `tskey-<kind>-<id>-<secret>`.
     tok("tailscale_key", &["tskey-"], r"tskey-(?:[a-z]{3,8}-)?[A-Za-z0-9]{6,24}-[A-Za-z0-9]{20,}"),
     // SonarQube/SonarCloud user, project and global analysis tokens: `squ_`/`sqp_`/`sqa_` + 40 hex.
-    tok("sonarqube_token", &["squ_", "sqp_", "sqa_"], r"sq[upa]_[a-f0-9]{40}"),
+    tok("sonarqube_token", &["squ_", "sqp_", "sqa_", "sqco_"], r"(?:sq[upa]_[a-f0-9]{40}|sqco_[A-Za-z0-9]{59})"),
     // Honeycomb ingest and management keys (`hcaik_`, `hcxik_`, `hcxmk_`, `hcxlk_`, `hcamk_`).
     tok(
         "honeycomb_key",
@@ -780,6 +787,145 @@ pub const RULES: &[Rule] = &[
         ),
         5,
     ),
+    // --- Tenth round (issue 20): documented formats from public catalogues that the table
+    // lacked — gitleaks' default rule set, TruffleHog's detectors, GitHub's list of supported
+    // secret-scanning patterns, Microsoft's identifiable-key signatures — each written here from
+    // its documented prefix, length and alphabet (sources per row in docs/privacy.md, "Tenth
+    // round"). Every one runs at its own literal anchor; short anchors that occur inside words
+    // must start their token (`bounded`).
+    mixed(tok("adobe_client_secret", &["p8e-"], r"p8e-[A-Za-z0-9]{32}")),
+    // Authress service-client access keys: `<sc|ext|scauth|authress>_<id>.<4-6>.acc_<id>.<key>`.
+    with_back(
+        tok(
+            "authress_key",
+            &[".acc_", ".acc-"],
+            r"(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_\-][A-Za-z0-9\-]{10,32}\.[A-Za-z0-9+/_=\-]{30,120}",
+        ),
+        48,
+    ),
+    bounded(mixed(tok("clickhouse_key", &["4b1d"], r"4b1d[A-Za-z0-9]{38}"))),
+    tok("defined_networking_token", &["dnkey-"], r"dnkey-[A-Za-z0-9=_\-]{26}-[A-Za-z0-9=_\-]{52}"),
+    tok("intra42_secret", &["s-s4t2ud-", "s-s4t2af-"], r"s-s4t2(?:ud|af)-[a-f0-9]{64}"),
+    with_back(mixed(tok("maxmind_license_key", &["_mmk"], r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk")), 36),
+    tok("openshift_token", &["sha256~"], r"sha256~[A-Za-z0-9_\-]{43}"),
+    tok("settlemint_token", &["sm_aat_", "sm_pat_", "sm_sat_"], r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16,64}"),
+    // Sidekiq Pro/Enterprise gem-server credentials, `<8 hex>:<8 hex>`, in Bundler's config.
+    with_anchors(
+        "sidekiq_credentials",
+        &["BUNDLE_GEMS__CONTRIBSYS__COM", "BUNDLE_ENTERPRISE__CONTRIBSYS__COM"],
+        r#"BUNDLE_(?:GEMS|ENTERPRISE)__CONTRIBSYS__COM(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?(?P<s>[a-f0-9]{8}:[a-f0-9]{8})"#,
+    ),
+    // Yandex Cloud IAM tokens: `t1.<header>.<86>`.
+    bounded(with_fwd(
+        tok("yandex_key", &["t1."], r"t1\.[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{86}={0,2}"),
+        600,
+    )),
+    tok("apify_token", &["apify_api_"], r"apify_api_[A-Za-z0-9\-]{36}"),
+    // Bitbucket Data Center HTTP access tokens.
+    tok("bitbucket_dc_token", &["BBDC-"], r"BBDC-[A-Za-z0-9+/@_\-]{40,50}"),
+    // AWS AppSync API keys (`da2-` + 26).
+    bounded(mixed(tok("aws_appsync_key", &["da2-"], r"da2-[a-z0-9]{26}"))),
+    // Microsoft Entra ID refresh tokens: `0.A…` / `1.A…`, a `.Ag…` part of 250+.
+    bounded(with_fwd(
+        open_right(tok(
+            "azure_refresh_token",
+            &["0.A", "1.A"],
+            r"[01]\.A[A-Za-z0-9_\-]{50,}(?:\.[0-9])?\.Ag[A-Za-z0-9_\-]{250,}",
+        )),
+        4096,
+    )),
+    tok("bannerbear_key", &["bb_pr_", "bb_ma_"], r"bb_(?:pr|ma)_[a-f0-9]{30}"),
+    tok("endorlabs_key", &["endr+"], r"endr\+[A-Za-z0-9\-]{16}"),
+    bounded(mixed(tok("finage_key", &["API_KEY"], r"API_KEY[0-9A-Z]{32}"))),
+    tok("fleetbase_key", &["flb_live_"], r"flb_live_[0-9A-Za-z]{20}"),
+    tok("flexport_key", &["shltm_"], r"shltm_[0-9A-Za-z_\-]{40}"),
+    bounded(open_right(tok("fullstory_key", &["na1."], r"na1\.[A-Za-z0-9+/]{100,}={0,2}"))),
+    tok("newrelic_key", &["NRIQ-"], r"NRIQ-[A-Za-z0-9_\-]{25,40}"),
+    bounded(mixed(tok("nightfall_key", &["NF-"], r"NF-[A-Za-z0-9]{32}"))),
+    tok("nvidia_key", &["nvapi-"], r"nvapi-[A-Za-z0-9_\-]{64}"),
+    tok("pagarme_key", &["ak_live_"], r"ak_live_[A-Za-z0-9]{30}"),
+    tok("pganalyze_key", &["pgar_"], r"pgar_[A-Za-z0-9]{27}"),
+    // PubNub secret keys (`sec-c-` + base64; the `pub-c-`/`sub-c-` keys ship in clients).
+    tok("pubnub_secret_key", &["sec-c-"], r"sec-c-[A-Za-z0-9+/]{40,}={0,2}"),
+    tok("ramp_secret", &["ramp_sec_"], r"ramp_sec_[A-Za-z0-9]{48}"),
+    tok(
+        "recharge_token",
+        &["sk_1x", "sk_2x", "sk_3x", "sk_5x", "sk_10x", "sk_test_1x", "sk_test_2x", "sk_test_3x", "sk_test_5x", "sk_test_10x"],
+        r"sk_(?:test_)?(?:1|2|3|5|10)x[123]_[0-9a-fA-F]{64}",
+    ),
+    tok(
+        "robinhood_key",
+        &["rh-api-"],
+        r"rh-api-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+    ),
+    tok("rootly_key", &["rootly_"], r"rootly_[a-f0-9]{64}"),
+    tok("saladcloud_key", &["salad_cloud_"], r"salad_cloud_[0-9A-Za-z]{1,7}_[0-9A-Za-z]{7,235}"),
+    with_pre(tok("sourcegraph_token", &["slk_"], r"slk_[a-f0-9]{64}"), Pre::Hex(64)),
+    mixed(tok("spectralops_token", &["spu-"], r"spu-[a-z0-9]{32}")),
+    tok("ubidots_token", &["BBFF-"], r"BBFF-[0-9A-Za-z]{30}"),
+    bounded(tok("voiceflow_key", &["VF."], r"VF\.(?:(?:DM|WS)\.)?[a-fA-F0-9]{24}\.[A-Za-z0-9]{16}")),
+    // Zoho OAuth access and refresh tokens: `1000.<32 hex>.<32 hex>`.
+    bounded(tok("zoho_token", &["1000."], r"1000\.[a-f0-9]{32}\.[a-f0-9]{32}")),
+    // Klaviyo private API keys: `pk_` + 34 hex (its 6-character public key is a site id).
+    mixed(tok("klaviyo_key", &["pk_"], r"pk_(?:[A-Za-z0-9]{6}_)?[0-9a-f]{34}")),
+    // Salesforce refresh tokens (`5AEP861…`).
+    tok("salesforce_token", &["5AEP861"], r"5AEP861[A-Za-z0-9._=]{80,}"),
+    // Tines webhooks: the path's two 32-character parts are the secret.
+    Rule {
+        kind: "webhook_url",
+        anchors: &[".tines.com/webhook/"],
+        keywords: &[],
+        matcher: Matcher::Regex(r"\.tines\.com/webhook/(?P<s>[a-z0-9]{32}/[a-z0-9]{32})"),
+        gate: Gate::Token,
+        back: 0,
+        fwd: 120,
+        left: false,
+        right: true,
+        pre: Pre::Auto,
+    },
+    // Azure's identifiable keys: a service's four-character signature near the key's end
+    // (Microsoft's security-utilities "identifiable secrets": Event Grid `AZEG`, Service Bus
+    // `+ASb`, Event Hubs `+AEh`, Relay `+ARm`, Batch `+ABa`, Functions `AzFu`, Cosmos DB
+    // `ACDb`, Cache for Redis `AzCa`, Storage `+ASt`, AI Search `AzSe`, ML classic `+AMC`,
+    // Container Registry `+ACR`, SQL `+SQL`, IoT `AIoT`, API Management `APIM`), then 5–6
+    // characters of checksum and the base64 padding.
+    with_back(
+        mixed(tok(
+            "azure_identifiable_key",
+            &[
+                "AZEG", "+ASb", "+AEh", "+ARm", "+ABa", "AzFu", "ACDb", "AzCa", "+ASt", "AzSe", "+AMC", "+ACR", "+SQL",
+                "AIoT", "APIM",
+            ],
+            r"[A-Za-z0-9+/_\-]{30,80}(?:AZEG|\+ASb|\+AEh|\+ARm|\+ABa|AzFu|ACDb|AzCa|\+ASt|AzSe|\+AMC|\+ACR|\+SQL|AIoT|APIM)[A-Za-z0-9+/_\-]{5,6}={0,2}",
+        )),
+        80,
+    ),
+    // Aiven (and DigitalOcean managed database) service passwords: `AVNS_` + 19.
+    tok("aiven_password", &["AVNS_"], r"AVNS_[A-Za-z0-9_\-]{16,40}"),
+    // Login with Amazon client secrets (Selling Partner API, Alexa): `amzn1.oa2-cs.v1.` + 64 hex.
+    tok("amazon_oauth_secret", &["amzn1.oa2-cs.v1."], r"amzn1\.oa2-cs\.v1\.[a-f0-9]{64}"),
+    tok("onesignal_key", &["os_v2_app_", "os_v2_org_"], r"os_v2_(?:app|org)_[a-z2-7]{40,}"),
+    // Midtrans server keys (`Mid-server-…`, `SB-Mid-server-…` in the sandbox; `Mid-client-` is public).
+    mixed(tok("midtrans_key", &["Mid-server-"], r"Mid-server-[A-Za-z0-9_\-]{20,}")),
+    tok(
+        "mercury_token",
+        &["secret-token:mercury_"],
+        r"secret-token:mercury_(?:production|sandbox)_[A-Za-z0-9_]{20,}",
+    ),
+    mixed(tok("persona_key", &["persona_production_", "persona_sandbox_"], r"persona_(?:production|sandbox)_[A-Za-z0-9_\-]{20,}")),
+    mixed(tok("samsara_token", &["samsara_api_"], r"samsara_api_[A-Za-z0-9]{20,}")),
+    bounded(mixed(tok("trigger_dev_key", &["tr_dev_", "tr_prod_", "tr_stg_", "tr_preview_"], r"tr_(?:dev|prod|stg|preview)_[A-Za-z0-9]{20,}"))),
+    mixed(tok("devcycle_key", &["dvc_server_"], r"dvc_server_[A-Za-z0-9_\-]{20,}")),
+    // Axiom API and personal tokens: `xaat-`/`xapt-` + UUID.
+    tok(
+        "axiom_token",
+        &["xaat-", "xapt-"],
+        r"xa[ap]t-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    ),
+    // DataStax Astra DB application tokens: `AstraCS:<24 letters>:<64 hex>`.
+    tok("datastax_token", &["AstraCS:"], r"AstraCS:[A-Za-z]{24}:[a-f0-9]{64}"),
+    // Zuplo API keys (`zpka_<32 hex>_<8 hex>`).
+    tok("zuplo_key", &["zpka_"], r"zpka_[a-f0-9]{32}_[a-f0-9]{8}"),
     // A JWT is matched whole or not at all: an access token from Azure or Google is 1–3 KB, far
     // past a token rule's usual reach (session 12: a bare `az account get-access-token` output
     // was stored). `eyJ` is rare enough in other text that a wide window costs nothing.
@@ -830,7 +976,7 @@ pub const RULES: &[Rule] = &[
     // `-----BEGIN` (`LS0tLS1CRUdJTi`); decoded at most 64 KiB and 3 levels deep.
     Rule {
         kind: "base64_secret",
-        anchors: &["eyJ", "ewog", "ewoJ", "LS0tLS1CRUdJTi"],
+        anchors: &["eyJ", "ewog", "ewoJ", "LS0tLS1CRUdJTi", "ZXlKaGJHY2lPa", "ZXlKMGVYQWlPa", "ZXlKcmFXUWlPa"],
         keywords: &[],
         matcher: Matcher::Base64,
         gate: Gate::None,
@@ -1167,7 +1313,7 @@ pub const RULES: &[Rule] = &[
         anchors: &[],
         keywords: &["authorization"],
         matcher: Matcher::Regex(
-            r#"(?i:authorization)(?:(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?|\\?["']\s*,\s*\\?["'])\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key|splunk|geniekey|deepl-auth-key|klaviyo-api-key|oauth)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
+            r#"(?i:authorization)(?:(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?|\\?["']\s*,\s*\\?["'])\s*(?i:bearer|basic|token|bot|digest|apikey|api-key|sso-key|ssws|key|splunk|geniekey|deepl-auth-key|klaviyo-api-key|oauth|aivenv1)\s+(?P<s>[A-Za-z0-9._~+/=\-:]{8,4096})"#,
         ),
         gate: Gate::Loose,
         back: 16,
@@ -2189,7 +2335,7 @@ pub fn rg_patterns() -> Vec<String> {
         .map(|r| match r.matcher {
             Matcher::Regex(p) => p.replace("(?P<s>", "(").replace("(?P<s2>", "(").replace("(?P<n>", "("),
             Matcher::PrivateKey => r"-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----".to_string(),
-            Matcher::Base64 => r"(?:eyJ|ewog|ewoJ|LS0tLS1CRUdJTi)[A-Za-z0-9+/=_\-]{20,}".to_string(),
+            Matcher::Base64 => r"(?:eyJ|ewog|ewoJ|LS0tLS1CRUdJTi|ZXlK)[A-Za-z0-9+/=_\-]{20,}".to_string(),
             Matcher::Sibling => r#""(?:key|name)"\s*:\s*"[^"]*(?i:pass|pwd|secret|token|key|cred|auth)[^"]*"\s*,\s*"value"\s*:\s*"[^"]{4,}""#.to_string(),
             Matcher::HeaderList => r"(?i:headers)[\x22']?\s*[:=]\s*[\x22']?[A-Za-z0-9_\-]+=[^\s,\x22']{8,}".to_string(),
             Matcher::Ppk => r"Private-Lines: [0-9]+".to_string(),

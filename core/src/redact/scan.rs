@@ -499,6 +499,11 @@ fn prose_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
     if !matches!(bytes.get(p), Some(b' ' | b'\t' | b':' | b'=' | b'`' | b'"' | b'\'' | b'-')) {
         return false;
     }
+    // Tenth round: a hyphen glued to the word makes a compound (`password-reset`, a URL
+    // path's `/password-reset?user=…`), not a name and its value; only the arrow `->` names.
+    if bytes[p] == b'-' && bytes.get(p + 1) != Some(&b'>') {
+        return false;
+    }
     let mut words = 0;
     let mut after_for = false;
     while p < n && words < 5 {
