@@ -315,3 +315,47 @@ pub(super) fn map_items(bytes: &[u8], ne: usize) -> Vec<(Range, Range)> {
 }
 
 type Range = (usize, usize);
+
+/// Tenth round: a keyword hit ending at `b` inside a typed declaration's name, then its type
+/// and a quoted literal — `apiKey: String = "…"` (Swift, Kotlin, TypeScript), `API_KEY: &str =
+/// "…"`, `API_KEY: &'static str = "…"` (Rust), `apiKey string = "…"` (Go). Necessary for
+/// the typed rule's pattern: the rest of the name, `:` and a type or ` string`, `=`, a quote.
+pub(super) fn typed_plausible(bytes: &[u8], b: usize) -> bool {
+    let n = bytes.len();
+    let mut q = b;
+    while q < n && q - b < 48 && (bytes[q].is_ascii_alphanumeric() || bytes[q] == b'_') {
+        q += 1;
+    }
+    let spaces = |q: &mut usize| {
+        while *q < n && matches!(bytes[*q], b' ' | b'\t') {
+            *q += 1;
+        }
+    };
+    let name_end = q;
+    spaces(&mut q);
+    if bytes.get(q) == Some(&b':') {
+        q += 1;
+        spaces(&mut q);
+        let ts = q;
+        while q < n && q - ts < 48 && !matches!(bytes[q], b'=' | b'\n' | b'"' | b';' | b',' | b'{' | b'(') {
+            q += 1;
+        }
+        if q == ts {
+            return false;
+        }
+    } else if q > name_end && bytes[q..].starts_with(b"string") {
+        q += 6;
+        spaces(&mut q);
+    } else {
+        return false;
+    }
+    if bytes.get(q) != Some(&b'=') || bytes.get(q + 1) == Some(&b'=') {
+        return false;
+    }
+    q += 1;
+    spaces(&mut q);
+    if bytes.get(q) == Some(&b'\\') {
+        q += 1;
+    }
+    matches!(bytes.get(q), Some(b'"' | b'\''))
+}

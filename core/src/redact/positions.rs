@@ -185,3 +185,71 @@ fn survey_positions() {
     }
     println!("{missed} of {total} missed");
 }
+
+/// Every (template, case, name, value) of the matrix is caught, except a JavaScript env lookup
+/// with a kebab or dotted name (`process.env.billing-api-key` is no JavaScript).
+#[test]
+fn every_position_of_the_matrix_is_caught() {
+    let mut missed = Vec::new();
+    for (label, t) in TEMPLATES {
+        for case in CASES {
+            if *label == "js env default" && matches!(case, Case::Kebab | Case::Dotted) {
+                continue;
+            }
+            for words in NAMES {
+                let n = spell(words, *case);
+                for v in [RANDOM, PASSWORD] {
+                    let text = fill(t, &n, v);
+                    if !caught(&text, v) {
+                        missed.push(text);
+                    }
+                }
+            }
+        }
+    }
+    assert!(missed.is_empty(), "{} missed, e.g. {:?}", missed.len(), &missed[..missed.len().min(10)]);
+}
+
+/// The same positions holding what is not a secret stay: a name that only contains a secret
+/// word (`max_tokens`, `token_count`, `keyboard`), a secret-named setting holding a number, a
+/// boolean, a path or a reference, and the new operators and structures on ordinary code.
+#[test]
+fn the_matrix_positions_keep_their_near_misses() {
+    for text in [
+        // Typed declarations.
+        "let maxTokens: Int = 4096",
+        "static let tokenCount: String = \"none\"",
+        "const KEY_PREFIX: &str = \"cfg_\";",
+        "var passwordMinLength string = \"12\"",
+        "let secretManagerRegion: String = \"eu-west-1\"",
+        // Make and R operators.
+        "CFLAGS ?= -O2 -Wall",
+        "PWD := $(shell pwd)",
+        "LDFLAGS += -L/usr/local/lib",
+        "token_count <- nrow(df)",
+        "api_key <- Sys.getenv(\"BILLING_API_KEY\")",
+        // XML by attribute name.
+        "<entry key=\"db.password.min-length\">12</entry>",
+        "<setting name=\"PasswordExpiryDays\" value=\"90\"/>",
+        "<property name=\"token.ttl\" value=\"3600\"/>",
+        "<param name=\"keyStoreType\">PKCS12</param>",
+        // CSV with a secret-named column holding no secret.
+        "id,name,token_count\n1,alpha,12\n2,beta,40",
+        "user,password_changed,last_login\nops,true,2026-11-02",
+        "service,api_key_id\nbilling,key-2024-primary",
+        // Seeds, pw.
+        "random_seed = 42",
+        "seed: \"fixed-dev-seed\"",
+        "seed_data_path = db/seeds/dev.sql",
+        "showPw = false",
+        "cd $PWD && make",
+        // Foreign words on ordinary values.
+        "kennwort_mindestlaenge = 12",
+        "senha: ${SENHA_DB}",
+        // A password-reset URL.
+        "open https://app.example.test/account/password-reset?user=ops:42 to reset it",
+    ] {
+        let r = redact(text, &Options { key: &KEY, allow: &[] }).expect("redacts");
+        assert_eq!(r.text, None, "{text}: {:?}", r.hits);
+    }
+}

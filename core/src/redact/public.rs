@@ -83,7 +83,26 @@ pub(super) fn is_sealed(v: &str) -> bool {
 
 /// A key or id its vendor publishes by design (browser SDK keys, client ids).
 pub(super) fn is_public_value(v: &str) -> bool {
-    ["phc_", "appl_", "goog_", "amzn_", "sq0idp-"].iter().any(|p| v.starts_with(p))
+    // Tenth round: the public halves of the catalogue formats (Midtrans client keys, Langfuse
+    // public keys, PubNub publish and subscribe keys, Ramp client ids, DevCycle client and
+    // mobile SDK keys).
+    [
+        "phc_",
+        "appl_",
+        "goog_",
+        "amzn_",
+        "sq0idp-",
+        "Mid-client-",
+        "SB-Mid-client-",
+        "pk-lf-",
+        "pub-c-",
+        "sub-c-",
+        "ramp_id_",
+        "dvc_client_",
+        "dvc_mobile_",
+    ]
+    .iter()
+    .any(|p| v.starts_with(p))
         || v.ends_with(".apps.googleusercontent.com")
         || (v.contains(":APA91b") && !v.starts_with("AAAA"))
         || minisign_public_key(v.as_bytes())

@@ -167,6 +167,9 @@ pub enum Pre {
     /// Round 8: a short anchor frequent inside words (`re_` in `store_`): it must start its
     /// token before the window is opened (`checks::left_boundary`).
     Boundary,
+    /// Tenth round: a name, a type annotation (`: String`, `: &str`, ` string`), `=` and a
+    /// quoted literal (`position::typed_plausible`).
+    Typed,
 }
 
 const fn tok(kind: &'static str, anchors: &'static [&'static str], pattern: &'static str) -> Rule {
@@ -250,6 +253,14 @@ macro_rules! assign {
 
 /// Secret-named key words of the generic assignment (also the prefilter keywords).
 pub const SECRET_WORDS: &[&str] = &["pass", "pwd", "secret", "token", "key", "cred", "auth", "_pat", "-pat"];
+
+/// Tenth round: `SECRET_WORDS` and the names they miss (`admin_pw`, `adminPw`, `wallet_seed`,
+/// "password" in other languages), for the structural rules (a block's label, a sequence's
+/// name, a typed declaration) whose name is read by the gate's words.
+pub const SECRET_WORDS_WIDE: &[&str] = &[
+    "pass", "pwd", "secret", "token", "key", "cred", "auth", "_pat", "-pat", "_pw", "-pw", ".pw", "Pw", "seed", "kennwort",
+    "senha", "contrasena", "wachtwoord", "haslo", "heslo", "salasana", "losenord", "jelszo",
+];
 
 /// Vendors and products whose tokens are named in prose (`Matcher::Vendor`), as they are
 /// spelled: CI services, hosting, package and monitoring tools (not Sentry: its DSN keys are
@@ -924,6 +935,21 @@ pub const RULES: &[Rule] = &[
     ),
     // DataStax Astra DB application tokens: `AstraCS:<24 letters>:<64 hex>`.
     tok("datastax_token", &["AstraCS:"], r"AstraCS:[A-Za-z]{24}:[a-f0-9]{64}"),
+    // Docker Swarm join tokens (`SWMTKN-1-<50>-<25>`: a node joins the cluster with it) and
+    // autolock unlock keys (`SWMKEY-1-<43>`).
+    tok(
+        "docker_swarm_token",
+        &["SWMTKN-1-", "SWMKEY-1-"],
+        r"(?:SWMTKN-1-[a-z0-9]{50}-[a-z0-9]{25}|SWMKEY-1-[A-Za-z0-9+/]{43})",
+    ),
+    // Tableau personal access token secrets: `<22 base64>==:<32>`.
+    with_back(mixed(tok("tableau_token", &["==:"], r"[A-Za-z0-9+/]{22}==:[A-Za-z0-9]{32}")), 24),
+    // WakaTime API keys: `waka_<uuid>`.
+    tok(
+        "wakatime_key",
+        &["waka_"],
+        r"waka_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    ),
     // Zuplo API keys (`zpka_<32 hex>_<8 hex>`).
     tok("zuplo_key", &["zpka_"], r"zpka_[a-f0-9]{32}_[a-f0-9]{8}"),
     // A JWT is matched whole or not at all: an access token from Azure or Google is 1–3 KB, far
@@ -1238,9 +1264,11 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "assignment",
         anchors: &[],
-        keywords: &["_pw", "-pw"],
+        // Tenth round: camel case too (`adminPw`, `AdminPw`), a dotted name (`admin.pw`), and
+        // Make's and R's operators.
+        keywords: &["_pw", "-pw", ".pw", "Pw"],
         matcher: Matcher::Regex(
-            r#"(?P<n>[A-Za-z0-9_.\-]*[_\-](?i:pw))(?:\\?["'])?\s*(?::=|=>|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`;|&,]{6,128})"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?:[_\-.](?i:pw)|[A-Za-z0-9]Pw))(?:\\?["'])?\]?\s*(?::=|=>|\?=|\+=|<-|=|:)\s*(?:\\?["'])?(?P<s>[^\s"'\\`;|&,]{6,128})"#,
         ),
         gate: Gate::Assignment,
         back: 96,
@@ -1380,9 +1408,9 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "cli_secret",
         anchors: &[],
-        keywords: &["pass", "token", "secret", "key", "auth"],
+        keywords: &["pass", "token", "secret", "key", "auth", "pwd", "-pw", "seed", "cred"],
         matcher: Matcher::Regex(
-            r#"--(?P<n>(?:[A-Za-z0-9]+-)*(?i:password|passwd|pass|token|secret|api-key|apikey|key|client-secret|auth-token|access-token|requirepass|masterauth|passphrase|auth))(?:=|\s+|\\?["']\s*,\s*|\\?["']\s+)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
+            r#"--(?P<n>(?:[A-Za-z0-9]+-)*(?i:password|passwd|pass|token|secret|api-key|apikey|key|client-secret|auth-token|access-token|requirepass|masterauth|passphrase|auth|pwd|pw|seed|credentials?))(?:=|\s+|\\?["']\s*,\s*|\\?["']\s+)(?:\\?["'])?(?P<s>[^\s"'\\`;|&<>()]{4,256})"#,
         ),
         gate: Gate::Assignment,
         back: 40,
@@ -1760,9 +1788,9 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "assignment",
         anchors: &[],
-        keywords: SECRET_WORDS,
+        keywords: SECRET_WORDS_WIDE,
         matcher: Matcher::Regex(
-            r#"<(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))>(?P<s>[^<\s]{4,256})</"#,
+            r#"<(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|pw|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat|seed))>(?P<s>[^<\s]{4,256})</"#,
         ),
         gate: Gate::Assignment,
         back: 64,
@@ -1774,9 +1802,9 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "assignment",
         anchors: &[],
-        keywords: SECRET_WORDS,
+        keywords: SECRET_WORDS_WIDE,
         matcher: Matcher::Regex(
-            r#"key=\\?"(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat))\\?"\s+value=\\?"(?P<s>[^"\\\s]{4,256})\\?""#,
+            r#"(?:key|name)=\\?"(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|pw|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat|seed))\\?"\s+value=\\?"(?P<s>[^"\\\s]{4,256})\\?""#,
         ),
         gate: Gate::Assignment,
         back: 64,
@@ -1784,6 +1812,39 @@ pub const RULES: &[Rule] = &[
         left: false,
         right: false,
         pre: Pre::KeyValue,
+    },
+    // Tenth round: an element named by its `key`/`name` attribute, its value its text: Java's
+    // XML properties (`<entry key="db.password">…</entry>`), `<add name="…">…</add>`,
+    // `<param name="…">…</param>`, `<property name="…">…</property>`, `<setting name="…">`.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS_WIDE,
+        matcher: Matcher::Regex(
+            r#"<[A-Za-z][A-Za-z0-9_.:\-]{0,24}\s+(?:[A-Za-z_:\-]+=\\?"[^"\\<>]{0,64}\\?"\s+)?(?:key|name)=\\?"(?P<n>[A-Za-z0-9_.:\-]*(?i:pass(?:word|wd|phrase)?|pwd|pw|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat|seed))\\?"\s*>(?P<s>[^<\s]{4,256})</"#,
+        ),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Xml,
+    },
+    // Tenth round: a typed declaration's literal: Swift/Kotlin/TypeScript `let apiKey: String =
+    // "…"`, Rust `const API_KEY: &str = "…"`, Go `var apiKey string = "…"`.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: SECRET_WORDS_WIDE,
+        matcher: Matcher::Regex(
+            r#"(?P<n>[A-Za-z0-9_]*(?i:pass(?:word|wd|phrase)?|pwd|pw|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat|seed))(?:\s*:\s*&?(?:'static\s+)?[A-Za-z][A-Za-z0-9_.<>\[\]]{0,32}\??|\s+string)\s*=\s*\\?["'](?P<s>[^"'\\\s]{4,256})\\?["']"#,
+        ),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Typed,
     },
     // A call with a literal: `setPassword("…")`, `.token('…')`, PHP `define('DB_PASSWORD', '…')`,
     // `os.environ.setdefault("API_KEY", "…")`.
@@ -1840,11 +1901,27 @@ pub const RULES: &[Rule] = &[
         keywords: SECRET_WORDS,
         matcher: Matcher::Regex(concat!(
             r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)(?:[_\-.]?[A-Za-z0-9]{1,16}){0,3})"#,
-            r#"(?:\\?["'])?\]?\s*(?::=|=>|=|:)\s*(?:\\?["']){0,2}(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
+            r#"(?:\\?["'])?\]?\s*(?::=|=>|\?=|\+=|<-|=|:)\s*(?:\\?["']){0,2}(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
         )),
         gate: Gate::Assignment,
         back: 96,
         fwd: 320,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Tenth round: a password inside a connection string that is no URL: Go's MySQL DSN
+    // `user:<pw>@tcp(host:3306)/db` (`@unix(`), Oracle JDBC `jdbc:oracle:thin:user/<pw>@host`.
+    Rule {
+        kind: "connection_string",
+        anchors: &["@tcp(", "@unix(", "jdbc:oracle:thin:"],
+        keywords: &[],
+        matcher: Matcher::Regex(
+            r#"(?:(?P<n>[A-Za-z0-9_.\-]{1,64}):(?P<s>[^\s@/"'`:]{1,128})@(?:tcp|unix)\(|jdbc:oracle:thin:[A-Za-z0-9_$#]{1,64}/(?P<s2>[^\s@"'`/]{1,128})@)"#,
+        ),
+        gate: Gate::Loose,
+        back: 200,
+        fwd: 200,
         left: false,
         right: false,
         pre: Pre::Auto,
@@ -1888,7 +1965,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "assignment",
         anchors: &[],
-        keywords: SECRET_WORDS,
+        keywords: SECRET_WORDS_WIDE,
         matcher: Matcher::Block,
         gate: Gate::Assignment,
         back: 0,
@@ -1915,7 +1992,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "assignment",
         anchors: &[],
-        keywords: SECRET_WORDS,
+        keywords: SECRET_WORDS_WIDE,
         matcher: Matcher::Pair,
         gate: Gate::Structured,
         back: 0,
@@ -1933,6 +2010,27 @@ pub const RULES: &[Rule] = &[
         gate: Gate::Loose,
         back: 0,
         fwd: 0,
+        left: false,
+        right: false,
+        pre: Pre::Auto,
+    },
+    // Tenth round: names the generic rules' vocabulary lacks — "password" in the languages
+    // config keys are written in (`DB_KENNWORT`, `senha`, `mot_de_passe`, `contrasena`, …)
+    // and a seed (`WALLET_SEED`, `totpSeed`) —, assigned in any syntax; the same gate.
+    Rule {
+        kind: "assignment",
+        anchors: &[],
+        keywords: &[
+            "passwort", "kennwort", "passe", "senha", "contrasena", "wachtwoord", "haslo", "heslo", "salasana",
+            "losenord", "jelszo", "seed",
+        ],
+        matcher: Matcher::Regex(concat!(
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:passwort|kennwort|passe|senha|contrasena|wachtwoord|haslo|heslo|salasana|losenord|jelszo|seed))"#,
+            r#"(?:\\?["'])?\]?\s*(?::=|=>|\?=|\+=|<-|=|:)\s*(?:\\?["']){0,2}(?P<s>[^\s"'\\`,;&(){}\[\]<>|]{4,256})"#
+        )),
+        gate: Gate::Assignment,
+        back: 96,
+        fwd: 320,
         left: false,
         right: false,
         pre: Pre::Auto,
@@ -2011,10 +2109,10 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "assignment",
         anchors: &[],
-        keywords: SECRET_WORDS,
+        keywords: SECRET_WORDS_WIDE,
         matcher: Matcher::Regex(concat!(
             r#"(?:^|\\n)[ \t]*(?:(?:\||\xE2\x94\x82)[ \t]*)?(?:[^\s|]{1,40}[ \t]+){0,5}?"#,
-            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat)[A-Za-z0-9_.\-]*)"#,
+            r#"(?P<n>[A-Za-z0-9_.\-]*(?i:pass(?:word|wd|phrase)?|pwd|pw|secret|token|api[_\-.]?key|apikey|key|cred(?:ential)?s?|auth|pat|seed)[A-Za-z0-9_.\-]*)"#,
             r#"(?:[ \t]+|[ \t]*(?:\||\xE2\x94\x82)[ \t]*)(?:[0-9][ \t]+)?(?:\\?["'])?(?P<s>[^\s"'\\`|]{4,256})(?:\\?["'])?"#,
             r#"(?:[ \t]*(?:\||\xE2\x94\x82)?[ \t]*\r?$|\\[nr]|\\?"[,}\]])"#
         )),

@@ -77,6 +77,8 @@ enum Check {
     Hex(u8),
     /// Round 8: a short anchor that starts its token (`checks::left_boundary`).
     Boundary,
+    /// Tenth round: a typed declaration (`position::typed_plausible`).
+    Typed,
 }
 
 fn check_of(rule: &Rule) -> Check {
@@ -88,6 +90,7 @@ fn check_of(rule: &Rule) -> Check {
         Pre::Userinfo => return Check::Userinfo,
         Pre::Hex(n) => return Check::Hex(n),
         Pre::Boundary => return Check::Boundary,
+        Pre::Typed => return Check::Typed,
         _ => {}
     }
     if let Matcher::PrivateKey = rule.matcher {
@@ -262,6 +265,7 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                     .get(m.end()..m.end() + n as usize)
                     .is_some_and(|run| run.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))),
                 Check::Boundary => checks::left_boundary(bytes, m.start()),
+                Check::Typed => position::typed_plausible(bytes, m.end()),
                 Check::Generic => {
                     let look = *generic.get_or_insert_with(|| plausible(bytes, m.end()));
                     match (look, RULES[r as usize].pre) {
@@ -283,7 +287,8 @@ fn find_at(text: &str, allow: &[String], depth: u8) -> Vec<Span> {
                             | Pre::Trailing
                             | Pre::Userinfo
                             | Pre::Hex(_)
-                            | Pre::Boundary,
+                            | Pre::Boundary
+                            | Pre::Typed,
                         ) => false,
                     }
                 }
@@ -613,7 +618,17 @@ fn plausible(bytes: &[u8], b: usize) -> Option<Look> {
             p += if bytes.get(p + 1) == Some(&b'=') { 2 } else { 1 };
             Op::Assign
         }
-        Some(b'>') if !quoted => {
+        // Tenth round: Make's `?=`/`+=`, R's `<-`.
+        Some(b'?' | b'+') if bytes.get(p + 1) == Some(&b'=') => {
+            p += 2;
+            Op::Assign
+        }
+        Some(b'<') if !quoted && bytes.get(p + 1) == Some(&b'-') => {
+            p += 2;
+            Op::Assign
+        }
+        // An element's text: `<password>…` and (tenth round) `<entry key="password">…`.
+        Some(b'>') => {
             p += 1;
             Op::Xml
         }
@@ -778,6 +793,11 @@ fn secretish(name: &[u8]) -> bool {
     let has = |w: &[u8]| memchr::memmem::find(&lower, w).is_some();
     has(b"pass")
         || has(b"pwd")
+        // Tenth round: `admin_pw`, `walletSeed`, and "password" in other languages (the gate
+        // then reads the last word: `SECRET_LAST`).
+        || has(b"pw")
+        || has(b"seed")
+        || FOREIGN_PASSWORDS.iter().any(|w| has(w.as_bytes()))
         || has(b"secret")
         || has(b"token")
         || has(b"key")
@@ -1219,6 +1239,8 @@ enum Opens {
     Label,
     /// A Markdown table header cell (`| token |`): its column below.
     Table,
+    /// Tenth round: a CSV header cell (`id,api_token`): its column below.
+    Csv,
     /// A secret word ending a line of prose, the sentence going on below ("the SMTP
     /// password" / "is `…`"): a glue word, then the value.
     Wrapped,
@@ -1336,6 +1358,9 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             }
         }
         Some(b'|') => Opens::Table,
+        // Tenth round: a CSV header's cell (`id,api_token,…`, or its last: `…,api_token`).
+        Some(b',') => Opens::Csv,
+        _ if at_eol(bytes, p) && csv_last_cell(bytes, a) => Opens::Csv,
         // Round 8: a grid's last column (`… | api_key` ending its line).
         _ if at_eol(bytes, p) && last_cell(bytes, a) => Opens::Table,
         _ if at_eol(bytes, p) && p == ne => Opens::Wrapped,
@@ -1347,7 +1372,7 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
             None => return,
         },
     };
-    if opens != Opens::Table {
+    if opens != Opens::Table && opens != Opens::Csv {
         skip_spaces(bytes, &mut p);
         if bytes.get(p) == Some(&b'\r') {
             p += 1;
@@ -1371,6 +1396,10 @@ fn block(bytes: &[u8], r: usize, a: usize, b: usize, out: &mut Vec<Candidate>) {
     let indent = skip_indent(bytes, &mut q, ns);
     if opens == Opens::Table {
         table(bytes, r, ls, ns, ne, out);
+        return;
+    }
+    if opens == Opens::Csv {
+        csv(bytes, r, ls, ns, ne, out);
         return;
     }
     if opens == Opens::Wrapped {
@@ -1586,6 +1615,66 @@ fn table(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<
         while e > s && matches!(bytes[e - 1], b' ' | b'\t') {
             e -= 1;
         }
+        let (s, e) = strip_wrapping(bytes, s, e);
+        if e > s && bytes[s..e].iter().all(|&c| is_token_byte(c)) {
+            consider_gated(bytes, r, s, e, Some(name), gate, out);
+        }
+    }
+}
+
+/// Tenth round: a name at `a` that is a CSV header's last cell: a `,` right before it (after
+/// an optional quote).
+fn csv_last_cell(bytes: &[u8], a: usize) -> bool {
+    let mut p = a;
+    while p > 0 && (checks::is_name_byte(bytes[p - 1])) && a - p < 64 {
+        p -= 1;
+    }
+    if p > 0 && bytes[p - 1] == b'"' {
+        p -= 1;
+    }
+    p > 0 && bytes[p - 1] == b','
+}
+
+/// A CSV header line's cells: plain names (letters, digits, `_ .-`, spaces, optional quotes).
+fn csv_header(line: &[u8]) -> bool {
+    line.contains(&b',')
+        && line.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b',' | b'_' | b'.' | b'-' | b' ' | b'"' | b'\r'))
+}
+
+/// Tenth round: a CSV file whose header names a column like a secret (`id,user,api_token`): the
+/// cell of that column in each row below with as many commas as the header (at most
+/// `TABLE_ROWS`), gated as a table's column is.
+fn csv(bytes: &[u8], r: usize, ls: usize, ns: usize, ne: usize, out: &mut Vec<Candidate>) {
+    let n = bytes.len();
+    let (le, mut next) = line_end(bytes, ne, n.min(ne + 600));
+    let header = &bytes[ls..le];
+    if !csv_header(header) {
+        return;
+    }
+    let commas = header.iter().filter(|&&c| c == b',').count();
+    let column = bytes[ls..ns].iter().filter(|&&c| c == b',').count();
+    let name = &bytes[ns..ne];
+    // Only a column named like a secret by its last word (`api_key_id` is an id's column).
+    let w = checks::words(&String::from_utf8_lossy(name));
+    let last = w.last().map(String::as_str).unwrap_or("");
+    if !(SECRET_LAST.contains(&last) || SECRET_SUFFIXES.iter().any(|s| last.ends_with(s))) {
+        return;
+    }
+    let gate = Gate::Named;
+    for _ in 0..TABLE_ROWS {
+        if next >= n {
+            return;
+        }
+        let (re, after) = line_end(bytes, next, n.min(next + 2000));
+        let row = &bytes[next..re];
+        if row.iter().filter(|&&c| c == b',').count() != commas {
+            return;
+        }
+        let mut cells = memchr::memchr_iter(b',', row).map(|i| next + i);
+        let s = if column == 0 { next } else { cells.nth(column - 1).map_or(re, |c| c + 1) };
+        let e = memchr::memchr(b',', &bytes[s..re]).map_or(re, |i| s + i);
+        let e = if bytes.get(e.wrapping_sub(1)) == Some(&b'\r') { e - 1 } else { e };
+        next = after;
         let (s, e) = strip_wrapping(bytes, s, e);
         if e > s && bytes[s..e].iter().all(|&c| is_token_byte(c)) {
             consider_gated(bytes, r, s, e, Some(name), gate, out);
@@ -1973,8 +2062,35 @@ fn header(v: &str, name: &str) -> bool {
     v.len() >= 8 && !words_only && loose(v, Some(name)) && !public::is_public(v) && !checks::is_documented_example(v)
 }
 
-const PASSWORD_WORDS: &[&str] =
-    &["pass", "password", "passwd", "passphrase", "pwd", "requirepass", "masterauth", "sshpass", "pw"];
+/// Tenth round: "password" in the languages config keys are written in.
+pub(super) const FOREIGN_PASSWORDS: &[&str] =
+    &["passwort", "kennwort", "senha", "contrasena", "wachtwoord", "haslo", "heslo", "salasana", "losenord", "jelszo"];
+
+const PASSWORD_WORDS: &[&str] = &[
+    "pass",
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "requirepass",
+    "masterauth",
+    "sshpass",
+    "pw",
+    // Tenth round: "password" in the languages config keys are written in (`db_kennwort`,
+    // `senha`, `mot_de_passe`'s `passe`, `contrasena`, `wachtwoord`, `haslo`, `heslo`,
+    // `salasana`, `losenord`, `jelszo`).
+    "passwort",
+    "kennwort",
+    "passe",
+    "senha",
+    "contrasena",
+    "wachtwoord",
+    "haslo",
+    "heslo",
+    "salasana",
+    "losenord",
+    "jelszo",
+];
 const SECRET_LAST: &[&str] = &[
     "pw",
     "pass",
@@ -2000,6 +2116,20 @@ const SECRET_LAST: &[&str] = &[
     // Round 7: peppers and HMAC keys are secrets of the same kind (not salts: public).
     "pepper",
     "hmac",
+    // Tenth round: "password" in other languages (see `PASSWORD_WORDS`), a wallet's or a
+    // TOTP's seed.
+    "passwort",
+    "kennwort",
+    "passe",
+    "senha",
+    "contrasena",
+    "wachtwoord",
+    "haslo",
+    "heslo",
+    "salasana",
+    "losenord",
+    "jelszo",
+    "seed",
 ];
 const SECRET_SUFFIXES: &[&str] =
     &["password", "passwd", "secret", "apikey", "secretkey", "accesskey", "privatekey", "token"];

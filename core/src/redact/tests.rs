@@ -1389,6 +1389,10 @@ fn round10_catalogue_formats_are_caught() {
         (format!("figma {}{}\n", "figp_", "bUrzA42X4XpwT54RNlXDmRtczOZJB4A44JqFMGC3XFlZ"), "figma_token", "bUrzA42X4Xpw"),
         (format!("flw {}{}\n", "FLWSECK_TEST-", "4b7he947d486"), "flutterwave_key", "4b7he947d486"),
         (format!("sonar {}{}\n", "sqco_", "qqPdFlUMhJfzpYk5lE8aVzrbaSWuG5kTTGMG9LFaPexexH0EsabutiVRvWF"), "sonarqube_token", "qqPdFlUMhJfz"),
+        (format!("docker swarm join --token {}{}\n", "SWMTKN-1-", "a0ymxcadltv307cmjqqqqtk4hnkejrmj3g51m2yxyqleqjjsy9-1k9k1jtglsvfm82kdhubimq8q"), "docker_swarm_token", "a0ymxcadltv3"),
+        (format!("unlock key: {}{}\n", "SWMKEY-1-", "kgze4bFjyrwM3amyRCL+XGcJFIKLNZxHVUD1o9fhBQq"), "docker_swarm_token", "kgze4bFjyrwM"),
+        (format!("tableau pat {}{}\n", "JyXPIM63SDGGToWRtL7DlG==:", "CsPJIAS7QZKwJkBE4eXOR72hpF1qj67n"), "tableau_token", "CsPJIAS7QZKw"),
+        (format!("WAKATIME={}{}\n", "waka_", "b3d5db5d-31b6-a84c-b08a-ce4e1e7079c6"), "wakatime_key", "b3d5db5d-31b"),
         // The base64 of a JWT (a Kubernetes secret's `token` field pasted decoded once).
         (
             format!(
