@@ -99,10 +99,12 @@ fn redaction_heldout4_corpus_through_save_artifact() {
 /// since the seventh round (a development set, its two misses' causes fixed as classes:
 /// docs/privacy.md, "Seventh round"): 187 caught, 7 near-misses, 0 stored; since the eighth
 /// round: 3 near-misses (an `{SSHA}` hash, a SOPS ciphertext, a Pusher key and a Vault accessor
-/// are not credentials: docs/privacy.md, "Eighth round").
+/// are not credentials: docs/privacy.md, "Eighth round"); since the tenth round: 2 near-misses
+/// (`jwt.token-validity-seconds=900`: a hyphenated compound is not a secret word and its value,
+/// docs/privacy.md, "Tenth round").
 #[test]
 fn redaction_heldout5_corpus_through_save_artifact() {
-    run_corpus("heldout5", Bars { min_caught: 187, max_false_positives: 3, max_leaked: 0 });
+    run_corpus("heldout5", Bars { min_caught: 187, max_false_positives: 2, max_leaked: 0 });
 }
 
 /// Capture every file of the corpus `corpus_name` into a fresh store, score the archived copies and

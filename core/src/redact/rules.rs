@@ -258,8 +258,29 @@ pub const SECRET_WORDS: &[&str] = &["pass", "pwd", "secret", "token", "key", "cr
 /// "password" in other languages), for the structural rules (a block's label, a sequence's
 /// name, a typed declaration) whose name is read by the gate's words.
 pub const SECRET_WORDS_WIDE: &[&str] = &[
-    "pass", "pwd", "secret", "token", "key", "cred", "auth", "_pat", "-pat", "_pw", "-pw", ".pw", "Pw", "seed", "kennwort",
-    "senha", "contrasena", "wachtwoord", "haslo", "heslo", "salasana", "losenord", "jelszo",
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "cred",
+    "auth",
+    "_pat",
+    "-pat",
+    "_pw",
+    "-pw",
+    ".pw",
+    "Pw",
+    "seed",
+    "kennwort",
+    "senha",
+    "contrasena",
+    "wachtwoord",
+    "haslo",
+    "heslo",
+    "salasana",
+    "losenord",
+    "jelszo",
 ];
 
 /// Vendors and products whose tokens are named in prose (`Matcher::Vendor`), as they are
@@ -457,11 +478,7 @@ pub const RULES: &[Rule] = &[
     tok("openrouter_key", &["sk-or-"], r"sk-or-v[0-9]-[0-9a-f]{64}"),
     // Tenth round: Langfuse secret keys (`sk-lf-<uuid>`; its `pk-lf-` key is public), before
     // `openai_key`'s `sk-` so they keep their kind.
-    tok(
-        "langfuse_key",
-        &["sk-lf-"],
-        r"sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-    ),
+    tok("langfuse_key", &["sk-lf-"], r"sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
     open_right(mixed(tok("openai_key", &["sk-"], r"sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}"))),
     tok("huggingface_token", &["hf_"], r"hf_[A-Za-z0-9]{34,}"),
     tok("groq_key", &["gsk_"], r"gsk_[A-Za-z0-9]{48,}"),
@@ -827,10 +844,7 @@ pub const RULES: &[Rule] = &[
         r#"BUNDLE_(?:GEMS|ENTERPRISE)__CONTRIBSYS__COM(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?(?P<s>[a-f0-9]{8}:[a-f0-9]{8})"#,
     ),
     // Yandex Cloud IAM tokens: `t1.<header>.<86>`.
-    bounded(with_fwd(
-        tok("yandex_key", &["t1."], r"t1\.[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{86}={0,2}"),
-        600,
-    )),
+    bounded(with_fwd(tok("yandex_key", &["t1."], r"t1\.[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{86}={0,2}"), 600)),
     tok("apify_token", &["apify_api_"], r"apify_api_[A-Za-z0-9\-]{36}"),
     // Bitbucket Data Center HTTP access tokens.
     tok("bitbucket_dc_token", &["BBDC-"], r"BBDC-[A-Za-z0-9+/@_\-]{40,50}"),
@@ -861,7 +875,18 @@ pub const RULES: &[Rule] = &[
     tok("ramp_secret", &["ramp_sec_"], r"ramp_sec_[A-Za-z0-9]{48}"),
     tok(
         "recharge_token",
-        &["sk_1x", "sk_2x", "sk_3x", "sk_5x", "sk_10x", "sk_test_1x", "sk_test_2x", "sk_test_3x", "sk_test_5x", "sk_test_10x"],
+        &[
+            "sk_1x",
+            "sk_2x",
+            "sk_3x",
+            "sk_5x",
+            "sk_10x",
+            "sk_test_1x",
+            "sk_test_2x",
+            "sk_test_3x",
+            "sk_test_5x",
+            "sk_test_10x",
+        ],
         r"sk_(?:test_)?(?:1|2|3|5|10)x[123]_[0-9a-fA-F]{64}",
     ),
     tok(
@@ -918,21 +943,21 @@ pub const RULES: &[Rule] = &[
     tok("onesignal_key", &["os_v2_app_", "os_v2_org_"], r"os_v2_(?:app|org)_[a-z2-7]{40,}"),
     // Midtrans server keys (`Mid-server-…`, `SB-Mid-server-…` in the sandbox; `Mid-client-` is public).
     mixed(tok("midtrans_key", &["Mid-server-"], r"Mid-server-[A-Za-z0-9_\-]{20,}")),
-    tok(
-        "mercury_token",
-        &["secret-token:mercury_"],
-        r"secret-token:mercury_(?:production|sandbox)_[A-Za-z0-9_]{20,}",
-    ),
-    mixed(tok("persona_key", &["persona_production_", "persona_sandbox_"], r"persona_(?:production|sandbox)_[A-Za-z0-9_\-]{20,}")),
+    tok("mercury_token", &["secret-token:mercury_"], r"secret-token:mercury_(?:production|sandbox)_[A-Za-z0-9_]{20,}"),
+    mixed(tok(
+        "persona_key",
+        &["persona_production_", "persona_sandbox_"],
+        r"persona_(?:production|sandbox)_[A-Za-z0-9_\-]{20,}",
+    )),
     mixed(tok("samsara_token", &["samsara_api_"], r"samsara_api_[A-Za-z0-9]{20,}")),
-    bounded(mixed(tok("trigger_dev_key", &["tr_dev_", "tr_prod_", "tr_stg_", "tr_preview_"], r"tr_(?:dev|prod|stg|preview)_[A-Za-z0-9]{20,}"))),
+    bounded(mixed(tok(
+        "trigger_dev_key",
+        &["tr_dev_", "tr_prod_", "tr_stg_", "tr_preview_"],
+        r"tr_(?:dev|prod|stg|preview)_[A-Za-z0-9]{20,}",
+    ))),
     mixed(tok("devcycle_key", &["dvc_server_"], r"dvc_server_[A-Za-z0-9_\-]{20,}")),
     // Axiom API and personal tokens: `xaat-`/`xapt-` + UUID.
-    tok(
-        "axiom_token",
-        &["xaat-", "xapt-"],
-        r"xa[ap]t-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-    ),
+    tok("axiom_token", &["xaat-", "xapt-"], r"xa[ap]t-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
     // DataStax Astra DB application tokens: `AstraCS:<24 letters>:<64 hex>`.
     tok("datastax_token", &["AstraCS:"], r"AstraCS:[A-Za-z]{24}:[a-f0-9]{64}"),
     // Docker Swarm join tokens (`SWMTKN-1-<50>-<25>`: a node joins the cluster with it) and
@@ -945,11 +970,11 @@ pub const RULES: &[Rule] = &[
     // Tableau personal access token secrets: `<22 base64>==:<32>`.
     with_back(mixed(tok("tableau_token", &["==:"], r"[A-Za-z0-9+/]{22}==:[A-Za-z0-9]{32}")), 24),
     // WakaTime API keys: `waka_<uuid>`.
-    tok(
-        "wakatime_key",
-        &["waka_"],
-        r"waka_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-    ),
+    tok("wakatime_key", &["waka_"], r"waka_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+    // Stytch project secrets (`secret-live-…`, `secret-test-…`; the `project-live-<uuid>` id
+    // is an id). The generic gate takes a value that starts with its name's word for a
+    // placeholder (`secret-…`), so the format needs its own rule.
+    mixed(tok("stytch_secret", &["secret-live-", "secret-test-"], r"secret-(?:live|test)-[A-Za-z0-9_\-]{24,}={0,2}")),
     // Zuplo API keys (`zpka_<32 hex>_<8 hex>`).
     tok("zuplo_key", &["zpka_"], r"zpka_[a-f0-9]{32}_[a-f0-9]{8}"),
     // A JWT is matched whole or not at all: an access token from Azure or Google is 1–3 KB, far
@@ -2021,8 +2046,18 @@ pub const RULES: &[Rule] = &[
         kind: "assignment",
         anchors: &[],
         keywords: &[
-            "passwort", "kennwort", "passe", "senha", "contrasena", "wachtwoord", "haslo", "heslo", "salasana",
-            "losenord", "jelszo", "seed",
+            "passwort",
+            "kennwort",
+            "passe",
+            "senha",
+            "contrasena",
+            "wachtwoord",
+            "haslo",
+            "heslo",
+            "salasana",
+            "losenord",
+            "jelszo",
+            "seed",
         ],
         matcher: Matcher::Regex(concat!(
             r#"(?P<n>[A-Za-z0-9_.\-]*(?i:passwort|kennwort|passe|senha|contrasena|wachtwoord|haslo|heslo|salasana|losenord|jelszo|seed))"#,

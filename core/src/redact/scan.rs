@@ -1638,7 +1638,9 @@ fn csv_last_cell(bytes: &[u8], a: usize) -> bool {
 /// A CSV header line's cells: plain names (letters, digits, `_ .-`, spaces, optional quotes).
 fn csv_header(line: &[u8]) -> bool {
     line.contains(&b',')
-        && line.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b',' | b'_' | b'.' | b'-' | b' ' | b'"' | b'\r'))
+        && line
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b',' | b'_' | b'.' | b'-' | b' ' | b'"' | b'\r'))
 }
 
 /// Tenth round: a CSV file whose header names a column like a secret (`id,user,api_token`): the

@@ -1329,70 +1329,270 @@ fn session13_near_misses_stay() {
 #[test]
 fn round10_catalogue_formats_are_caught() {
     let cases: Vec<(String, &str, &str)> = vec![
-        (format!("ADOBE_CLIENT_SECRET={}{}\n", "p8e-", "QM20pIfABAkjB3U4ng1UGPGwrKSjzEMX"), "adobe_client_secret", "QM20pIfABAkj"),
-        (format!("authress: {}{}\n", "sc_", "jjG6lY15UbmB.gSWb9.acc_be8ddsmoeostp7nviuf4.8WfVwjC4JdnfXoQAFgm_4TeMnaxlc5EceEBGZOBIH-Bb"), "authress_key", "jjG6lY15UbmB"),
-        (format!("clickhouse secret {}{}\n", "4b1d", "iCdOFOmBVkbpOEK5Zi1MjpL0Jof89p5SSHSAu5"), "clickhouse_key", "iCdOFOmBVkbp"),
-        (format!("nebula: {}{}\n", "dnkey-", "6LtJRPCyXiI4zUUFEav2RyMTEe-RI20rguc5xYQyff8DVAwgjtDGPsD5EzQRVlH5r9fFoQiCWJfZCTL"), "defined_networking_token", "6LtJRPCyXiI4"),
-        (format!("FT_SECRET={}{}\n", "s-s4t2ud-", "fbdc352a2fad679e96f4076ddac2468841c04f746968e369417598c69886ea9b"), "intra42_secret", "fbdc352a2fad"),
-        (format!("license {}{}\n", "YJ73Ra_", "v7W8F15s2p1fYbU6CvwhsD4r6dMhW_mmk"), "maxmind_license_key", "v7W8F15s2p1f"),
-        (format!("oc login --token={}{}\n", "sha256~", "kyphPgee5Y3zinh0SdiHNheMGhTe9jaF0-uU-kTAhcb"), "openshift_token", "kyphPgee5Y3z"),
+        (
+            format!("ADOBE_CLIENT_SECRET={}{}\n", "p8e-", "QM20pIfABAkjB3U4ng1UGPGwrKSjzEMX"),
+            "adobe_client_secret",
+            "QM20pIfABAkj",
+        ),
+        (
+            format!(
+                "authress: {}{}\n",
+                "sc_", "jjG6lY15UbmB.gSWb9.acc_be8ddsmoeostp7nviuf4.8WfVwjC4JdnfXoQAFgm_4TeMnaxlc5EceEBGZOBIH-Bb"
+            ),
+            "authress_key",
+            "jjG6lY15UbmB",
+        ),
+        (
+            format!("clickhouse secret {}{}\n", "4b1d", "iCdOFOmBVkbpOEK5Zi1MjpL0Jof89p5SSHSAu5"),
+            "clickhouse_key",
+            "iCdOFOmBVkbp",
+        ),
+        (
+            format!(
+                "nebula: {}{}\n",
+                "dnkey-", "6LtJRPCyXiI4zUUFEav2RyMTEe-RI20rguc5xYQyff8DVAwgjtDGPsD5EzQRVlH5r9fFoQiCWJfZCTL"
+            ),
+            "defined_networking_token",
+            "6LtJRPCyXiI4",
+        ),
+        (
+            format!(
+                "FT_SECRET={}{}\n",
+                "s-s4t2ud-", "fbdc352a2fad679e96f4076ddac2468841c04f746968e369417598c69886ea9b"
+            ),
+            "intra42_secret",
+            "fbdc352a2fad",
+        ),
+        (
+            format!("license {}{}\n", "YJ73Ra_", "v7W8F15s2p1fYbU6CvwhsD4r6dMhW_mmk"),
+            "maxmind_license_key",
+            "v7W8F15s2p1f",
+        ),
+        (
+            format!("oc login --token={}{}\n", "sha256~", "kyphPgee5Y3zinh0SdiHNheMGhTe9jaF0-uU-kTAhcb"),
+            "openshift_token",
+            "kyphPgee5Y3z",
+        ),
         (format!("SETTLEMINT={}{}\n", "sm_pat_", "LEgz187pn8ZqHHwH"), "settlemint_token", "LEgz187pn8Zq"),
-        (format!("{}{}'\n", "BUNDLE_GEMS__CONTRIBSYS__COM: '", "5350ab76:b5ba7379"), "sidekiq_credentials", "5350ab76:b5b"),
-        (format!("iam {}{}\n", "t1.", "qz-Im2q22C7MFtkeA0CuHPAayS_IXWo2DIyupVdK.K-03yIePkKDdOCEPp26d33w4dwCwNr_fQ110PTHquc0Tqe9e1yPMs7Pw9QGAjruYDGZp-RV-3YKfY2y8iV42ap"), "yandex_key", "qz-Im2q22C7M"),
+        (
+            format!("{}{}'\n", "BUNDLE_GEMS__CONTRIBSYS__COM: '", "5350ab76:b5ba7379"),
+            "sidekiq_credentials",
+            "5350ab76:b5b",
+        ),
+        (
+            format!(
+                "iam {}{}\n",
+                "t1.",
+                "qz-Im2q22C7MFtkeA0CuHPAayS_IXWo2DIyupVdK.K-03yIePkKDdOCEPp26d33w4dwCwNr_fQ110PTHquc0Tqe9e1yPMs7Pw9QGAjruYDGZp-RV-3YKfY2y8iV42ap"
+            ),
+            "yandex_key",
+            "qz-Im2q22C7M",
+        ),
         (format!("APIFY={}{}\n", "apify_api_", "wP4j8VlXhPFVhzRBNtmRciAFGlgsmW9kwdih"), "apify_token", "wP4j8VlXhPFV"),
-        (format!("bb: {}{}\n", "BBDC-", "QoYeK8cznFUxiEbNsPteqhOZHWyhaWyxwBeiG7DV9SDO"), "bitbucket_dc_token", "QoYeK8cznFUx"),
+        (
+            format!("bb: {}{}\n", "BBDC-", "QoYeK8cznFUxiEbNsPteqhOZHWyhaWyxwBeiG7DV9SDO"),
+            "bitbucket_dc_token",
+            "QoYeK8cznFUx",
+        ),
         (format!("appsync key {}{}\n", "da2-", "xe7nmierno3wc7pbwbl0qpxwny"), "aws_appsync_key", "xe7nmierno3w"),
-        (format!("rt={}{}\n", "0.A", "dk2FQwTT0qosBKR4S3XBF2sN_X4Zkg2uqNsTB7CrBpd42hqI_tujOWRnzTDC.AgeiPrrpsQt0nZJwyU501Ic_sHJxXwZzAioH0f8hwhFCkAO6PoCnwgc-PaNZQ8FxPh7Pjvp3tVfik2qVoyIHHG5MQIRLYJg9t7BJ6k8_V98EFHg_cBk8JmVzfhOGbAci0AZFIGn4R3M1gX_vETPfCvdlJ5kttYqbK50bQt-LdFP8I9AVdBl_aWVYYv6Bnht3B9phunQzmF_zXY2Qg--FJ2-Fv3E9M0gADTj_ixhuZ1SAtkePQhhena5W2hS-itNJWziLm9NHZDND55yJXEZGtvCvpesOZlxkhyK9ItXNDkyLw3"), "azure_refresh_token", "dk2FQwTT0qos"),
+        (
+            format!(
+                "rt={}{}\n",
+                "0.A",
+                "dk2FQwTT0qosBKR4S3XBF2sN_X4Zkg2uqNsTB7CrBpd42hqI_tujOWRnzTDC.AgeiPrrpsQt0nZJwyU501Ic_sHJxXwZzAioH0f8hwhFCkAO6PoCnwgc-PaNZQ8FxPh7Pjvp3tVfik2qVoyIHHG5MQIRLYJg9t7BJ6k8_V98EFHg_cBk8JmVzfhOGbAci0AZFIGn4R3M1gX_vETPfCvdlJ5kttYqbK50bQt-LdFP8I9AVdBl_aWVYYv6Bnht3B9phunQzmF_zXY2Qg--FJ2-Fv3E9M0gADTj_ixhuZ1SAtkePQhhena5W2hS-itNJWziLm9NHZDND55yJXEZGtvCvpesOZlxkhyK9ItXNDkyLw3"
+            ),
+            "azure_refresh_token",
+            "dk2FQwTT0qos",
+        ),
         (format!("bannerbear {}{}\n", "bb_pr_", "5bbe5e88e0f14ffb81f32b70b73b74"), "bannerbear_key", "5bbe5e88e0f1"),
         (format!("endor {}{}\n", "endr+", "I7R4eW2FR7wTe03N"), "endorlabs_key", "I7R4eW2FR7wT"),
         (format!("finage {}{}\n", "API_KEY", "RG5RBJLVJRR2KHKY0N0452FDJDC723CB"), "finage_key", "RG5RBJLVJRR2"),
         (format!("fleet {}{}\n", "flb_live_", "tQnaYHREbilgcnKMdl3T"), "fleetbase_key", "tQnaYHREbilg"),
-        (format!("flexport {}{}\n", "shltm_", "f5PQxp6c64nQDn4it6J5aUAdz848LpGZMD7sVJ2N"), "flexport_key", "f5PQxp6c64nQ"),
-        (format!("fs {}{}\n", "na1.", "76iJ3LT78JzkrooxyIRolxw6gcuFsz+3vDlOM3BBDhztzTttQRd+JUsiHB6nr4fnkRj2aO+oYe0X02J5hztjT2Y6C7iKU3VHEfFR"), "fullstory_key", "76iJ3LT78Jzk"),
+        (
+            format!("flexport {}{}\n", "shltm_", "f5PQxp6c64nQDn4it6J5aUAdz848LpGZMD7sVJ2N"),
+            "flexport_key",
+            "f5PQxp6c64nQ",
+        ),
+        (
+            format!(
+                "fs {}{}\n",
+                "na1.",
+                "76iJ3LT78JzkrooxyIRolxw6gcuFsz+3vDlOM3BBDhztzTttQRd+JUsiHB6nr4fnkRj2aO+oYe0X02J5hztjT2Y6C7iKU3VHEfFR"
+            ),
+            "fullstory_key",
+            "76iJ3LT78Jzk",
+        ),
         (format!("LANGFUSE={}{}\n", "sk-lf-", "f846fa0b-5f2a-88ae-9252-96531fc5b961"), "langfuse_key", "f846fa0b-5f2"),
         (format!("nr {}{}\n", "NRIQ-", "DNpybcOvz6KPv411C35j6OuytaSqehOD"), "newrelic_key", "DNpybcOvz6KP"),
         (format!("nightfall {}{}\n", "NF-", "fJ9hL7MBPpycmVnEwjX9ujXzyN9ey1zQ"), "nightfall_key", "fJ9hL7MBPpyc"),
-        (format!("NGC={}{}\n", "nvapi-", "NTFiFYRkVmCrv_kAaxeUMz0dulcLYrRRunELDiYZkB47f3RocyLKMH40MgZifD51"), "nvidia_key", "NTFiFYRkVmCr"),
+        (
+            format!("NGC={}{}\n", "nvapi-", "NTFiFYRkVmCrv_kAaxeUMz0dulcLYrRRunELDiYZkB47f3RocyLKMH40MgZifD51"),
+            "nvidia_key",
+            "NTFiFYRkVmCr",
+        ),
         (format!("pagarme {}{}\n", "ak_live_", "h7RtwDNBtJnynfJdZ5MYJGwrB3tYpO"), "pagarme_key", "h7RtwDNBtJny"),
         (format!("pga {}{}\n", "pgar_", "R6odYPmsWvUqrEQauqmNDZVzeLc"), "pganalyze_key", "R6odYPmsWvUq"),
-        (format!("pubnub {}{}\n", "sec-c-", "HEWnF25WsuOmXc5HL4w7GJBN0z4W4lr68bOXYicHc99yieZx"), "pubnub_secret_key", "HEWnF25WsuOm"),
-        (format!("ramp {}{}\n", "ramp_sec_", "tkNJW1hpjgBvT97X2RBWyLgxbZlyoJPnbShSixAoshZns0Ig"), "ramp_secret", "tkNJW1hpjgBv"),
-        (format!("recharge {}{}\n", "sk_2x2_", "0ece219bc9740de734d475ee06aed611daca53b849203b6f81c4ca452e35eae6"), "recharge_token", "0ece219bc974"),
+        (
+            format!("pubnub {}{}\n", "sec-c-", "HEWnF25WsuOmXc5HL4w7GJBN0z4W4lr68bOXYicHc99yieZx"),
+            "pubnub_secret_key",
+            "HEWnF25WsuOm",
+        ),
+        (
+            format!("ramp {}{}\n", "ramp_sec_", "tkNJW1hpjgBvT97X2RBWyLgxbZlyoJPnbShSixAoshZns0Ig"),
+            "ramp_secret",
+            "tkNJW1hpjgBv",
+        ),
+        (
+            format!("recharge {}{}\n", "sk_2x2_", "0ece219bc9740de734d475ee06aed611daca53b849203b6f81c4ca452e35eae6"),
+            "recharge_token",
+            "0ece219bc974",
+        ),
         (format!("rh {}{}\n", "rh-api-", "98987b5b-e922-6920-f376-ba15534774d1"), "robinhood_key", "98987b5b-e92"),
-        (format!("rootly {}{}\n", "rootly_", "f21e5328ad7ad9a771ed3fd11dc5f8736bdec0307d85775ea73552edd5e82b8b"), "rootly_key", "f21e5328ad7a"),
-        (format!("salad {}{}\n", "salad_cloud_", "i6pPL_A19O4B7AkL9LLURNuCLK5WyVRyQVy89PUaWZaW7n"), "saladcloud_key", "i6pPL_A19O4B"),
-        (format!("cody {}{}\n", "slk_", "639de49b984732fa09ae41ed69709f81d14765f6bbd3341ae4b51dd1bb50310d"), "sourcegraph_token", "639de49b9847"),
+        (
+            format!("rootly {}{}\n", "rootly_", "f21e5328ad7ad9a771ed3fd11dc5f8736bdec0307d85775ea73552edd5e82b8b"),
+            "rootly_key",
+            "f21e5328ad7a",
+        ),
+        (
+            format!("salad {}{}\n", "salad_cloud_", "i6pPL_A19O4B7AkL9LLURNuCLK5WyVRyQVy89PUaWZaW7n"),
+            "saladcloud_key",
+            "i6pPL_A19O4B",
+        ),
+        (
+            format!("cody {}{}\n", "slk_", "639de49b984732fa09ae41ed69709f81d14765f6bbd3341ae4b51dd1bb50310d"),
+            "sourcegraph_token",
+            "639de49b9847",
+        ),
         (format!("spectral {}{}\n", "spu-", "wd23lpmhm9xwkfzi8kq22d3a8qcug1id"), "spectralops_token", "wd23lpmhm9xw"),
         (format!("ubidots {}{}\n", "BBFF-", "owVsPW4gp2OQ64k0SEO84CifVfQ8fd"), "ubidots_token", "owVsPW4gp2OQ"),
         (format!("vf {}{}\n", "VF.DM.", "871bb8657767712d9a8b30ad.XNkagEh5Y1ybcCZF"), "voiceflow_key", "871bb8657767"),
-        (format!("zoho {}{}\n", "1000.", "66012df68d5a6fee634507e2c1054038.fe3f57a10313d2ba584e89e78af7aa00"), "zoho_token", "66012df68d5a"),
+        (
+            format!("zoho {}{}\n", "1000.", "66012df68d5a6fee634507e2c1054038.fe3f57a10313d2ba584e89e78af7aa00"),
+            "zoho_token",
+            "66012df68d5a",
+        ),
         (format!("klaviyo {}{}\n", "pk_", "3857cf6b27827d8f9f5f2e649113676d5f"), "klaviyo_key", "3857cf6b2782"),
-        (format!("sf {}{}\n", "5AEP861", "nh7dP2CI1XoNf6lhu4OryU4h0Gjum_yYZB5YCCw5daHYpyVuyqhhJ__wlDKM9JWDiDQlQrRtRtzCiWZdUi6MFrNjNd"), "salesforce_token", "nh7dP2CI1XoN"),
-        (format!("eventgrid {}{}\n", "D1chNtLyeRbtBDZWBvDt1Xh+pUXPdEPNA", "AZEGy9aT9A="), "azure_identifiable_key", "AZEGy9aT9A="),
-        (format!("search {}{}\n", "nZySjrYRMcUPxIpnVwvkY6OUZAeBGk4ee0LW7R7t9P", "AzSeBKz6lT"), "azure_identifiable_key", "AzSeBKz6lT"),
-        (format!("cosmos {}{}\n", "5C08Q+A8KAOUmoUJKwCg0eGWpifVC8ECKHhFFgcXnsXN00eoQlVzQqm4IJ/+8q5hde+nQ+c2B8Ph", "ACDbig2HYQ=="), "azure_identifiable_key", "ACDbig2HYQ=="),
-        (format!("func {}{}\n", "hLqAnZGqrzl8Bpi7xzzF-ssgsfKXR2p9b89bsaWZx_I9", "AzFu5iEMhg=="), "azure_identifiable_key", "AzFu5iEMhg=="),
-        (format!("acr {}{}\n", "PhVPLae7X1qDN2WSwoLRdfoQR4e8MlrUOzIiGIckex", "+ACRC3U6Nl"), "azure_identifiable_key", "+ACRC3U6Nl"),
+        (
+            format!(
+                "sf {}{}\n",
+                "5AEP861", "nh7dP2CI1XoNf6lhu4OryU4h0Gjum_yYZB5YCCw5daHYpyVuyqhhJ__wlDKM9JWDiDQlQrRtRtzCiWZdUi6MFrNjNd"
+            ),
+            "salesforce_token",
+            "nh7dP2CI1XoN",
+        ),
+        (
+            format!("eventgrid {}{}\n", "D1chNtLyeRbtBDZWBvDt1Xh+pUXPdEPNA", "AZEGy9aT9A="),
+            "azure_identifiable_key",
+            "AZEGy9aT9A=",
+        ),
+        (
+            format!("search {}{}\n", "nZySjrYRMcUPxIpnVwvkY6OUZAeBGk4ee0LW7R7t9P", "AzSeBKz6lT"),
+            "azure_identifiable_key",
+            "AzSeBKz6lT",
+        ),
+        (
+            format!(
+                "cosmos {}{}\n",
+                "5C08Q+A8KAOUmoUJKwCg0eGWpifVC8ECKHhFFgcXnsXN00eoQlVzQqm4IJ/+8q5hde+nQ+c2B8Ph", "ACDbig2HYQ=="
+            ),
+            "azure_identifiable_key",
+            "ACDbig2HYQ==",
+        ),
+        (
+            format!("func {}{}\n", "hLqAnZGqrzl8Bpi7xzzF-ssgsfKXR2p9b89bsaWZx_I9", "AzFu5iEMhg=="),
+            "azure_identifiable_key",
+            "AzFu5iEMhg==",
+        ),
+        (
+            format!("acr {}{}\n", "PhVPLae7X1qDN2WSwoLRdfoQR4e8MlrUOzIiGIckex", "+ACRC3U6Nl"),
+            "azure_identifiable_key",
+            "+ACRC3U6Nl",
+        ),
         (format!("pg: {}{}\n", "AVNS_", "tKSVsJ8bokr9SzHk1na"), "aiven_password", "tKSVsJ8bokr9"),
-        (format!("lwa {}{}\n", "amzn1.oa2-cs.v1.", "2fc90b31a46c794bc6ef17ca12f63d5cd8eb048e72deab389086dec8cbade815"), "amazon_oauth_secret", "2fc90b31a46c"),
-        (format!("onesignal {}{}\n", "os_v2_app_", "rayf7mno6323w66agn5qhr5kwft5u667guscaamvhvdaktq6lksjwvyv"), "onesignal_key", "rayf7mno6323"),
+        (
+            format!(
+                "lwa {}{}\n",
+                "amzn1.oa2-cs.v1.", "2fc90b31a46c794bc6ef17ca12f63d5cd8eb048e72deab389086dec8cbade815"
+            ),
+            "amazon_oauth_secret",
+            "2fc90b31a46c",
+        ),
+        (
+            format!("onesignal {}{}\n", "os_v2_app_", "rayf7mno6323w66agn5qhr5kwft5u667guscaamvhvdaktq6lksjwvyv"),
+            "onesignal_key",
+            "rayf7mno6323",
+        ),
         (format!("midtrans {}{}\n", "SB-Mid-server-", "qUslRNFgbqzU2tVx2FMllNKF"), "midtrans_key", "qUslRNFgbqzU"),
-        (format!("mercury {}{}\n", "secret-token:mercury_production_", "0up_rZcatRxP9l6g9D2zSJHJrVnzqDlLn3for2kf2kDE_yrucrem"), "mercury_token", "0up_rZcatRxP"),
-        (format!("persona {}{}\n", "persona_production_", "42a4e6c4-5c33-f0d6-0410-921dcfef8845"), "persona_key", "42a4e6c4-5c3"),
+        (
+            format!(
+                "mercury {}{}\n",
+                "secret-token:mercury_production_", "0up_rZcatRxP9l6g9D2zSJHJrVnzqDlLn3for2kf2kDE_yrucrem"
+            ),
+            "mercury_token",
+            "0up_rZcatRxP",
+        ),
+        (
+            format!("persona {}{}\n", "persona_production_", "42a4e6c4-5c33-f0d6-0410-921dcfef8845"),
+            "persona_key",
+            "42a4e6c4-5c3",
+        ),
         (format!("samsara {}{}\n", "samsara_api_", "3ghuuukXnHLVDPDpc80zrpYR5emXbj"), "samsara_token", "3ghuuukXnHLV"),
         (format!("trigger {}{}\n", "tr_dev_", "vJA4QDl8Zkk6pg3m6WuS"), "trigger_dev_key", "vJA4QDl8Zkk6"),
-        (format!("dvc {}{}\n", "dvc_server_", "747c1f1d-c04a-210a-1200-b603e3d642b1_hash"), "devcycle_key", "747c1f1d-c04"),
+        (
+            format!("dvc {}{}\n", "dvc_server_", "747c1f1d-c04a-210a-1200-b603e3d642b1_hash"),
+            "devcycle_key",
+            "747c1f1d-c04",
+        ),
         (format!("axiom {}{}\n", "xaat-", "9ff5a402-82d6-a7ff-b147-3af97a8894a5"), "axiom_token", "9ff5a402-82d"),
-        (format!("astra {}{}\n", "AstraCS:", "DEdjOgnSNWxtHVrnheaKNPGb:19d160baa62b86d5b8dd45ca9c3cebf73b46e3ec7c2f7f3aea57e511a34965ff"), "datastax_token", "DEdjOgnSNWxt"),
+        (
+            format!(
+                "astra {}{}\n",
+                "AstraCS:", "DEdjOgnSNWxtHVrnheaKNPGb:19d160baa62b86d5b8dd45ca9c3cebf73b46e3ec7c2f7f3aea57e511a34965ff"
+            ),
+            "datastax_token",
+            "DEdjOgnSNWxt",
+        ),
         (format!("zuplo {}{}\n", "zpka_", "70c71195b385bacf6f1cf40db5c74fc6_ba07a0c8"), "zuplo_key", "70c71195b385"),
-        (format!("harness {}{}\n", "sat.", "4HiPFmHgExUfvvi1YBXHag.f9be7aa46e1375ce00f3c4aa.22bV9Vvx2sw2dSV6Eo2h"), "harness_token", "4HiPFmHgExUf"),
-        (format!("figma {}{}\n", "figp_", "bUrzA42X4XpwT54RNlXDmRtczOZJB4A44JqFMGC3XFlZ"), "figma_token", "bUrzA42X4Xpw"),
+        (
+            format!("harness {}{}\n", "sat.", "4HiPFmHgExUfvvi1YBXHag.f9be7aa46e1375ce00f3c4aa.22bV9Vvx2sw2dSV6Eo2h"),
+            "harness_token",
+            "4HiPFmHgExUf",
+        ),
+        (
+            format!("figma {}{}\n", "figp_", "bUrzA42X4XpwT54RNlXDmRtczOZJB4A44JqFMGC3XFlZ"),
+            "figma_token",
+            "bUrzA42X4Xpw",
+        ),
         (format!("flw {}{}\n", "FLWSECK_TEST-", "4b7he947d486"), "flutterwave_key", "4b7he947d486"),
-        (format!("sonar {}{}\n", "sqco_", "qqPdFlUMhJfzpYk5lE8aVzrbaSWuG5kTTGMG9LFaPexexH0EsabutiVRvWF"), "sonarqube_token", "qqPdFlUMhJfz"),
-        (format!("docker swarm join --token {}{}\n", "SWMTKN-1-", "a0ymxcadltv307cmjqqqqtk4hnkejrmj3g51m2yxyqleqjjsy9-1k9k1jtglsvfm82kdhubimq8q"), "docker_swarm_token", "a0ymxcadltv3"),
-        (format!("unlock key: {}{}\n", "SWMKEY-1-", "kgze4bFjyrwM3amyRCL+XGcJFIKLNZxHVUD1o9fhBQq"), "docker_swarm_token", "kgze4bFjyrwM"),
-        (format!("tableau pat {}{}\n", "JyXPIM63SDGGToWRtL7DlG==:", "CsPJIAS7QZKwJkBE4eXOR72hpF1qj67n"), "tableau_token", "CsPJIAS7QZKw"),
+        (
+            format!("sonar {}{}\n", "sqco_", "qqPdFlUMhJfzpYk5lE8aVzrbaSWuG5kTTGMG9LFaPexexH0EsabutiVRvWF"),
+            "sonarqube_token",
+            "qqPdFlUMhJfz",
+        ),
+        (
+            format!(
+                "docker swarm join --token {}{}\n",
+                "SWMTKN-1-", "a0ymxcadltv307cmjqqqqtk4hnkejrmj3g51m2yxyqleqjjsy9-1k9k1jtglsvfm82kdhubimq8q"
+            ),
+            "docker_swarm_token",
+            "a0ymxcadltv3",
+        ),
+        (
+            format!("unlock key: {}{}\n", "SWMKEY-1-", "kgze4bFjyrwM3amyRCL+XGcJFIKLNZxHVUD1o9fhBQq"),
+            "docker_swarm_token",
+            "kgze4bFjyrwM",
+        ),
+        (
+            format!("tableau pat {}{}\n", "JyXPIM63SDGGToWRtL7DlG==:", "CsPJIAS7QZKwJkBE4eXOR72hpF1qj67n"),
+            "tableau_token",
+            "CsPJIAS7QZKw",
+        ),
         (format!("WAKATIME={}{}\n", "waka_", "b3d5db5d-31b6-a84c-b08a-ce4e1e7079c6"), "wakatime_key", "b3d5db5d-31b"),
+        (
+            format!("STYTCH_SECRET={}{}\n", "secret-test-", "Rk8_w2TqLx0vNc5ZbYh3Mj7Pd1Gs9Fa4Ue6"),
+            "stytch_secret",
+            "Rk8_w2TqLx0v",
+        ),
         // The base64 of a JWT (a Kubernetes secret's `token` field pasted decoded once).
         (
             format!(
