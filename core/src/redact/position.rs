@@ -6,6 +6,8 @@
 //!   (`requirepass <pw>` in a server config, a `vault kv get` table's `password  <value>`);
 //! - a **JAAS option** `user_<name>="<pw>"`, which is a password only inside a login
 //!   module's configuration;
+//! - (tenth round) a **typed declaration**'s literal, `apiKey: String = "…"`, `API_KEY: &str
+//!   = "…"`, `apiKey string = "…"` (`typed_plausible`);
 //!
 //! and the items of a **list under a secret name** (`"api_keys": ["…", "…"]`, a YAML
 //! sequence), which the block rule (`scan::block`) gates one by one.
