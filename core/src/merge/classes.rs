@@ -494,6 +494,25 @@ pub(super) fn stamped_entries(sc: &Analysis, tc: &Analysis, s: &Analysis, t: &An
     sc.log_label != 0 && tc.log_label != 0 && sc.log_label != tc.log_label && !opposed(s, t)
 }
 
+/// **A log entry beside a standing fact** (thirteenth round): exactly one of the two claims
+/// is a stamped entry of a log (`sc`/`tc`, the claims' first clauses, carry a stamp: "Week 12
+/// (20 March): …", "2026-11-16: …", "As of 15 March, …", "Wed: …") and the other states
+/// no stamp, with nothing changed between the two units ([`change_of`]: no polarity flip, no
+/// replacement, no opposition, no typed values of one kind that differ, no word set aside
+/// that the other says) and not each naming something the other lacks: what was recorded at
+/// a time beside what holds ("27 Nov: west face finished; east face started" / "Residents on
+/// the west face have been notified"). A step of a log is progress, not a rival value.
+///
+/// Not for: two stamped entries ([`log_entries`], [`stamped_entries`]), a stamped entry
+/// whose measure clashes with the fact's ("Week 12: units fitted in 150 vans" / "Units are
+/// fitted in 210 vans": `values`), an entry that opposes or negates the fact.
+pub(super) fn entry_beside_fact(sc: &Analysis, tc: &Analysis, s: &Analysis, t: &Analysis) -> bool {
+    (sc.log_label != 0) != (tc.log_label != 0)
+        && (sc.entry_stamp || tc.entry_stamp)
+        && change_of(s, t).is_none()
+        && (subset(&s.name_stems, &t.stems) || subset(&t.name_stems, &s.stems))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,8 +12,9 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::classes::{
-    different_facts, high_overlap, inter, log_entries, minus, only_units_shared, opposed, opposed_lexicon, other_scope,
-    other_wholes_measured, reworded, same_alternative, same_value, same_words, stamped_entries, subset,
+    different_facts, entry_beside_fact, high_overlap, inter, log_entries, minus, only_units_shared, opposed,
+    opposed_lexicon, other_scope, other_wholes_measured, reworded, same_alternative, same_value, same_words,
+    stamped_entries, subset,
 };
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
@@ -1697,6 +1698,8 @@ pub(super) const H_SAME_ALTERNATIVE: &str = "the same choice over the same alter
 /// Eighth round: the hint of a scope that differs (`classes::other_scope`).
 /// Twelfth round ([`other_times`]).
 pub(super) const H_OTHER_TIMES: &str = "the same claim for other times (each names a day or time the other does not)";
+/// Thirteenth round ([`entry_beside_fact`]).
+pub(super) const H_ENTRY: &str = "an entry of a log beside a standing fact: a step recorded at its time";
 /// Twelfth round ([`target_and_reading`]).
 pub(super) const H_TARGET: &str = "a target and a reading: other measures of one thing";
 /// Twelfth round ([`kinds_apart`]).
@@ -1743,6 +1746,11 @@ pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         H_SAME_ALTERNATIVE.to_string()
     } else if log_entries(sa, ta) || stamped_entries(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta) {
         H_STEPS.to_string()
+    } else if f.certainty == Certainty::Possible
+        && entry_beside_fact(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta)
+    {
+        // Thirteenth round: a step recorded at its time beside a standing fact.
+        H_ENTRY.to_string()
     } else if f.certainty == Certainty::Certain
         && (values_clash(&sa.values, &ta.values) || opposed(sa, ta))
         && other_times(sa, ta)
