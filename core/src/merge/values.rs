@@ -54,6 +54,9 @@ pub(super) const U_BYTES: u64 = unit("bytes");
 /// A number before *of*: a part of a whole ("31 of 40 sites").
 const U_PART: u64 = unit("of");
 const U_EUR: u64 = unit("eur");
+/// Thirteenth round: temperatures in degrees Celsius (°F converted) — equal temperatures in
+/// the other scale are equal.
+pub(super) const U_CELSIUS: u64 = unit("°c");
 const U_GBP: u64 = unit("gbp");
 
 fn version(s: &str) -> Option<Value> {
@@ -324,6 +327,23 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
     } else if tk.punct(k) == Some('×') {
         unit_key = U_TIMES;
         k += 1;
+    } else if let Some((c, next)) = temperature(tk, k, end) {
+        // "82 °F", "28°C", "28 degrees Celsius" (thirteenth round).
+        v = if c { v } else { (v - 32.0) * 5.0 / 9.0 };
+        unit_key = U_CELSIUS;
+        k = next;
+    } else if unit_key == 0
+        && tk.punct(k) == Some('(')
+        && k + 2 < end
+        && tk.punct(k + 2) == Some(')')
+        && tk.toks[k + 1].kind == Tk::Word
+        && let Some(f) = duration(tk.w(k + 1))
+    {
+        // "1800 (seconds)": the unit in brackets after a bare number, as a configuration value
+        // is written (thirteenth round).
+        v *= f;
+        unit_key = U_SECONDS;
+        k += 3;
     }
     // A scale word, then a unit word, after the number.
     let is_currency = matches!(unit_key, U_USD | U_EUR | U_GBP);
@@ -416,6 +436,40 @@ fn duration(u: &str) -> Option<f64> {
     })
 }
 
+/// A temperature unit at token `k`: `°C`/`°F` (or `º`), *degrees* with *C, F, Celsius,
+/// Fahrenheit, centigrade*; whether it is Celsius, and the index after it. *Degrees* alone is
+/// no temperature (an angle, a grade).
+fn temperature(tk: &Toks, k: usize, end: usize) -> Option<(bool, usize)> {
+    let scale = |i: usize| -> Option<bool> {
+        if i >= end || tk.toks[i].kind != Tk::Word {
+            return None;
+        }
+        match tk.w(i) {
+            "c" | "celsius" | "centigrade" => Some(true),
+            "f" | "fahrenheit" => Some(false),
+            _ => None,
+        }
+    };
+    if matches!(tk.punct(k), Some('°' | 'º')) {
+        return scale(k + 1).map(|c| (c, k + 2));
+    }
+    if tk.is_any(k, &["degrees", "degree", "deg"]) {
+        if matches!(tk.punct(k + 1), Some('°' | 'º')) {
+            return scale(k + 2).map(|c| (c, k + 3));
+        }
+        return scale(k + 1).map(|c| (c, k + 2));
+    }
+    // "28°C" may read as one word after the number.
+    if k < end && tk.toks[k].kind == Tk::Word {
+        return match tk.w(k) {
+            "°c" | "ºc" => Some((true, k + 1)),
+            "°f" | "ºf" => Some((false, k + 1)),
+            _ => None,
+        };
+    }
+    None
+}
+
 /// Bytes per unit for size words (decimal; binary sizes compare within 2.5 %).
 fn size(u: &str) -> Option<f64> {
     Some(match u {
@@ -457,6 +511,8 @@ fn compatible(x: &Value, y: &Value) -> bool {
             let tolerance = match *u {
                 U_BYTES => 0.025,
                 U_SECONDS if p.abs().max(q.abs()) >= 28.0 * 86400.0 => 0.035,
+                // Temperatures: within half a degree Celsius ("82 °F" / "28 °C").
+                U_CELSIUS => return (p - q).abs() <= 0.5,
                 _ => 1e-9,
             };
             (p - q).abs() <= tolerance * p.abs().max(q.abs()).max(1.0)
