@@ -206,6 +206,21 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty
     if linked && !names_apart && !halts(source) && !halts(target) && same_things(source, target, &oa, &ob) {
         return Ok(None);
     }
+    // Thirteenth round: one action's objects inside the other's ("Rewrite the settings screen
+    // in Jetpack Compose" / "Migrate the settings screen to Compose"), or the same typed value
+    // as the whole of what both name ("Tag and publish v2.4.0" / "Cut the 2.4.0 release"),
+    // whatever the verbs — neither using a word of the opposition lexicon ("Release the
+    // booking" / "Confirm the booking", "Enable INT8" / "Roll back INT8": one undoes the other)
+    // or a particle, not names apart, not a verb that halts.
+    let contained = !oa.is_empty() && !ob.is_empty() && (subset(&oa, &ob) || subset(&ob, &oa));
+    let value_named = !a.values.is_empty()
+        && values_agree(&a.values, &b.values)
+        && oa.len().max(ob.len()) <= 1
+        && (oa.is_empty() || ob.is_empty() || oa != ob);
+    let plain = a.poles.is_empty() && b.poles.is_empty() && particle(source).is_none() && particle(target).is_none();
+    if (contained || value_named) && plain && !names_apart && !halts(source) && !halts(target) {
+        return Ok(None);
+    }
     Ok(Some(Certainty::Possible))
 }
 
