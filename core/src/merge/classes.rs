@@ -519,6 +519,44 @@ mod tests {
     use crate::merge::analysis::tests::an;
     use crate::merge::claims::FINDINGS;
 
+    /// Thirteenth round: a stamped entry of a log beside a claim with no stamp, nothing
+    /// changed, is a step recorded at its time; not a rule's start date, not a clash.
+    #[test]
+    fn thirteenth_round_entry_beside_fact() {
+        let entry = |s: &str, t: &str| {
+            let (a, b) = (an(s, false), an(t, false));
+            entry_beside_fact(&a, &b, &a, &b)
+        };
+        assert!(entry(
+            "Week 6 (9 May): roof felt laid on the east wing.",
+            "The east wing scaffold is hired by the week."
+        ));
+        assert!(entry("Thu: kitchen tiles grouted, splashback primed.", "The kitchen splashback is glass."));
+        assert!(entry("As of 4 June, the choir has learnt two of the five anthems.", "The anthems are sung in Latin."));
+        // Two stamps are `log_entries`; no stamp is no entry.
+        assert!(!entry("Week 6 (9 May): roof felt laid.", "Week 7 (16 May): roof battens fixed."));
+        assert!(!entry("The east wing roof is felted.", "The east wing scaffold is hired by the week."));
+        // A rule's start date is no entry of a log.
+        assert!(!entry("From March, tastings run in the barrel room.", "The barrel room holds 40 casks."));
+        // A change between the two is not a step: a clash of values, a polarity flip.
+        assert!(!entry("Week 6 (9 May): 40 panels fitted on the barn.", "The barn has 60 panels fitted."));
+        assert!(!entry("2027-02-11: the ferry is not running.", "The ferry is running."));
+    }
+
+    /// Thirteenth round: temperatures in either scale, and a duration unit in brackets after
+    /// a bare number, are the same value as their equal in other units.
+    #[test]
+    fn thirteenth_round_equal_quantities_in_other_units() {
+        use crate::merge::values::{values_agree, values_clash};
+        let agree = |s: &str, t: &str| values_agree(&an(s, false).values, &an(t, false).values);
+        let clash = |s: &str, t: &str| values_clash(&an(s, false).values, &an(t, false).values);
+        assert!(agree("The proving room is held at 77 °F.", "The proving room is kept at 25 °C."));
+        assert!(agree("Proving room: 25 degrees Celsius.", "The proving room is kept at 77 °F."));
+        assert!(agree("cacheTtl = 600 (seconds).", "Cache TTL: 10 minutes."));
+        assert!(clash("The proving room is held at 80 °F.", "The proving room is kept at 25 °C."));
+        assert!(agree("Pool water: 84 °F.", "Pool water is held at 29 °C."));
+    }
+
     fn facts(s: &str, t: &str) -> bool {
         different_facts(&an(s, false), &an(t, false), FINDINGS, FINDINGS)
     }

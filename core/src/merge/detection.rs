@@ -207,18 +207,13 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty
         return Ok(None);
     }
     // Thirteenth round: one action's objects inside the other's ("Rewrite the settings screen
-    // in Jetpack Compose" / "Migrate the settings screen to Compose"), or the same typed value
-    // as the whole of what both name ("Tag and publish v2.4.0" / "Cut the 2.4.0 release"),
-    // whatever the verbs — neither using a word of the opposition lexicon ("Release the
-    // booking" / "Confirm the booking", "Enable INT8" / "Roll back INT8": one undoes the other)
-    // or a particle, not names apart, not a verb that halts.
+    // in Jetpack Compose" / "Migrate the settings screen to Compose"), whatever the verbs —
+    // not a word of the opposition lexicon on one side only ("Release the booking" / "Confirm
+    // the booking", "Enable INT8" / "Roll back INT8": one undoes the other), no particle, not
+    // names apart, not a verb that halts.
     let contained = !oa.is_empty() && !ob.is_empty() && (subset(&oa, &ob) || subset(&ob, &oa));
-    let value_named = !a.values.is_empty()
-        && values_agree(&a.values, &b.values)
-        && oa.len().max(ob.len()) <= 1
-        && (oa.is_empty() || ob.is_empty() || oa != ob);
-    let plain = a.poles.is_empty() && b.poles.is_empty() && particle(source).is_none() && particle(target).is_none();
-    if (contained || value_named) && plain && !names_apart && !halts(source) && !halts(target) {
+    let plain = a.poles == b.poles && particle(source).is_none() && particle(target).is_none();
+    if contained && plain && !names_apart && !halts(source) && !halts(target) {
         return Ok(None);
     }
     Ok(Some(Certainty::Possible))
@@ -2038,6 +2033,29 @@ mod tests {
             ),
             Some(Certainty::Possible)
         );
+    }
+
+    /// Thirteenth round: one action's objects inside the other's, with other verbs: probably
+    /// one action; not with a lexicon word on one side only or a particle (one undoes the
+    /// other).
+    #[test]
+    fn thirteenth_round_next_actions_with_contained_objects() {
+        let other = Some((Certainty::Possible, Some(H_OTHER_VERB)));
+        assert_eq!(
+            next_action_relation(
+                "Rewrite the rota spreadsheet in Google Sheets.",
+                "Migrate the rota spreadsheet to Sheets."
+            ),
+            other
+        );
+        assert_ne!(
+            next_action_relation(
+                "Release the hall booking for the spring fair.",
+                "Confirm the spring fair booking with the hall."
+            ),
+            other
+        );
+        assert_ne!(next_action_relation("Roll back the new pricing page.", "Ship the new pricing page."), other);
     }
 
     /// Ninth round: next actions naming the same things in other words — counts as digits,
