@@ -1006,9 +1006,10 @@ fn merge_eval_heldout6_set() {
         caught_any: 56,
         located: 50,           // tenth round (47 in the ninth, 43 at its fresh run)
         max_certain_alarms: 5, // twelfth round (was 6)
-        // Thirteenth round: 12, a log entry beside a standing fact (twelfth round 13, ninth
-        // round 12, 15 at the eighth round's validation run, 20 fresh).
-        max_possible_alarms: 12,
+        // Thirteenth round: 11, a log entry beside a standing fact and one thing named in two
+        // findings (twelfth round 13, ninth round 12, 15 at the eighth round's validation run,
+        // 20 fresh).
+        max_possible_alarms: 11,
     };
     run_heldout("heldout6", "merge sixth held-out evaluation", "merge_eval6", bars);
 }

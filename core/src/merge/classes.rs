@@ -494,6 +494,42 @@ pub(super) fn stamped_entries(sc: &Analysis, tc: &Analysis, s: &Analysis, t: &An
     sc.log_label != 0 && tc.log_label != 0 && sc.log_label != tc.log_label && !opposed(s, t)
 }
 
+/// **One thing named in two different facts** (thirteenth round): the words two claims share
+/// are one run in each (the name of one thing: "the front desk", "an extra percussionist"),
+/// each says at least two words of its own around it, and nothing changed between them
+/// ([`change_of`]) — "The front desk has the new poster up" / "Consent form v4 is in use at
+/// the front desk": one claim's subject is the other's object or place, two facts.
+///
+/// Not for: a decision on either side (what to do with the thing: "Lease the van" / "Buy the
+/// van"), a cause on either side (one slot), names on each side the other lacks (two
+/// choices), an exclusive state (*only, still* …), two Current State claims, shared words scattered over the
+/// claims (one claim reworded, or one slot swapped: the other classes read those).
+pub(super) fn one_thing_two_facts(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    // Decisions about one thing are choices of what to do with it ("Lease the van" / "Buy
+    // the van"): only observations are read.
+    if s.decision || t.decision || change_of(s, t).is_some() || s.cause || t.cause || s.exclusive || t.exclusive {
+        return false;
+    }
+    if s_sec == CURRENT_STATE && t_sec == CURRENT_STATE {
+        return false;
+    }
+    if !minus(&s.name_stems, &t.stems).is_empty() && !minus(&t.name_stems, &s.stems).is_empty() {
+        return false;
+    }
+    let shared = inter(&s.stems, &t.stems);
+    if shared.is_empty() || shared.len() > 3 {
+        return false;
+    }
+    // The shared stems stand together, once, in each claim's sequence.
+    let one_run = |x: &Analysis| {
+        let at: Vec<usize> =
+            x.seq.iter().enumerate().filter(|(_, p)| shared.binary_search(&p.1).is_ok()).map(|(i, _)| i).collect();
+        !at.is_empty() && at[at.len() - 1] - at[0] + 1 == at.len()
+    };
+    let own = |x: &Analysis| x.stems.len() - shared.len();
+    one_run(s) && one_run(t) && own(s) >= 2 && own(t) >= 2
+}
+
 /// **A log entry beside a standing fact** (thirteenth round): exactly one of the two claims
 /// is a stamped entry of a log (`sc`/`tc`, the claims' first clauses, carry a stamp: "Week 12
 /// (20 March): …", "2026-11-16: …", "As of 15 March, …", "Wed: …") and the other states
@@ -517,7 +553,32 @@ pub(super) fn entry_beside_fact(sc: &Analysis, tc: &Analysis, s: &Analysis, t: &
 mod tests {
     use super::*;
     use crate::merge::analysis::tests::an;
-    use crate::merge::claims::FINDINGS;
+    use crate::merge::claims::{DECISIONS, FINDINGS};
+
+    /// Thirteenth round: one thing named in two observations, the shared words one run in
+    /// each, nothing changed; not decisions, not a change, not scattered shared words.
+    #[test]
+    fn thirteenth_round_one_thing_in_two_facts() {
+        let two = |s: &str, t: &str| one_thing_two_facts(&an(s, false), &an(t, false), FINDINGS, FINDINGS);
+        assert!(two("Late returns are fined a pound a day.", "The library sends reminders before late returns."));
+        assert!(two("The loading bay floods after heavy rain.", "Forklifts charge overnight in the loading bay."));
+        // Decisions about one thing are choices.
+        assert!(!one_thing_two_facts(
+            &an("Rent the marquee for three days.", true),
+            &an("Buy the marquee outright from the hire firm.", true),
+            DECISIONS,
+            DECISIONS
+        ));
+        // A change between them (a polarity flip) is no second fact.
+        assert!(!two("The back stairwell is not lit at night.", "The back stairwell is lit at night by sensors."));
+        // Two states of one moment stay questions.
+        assert!(!one_thing_two_facts(
+            &an("The east lift is back in service.", false),
+            &an("Engineers are still waiting on parts for the east lift.", false),
+            CURRENT_STATE,
+            CURRENT_STATE
+        ));
+    }
 
     /// Thirteenth round: a stamped entry of a log beside a claim with no stamp, nothing
     /// changed, is a step recorded at its time; not a rule's start date, not a clash.

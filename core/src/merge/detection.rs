@@ -12,9 +12,9 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::classes::{
-    different_facts, entry_beside_fact, high_overlap, inter, log_entries, minus, only_units_shared, opposed,
-    opposed_lexicon, other_scope, other_wholes_measured, reworded, same_alternative, same_value, same_words,
-    stamped_entries, subset,
+    different_facts, entry_beside_fact, high_overlap, inter, log_entries, minus, one_thing_two_facts,
+    only_units_shared, opposed, opposed_lexicon, other_scope, other_wholes_measured, reworded, same_alternative,
+    same_value, same_words, stamped_entries, subset,
 };
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
@@ -1708,6 +1708,8 @@ pub(super) const H_SAME_ALTERNATIVE: &str = "the same choice over the same alter
 /// Eighth round: the hint of a scope that differs (`classes::other_scope`).
 /// Twelfth round ([`other_times`]).
 pub(super) const H_OTHER_TIMES: &str = "the same claim for other times (each names a day or time the other does not)";
+/// Thirteenth round ([`one_thing_two_facts`]).
+pub(super) const H_ONE_THING: &str = "one thing named in two different facts (what each says of it shares nothing)";
 /// Thirteenth round ([`entry_beside_fact`]).
 pub(super) const H_ENTRY: &str = "an entry of a log beside a standing fact: a step recorded at its time";
 /// Twelfth round ([`target_and_reading`]).
@@ -1796,6 +1798,9 @@ pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         } else {
             format!("different facts about {}", f.subject)
         }
+    } else if f.certainty == Certainty::Possible && one_thing_two_facts(sa, ta, s_sec, t_sec) {
+        // Thirteenth round: one thing named in two facts (a subject here, an object there).
+        H_ONE_THING.to_string()
     } else {
         return;
     };
