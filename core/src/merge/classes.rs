@@ -9,7 +9,9 @@
 //! [`other_scope`]), **one claim reworded unevenly** ([`reworded`]), **only the unit in
 //! common** ([`only_units_shared`]), **percentages of different wholes about different
 //! subjects** ([`other_wholes_measured`]) and **entries of two stamped claims**
-//! ([`stamped_entries`]).
+//! ([`stamped_entries`]); since the thirteenth round **a log entry beside a standing fact**
+//! ([`entry_beside_fact`]) and **one thing named in two different findings**
+//! ([`one_thing_two_facts`]).
 //!
 //! What it is for: those predicates and the sorted-set helpers the rules share ([`inter`],
 //! [`minus`], [`subset`], [`high_overlap`]; with [`opposed`], moved here from `detection`, which
