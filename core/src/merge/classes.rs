@@ -618,6 +618,12 @@ mod tests {
         assert!(agree("cacheTtl = 600 (seconds).", "Cache TTL: 10 minutes."));
         assert!(clash("The proving room is held at 80 °F.", "The proving room is kept at 25 °C."));
         assert!(agree("Pool water: 84 °F.", "Pool water is held at 29 °C."));
+        // Lengths and masses in other units; small values are compared relatively (12 mm is
+        // not 20 mm).
+        assert!(agree("Keep a 30-foot gap behind the butts.", "The gap behind the butts is 9.1 metres."));
+        assert!(agree("Each sack weighs 55 lb.", "Each sack weighs 25 kg."));
+        assert!(clash("Mow the green at 12 mm.", "Mow the green at 20 mm."));
+        assert!(clash("The bore is 3 inches.", "The bore is 90 mm."));
     }
 
     fn facts(s: &str, t: &str) -> bool {

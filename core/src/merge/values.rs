@@ -57,6 +57,9 @@ const U_EUR: u64 = unit("eur");
 /// Thirteenth round: temperatures in degrees Celsius (°F converted) — equal temperatures in
 /// the other scale are equal.
 pub(super) const U_CELSIUS: u64 = unit("°c");
+/// Thirteenth round: lengths in metres and masses in kilograms, converted from other units.
+pub(super) const U_METRES: u64 = unit("metres");
+pub(super) const U_KILOGRAMS: u64 = unit("kg");
 const U_GBP: u64 = unit("gbp");
 
 fn version(s: &str) -> Option<Value> {
@@ -366,7 +369,7 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
         && !tk.toks[k].space
         && !tk.toks[k + 1].space
         && tk.toks[k + 1].kind == Tk::Word
-        && (duration(tk.w(k + 1)).is_some() || size(tk.w(k + 1)).is_some())
+        && (duration(tk.w(k + 1)).is_some() || size(tk.w(k + 1)).is_some() || physical(tk.w(k + 1)).is_some())
     {
         k += 1;
     }
@@ -383,6 +386,10 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
                 k += 1;
             } else if let Some(c) = currency(u) {
                 unit_key = c;
+                k += 1;
+            } else if let Some((f, key)) = physical(u) {
+                v *= f;
+                unit_key = key;
                 k += 1;
             } else if matches!(u, "percent" | "pct") {
                 unit_key = U_PERCENT;
@@ -417,7 +424,11 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
 /// Whether lower-cased word `w` is a unit of measure (a duration, a size, a currency, a
 /// percentage), not a counted noun ("4 *episodes*") (ninth round).
 pub(super) fn measure_unit(w: &str) -> bool {
-    duration(w).is_some() || size(w).is_some() || currency(w).is_some() || matches!(w, "percent" | "pct")
+    duration(w).is_some()
+        || size(w).is_some()
+        || currency(w).is_some()
+        || physical(w).is_some()
+        || matches!(w, "percent" | "pct")
 }
 
 /// Seconds per unit for duration words; a month is a twelfth of a year of 365.25 days.
@@ -470,6 +481,27 @@ fn temperature(tk: &Toks, k: usize, end: usize) -> Option<(bool, usize)> {
     None
 }
 
+/// Lengths (in metres) and masses (in kilograms), with their unit key (thirteenth round). Not
+/// *m* (a million: "2.5m"), *in*, *t*, *pound(s)* (money) or *l*.
+fn physical(u: &str) -> Option<(f64, u64)> {
+    Some(match u {
+        "mm" | "millimetre" | "millimetres" | "millimeter" | "millimeters" => (1e-3, U_METRES),
+        "cm" | "centimetre" | "centimetres" | "centimeter" | "centimeters" => (1e-2, U_METRES),
+        "metre" | "metres" | "meter" | "meters" => (1.0, U_METRES),
+        "km" | "kilometre" | "kilometres" | "kilometer" | "kilometers" => (1e3, U_METRES),
+        "inch" | "inches" => (0.0254, U_METRES),
+        "ft" | "foot" | "feet" => (0.3048, U_METRES),
+        "yd" | "yard" | "yards" => (0.9144, U_METRES),
+        "mi" | "mile" | "miles" => (1609.344, U_METRES),
+        "g" | "gram" | "grams" | "gramme" | "grammes" => (1e-3, U_KILOGRAMS),
+        "kg" | "kgs" | "kilo" | "kilos" | "kilogram" | "kilograms" => (1.0, U_KILOGRAMS),
+        "tonne" | "tonnes" => (1e3, U_KILOGRAMS),
+        "lb" | "lbs" => (0.453_592_37, U_KILOGRAMS),
+        "oz" | "ounce" | "ounces" => (0.028_349_523, U_KILOGRAMS),
+        _ => return None,
+    })
+}
+
 /// Bytes per unit for size words (decimal; binary sizes compare within 2.5 %).
 fn size(u: &str) -> Option<f64> {
     Some(match u {
@@ -513,6 +545,10 @@ fn compatible(x: &Value, y: &Value) -> bool {
                 U_SECONDS if p.abs().max(q.abs()) >= 28.0 * 86400.0 => 0.035,
                 // Temperatures: within half a degree Celsius ("82 °F" / "28 °C").
                 U_CELSIUS => return (p - q).abs() <= 0.5,
+                // Lengths and masses converted from other units are rounded when written ("3
+                // feet" / "91 cm"): within 2 % of the larger, however small (no floor of 1, or
+                // 12 mm would meet 20 mm in metres).
+                U_METRES | U_KILOGRAMS => return (p - q).abs() <= 0.02 * p.abs().max(q.abs()),
                 _ => 1e-9,
             };
             (p - q).abs() <= tolerance * p.abs().max(q.abs()).max(1.0)
