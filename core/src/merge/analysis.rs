@@ -104,6 +104,10 @@ pub(super) struct Analysis {
     /// A log entry's stamp: the hash of a leading label before `:` that holds a number or a
     /// month ("Week 12 (20 March): …", "February: …"); 0 otherwise (fourth round).
     pub(super) log_label: u64,
+    /// The stamp is an entry's (thirteenth round): a label before `:` ("Week 12 (20 March):
+    /// …", "Wed: …") or a leading "As of …," / "On …," — not "From January, …", which says
+    /// when a rule starts rather than when a step was recorded.
+    pub(super) entry_stamp: bool,
     /// Typed values of the predicate, past ones ("was June 30") excluded.
     pub(super) values: Vec<Value>,
     /// The main clause says that something takes another's place ([`W_REPLACEMENT`]: *instead,
@@ -284,7 +288,7 @@ impl Scratch {
                 // "Week 12 (20 March): …", "2026-10-15: …", "February: …": a log entry's stamp.
                 if tk.punct(se) == Some(':')
                     && se - start <= 12
-                    && (start..se).any(|k| tk.toks[k].kind == Tk::Num || tk.has(k, W_MONTH))
+                    && (start..se).any(|k| tk.toks[k].kind == Tk::Num || tk.has(k, W_MONTH) || tk.is_any(k, WEEKDAYS))
                 {
                     let mut h = 0xcbf2_9ce4_8422_2325_u64;
                     for k in start..se {
@@ -327,6 +331,7 @@ impl Scratch {
         a.action = participle.map_or(0, |k| stem(tk.w(k)));
         a.linked = linked;
         a.log_label = log_label;
+        a.entry_stamp = log_label != 0;
 
         // A leading adverbial ("At the Poplar office, …", "On the Team plan, …", "For
         // enterprise customers, …", "During peak season, …"): the claim's scope, not its
@@ -345,6 +350,7 @@ impl Scratch {
                     }
                 }
                 a.log_label = h | 1;
+                a.entry_stamp = tk.is(start, "as") || tk.is(start, "on");
             }
             for k in start..=p {
                 role[k] = Role::Other;

@@ -411,6 +411,7 @@ fn later_clauses(
 fn inherit_subject(a: &mut Analysis, parent: &Analysis) {
     if a.log_label == 0 {
         a.log_label = parent.log_label;
+        a.entry_stamp = parent.entry_stamp;
     }
     if parent.leading_scope && !a.leading_scope && a.qualifiers.is_empty() {
         a.qualifiers = parent.qualifiers.clone();

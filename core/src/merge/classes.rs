@@ -9,7 +9,9 @@
 //! [`other_scope`]), **one claim reworded unevenly** ([`reworded`]), **only the unit in
 //! common** ([`only_units_shared`]), **percentages of different wholes about different
 //! subjects** ([`other_wholes_measured`]) and **entries of two stamped claims**
-//! ([`stamped_entries`]).
+//! ([`stamped_entries`]); since the thirteenth round **a log entry beside a standing fact**
+//! ([`entry_beside_fact`]) and **one thing named in two different findings**
+//! ([`one_thing_two_facts`]).
 //!
 //! What it is for: those predicates and the sorted-set helpers the rules share ([`inter`],
 //! [`minus`], [`subset`], [`high_overlap`]; with [`opposed`], moved here from `detection`, which
@@ -494,11 +496,135 @@ pub(super) fn stamped_entries(sc: &Analysis, tc: &Analysis, s: &Analysis, t: &An
     sc.log_label != 0 && tc.log_label != 0 && sc.log_label != tc.log_label && !opposed(s, t)
 }
 
+/// **One thing named in two different facts** (thirteenth round): the words two claims share
+/// are one run in each (the name of one thing: "the front desk", "an extra percussionist"),
+/// each says at least two words of its own around it, and nothing changed between them
+/// ([`change_of`]) — "The front desk has the new poster up" / "Consent form v4 is in use at
+/// the front desk": one claim's subject is the other's object or place, two facts.
+///
+/// Not for: a decision on either side (what to do with the thing: "Lease the van" / "Buy the
+/// van"), a cause on either side (one slot), names on each side the other lacks (two
+/// choices), an exclusive state (*only, still* …), two Current State claims, shared words scattered over the
+/// claims (one claim reworded, or one slot swapped: the other classes read those).
+pub(super) fn one_thing_two_facts(s: &Analysis, t: &Analysis, s_sec: usize, t_sec: usize) -> bool {
+    // Decisions about one thing are choices of what to do with it ("Lease the van" / "Buy
+    // the van"): only observations are read.
+    if s.decision || t.decision || change_of(s, t).is_some() || s.cause || t.cause || s.exclusive || t.exclusive {
+        return false;
+    }
+    if s_sec == CURRENT_STATE && t_sec == CURRENT_STATE {
+        return false;
+    }
+    if !minus(&s.name_stems, &t.stems).is_empty() && !minus(&t.name_stems, &s.stems).is_empty() {
+        return false;
+    }
+    let shared = inter(&s.stems, &t.stems);
+    if shared.is_empty() || shared.len() > 3 {
+        return false;
+    }
+    // The shared stems stand together, once, in each claim's sequence.
+    let one_run = |x: &Analysis| {
+        let at: Vec<usize> =
+            x.seq.iter().enumerate().filter(|(_, p)| shared.binary_search(&p.1).is_ok()).map(|(i, _)| i).collect();
+        !at.is_empty() && at[at.len() - 1] - at[0] + 1 == at.len()
+    };
+    let own = |x: &Analysis| x.stems.len() - shared.len();
+    one_run(s) && one_run(t) && own(s) >= 2 && own(t) >= 2
+}
+
+/// **A log entry beside a standing fact** (thirteenth round): exactly one of the two claims
+/// is a stamped entry of a log (`sc`/`tc`, the claims' first clauses, carry a stamp: "Week 12
+/// (20 March): …", "2026-11-16: …", "As of 15 March, …", "Wed: …") and the other states
+/// no stamp, with nothing changed between the two units ([`change_of`]: no polarity flip, no
+/// replacement, no opposition, no typed values of one kind that differ, no word set aside
+/// that the other says) and not each naming something the other lacks: what was recorded at
+/// a time beside what holds ("27 Nov: west face finished; east face started" / "Residents on
+/// the west face have been notified"). A step of a log is progress, not a rival value.
+///
+/// Not for: two stamped entries ([`log_entries`], [`stamped_entries`]), a stamped entry
+/// whose measure clashes with the fact's ("Week 12: units fitted in 150 vans" / "Units are
+/// fitted in 210 vans": `values`), an entry that opposes or negates the fact.
+pub(super) fn entry_beside_fact(sc: &Analysis, tc: &Analysis, s: &Analysis, t: &Analysis) -> bool {
+    (sc.log_label != 0) != (tc.log_label != 0)
+        && (sc.entry_stamp || tc.entry_stamp)
+        && change_of(s, t).is_none()
+        && (subset(&s.name_stems, &t.stems) || subset(&t.name_stems, &s.stems))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::merge::analysis::tests::an;
-    use crate::merge::claims::FINDINGS;
+    use crate::merge::claims::{DECISIONS, FINDINGS};
+
+    /// Thirteenth round: one thing named in two observations, the shared words one run in
+    /// each, nothing changed; not decisions, not a change, not scattered shared words.
+    #[test]
+    fn thirteenth_round_one_thing_in_two_facts() {
+        let two = |s: &str, t: &str| one_thing_two_facts(&an(s, false), &an(t, false), FINDINGS, FINDINGS);
+        assert!(two("Late returns are fined a pound a day.", "The library sends reminders before late returns."));
+        assert!(two("The loading bay floods after heavy rain.", "Forklifts charge overnight in the loading bay."));
+        // Decisions about one thing are choices.
+        assert!(!one_thing_two_facts(
+            &an("Rent the marquee for three days.", true),
+            &an("Buy the marquee outright from the hire firm.", true),
+            DECISIONS,
+            DECISIONS
+        ));
+        // A change between them (a polarity flip) is no second fact.
+        assert!(!two("The back stairwell is not lit at night.", "The back stairwell is lit at night by sensors."));
+        // Two states of one moment stay questions.
+        assert!(!one_thing_two_facts(
+            &an("The east lift is back in service.", false),
+            &an("Engineers are still waiting on parts for the east lift.", false),
+            CURRENT_STATE,
+            CURRENT_STATE
+        ));
+    }
+
+    /// Thirteenth round: a stamped entry of a log beside a claim with no stamp, nothing
+    /// changed, is a step recorded at its time; not a rule's start date, not a clash.
+    #[test]
+    fn thirteenth_round_entry_beside_fact() {
+        let entry = |s: &str, t: &str| {
+            let (a, b) = (an(s, false), an(t, false));
+            entry_beside_fact(&a, &b, &a, &b)
+        };
+        assert!(entry(
+            "Week 6 (9 May): roof felt laid on the east wing.",
+            "The east wing scaffold is hired by the week."
+        ));
+        assert!(entry("Thu: kitchen tiles grouted, splashback primed.", "The kitchen splashback is glass."));
+        assert!(entry("As of 4 June, the choir has learnt two of the five anthems.", "The anthems are sung in Latin."));
+        // Two stamps are `log_entries`; no stamp is no entry.
+        assert!(!entry("Week 6 (9 May): roof felt laid.", "Week 7 (16 May): roof battens fixed."));
+        assert!(!entry("The east wing roof is felted.", "The east wing scaffold is hired by the week."));
+        // A rule's start date is no entry of a log.
+        assert!(!entry("From March, tastings run in the barrel room.", "The barrel room holds 40 casks."));
+        // A change between the two is not a step: a clash of values, a polarity flip.
+        assert!(!entry("Week 6 (9 May): 40 panels fitted on the barn.", "The barn has 60 panels fitted."));
+        assert!(!entry("2027-02-11: the ferry is not running.", "The ferry is running."));
+    }
+
+    /// Thirteenth round: temperatures in either scale, and a duration unit in brackets after
+    /// a bare number, are the same value as their equal in other units.
+    #[test]
+    fn thirteenth_round_equal_quantities_in_other_units() {
+        use crate::merge::values::{values_agree, values_clash};
+        let agree = |s: &str, t: &str| values_agree(&an(s, false).values, &an(t, false).values);
+        let clash = |s: &str, t: &str| values_clash(&an(s, false).values, &an(t, false).values);
+        assert!(agree("The proving room is held at 77 °F.", "The proving room is kept at 25 °C."));
+        assert!(agree("Proving room: 25 degrees Celsius.", "The proving room is kept at 77 °F."));
+        assert!(agree("cacheTtl = 600 (seconds).", "Cache TTL: 10 minutes."));
+        assert!(clash("The proving room is held at 80 °F.", "The proving room is kept at 25 °C."));
+        assert!(agree("Pool water: 84 °F.", "Pool water is held at 29 °C."));
+        // Lengths and masses in other units; small values are compared relatively (12 mm is
+        // not 20 mm).
+        assert!(agree("Keep a 30-foot gap behind the butts.", "The gap behind the butts is 9.1 metres."));
+        assert!(agree("Each sack weighs 55 lb.", "Each sack weighs 25 kg."));
+        assert!(clash("Mow the green at 12 mm.", "Mow the green at 20 mm."));
+        assert!(clash("The bore is 3 inches.", "The bore is 90 mm."));
+    }
 
     fn facts(s: &str, t: &str) -> bool {
         different_facts(&an(s, false), &an(t, false), FINDINGS, FINDINGS)

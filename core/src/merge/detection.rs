@@ -12,8 +12,9 @@
 use super::analysis::{Analysis, Scratch};
 use super::claims::{Block, CURRENT_STATE, DECISIONS, Doc, FINDINGS, Kind, NEXT_STEPS, PREAMBLE, SITUATION};
 use super::classes::{
-    different_facts, high_overlap, inter, log_entries, minus, only_units_shared, opposed, opposed_lexicon, other_scope,
-    other_wholes_measured, reworded, same_alternative, same_value, same_words, stamped_entries, subset,
+    different_facts, entry_beside_fact, high_overlap, inter, log_entries, minus, one_thing_two_facts,
+    only_units_shared, opposed, opposed_lexicon, other_scope, other_wholes_measured, reworded, same_alternative,
+    same_value, same_words, stamped_entries, subset,
 };
 use super::ids::norm_hash;
 use super::tokens::{fold_hash, words_key};
@@ -203,6 +204,16 @@ fn next_action_tier_inner(source: &str, target: &str) -> Result<Option<Certainty
     let linked = one_action || reordered || crossed(va, &b) || crossed(vb, &a) || re_verb(va, vb) || re_verb(vb, va);
     let names_apart = !subset(&na, &b.stems) && !subset(&nb, &a.stems);
     if linked && !names_apart && !halts(source) && !halts(target) && same_things(source, target, &oa, &ob) {
+        return Ok(None);
+    }
+    // Thirteenth round: one action's objects inside the other's ("Rewrite the settings screen
+    // in Jetpack Compose" / "Migrate the settings screen to Compose"), whatever the verbs —
+    // not a word of the opposition lexicon on one side only ("Release the booking" / "Confirm
+    // the booking", "Enable INT8" / "Roll back INT8": one undoes the other), no particle, not
+    // names apart, not a verb that halts.
+    let contained = !oa.is_empty() && !ob.is_empty() && (subset(&oa, &ob) || subset(&ob, &oa));
+    let plain = a.poles == b.poles && particle(source).is_none() && particle(target).is_none();
+    if contained && plain && !names_apart && !halts(source) && !halts(target) {
         return Ok(None);
     }
     Ok(Some(Certainty::Possible))
@@ -1697,6 +1708,10 @@ pub(super) const H_SAME_ALTERNATIVE: &str = "the same choice over the same alter
 /// Eighth round: the hint of a scope that differs (`classes::other_scope`).
 /// Twelfth round ([`other_times`]).
 pub(super) const H_OTHER_TIMES: &str = "the same claim for other times (each names a day or time the other does not)";
+/// Thirteenth round ([`one_thing_two_facts`]).
+pub(super) const H_ONE_THING: &str = "one thing named in two different facts (what each says of it shares nothing)";
+/// Thirteenth round ([`entry_beside_fact`]).
+pub(super) const H_ENTRY: &str = "an entry of a log beside a standing fact: a step recorded at its time";
 /// Twelfth round ([`target_and_reading`]).
 pub(super) const H_TARGET: &str = "a target and a reading: other measures of one thing";
 /// Twelfth round ([`kinds_apart`]).
@@ -1743,6 +1758,11 @@ pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         H_SAME_ALTERNATIVE.to_string()
     } else if log_entries(sa, ta) || stamped_entries(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta) {
         H_STEPS.to_string()
+    } else if f.certainty == Certainty::Possible
+        && entry_beside_fact(unit_an(s, (su.0, 0)), unit_an(t, (tu.0, 0)), sa, ta)
+    {
+        // Thirteenth round: a step recorded at its time beside a standing fact.
+        H_ENTRY.to_string()
     } else if f.certainty == Certainty::Certain
         && (values_clash(&sa.values, &ta.values) || opposed(sa, ta))
         && other_times(sa, ta)
@@ -1778,6 +1798,9 @@ pub(super) fn eighth_round(f: &mut Found, s: &Doc, t: &Doc) {
         } else {
             format!("different facts about {}", f.subject)
         }
+    } else if f.certainty == Certainty::Possible && one_thing_two_facts(sa, ta, s_sec, t_sec) {
+        // Thirteenth round: one thing named in two facts (a subject here, an object there).
+        H_ONE_THING.to_string()
     } else {
         return;
     };
@@ -2015,6 +2038,29 @@ mod tests {
             ),
             Some(Certainty::Possible)
         );
+    }
+
+    /// Thirteenth round: one action's objects inside the other's, with other verbs: probably
+    /// one action; not with a lexicon word on one side only or a particle (one undoes the
+    /// other).
+    #[test]
+    fn thirteenth_round_next_actions_with_contained_objects() {
+        let other = Some((Certainty::Possible, Some(H_OTHER_VERB)));
+        assert_eq!(
+            next_action_relation(
+                "Rewrite the rota spreadsheet in Google Sheets.",
+                "Migrate the rota spreadsheet to Sheets."
+            ),
+            other
+        );
+        assert_ne!(
+            next_action_relation(
+                "Release the hall booking for the spring fair.",
+                "Confirm the spring fair booking with the hall."
+            ),
+            other
+        );
+        assert_ne!(next_action_relation("Roll back the new pricing page.", "Ship the new pricing page."), other);
     }
 
     /// Ninth round: next actions naming the same things in other words — counts as digits,

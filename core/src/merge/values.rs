@@ -54,6 +54,12 @@ pub(super) const U_BYTES: u64 = unit("bytes");
 /// A number before *of*: a part of a whole ("31 of 40 sites").
 const U_PART: u64 = unit("of");
 const U_EUR: u64 = unit("eur");
+/// Thirteenth round: temperatures in degrees Celsius (°F converted) — equal temperatures in
+/// the other scale are equal.
+pub(super) const U_CELSIUS: u64 = unit("°c");
+/// Thirteenth round: lengths in metres and masses in kilograms, converted from other units.
+pub(super) const U_METRES: u64 = unit("metres");
+pub(super) const U_KILOGRAMS: u64 = unit("kg");
 const U_GBP: u64 = unit("gbp");
 
 fn version(s: &str) -> Option<Value> {
@@ -324,6 +330,23 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
     } else if tk.punct(k) == Some('×') {
         unit_key = U_TIMES;
         k += 1;
+    } else if let Some((c, next)) = temperature(tk, k, end) {
+        // "82 °F", "28°C", "28 degrees Celsius" (thirteenth round).
+        v = if c { v } else { (v - 32.0) * 5.0 / 9.0 };
+        unit_key = U_CELSIUS;
+        k = next;
+    } else if unit_key == 0
+        && tk.punct(k) == Some('(')
+        && k + 2 < end
+        && tk.punct(k + 2) == Some(')')
+        && tk.toks[k + 1].kind == Tk::Word
+        && let Some(f) = duration(tk.w(k + 1))
+    {
+        // "1800 (seconds)": the unit in brackets after a bare number, as a configuration value
+        // is written (thirteenth round).
+        v *= f;
+        unit_key = U_SECONDS;
+        k += 3;
     }
     // A scale word, then a unit word, after the number.
     let is_currency = matches!(unit_key, U_USD | U_EUR | U_GBP);
@@ -346,7 +369,7 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
         && !tk.toks[k].space
         && !tk.toks[k + 1].space
         && tk.toks[k + 1].kind == Tk::Word
-        && (duration(tk.w(k + 1)).is_some() || size(tk.w(k + 1)).is_some())
+        && (duration(tk.w(k + 1)).is_some() || size(tk.w(k + 1)).is_some() || physical(tk.w(k + 1)).is_some())
     {
         k += 1;
     }
@@ -363,6 +386,10 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
                 k += 1;
             } else if let Some(c) = currency(u) {
                 unit_key = c;
+                k += 1;
+            } else if let Some((f, key)) = physical(u) {
+                v *= f;
+                unit_key = key;
                 k += 1;
             } else if matches!(u, "percent" | "pct") {
                 unit_key = U_PERCENT;
@@ -397,7 +424,11 @@ fn num_tail(tk: &Toks, mut k: usize, end: usize, mut v: f64, mut unit_key: u64) 
 /// Whether lower-cased word `w` is a unit of measure (a duration, a size, a currency, a
 /// percentage), not a counted noun ("4 *episodes*") (ninth round).
 pub(super) fn measure_unit(w: &str) -> bool {
-    duration(w).is_some() || size(w).is_some() || currency(w).is_some() || matches!(w, "percent" | "pct")
+    duration(w).is_some()
+        || size(w).is_some()
+        || currency(w).is_some()
+        || physical(w).is_some()
+        || matches!(w, "percent" | "pct")
 }
 
 /// Seconds per unit for duration words; a month is a twelfth of a year of 365.25 days.
@@ -412,6 +443,61 @@ fn duration(u: &str) -> Option<f64> {
         "h" | "hr" | "hrs" | "hour" | "hours" => 3600.0,
         "d" | "day" | "days" => 86400.0,
         "w" | "wk" | "wks" | "week" | "weeks" => 604800.0,
+        _ => return None,
+    })
+}
+
+/// A temperature unit at token `k`: `°C`/`°F` (or `º`), *degrees* with *C, F, Celsius,
+/// Fahrenheit, centigrade*; whether it is Celsius, and the index after it. *Degrees* alone is
+/// no temperature (an angle, a grade).
+fn temperature(tk: &Toks, k: usize, end: usize) -> Option<(bool, usize)> {
+    let scale = |i: usize| -> Option<bool> {
+        if i >= end || tk.toks[i].kind != Tk::Word {
+            return None;
+        }
+        match tk.w(i) {
+            "c" | "celsius" | "centigrade" => Some(true),
+            "f" | "fahrenheit" => Some(false),
+            _ => None,
+        }
+    };
+    if matches!(tk.punct(k), Some('°' | 'º')) {
+        return scale(k + 1).map(|c| (c, k + 2));
+    }
+    if tk.is_any(k, &["degrees", "degree", "deg"]) {
+        if matches!(tk.punct(k + 1), Some('°' | 'º')) {
+            return scale(k + 2).map(|c| (c, k + 3));
+        }
+        return scale(k + 1).map(|c| (c, k + 2));
+    }
+    // "28°C" may read as one word after the number.
+    if k < end && tk.toks[k].kind == Tk::Word {
+        return match tk.w(k) {
+            "°c" | "ºc" => Some((true, k + 1)),
+            "°f" | "ºf" => Some((false, k + 1)),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// Lengths (in metres) and masses (in kilograms), with their unit key (thirteenth round). Not
+/// *m* (a million: "2.5m"), *in*, *t*, *pound(s)* (money) or *l*.
+fn physical(u: &str) -> Option<(f64, u64)> {
+    Some(match u {
+        "mm" | "millimetre" | "millimetres" | "millimeter" | "millimeters" => (1e-3, U_METRES),
+        "cm" | "centimetre" | "centimetres" | "centimeter" | "centimeters" => (1e-2, U_METRES),
+        "metre" | "metres" | "meter" | "meters" => (1.0, U_METRES),
+        "km" | "kilometre" | "kilometres" | "kilometer" | "kilometers" => (1e3, U_METRES),
+        "inch" | "inches" => (0.0254, U_METRES),
+        "ft" | "foot" | "feet" => (0.3048, U_METRES),
+        "yd" | "yard" | "yards" => (0.9144, U_METRES),
+        "mi" | "mile" | "miles" => (1609.344, U_METRES),
+        "g" | "gram" | "grams" | "gramme" | "grammes" => (1e-3, U_KILOGRAMS),
+        "kg" | "kgs" | "kilo" | "kilos" | "kilogram" | "kilograms" => (1.0, U_KILOGRAMS),
+        "tonne" | "tonnes" => (1e3, U_KILOGRAMS),
+        "lb" | "lbs" => (0.453_592_37, U_KILOGRAMS),
+        "oz" | "ounce" | "ounces" => (0.028_349_523, U_KILOGRAMS),
         _ => return None,
     })
 }
@@ -457,6 +543,12 @@ fn compatible(x: &Value, y: &Value) -> bool {
             let tolerance = match *u {
                 U_BYTES => 0.025,
                 U_SECONDS if p.abs().max(q.abs()) >= 28.0 * 86400.0 => 0.035,
+                // Temperatures: within half a degree Celsius ("82 °F" / "28 °C").
+                U_CELSIUS => return (p - q).abs() <= 0.5,
+                // Lengths and masses converted from other units are rounded when written ("3
+                // feet" / "91 cm"): within 2 % of the larger, however small (no floor of 1, or
+                // 12 mm would meet 20 mm in metres).
+                U_METRES | U_KILOGRAMS => return (p - q).abs() <= 0.02 * p.abs().max(q.abs()),
                 _ => 1e-9,
             };
             (p - q).abs() <= tolerance * p.abs().max(q.abs()).max(1.0)

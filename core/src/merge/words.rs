@@ -1179,3 +1179,25 @@ pub(super) fn word_flags(h: u64, w: &str) -> u64 {
         i = (i + 1) & (TABLE_SIZE - 1);
     }
 }
+
+/// Days of the week, in full and abbreviated (thirteenth round): a label of one before `:`
+/// stamps a log entry ("Wed: back bedroom done"), as a date or a month does.
+pub(super) const WEEKDAYS: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+    "sat",
+    "sun",
+];
