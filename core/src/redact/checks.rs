@@ -140,10 +140,32 @@ fn is_placeholder_literal(v: &str) -> bool {
     {
         return true;
     }
-    if PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w)) {
+    if PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w) && !(NAMING_WORDS.contains(w) && generated_run(v.as_bytes())))
+    {
         return true;
     }
     repeated(v)
+}
+
+/// The placeholder words that vendors also use as a key's prefix (`secret-…`, `token_…`): beside
+/// a generated run ([`generated_run`]) they name the key, and the value is not a placeholder.
+const NAMING_WORDS: &[&str] = &["secret", "password", "passwd", "token"];
+
+/// Whether `v` holds a run that reads as generated: at least 16 ASCII letters and digits in a
+/// row, with a digit, a lower- and an upper-case letter, no character four times running, and
+/// the class (upper, lower, digit) changing at least once in three characters, as it does about
+/// twice in three in a random base62 string (`Zq4rT8vLm2XwPk9s…`; never `reset`, `rotation-v2`,
+/// `51Hxxxxxxxxxxxxxxx`, `MySecretPassword2026`).
+pub fn generated_run(v: &[u8]) -> bool {
+    let class = |c: &u8| (c.is_ascii_uppercase() as u8) + 2 * (c.is_ascii_digit() as u8);
+    v.split(|c| !c.is_ascii_alphanumeric()).any(|t| {
+        t.len() >= 16
+            && t.iter().any(u8::is_ascii_digit)
+            && t.iter().any(u8::is_ascii_lowercase)
+            && t.iter().any(u8::is_ascii_uppercase)
+            && !t.windows(4).any(|w| w.iter().all(|&c| c == w[0]))
+            && t.windows(2).filter(|w| class(&w[0]) != class(&w[1])).count() * 3 >= t.len()
+    })
 }
 
 /// `is_placeholder_literal` for a framework's generated key (round 7): Django's

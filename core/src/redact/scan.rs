@@ -505,8 +505,15 @@ fn prose_plausible(bytes: &[u8], a: usize, b: usize) -> bool {
         return false;
     }
     // Tenth round: a hyphen glued to the word makes a compound (`password-reset`, a URL
-    // path's `/password-reset?user=…`), not a name and its value; only the arrow `->` names.
-    if bytes[p] == b'-' && bytes.get(p + 1) != Some(&b'>') {
+    // path's `/password-reset?user=…`), not a name and its value; only the arrow `->` names —
+    // and a random-looking token after the hyphen (`secret-<43 random characters>`, the shape
+    // of several vendors' server keys), which no compound has.
+    if bytes[p] == b'-'
+        && bytes.get(p + 1) != Some(&b'>')
+        && !checks::generated_run(
+            &bytes[p + 1..p + 1 + bytes[p + 1..n].iter().take_while(|c| c.is_ascii_alphanumeric()).count()],
+        )
+    {
         return false;
     }
     let mut words = 0;

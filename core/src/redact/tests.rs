@@ -1634,3 +1634,29 @@ fn round10_catalogue_near_misses_stay() {
         assert_eq!(r.text, None, "{text}: {:?}", r.hits);
     }
 }
+
+/// Session 14, after the tenth round: a hyphen after a secret word still names a random token
+/// glued to it (the compound rule had dropped them), never a compound.
+#[test]
+fn a_secret_word_glued_to_a_random_token_is_caught_a_compound_is_not() {
+    let tail = "Zq4rT8vLm2XwPk9sNd3Hy7Bc5Jf1Gu6Ae0QiRo8Tz2";
+    for text in [
+        format!("SERVER_KEY: secret-{tail}"),
+        format!("apiKey: secret-{tail}"),
+        format!("  \"serverToken\": \"token_{tail}\","),
+        format!("the server key is secret-{tail} (prod)"),
+    ] {
+        let r = run(&text);
+        let red = r.text.unwrap_or_default();
+        assert!(!red.contains(tail), "{text}: {red}");
+    }
+    for text in [
+        "see /account/password-reset-link-for-user?id=4 and the secret-rotation-v2-plan",
+        "the secret-manager-integration doc and password-protected-archive-2026",
+        "api_key: your-secret-token-here",
+        "STRIPE_SECRET_KEY=sk_live_51Hxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "password: MySecretPassword2026",
+    ] {
+        assert_eq!(run(text).text, None, "{text}");
+    }
+}
