@@ -14,8 +14,11 @@ fn main() {
     let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let root = manifest_dir.parent().expect("host/ has a parent").to_path_buf();
     let core_manifest = root.join("core").join("Cargo.toml");
-    for watched in [root.join("core/src"), core_manifest.clone(), root.join("wit"), root.join("Cargo.toml")] {
-        println!("cargo:rerun-if-changed={}", watched.display());
+    // Relative to this package (cargo's rule for a relative path), never absolute: a target
+    // directory copied to another checkout (a worktree seeded from the main one) then watches
+    // that checkout's sources, not the ones it was copied from.
+    for watched in ["../core/src", "../core/Cargo.toml", "../wit", "../Cargo.toml"] {
+        println!("cargo:rerun-if-changed={watched}");
     }
 
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));

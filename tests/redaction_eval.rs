@@ -230,3 +230,25 @@ fn redaction_heldout8_corpus_through_save_artifact() {
 fn redaction_heldout9_corpus_through_save_artifact() {
     run_corpus("heldout9", Bars { min_caught: 204, max_false_positives: 13, max_leaked: 3 });
 }
+
+/// The tenth held-out corpus (`redacteval10`, session 14, 2026-12-02; written while the tenth
+/// round's rules were written, by an author who read no rule, no corpus file and not
+/// docs/privacy.md; never opened by the round's builder): the measurement (docs/privacy.md,
+/// "Tenth and eleventh held-out corpora, scored"). Its fresh figures, natively: 168 of 186
+/// caught and 13 of 163 near-misses redacted before the tenth round, 169 and 14 after it. Bars:
+/// after session 14's fix for keys named by a glued secret word (found on this corpus's misses,
+/// so it is spent): 170 caught, 14 near-misses, 31 labelled values (lines) stored.
+#[test]
+fn redaction_heldout10_corpus_through_save_artifact() {
+    run_corpus("heldout10", Bars { min_caught: 170, max_false_positives: 14, max_leaked: 31 });
+}
+
+/// The eleventh held-out corpus (`redacteval11`, session 14, 2026-12-02), written beside the
+/// tenth by another author under the same rules: the measurement (docs/privacy.md, "Tenth and
+/// eleventh held-out corpora, scored"). Its fresh figures, natively: 169 of 192 caught and 17
+/// of 157 near-misses redacted before the tenth round, 168 and 16 after it. Bars: after session
+/// 14's fix (spent, as heldout10): 170 caught, 16 near-misses, 22 labelled values stored.
+#[test]
+fn redaction_heldout11_corpus_through_save_artifact() {
+    run_corpus("heldout11", Bars { min_caught: 170, max_false_positives: 16, max_leaked: 22 });
+}
