@@ -668,6 +668,7 @@ fn max_listed(name: &str) -> Option<usize> {
         "heldout11" => Some(46), // its fresh run, before and after the twelfth round
         "heldout12" => Some(56), // its fresh runs, before and after the thirteenth round
         "heldout13" => Some(64), // its fresh runs, before and after the thirteenth round
+        "heldout15" => Some(46), // its fresh run, before the fourteenth round
         _ => None,
     }
 }
@@ -1175,4 +1176,25 @@ fn merge_eval_heldout13_set() {
         max_possible_alarms: 15,
     };
     run_heldout("heldout13", "merge thirteenth held-out evaluation", "merge_eval13", bars);
+}
+
+/// The fifteenth held-out set (`tests/merge_eval/heldout15/`, 90 pairs: 55 contradictions, 35
+/// compatible), written by a fifteenth fresh author (helper `mergeeval15`, session 14) in mixed
+/// styles (terse notes against full prose about the same facts); never opened by the
+/// fourteenth round's builder (docs/merge.md, "Fourteenth and fifteenth held-out sets"). Bars:
+/// its fresh figures with the thirteenth round's rules (50 of 55 reaching the user, 9 certain,
+/// 42 located; of 35 compatible pairs no certain alarm, 11 "may contradict", 46 listed).
+#[test]
+fn merge_eval_heldout15_set() {
+    let bars = Bars {
+        pairs: 90,
+        contradictions: 55,
+        compatible: 35,
+        caught_certain: 9,
+        caught_any: 50,
+        located: 42,
+        max_certain_alarms: 0,
+        max_possible_alarms: 11,
+    };
+    run_heldout("heldout15", "merge fifteenth held-out evaluation", "merge_eval15", bars);
 }
