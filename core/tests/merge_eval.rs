@@ -668,6 +668,7 @@ fn max_listed(name: &str) -> Option<usize> {
         "heldout11" => Some(46), // its fresh run, before and after the twelfth round
         "heldout12" => Some(56), // its fresh runs, before and after the thirteenth round
         "heldout13" => Some(64), // its fresh runs, before and after the thirteenth round
+        "heldout14" => Some(67), // its fresh run, before the fourteenth round
         "heldout15" => Some(46), // its fresh run, before the fourteenth round
         _ => None,
     }
@@ -1197,4 +1198,25 @@ fn merge_eval_heldout15_set() {
         max_possible_alarms: 11,
     };
     run_heldout("heldout15", "merge fifteenth held-out evaluation", "merge_eval15", bars);
+}
+
+/// The fourteenth held-out set (`tests/merge_eval/heldout14/`, 90 pairs: 55 contradictions, 35
+/// compatible), written by a fourteenth fresh author (helper `mergeeval14`, session 14) in full
+/// prose; never opened by the fourteenth round's builder (docs/merge.md, "Fourteenth and
+/// fifteenth held-out sets"). Bars: its fresh figures with the thirteenth round's rules (54 of
+/// 55 reaching the user, 13 certain, 48 located; of 35 compatible pairs no certain alarm, 13
+/// "may contradict", 67 listed).
+#[test]
+fn merge_eval_heldout14_set() {
+    let bars = Bars {
+        pairs: 90,
+        contradictions: 55,
+        compatible: 35,
+        caught_certain: 13,
+        caught_any: 54,
+        located: 48,
+        max_certain_alarms: 0,
+        max_possible_alarms: 13,
+    };
+    run_heldout("heldout14", "merge fourteenth held-out evaluation", "merge_eval14", bars);
 }
